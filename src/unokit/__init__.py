@@ -1,0 +1,51 @@
+"""unokit: rules engine, bots and tools for the UNO family of card games.
+
+>>> from unokit import Game
+>>> game = Game("classic", players=2, seed=1)
+>>> len(game.view(0).hand)
+7
+"""
+
+from unokit.actions import ActionSpace, ActionType
+from unokit.cards import Colour, Kind, card_name, parse_card
+from unokit.editions import EDITIONS, Edition, get_edition
+from unokit.errors import (
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    SetupError,
+    UnknownOptionError,
+    UnoError,
+    WrongPlayerError,
+)
+from unokit.game import Game
+from unokit.record import replay, to_record
+from unokit.rules import Rules
+from unokit.views import View
+
+__all__ = [
+    "EDITIONS",
+    "ActionSpace",
+    "ActionType",
+    "Colour",
+    "Edition",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "Kind",
+    "NotationError",
+    "RecordError",
+    "Rules",
+    "SetupError",
+    "UnknownOptionError",
+    "UnoError",
+    "View",
+    "WrongPlayerError",
+    "card_name",
+    "get_edition",
+    "parse_card",
+    "replay",
+    "to_record",
+]
+__version__ = "0.1.0"

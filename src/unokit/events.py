@@ -1,0 +1,66 @@
+"""Events: every change of a game is reported as one.
+
+An event is a tuple ``(kind, seat, value, data)``:
+
+============== ======== ============================ ===========================
+kind           seat     value                        data
+============== ======== ============================ ===========================
+dealer_draw    drawer   face value counted           (card,)
+dealer         dealer   round number                 ()
+deal           receiver number of cards              cards (secret)
+flip           -1       0                            (card,) start card
+return         -1       position from the top        (card,) put back in the deck
+play           player   1 if UNO was called          (card,)
+draw           drawer   number of cards              cards (secret)
+pass           player   0                            ()
+colour         chooser  colour                       ()
+skip           skipped  0                            ()
+reverse        player   new direction (+1 / -1)      ()
+challenge      victim   seat challenged              ()
+reveal         shown    seat it is shown to          hand (secret)
+verdict        bluffer  1 guilty, 0 innocent         ()
+accept         victim   seat of the Wild Draw Four   ()
+uno            caller   0                            ()
+catch          catcher  seat caught                  ()
+jam            player   1 Slam side up, 0 back up    ()
+discard        player   0                            (card,)
+target         chooser  target seat                  ()
+swap           player   other seat                   ()
+reshuffle      -1       cards reshuffled             ()
+hand           owner    points of the hand           cards, at the round's end
+round_end      winner   points won                   scores after the round
+match_end      winner   round number                 final scores
+============== ======== ============================ ===========================
+
+Secret data (``deal``, ``draw``, ``reveal``) is only for the seat named, and for
+``reveal`` also the seat in ``value``; :func:`redact` strips it for everyone else.
+"""
+
+from __future__ import annotations
+
+Event = tuple[str, int, int, tuple[int, ...]]
+
+SECRET_KINDS = frozenset({"deal", "draw", "reveal"})
+
+
+def redact(event: Event, viewer: int | None) -> Event:
+    """The event as ``viewer`` may see it (``None``: a spectator)."""
+    kind, seat, value, data = event
+    if kind not in SECRET_KINDS or not data:
+        return event
+    if viewer is not None and (seat == viewer or (kind == "reveal" and value == viewer)):
+        return event
+    return (kind, seat, value, ())
+
+
+def event_to_dict(event: Event, card_names: bool = True) -> dict[str, object]:
+    """A JSON-ready form of an event."""
+    from unokit.cards import card_name
+
+    kind, seat, value, data = event
+    out: dict[str, object] = {"kind": kind, "seat": seat, "value": value}
+    if kind in ("round_end", "match_end"):
+        out["scores"] = list(data)
+    else:
+        out["cards"] = [card_name(c) for c in data] if card_names else list(data)
+    return out

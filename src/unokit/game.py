@@ -1,0 +1,699 @@
+"""The game: state, who decides, legal actions and transitions.
+
+A :class:`Game` plays a whole match of one edition: rounds are dealt, played and
+scored until the match has a winner.  At every point :meth:`Game.deciders` says
+who may act and :meth:`Game.legal_actions` lists exactly their legal actions as
+integer ids of the edition's :class:`~unokit.actions.ActionSpace`.  Randomness
+comes only from the game's own seeded :class:`random.Random`.
+
+>>> game = Game("classic", players=3, seed=7)
+>>> seat = game.actor
+>>> action = game.legal_actions(seat)[0]
+>>> game.apply(seat, action)
+>>> game.is_over
+False
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from unokit.actions import MAX_PLAYERS, ActionSpace, ActionType
+from unokit.cards import (
+    CARD_COLOUR,
+    CARD_IS_WILD,
+    CARD_KIND,
+    COLOUR_NAMES,
+    NO_COLOUR,
+    WILD_DRAW_FOUR,
+    card_name,
+    is_card,
+    parse_card,
+)
+from unokit.errors import (
+    GameOverError,
+    IllegalActionError,
+    SetupError,
+    UnknownOptionError,
+    WrongPlayerError,
+)
+from unokit.events import Event
+from unokit.rules import Rules
+
+if TYPE_CHECKING:
+    from unokit.editions import Edition
+
+# Phases: what the actor is asked.
+TURN = 0
+DRAWN = 1
+COLOUR = 2
+CHALLENGE = 3
+DISCARD = 4
+TARGET = 5
+OVER = 6
+PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "discard", "target", "over")
+_PHASE_ASKS = (
+    "play a card or draw",
+    "play the drawn card or pass",
+    "choose a colour",
+    "challenge the Wild Draw Four or accept it",
+    "discard a card",
+    "choose a player",
+    "nothing: the match is over",
+)
+
+# Pending operations, run in stack order until one asks for a decision.
+OP_END_TURN = 0  # seat ends the turn; arg = players skipped
+OP_COLOUR = 1  # seat chooses a colour
+OP_DRAW = 2  # seat draws arg cards
+OP_CHALLENGE = 3  # seat may challenge the Wild Draw Four of seat arg
+OP_DISCARD = 4  # seat discards arg cards of their choice
+OP_TARGET = 5  # seat chooses a target for the card of kind arg
+OP_END_ROUND = 6  # the round ends
+OP_BEGIN = 7  # seat begins a turn
+OP_JAM = 8  # seat drops a Wild Welcome to the Jam card
+
+Op = tuple[int, int, int]
+
+WILD_DRAW_FOUR_PENALTY = 4
+FAILED_CHALLENGE_PENALTY = 6
+
+_TERMINAL = -4
+
+
+class Game:
+    """A match of one edition, from the first deal to the match winner."""
+
+    def __init__(
+        self,
+        edition: str | Edition = "classic",
+        players: int = 4,
+        *,
+        seed: int | None = None,
+        rules: Rules | dict[str, Any] | None = None,
+        deck: Sequence[int | str] | None = None,
+        dealer: int | None = None,
+    ) -> None:
+        from unokit.editions import Edition, get_edition
+
+        self.edition: Edition = edition if isinstance(edition, Edition) else get_edition(edition)
+        if isinstance(rules, dict):
+            rules = Rules.from_dict(rules)
+        elif rules is not None and not isinstance(rules, Rules):
+            raise UnknownOptionError("rules must be a Rules object or a mapping of options")
+        self.rules: Rules = rules or Rules()
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise SetupError(f"seed must be an integer, not {seed!r}")
+        self.n = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.deck_cards: list[int] = self.edition.deck_cards(self.rules)
+        if players * self.rules.hand_size + 1 > len(self.deck_cards):
+            raise SetupError(f"{len(self.deck_cards)} cards cannot deal {self.rules.hand_size} to {players} players")
+        self.actions: ActionSpace = self.edition.actions
+        self._types = self.actions.types
+        self._args = self.actions.args
+        self._play_id = self.actions.play_id
+        self._tables = self.edition.playable_tables
+        self._effects = self.edition.effects
+        self._final_effects = self.edition.final_effects
+        self._wd4_restricted = not self.rules.allow_bluff
+        self.events: list[Event] = []
+        self.history: list[tuple[int, int]] = []
+        self.scores = [0] * players
+        self.round = 0
+        self.winner = -1
+        self.dealer = -1
+        self.direction = 1
+        self.turn = 0
+        self.actor = 0
+        self.phase = TURN
+        self.colour = NO_COLOUR
+        self.hands: list[list[int]] = []
+        self.draw_pile: list[int] = []
+        self.discard_pile: list[int] = []
+        self.exposed: list[int] = []
+        self.window_armed = False
+        self.ops: list[Op] = []
+        self.drawn = -1
+        self.bluffer = -1
+        self.bluff = False
+        self.discards_left = 0
+        self.target_kind = -1
+        self.extra: dict[str, Any] = {}
+        """Edition-specific state (kept by editions' hooks; copied and compared)."""
+        self._legal: tuple[int, ...] | None = None
+        order = self._check_deck(deck) if deck is not None else None
+        self.setup_dealer: int | None = dealer
+        """The dealer given at set-up (``None``: drawn for, as the rules say)."""
+        if dealer is None:
+            dealer = self.edition.choose_dealer(self)
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        self.initial_deck: tuple[int, ...] | None = tuple(order) if order is not None else None
+        """The first round's deck order given at set-up (top first), if any."""
+        self._start_round(dealer, order)
+
+    # ------------------------------------------------------------------ set-up
+
+    def _check_deck(self, deck: Sequence[int | str]) -> list[int]:
+        order = [parse_card(c) if isinstance(c, str) else c for c in deck]
+        if not all(is_card(c) for c in order):
+            raise SetupError("deck must list cards (integers or notation)")
+        if Counter(order) != Counter(self.deck_cards):
+            raise SetupError("deck order must hold exactly the cards of the edition's deck")
+        return order
+
+    def _start_round(self, dealer: int, order: list[int] | None) -> None:
+        self.round += 1
+        self.dealer = dealer
+        self.direction = 1
+        self.colour = NO_COLOUR
+        self.exposed = []
+        self.window_armed = False
+        self.ops = []
+        self.drawn = -1
+        self.events.append(("dealer", dealer, self.round, ()))
+        if order is None:
+            order = list(self.deck_cards)
+            self.rng.shuffle(order)
+        self.draw_pile = order[::-1]
+        self.discard_pile = []
+        n = self.n
+        hands: list[list[int]] = [[] for _ in range(n)]
+        pile = self.draw_pile
+        for _ in range(self.rules.hand_size):
+            for offset in range(1, n + 1):
+                hands[(dealer + offset) % n].append(pile.pop())
+        self.hands = hands
+        for seat in range(n):
+            self.events.append(("deal", seat, len(hands[seat]), tuple(hands[seat])))
+        self.edition.start_round(self)
+        self._run()
+
+    def flip_start_card(self) -> int:
+        """Turn the top card of the draw pile onto the discard pile."""
+        card = self.draw_pile.pop()
+        self.discard_pile.append(card)
+        self.events.append(("flip", -1, 0, (card,)))
+        return card
+
+    def return_start_card(self) -> None:
+        """Shuffle the top discard back into the draw pile (a Wild Draw Four start card)."""
+        card = self.discard_pile.pop()
+        self.draw_pile.append(card)
+        self.rng.shuffle(self.draw_pile)
+        self.events.append(("return", -1, 0, (card,)))
+
+    # ------------------------------------------------------------------ seating
+
+    def left_of(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places to the left (clockwise; play starts this way)."""
+        return (seat + steps) % self.n
+
+    def right_of(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places to the right (counter-clockwise)."""
+        return (seat - steps) % self.n
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places on in the current direction of play."""
+        return (seat + self.direction * steps) % self.n
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self.phase == OVER
+
+    @property
+    def top_card(self) -> int:
+        """The card on top of the discard pile."""
+        return self.discard_pile[-1]
+
+    @property
+    def current_player(self) -> int:
+        """The seat who must decide (``-4`` once the match is over)."""
+        return _TERMINAL if self.phase == OVER else self.actor
+
+    @property
+    def phase_name(self) -> str:
+        """``turn``, ``drawn``, ``colour``, ``challenge``, ``discard``, ``target`` or ``over``."""
+        return PHASE_NAMES[self.phase]
+
+    def deciders(self) -> tuple[int, ...]:
+        """Every seat with a legal action now: the actor, and out-of-turn players
+        who may call or catch UNO while a call is missing."""
+        if self.phase == OVER:
+            return ()
+        if not self.exposed:
+            return (self.actor,)
+        return tuple(s for s in range(self.n) if s == self.actor or self._interrupts(s))
+
+    def legal_actions(self, seat: int) -> tuple[int, ...]:
+        """Exactly the legal action ids of ``seat`` (empty if it may not act)."""
+        if seat == self.actor:
+            legal = self._legal
+            if legal is None:
+                legal = self._legal = self._actor_actions()
+            if self.exposed:
+                return legal + self._interrupts(seat)
+            return legal
+        if self.exposed and type(seat) is int and 0 <= seat < self.n:
+            return self._interrupts(seat)
+        return ()
+
+    def action_mask(self, seat: int) -> list[int]:
+        """1 for each legal action id of ``seat``, 0 otherwise."""
+        mask = [0] * self.actions.size
+        for action in self.legal_actions(seat):
+            mask[action] = 1
+        return mask
+
+    def playable(self, seat: int, card: int) -> bool:
+        """Whether ``card`` could be played from ``seat``'s hand on the current top card."""
+        if not self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]][card]:
+            return False
+        if card == WILD_DRAW_FOUR and self._wd4_restricted:
+            return not self.holds_colour(seat, self.colour)
+        return True
+
+    def holds_colour(self, seat: int, colour: int) -> bool:
+        """Whether ``seat`` holds a card of ``colour`` (wild cards have none)."""
+        return any(CARD_COLOUR[c] == colour for c in self.hands[seat])
+
+    def _actor_actions(self) -> tuple[int, ...]:
+        phase = self.phase
+        seat = self.actor
+        hand = self.hands[seat]
+        space = self.actions
+        if phase == TURN:
+            table = self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
+            play_id = self._play_id
+            ids = sorted({play_id[c] for c in hand if table[c]})
+            if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, self.colour):
+                ids.remove(play_id[WILD_DRAW_FOUR])
+            if len(hand) == 2 and ids:
+                faces = len(space.faces)
+                ids += [a + faces for a in ids]
+            ids.append(space.draw)
+            return tuple(ids)
+        if phase == DRAWN:
+            if len(hand) == 2:
+                return (self._play_id[self.drawn], space.play_uno_id[self.drawn], space.pass_)
+            return (self._play_id[self.drawn], space.pass_)
+        if phase == COLOUR:
+            return tuple(space.id(ActionType.COLOUR, c) for c in space.colours)
+        if phase == CHALLENGE:
+            return (space.challenge, space.accept)
+        if phase == DISCARD:
+            return tuple(sorted({space.discard_id[c] for c in hand}))
+        if phase == TARGET:
+            return tuple(space.id(ActionType.TARGET, s) for s in self.edition.targets(self, seat, self.target_kind))
+        return ()
+
+    def _interrupts(self, seat: int) -> tuple[int, ...]:
+        space = self.actions
+        out = [space.call_uno] if seat in self.exposed else []
+        out += [space.id(ActionType.CATCH, t) for t in sorted(self.exposed) if t != seat]
+        return tuple(out)
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal."""
+        if self.phase == OVER:
+            raise GameOverError("the match is over; no action is legal")
+        if type(action) is not int:
+            raise IllegalActionError(f"an action is an integer id, not {action!r}")
+        legal = self.legal_actions(seat)
+        if action not in legal:
+            raise self._why_illegal(seat, action, legal)
+        self.history.append((seat, action))
+        self._legal = None
+        kind = self._types[action]
+        arg = self._args[action]
+        if kind >= ActionType.CALL_UNO:
+            self._interrupt(seat, kind, arg)
+            return
+        if self.window_armed:
+            self.exposed.clear()
+            self.window_armed = False
+        if kind <= ActionType.PLAY_UNO:
+            self.drawn = -1
+            self.play_card(seat, arg, kind == ActionType.PLAY_UNO)
+        elif kind == ActionType.DRAW:
+            self._draw_on_turn(seat)
+        elif kind == ActionType.PASS:
+            self.drawn = -1
+            self.events.append(("pass", seat, 0, ()))
+            self.end_turn(seat, 0)
+        elif kind == ActionType.COLOUR:
+            self.colour = arg
+            self.events.append(("colour", seat, arg, ()))
+            self._run()
+        elif kind == ActionType.CHALLENGE or kind == ActionType.ACCEPT:
+            self._resolve_challenge(seat, kind == ActionType.CHALLENGE)
+        elif kind == ActionType.TARGET:
+            self.edition.on_target(self, seat, arg)
+            self._run()
+        elif kind == ActionType.DISCARD:
+            self._discard(seat, arg)
+        else:  # pragma: no cover - every action type is handled above
+            raise AssertionError(kind)
+
+    def apply_notation(self, seat: int, text: str) -> int:
+        """Parse ``text`` as action notation and apply it; returns the action id."""
+        action = self.actions.parse(text)
+        self.apply(seat, action)
+        return action
+
+    def _why_illegal(self, seat: int, action: int, legal: tuple[int, ...]) -> IllegalActionError:
+        if type(seat) is not int or not 0 <= seat < self.n:
+            return WrongPlayerError(f"no seat {seat!r} at a table of {self.n}")
+        if not legal:
+            return WrongPlayerError(f"seat {seat} may not act now: seat {self.actor} is to {_PHASE_ASKS[self.phase]}")
+        if not 0 <= action < self.actions.size:
+            return IllegalActionError(f"{action} is not an action id of {self.edition.name}")
+        text = self.actions.format(action)
+        kind, arg = self.actions.decode(action)
+        options = ", ".join(self.actions.format(a) for a in legal)
+        reason = f"seat {seat} is to {_PHASE_ASKS[self.phase]}" if seat == self.actor else "out of turn"
+        if kind in (ActionType.PLAY, ActionType.PLAY_UNO) and seat == self.actor:
+            if arg not in self.hands[seat]:
+                reason = f"seat {seat} holds no {card_name(arg)}"
+            elif self.phase == DRAWN:
+                reason = f"after drawing, only the drawn card {card_name(self.drawn)} may be played"
+            elif self.phase == TURN and kind == ActionType.PLAY_UNO and len(self.hands[seat]) != 2:
+                reason = "UNO is called when playing the next-to-last card"
+            elif self.phase == TURN and not self.playable(seat, arg):
+                if arg == WILD_DRAW_FOUR:
+                    reason = f"a Wild Draw Four may not be played while holding {COLOUR_NAMES[self.colour]}"
+                else:
+                    reason = f"{card_name(arg)} does not match {card_name(self.top_card)} ({self._colour_text()})"
+        return IllegalActionError(f"{text} is not legal: {reason}; legal: {options}")
+
+    def _colour_text(self) -> str:
+        return "no colour" if self.colour == NO_COLOUR else f"colour {COLOUR_NAMES[self.colour]}"
+
+    def _interrupt(self, seat: int, kind: int, arg: int) -> None:
+        if kind == ActionType.CALL_UNO:
+            self.exposed.remove(seat)
+            self.events.append(("uno", seat, 0, ()))
+        else:
+            self.exposed.remove(arg)
+            self.events.append(("catch", seat, arg, ()))
+            self.draw_cards(arg, self.rules.uno_penalty)
+        if not self.exposed:
+            self.window_armed = False
+
+    # ------------------------------------------------------------------ mechanics used by editions
+
+    def push(self, op: int, seat: int, arg: int = 0) -> None:
+        """Schedule an operation; the last pushed runs first."""
+        self.ops.append((op, seat, arg))
+
+    def play_card(self, seat: int, card: int, called: bool) -> None:
+        """Move ``card`` from the hand to the discard pile and resolve it."""
+        hand = self.hands[seat]
+        hand.remove(card)
+        self.discard_pile.append(card)
+        self.events.append(("play", seat, 1 if called else 0, (card,)))
+        if not CARD_IS_WILD[card]:
+            self.colour = CARD_COLOUR[card]
+        left = len(hand)
+        if left == 1 and not called:
+            self.exposed.append(seat)
+        kind = CARD_KIND[card]
+        if left == 0:
+            self.ops.append((OP_END_ROUND, seat, 0))
+            final = self._final_effects[kind]
+            if final is not None:
+                final(self, seat, card)
+            self._run()
+            return
+        effect = self._effects[kind]
+        if effect is None:
+            self.end_turn(seat, 0)
+            return
+        effect(self, seat, card)
+        self._run()
+
+    def end_turn(self, seat: int, skip: int) -> None:
+        """End ``seat``'s turn; the next ``skip`` players lose theirs."""
+        step = self.direction
+        nxt = (seat + step) % self.n
+        for _ in range(skip):
+            self.events.append(("skip", nxt, 0, ()))
+            nxt = (nxt + step) % self.n
+        self.ops.clear()
+        self.turn = self.actor = nxt
+        self.phase = TURN
+        if self.exposed:
+            self.window_armed = True
+
+    def draw_cards(self, seat: int, count: int) -> list[int]:
+        """``seat`` draws up to ``count`` cards, reshuffling the discards when needed."""
+        pile = self.draw_pile
+        got: list[int] = []
+        for _ in range(count):
+            if not pile and not self._reshuffle():
+                break
+            got.append(pile.pop())
+        if got:
+            hand = self.hands[seat]
+            hand.extend(got)
+            self.events.append(("draw", seat, len(got), tuple(got)))
+            if self.exposed and seat in self.exposed and len(hand) != 1:
+                self.exposed.remove(seat)
+        return got
+
+    def _reshuffle(self) -> bool:
+        discards = self.discard_pile
+        if len(discards) <= 1:
+            return False
+        top = discards.pop()
+        self.rng.shuffle(discards)
+        self.draw_pile.extend(discards)
+        self.events.append(("reshuffle", -1, len(discards), ()))
+        self.discard_pile = [top]
+        return True
+
+    def expose_if_single(self, seat: int) -> None:
+        """A player newly holding one card without a call may be caught."""
+        if len(self.hands[seat]) == 1:
+            if seat not in self.exposed:
+                self.exposed.append(seat)
+        elif seat in self.exposed:
+            self.exposed.remove(seat)
+
+    def _draw_on_turn(self, seat: int) -> None:
+        got = self.draw_cards(seat, 1)
+        if got and self.playable(seat, got[0]):
+            self.phase = DRAWN
+            self.drawn = got[0]
+            return
+        self.events.append(("pass", seat, 0, ()))
+        self.end_turn(seat, 0)
+
+    def _resolve_challenge(self, victim: int, challenged: bool) -> None:
+        bluffer = self.bluffer
+        if not challenged:
+            self.events.append(("accept", victim, bluffer, ()))
+            self.draw_cards(victim, WILD_DRAW_FOUR_PENALTY)
+            self.end_turn(bluffer, 1)
+            return
+        self.events.append(("challenge", victim, bluffer, ()))
+        self.events.append(("reveal", bluffer, victim, tuple(sorted(self.hands[bluffer]))))
+        self.events.append(("verdict", bluffer, 1 if self.bluff else 0, ()))
+        if self.bluff:
+            self.draw_cards(bluffer, WILD_DRAW_FOUR_PENALTY)
+            self.end_turn(bluffer, 0 if self.rules.challenger_plays_after_catching_bluff else 1)
+        else:
+            self.draw_cards(victim, FAILED_CHALLENGE_PENALTY)
+            self.end_turn(bluffer, 1)
+
+    def _discard(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        hand.remove(card)
+        pile = self.discard_pile
+        pile.insert(len(pile) - 1, card)
+        self.events.append(("discard", seat, 0, (card,)))
+        self.discards_left -= 1
+        if not hand:
+            self.ops = [(OP_END_ROUND, seat, 0)]
+            self._run()
+            return
+        self.expose_if_single(seat)
+        if self.discards_left == 0:
+            self._run()
+
+    def _run(self) -> None:
+        ops = self.ops
+        while ops:
+            op, seat, arg = ops.pop()
+            if op == OP_END_TURN:
+                self.end_turn(seat, arg)
+                return
+            if op == OP_DRAW:
+                self.draw_cards(seat, arg)
+            elif op == OP_COLOUR:
+                self._ask(COLOUR, seat)
+                return
+            elif op == OP_CHALLENGE:
+                self.bluffer = arg
+                self._ask(CHALLENGE, seat)
+                return
+            elif op == OP_DISCARD:
+                count = min(arg, len(self.hands[seat]))
+                if count:
+                    self.discards_left = count
+                    self._ask(DISCARD, seat)
+                    return
+            elif op == OP_TARGET:
+                self.target_kind = arg
+                self._ask(TARGET, seat)
+                return
+            elif op == OP_BEGIN:
+                ops.clear()
+                self.turn = self.actor = seat
+                self.phase = TURN
+                return
+            elif op == OP_END_ROUND:
+                self._end_round()
+                return
+            elif not self.edition.run_op(self, op, seat, arg):
+                return
+
+    def _ask(self, phase: int, seat: int) -> None:
+        self.phase = phase
+        self.actor = seat
+
+    # ------------------------------------------------------------------ scoring
+
+    def _end_round(self) -> None:
+        n = self.n
+        winner = next(s for s in range(n) if not self.hands[s])
+        points = [self.edition.hand_points(h) for h in self.hands]
+        for seat in range(n):
+            self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
+        method = self.rules.scoring
+        gained = 0
+        if method == "winner-collects":
+            gained = sum(points)
+            self.scores[winner] += gained
+        elif method == "running-tally":
+            for seat in range(n):
+                self.scores[seat] += points[seat]
+        self.events.append(("round_end", winner, gained, tuple(self.scores)))
+        self.exposed = []
+        self.window_armed = False
+        self.ops = []
+        self.drawn = -1
+        match_winner = -1
+        if method == "single-round":
+            match_winner = winner
+        elif method == "winner-collects":
+            if self.scores[winner] >= self.rules.target_score:
+                match_winner = winner
+        elif max(self.scores) >= self.rules.target_score:
+            lowest = min(self.scores)
+            leaders = [s for s in range(n) if self.scores[s] == lowest]
+            if len(leaders) == 1:
+                match_winner = leaders[0]
+        if match_winner >= 0:
+            self.winner = match_winner
+            self.phase = OVER
+            self.actor = -1
+            self.turn = -1
+            self.events.append(("match_end", match_winner, self.round, tuple(self.scores)))
+            return
+        self._start_round(self.left_of(self.dealer), None)
+
+    # ------------------------------------------------------------------ copies, equality, views
+
+    def clone(self) -> Game:
+        """An independent copy, random generator included."""
+        other = object.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.events = list(self.events)
+        other.history = list(self.history)
+        other.scores = list(self.scores)
+        other.hands = [list(h) for h in self.hands]
+        other.draw_pile = list(self.draw_pile)
+        other.discard_pile = list(self.discard_pile)
+        other.exposed = list(self.exposed)
+        other.ops = list(self.ops)
+        other.extra = self.edition.copy_extra(self.extra)
+        return other
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that defines the state, for comparisons."""
+        return (
+            self.edition.name,
+            self.rules,
+            self.n,
+            self.round,
+            self.dealer,
+            self.direction,
+            self.turn,
+            self.actor,
+            self.phase,
+            self.colour,
+            tuple(tuple(h) for h in self.hands),
+            tuple(self.draw_pile),
+            tuple(self.discard_pile),
+            tuple(self.exposed),
+            self.window_armed,
+            tuple(self.ops),
+            self.drawn,
+            self.bluffer,
+            self.bluff,
+            self.discards_left,
+            self.target_kind,
+            tuple(self.scores),
+            self.winner,
+            repr(sorted(self.extra.items())),
+            self.rng.getstate(),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.state_key() == other.state_key() and self.events == other.events
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def all_cards(self) -> Counter[int]:
+        """Every card in hands, piles and edition-specific places (for conservation checks)."""
+        counts: Counter[int] = Counter(self.draw_pile)
+        counts.update(self.discard_pile)
+        for hand in self.hands:
+            counts.update(hand)
+        return counts
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see (``None``: a spectator).  See :mod:`unokit.views`."""
+        from unokit.views import build_view
+
+        return build_view(self, seat)
+
+    def format_action(self, action: int) -> str:
+        """The notation of an action id."""
+        return self.actions.format(action)
+
+    def parse_action(self, text: str) -> int:
+        """The action id of notation ``text``."""
+        return self.actions.parse(text)
+
+
+EffectFn = Callable[[Game, int, int], None]
