@@ -160,6 +160,7 @@ class Edition:
     def __init__(self) -> None:
         faces = tuple(sorted({card for card, _ in self.composition}))
         self.faces = faces
+        self.standard_cards = tuple(sorted(card for card, count in self.composition for _ in range(count)))
         self.actions = ActionSpace(faces, self.colours)
         self.effects: list[Effect | None] = [self.effect_table.get(Kind(k)) for k in range(len(Kind))]
         self.final_effects: list[Effect | None] = [self.final_effect_table.get(Kind(k)) for k in range(len(Kind))]
@@ -173,6 +174,7 @@ class Edition:
             for colour in range(6)
             for top in range(32)
         ]
+        self.playable_sets = [frozenset(c for c in faces if table[c]) for table in self.playable_tables]
 
     def __repr__(self) -> str:
         return f"<Edition {self.name}>"
@@ -190,20 +192,18 @@ class Edition:
     def deck_cards(self, rules: Rules) -> list[int]:
         """The sorted deck for ``rules`` (the edition's composition unless overridden)."""
         if rules.deck is None:
-            composition = self.composition
-        else:
-            pairs: list[tuple[int, int]] = []
-            for text, count in rules.deck:
-                try:
-                    card = parse_card(text)
-                except ValueError:
-                    raise UnknownOptionError(f"rule option 'deck': unknown card {text!r}") from None
-                if card not in self.faces and count:
-                    raise UnknownOptionError(f"rule option 'deck': {self.title} has no card {card_name(card)}")
-                pairs.append((card, count))
-            composition = tuple(pairs)
-        cards = sorted(card for card, count in composition for _ in range(count))
-        return cards
+            return list(self.standard_cards)
+        pairs: list[tuple[int, int]] = []
+        for text, count in rules.deck:
+            try:
+                card = parse_card(text)
+            except ValueError:
+                raise UnknownOptionError(f"rule option 'deck': unknown card {text!r}") from None
+            if card not in self.faces and count:
+                raise UnknownOptionError(f"rule option 'deck': {self.title} has no card {card_name(card)}")
+            pairs.append((card, count))
+        composition = tuple(pairs)
+        return sorted(card for card, count in composition for _ in range(count))
 
     def hand_points(self, hand: list[int]) -> int:
         """Points of the cards in a hand."""
@@ -215,17 +215,17 @@ class Edition:
     def choose_dealer(self, game: Game) -> int:
         """Each player draws a card; highest number deals, symbols count as zero.
         Tied players draw again, until one is highest."""
-        order = list(game.deck_cards)
-        game.rng.shuffle(order)
+        remaining = list(game.deck_cards)
         candidates = list(range(game.n))
         while True:
+            if len(remaining) < len(candidates):
+                remaining = list(game.deck_cards)
+            drawn = game.rng.sample(remaining, len(candidates))
+            for card in drawn:
+                remaining.remove(card)
             best = -1
             values: dict[int, int] = {}
-            for seat in candidates:
-                if not order:
-                    order = list(game.deck_cards)
-                    game.rng.shuffle(order)
-                card = order.pop()
+            for seat, card in zip(candidates, drawn, strict=True):
                 values[seat] = max(CARD_NUMBER[card], 0)
                 best = max(best, values[seat])
                 game.events.append(("dealer_draw", seat, values[seat], (card,)))

@@ -122,6 +122,7 @@ class Game:
         self._args = self.actions.args
         self._play_id = self.actions.play_id
         self._tables = self.edition.playable_tables
+        self._playable_sets = self.edition.playable_sets
         self._effects = self.edition.effects
         self._final_effects = self.edition.final_effects
         self._wd4_restricted = not self.rules.allow_bluff
@@ -295,9 +296,8 @@ class Game:
         hand = self.hands[seat]
         space = self.actions
         if phase == TURN:
-            table = self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
-            play_id = self._play_id
-            ids = sorted({play_id[c] for c in hand if table[c]})
+            playable = self._playable_sets[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
+            ids = sorted(map(self._play_id.__getitem__, playable.intersection(hand)))
             if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, self.colour):
                 ids.remove(play_id[WILD_DRAW_FOUR])
             if len(hand) == 2 and ids:
@@ -329,12 +329,19 @@ class Game:
 
     def apply(self, seat: int, action: int) -> None:
         """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal."""
-        if self.phase == OVER:
-            raise GameOverError("the match is over; no action is legal")
-        if type(action) is not int:
-            raise IllegalActionError(f"an action is an integer id, not {action!r}")
-        legal = self.legal_actions(seat)
-        if action not in legal:
+        if seat == self.actor and not self.exposed:
+            legal = self._legal
+            if legal is None:
+                if self.phase == OVER:
+                    raise GameOverError("the match is over; no action is legal")
+                legal = self._legal = self._actor_actions()
+        else:
+            if self.phase == OVER:
+                raise GameOverError("the match is over; no action is legal")
+            legal = self.legal_actions(seat)
+        if action not in legal or type(action) is not int:
+            if type(action) is not int:
+                raise IllegalActionError(f"an action is an integer id, not {action!r}")
             raise self._why_illegal(seat, action, legal)
         self.history.append((seat, action))
         self._legal = None
@@ -495,10 +502,16 @@ class Game:
             self.exposed.remove(seat)
 
     def _draw_on_turn(self, seat: int) -> None:
-        got = self.draw_cards(seat, 1)
-        if got and self.playable(seat, got[0]):
+        if self.draw_pile and not self.exposed:
+            card = self.draw_pile.pop()
+            self.hands[seat].append(card)
+            self.events.append(("draw", seat, 1, (card,)))
+        else:
+            got = self.draw_cards(seat, 1)
+            card = got[0] if got else -1
+        if card >= 0 and self.playable(seat, card):
             self.phase = DRAWN
-            self.drawn = got[0]
+            self.drawn = card
             return
         self.events.append(("pass", seat, 0, ()))
         self.end_turn(seat, 0)
