@@ -91,6 +91,8 @@ class ActionSpace:
         for seat in range(MAX_PLAYERS):
             self._add(ActionType.CATCH, seat)
         self.size = len(self.types)
+        self.type_codes: list[int] = [int(t) for t in self.types]
+        """The types as plain integers (fast to compare)."""
         # Fast tables indexed by card integer.
         self.play_id = [-1] * CARD_SPACE
         self.play_uno_id = [-1] * CARD_SPACE

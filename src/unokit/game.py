@@ -83,6 +83,18 @@ FAILED_CHALLENGE_PENALTY = 6
 
 _TERMINAL = -4
 
+# Plain-int action types for the hot path.
+_PLAY = int(ActionType.PLAY)
+_PLAY_UNO = int(ActionType.PLAY_UNO)
+_DRAW = int(ActionType.DRAW)
+_PASS = int(ActionType.PASS)
+_COLOUR = int(ActionType.COLOUR)
+_CHALLENGE = int(ActionType.CHALLENGE)
+_ACCEPT = int(ActionType.ACCEPT)
+_TARGET = int(ActionType.TARGET)
+_DISCARD = int(ActionType.DISCARD)
+_CALL_UNO = int(ActionType.CALL_UNO)
+
 
 class Game:
     """A match of one edition, from the first deal to the match winner."""
@@ -118,7 +130,7 @@ class Game:
         if players * self.rules.hand_size + 1 > len(self.deck_cards):
             raise SetupError(f"{len(self.deck_cards)} cards cannot deal {self.rules.hand_size} to {players} players")
         self.actions: ActionSpace = self.edition.actions
-        self._types = self.actions.types
+        self._types = self.actions.type_codes
         self._args = self.actions.args
         self._play_id = self.actions.play_id
         self._tables = self.edition.playable_tables
@@ -299,7 +311,7 @@ class Game:
             playable = self._playable_sets[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
             ids = sorted(map(self._play_id.__getitem__, playable.intersection(hand)))
             if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, self.colour):
-                ids.remove(play_id[WILD_DRAW_FOUR])
+                ids.remove(self._play_id[WILD_DRAW_FOUR])
             if len(hand) == 2 and ids:
                 faces = len(space.faces)
                 ids += [a + faces for a in ids]
@@ -347,31 +359,31 @@ class Game:
         self._legal = None
         kind = self._types[action]
         arg = self._args[action]
-        if kind >= ActionType.CALL_UNO:
+        if kind >= _CALL_UNO:
             self._interrupt(seat, kind, arg)
             return
         if self.window_armed:
             self.exposed.clear()
             self.window_armed = False
-        if kind <= ActionType.PLAY_UNO:
+        if kind <= _PLAY_UNO:
             self.drawn = -1
-            self.play_card(seat, arg, kind == ActionType.PLAY_UNO)
-        elif kind == ActionType.DRAW:
+            self.play_card(seat, arg, kind == _PLAY_UNO)
+        elif kind == _DRAW:
             self._draw_on_turn(seat)
-        elif kind == ActionType.PASS:
+        elif kind == _PASS:
             self.drawn = -1
             self.events.append(("pass", seat, 0, ()))
             self.end_turn(seat, 0)
-        elif kind == ActionType.COLOUR:
+        elif kind == _COLOUR:
             self.colour = arg
             self.events.append(("colour", seat, arg, ()))
             self._run()
-        elif kind == ActionType.CHALLENGE or kind == ActionType.ACCEPT:
-            self._resolve_challenge(seat, kind == ActionType.CHALLENGE)
-        elif kind == ActionType.TARGET:
+        elif kind in (_CHALLENGE, _ACCEPT):
+            self._resolve_challenge(seat, kind == _CHALLENGE)
+        elif kind == _TARGET:
             self.edition.on_target(self, seat, arg)
             self._run()
-        elif kind == ActionType.DISCARD:
+        elif kind == _DISCARD:
             self._discard(seat, arg)
         else:  # pragma: no cover - every action type is handled above
             raise AssertionError(kind)
@@ -411,7 +423,7 @@ class Game:
         return "no colour" if self.colour == NO_COLOUR else f"colour {COLOUR_NAMES[self.colour]}"
 
     def _interrupt(self, seat: int, kind: int, arg: int) -> None:
-        if kind == ActionType.CALL_UNO:
+        if kind == _CALL_UNO:
             self.exposed.remove(seat)
             self.events.append(("uno", seat, 0, ()))
         else:
