@@ -1,9 +1,9 @@
 """Explicit deck orders, for tests, puzzles and bug reports.
 
->>> order = stacked_deck("classic", hands=[["R1"] * 7, ["B2"] * 7], start="R5", draw=["W"], dealer=1)
->>> game_hands = [order[1:14:2], order[0:14:2]]  # dealt one at a time from the dealer's left
->>> card_name(order[14]), card_name(order[15])
-('R5', 'W')
+>>> hands = [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["B1", "B2", "B3", "B4", "B5", "B6", "B7"]]
+>>> order = stacked_deck("classic", hands=hands, start="G5", draw=["W"], dealer=1)
+>>> [card_name(c) for c in order[:4]], card_name(order[14]), card_name(order[15])
+(['R1', 'B1', 'R2', 'B2'], 'G5', 'W')
 """
 
 from __future__ import annotations

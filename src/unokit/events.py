@@ -9,7 +9,7 @@ dealer_draw    drawer   face value counted           (card,)
 dealer         dealer   round number                 ()
 deal           receiver number of cards              cards (secret)
 flip           -1       0                            (card,) start card
-return         -1       position from the top        (card,) put back in the deck
+return         -1       0                            (card,) shuffled back into the deck
 play           player   1 if UNO was called          (card,)
 draw           drawer   number of cards              cards (secret)
 pass           player   0                            ()

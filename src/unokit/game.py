@@ -403,6 +403,11 @@ class Game:
             return IllegalActionError(f"{action} is not an action id of {self.edition.name}")
         text = self.actions.format(action)
         kind, arg = self.actions.decode(action)
+        if seat != self.actor and kind not in (ActionType.CALL_UNO, ActionType.CATCH):
+            return WrongPlayerError(
+                f"{text} is not legal: seat {self.actor} is to {_PHASE_ASKS[self.phase]}; "
+                f"seat {seat} may only call or catch UNO now"
+            )
         options = ", ".join(self.actions.format(a) for a in legal)
         reason = f"seat {seat} is to {_PHASE_ASKS[self.phase]}" if seat == self.actor else "out of turn"
         if kind in (ActionType.PLAY, ActionType.PLAY_UNO) and seat == self.actor:

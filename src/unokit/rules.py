@@ -41,9 +41,6 @@ class Rules:
     """With two players a Reverse acts as a Skip."""
     uno_penalty: int = 2
     """Cards drawn by a player caught without calling UNO."""
-    late_uno_call: bool = True
-    """A player who forgot to call UNO may still call it until caught or until the
-    next player begins their turn."""
     jam_slam_chance: float = 0.5
     """Probability that a dropped Wild Welcome to the Jam card lands Slam side up."""
     jam_discard: int = 2
