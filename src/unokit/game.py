@@ -344,14 +344,12 @@ class Game:
         if seat == self.actor and not self.exposed:
             legal = self._legal
             if legal is None:
-                if self.phase == OVER:
-                    raise GameOverError("the match is over; no action is legal")
                 legal = self._legal = self._actor_actions()
         else:
-            if self.phase == OVER:
-                raise GameOverError("the match is over; no action is legal")
             legal = self.legal_actions(seat)
         if action not in legal or type(action) is not int:
+            if self.phase == OVER:
+                raise GameOverError("the match is over; no action is legal")
             if type(action) is not int:
                 raise IllegalActionError(f"an action is an integer id, not {action!r}")
             raise self._why_illegal(seat, action, legal)
