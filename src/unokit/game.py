@@ -137,7 +137,7 @@ class Game:
         self._playable_sets = self.edition.playable_sets
         self._effects = self.edition.effects
         self._final_effects = self.edition.final_effects
-        self._wd4_restricted = not self.rules.allow_bluff
+        self._wd4_restricted = not self.rules.allow_bluff and self.edition.colours_matter
         self.events: list[Event] = []
         self.history: list[tuple[int, int]] = []
         self.scores = [0] * players
@@ -300,7 +300,7 @@ class Game:
 
     def holds_colour(self, seat: int, colour: int) -> bool:
         """Whether ``seat`` holds a card of ``colour`` (wild cards have none)."""
-        return any(CARD_COLOUR[c] == colour for c in self.hands[seat])
+        return colour != NO_COLOUR and any(CARD_COLOUR[c] == colour for c in self.hands[seat])
 
     def _actor_actions(self) -> tuple[int, ...]:
         phase = self.phase
