@@ -1,0 +1,119 @@
+"""Throughput of unokit against RLCard's UNO environment, random play, 4 players.
+
+Both sides play with a uniformly random legal policy for the same wall time:
+
+* RLCard: ``rlcard.make("uno", config={"game_num_players": 4, "seed": S})``; every
+  ``env.step`` call is one step, the action chosen uniformly from
+  ``state["legal_actions"]``; the environment is reset when a game is over.
+* unokit: Classic, 4 players, full rules (UNO calls and catches, Wild Draw Four
+  challenges, draw-then-play), ``scoring="single-round"`` so that a game is one round
+  as in RLCard; every step lists the legal actions of a seat chosen uniformly among
+  the deciders and applies one of them uniformly; each applied action is a decision.
+
+Usage: ``python bench/vs_rlcard.py [--seconds 5] [--seed 0]``.  Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import platform
+import random
+import sys
+import time
+from typing import Any
+
+from unokit import Game, Rules
+
+PLAYERS = 4
+
+
+def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    rules = Rules(scoring="single-round")
+    decisions = 0
+    games = 0
+    clock = time.perf_counter
+    started = clock()
+    deadline = started + seconds
+    game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+    while True:
+        deciders = game.deciders()
+        seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
+        legal = game.legal_actions(seat)
+        game.apply(seat, legal[0] if len(legal) == 1 else rng.choice(legal))
+        decisions += 1
+        if game.is_over:
+            games += 1
+            if clock() >= deadline:
+                break
+            game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+        elif clock() >= deadline:
+            break
+    elapsed = clock() - started
+    return {"decisions": decisions, "games": games, "elapsed_s": elapsed}
+
+
+def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
+    rlcard = importlib.import_module("rlcard")
+    rng = random.Random(seed)
+    env = rlcard.make("uno", config={"game_num_players": PLAYERS, "seed": seed})
+    steps = 0
+    games = 0
+    clock = time.perf_counter
+    started = clock()
+    deadline = started + seconds
+    state, _ = env.reset()
+    while True:
+        legal = list(state["legal_actions"])
+        state, _ = env.step(legal[0] if len(legal) == 1 else rng.choice(legal))
+        steps += 1
+        if env.is_over():
+            games += 1
+            if clock() >= deadline:
+                break
+            state, _ = env.reset()
+        elif clock() >= deadline:
+            break
+    elapsed = clock() - started
+    return {"steps": steps, "games": games, "elapsed_s": elapsed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=5.0, help="wall time for each side (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of both sides (default 0)")
+    args = parser.parse_args(argv)
+    try:
+        importlib.import_module("rlcard")
+    except ImportError:
+        print(
+            "rlcard is not installed: install the bench extra (pip install -e '.[bench]', or make bench)",
+            file=sys.stderr,
+        )
+        return 2
+    uno = bench_unokit(args.seconds, args.seed)
+    rl = bench_rlcard(args.seconds, args.seed)
+    unokit_rate = uno["decisions"] / uno["elapsed_s"]
+    rlcard_rate = rl["steps"] / rl["elapsed_s"]
+    result: dict[str, Any] = {
+        "players": PLAYERS,
+        "seconds_each": args.seconds,
+        "unokit_decisions": uno["decisions"],
+        "unokit_games": uno["games"],
+        "unokit_decisions_per_s": round(unokit_rate),
+        "unokit_games_per_s": round(uno["games"] / uno["elapsed_s"], 1),
+        "rlcard_steps": rl["steps"],
+        "rlcard_games": rl["games"],
+        "rlcard_steps_per_s": round(rlcard_rate),
+        "rlcard_games_per_s": round(rl["games"] / rl["elapsed_s"], 1),
+        "ratio": round(unokit_rate / rlcard_rate, 2),
+        "python": platform.python_version(),
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

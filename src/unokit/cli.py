@@ -1,0 +1,629 @@
+"""The ``unokit`` command: simulate random matches, play against bots, replay records.
+
+The command only renders views and forwards actions; every rule lives in the engine.
+
+>>> main(["simulate", "--edition", "classic", "--players", "3", "--games", "1", "--seed", "1", "--json"])
+... # doctest: +ELLIPSIS
+{"edition": "classic", "players": 3, "games": 1, "seed": 1, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from unokit.actions import ActionType
+from unokit.cards import CARD_COLOUR, COLOUR_NAMES, NO_COLOUR, Kind, card_long_name, card_name
+from unokit.editions import EDITIONS, get_edition
+from unokit.errors import UnoError
+from unokit.events import Event
+from unokit.game import Game
+from unokit.record import load, replay, save
+from unokit.rules import Rules
+from unokit.simulate import simulate
+
+Part = str | tuple[str, str]
+"""A piece of output: plain text, or ``(text, style)``."""
+
+_CARD_STYLES = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue", 4: "bold orange1"}
+_WILD_STYLE = "bold magenta"
+
+PLAY_HELP = """\
+How to play
+  Each prompt lists your legal moves.  Type the number of a move, or the move
+  itself in notation:
+    R7        play the red 7          R7!     play it and call UNO (next-to-last card)
+    draw      draw a card             pass    keep the card you just drew
+    =G        choose green            @2      choose seat 2 (targeted cards)
+    challenge / accept                a Wild Draw Four played on you
+    -R7       discard R7 (Slam)       uno     call UNO (when holding one card)
+    catch@2   catch seat 2, who has one card and did not call UNO
+  Colours: R red, Y yellow, G green, B blue, O orange.  Wild cards: W, W+4, WJ
+  (Wild Welcome to the Jam), WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap).
+  When someone forgets to call UNO you are offered to catch them; press Enter to let play go on.
+Commands
+  help      this text
+  status    show the table again
+  quit      leave the game (the record is still saved with --record)"""
+
+
+# ---------------------------------------------------------------- output
+
+
+class Screen:
+    """Writes to the terminal: colour when it is one, plain text otherwise."""
+
+    def __init__(self, out: TextIO, inp: TextIO) -> None:
+        self.console = Console(file=out, highlight=False, soft_wrap=True, emoji=False)
+        self.out = out
+        self.inp = inp
+        self.echo = _is_tty(inp)
+        """Whether the terminal shows what is typed (otherwise the answer is written out)."""
+
+    def line(self, *parts: Part) -> None:
+        self.console.print(Text.assemble(*parts))
+
+    def ask(self, prompt: str) -> str | None:
+        """Show ``prompt`` and read one line; ``None`` at the end of input."""
+        if self.echo and self.inp is sys.stdin and _is_tty(self.out):
+            try:
+                return input(prompt)  # a terminal: line editing
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(prompt, end="", markup=False)
+        self.out.flush()
+        text = self.inp.readline()
+        if not text:
+            self.console.print()
+            return None
+        text = text.rstrip("\r\n")
+        if not self.echo:
+            self.console.print(text, markup=False)
+        return text
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def card_part(card: int) -> tuple[str, str]:
+    colour = CARD_COLOUR[card]
+    return card_name(card), _CARD_STYLES.get(colour, _WILD_STYLE)
+
+
+def cards_parts(cards: Sequence[int]) -> list[Part]:
+    parts: list[Part] = []
+    for index, card in enumerate(cards):
+        if index:
+            parts.append(" ")
+        parts.append(card_part(card))
+    return parts or ["no cards"]
+
+
+def card_words(card: int) -> list[Part]:
+    """``R7 (red 7)``."""
+    return [card_part(card), f" ({card_long_name(card)})"]
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def direction_words(direction: int) -> str:
+    return "clockwise" if direction > 0 else "counter-clockwise"
+
+
+# ---------------------------------------------------------------- events in words
+
+
+class Narrator:
+    """Turns events into sentences.  ``you`` is the seat addressed as "you" (or ``None``)."""
+
+    def __init__(self, names: Sequence[str], you: int | None = None, scoring: str = "winner-collects") -> None:
+        self.names = list(names)
+        self.you = you
+        self.scored = scoring != "single-round"
+        self.round = 0
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.you else self.names[seat]
+
+    def whom(self, seat: int) -> str:
+        return "you" if seat == self.you else self.names[seat]
+
+    def whose(self, seat: int, capital: bool = False) -> str:
+        if seat == self.you:
+            return "Your" if capital else "your"
+        return f"{self.names[seat]}'s"
+
+    def says(self, seat: int, verb: str, third: str | None = None) -> str:
+        """``You draw`` / ``Bot 1 draws``."""
+        if seat == self.you:
+            return f"You {verb}"
+        return f"{self.names[seat]} {third if third is not None else verb + 's'}"
+
+    def scores(self, scores: Sequence[int]) -> str:
+        return ", ".join(f"{self.who(s)} {scores[s]}" for s in range(len(scores)))
+
+    def event(self, event: Event) -> list[Part] | None:
+        """One line for ``event`` (``None`` if it needs none)."""
+        kind, seat, value, data = event
+        if kind == "dealer_draw":
+            return [self.says(seat, "draw"), " ", *card_words(data[0]), " to choose the dealer"]
+        if kind == "dealer":
+            self.round = value
+            return [(f"— Round {value} —", "bold"), " ", self.says(seat, "deal"), "."]
+        if kind == "deal":
+            if data:
+                return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}: ", *cards_parts(sorted(data))]
+            return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}."]
+        if kind == "flip":
+            return ["Start card: ", *card_words(data[0]), "."]
+        if kind == "return":
+            return ["A Wild Draw Four cannot start the game: it goes back into the draw pile."]
+        if kind == "play":
+            tail = " and ", ("calls UNO!" if seat != self.you else "call UNO!", "bold")
+            return [self.says(seat, "play"), " ", *card_words(data[0]), *(tail if value else (".",))]
+        if kind == "draw":
+            text = self.says(seat, "draw") + f" {plural(value, 'card')}"
+            return [text, ": ", *cards_parts(data)] if data else [text, "."]
+        if kind == "pass":
+            return [self.says(seat, "pass", "passes"), "."]
+        if kind == "colour":
+            return [self.says(seat, "choose"), " ", (COLOUR_NAMES[value], _CARD_STYLES[value]), "."]
+        if kind == "skip":
+            return [self.says(seat, "are", "is"), " skipped."]
+        if kind == "reverse":
+            return [self.says(seat, "reverse"), f" the direction: play now goes {direction_words(value)}."]
+        if kind == "challenge":
+            return [self.says(seat, "challenge"), f" {self.whose(value)} Wild Draw Four."]
+        if kind == "reveal":
+            text = f"{self.whose(seat, capital=True)} hand is shown to {self.whom(value)}"
+            return [text, ": ", *cards_parts(data)] if data else [text, "."]
+        if kind == "verdict":
+            if value:
+                return ["Guilty: ", self.says(seat, "were", "was"), " bluffing."]
+            return ["Not guilty: ", self.says(seat, "had no card", "had no card"), " of the colour in play."]
+        if kind == "accept":
+            return [self.says(seat, "accept"), f" {self.whose(value)} Wild Draw Four."]
+        if kind == "uno":
+            return [self.says(seat, "call"), " ", ("UNO!", "bold")]
+        if kind == "catch":
+            return [self.says(seat, "catch", "catches"), f" {self.whom(value)} without UNO!"]
+        if kind == "jam":
+            side = "Slam side up: discard" if value else "UNO side up: draw"
+            return [self.says(seat, "drop"), f" the Jam card. It lands {side}."]
+        if kind == "discard":
+            return [self.says(seat, "discard"), " ", *card_words(data[0]), " under the Jam card."]
+        if kind == "target":
+            return [self.says(seat, "choose"), f" {self.whom(value)}."]
+        if kind == "swap":
+            return [self.says(seat, "swap"), f" hands with {self.whom(value)}."]
+        if kind == "reshuffle":
+            return [f"The discards ({plural(value, 'card')}) are shuffled into a new draw pile."]
+        if kind == "hand":
+            if not data:
+                return [f"  {self.who(seat)}: out"]
+            return [f"  {self.who(seat)}: ", *cards_parts(data), f" ({plural(value, 'point')})"]
+        if kind == "round_end":
+            won = f" and {'score' if seat == self.you else 'scores'} {plural(value, 'point')}" if value else ""
+            line: list[Part] = [(self.says(seat, "win") + f" round {self.round}{won}!", "bold")]
+            return [*line, f" Scores: {self.scores(data)}."] if self.scored else line
+        if kind == "match_end":
+            line = [(self.says(seat, "win") + f" the match after {plural(value, 'round')}!", "bold")]
+            return [*line, f" Final scores: {self.scores(data)}."] if self.scored else line
+        return [f"{kind} {seat} {value}"]  # pragma: no cover - every event kind is handled above
+
+
+def describe_action(game: Game, action: int, names: Sequence[str]) -> str:
+    """What an action does, in words."""
+    kind, arg = game.actions.decode(action)
+    if kind is ActionType.PLAY:
+        return f"play {card_long_name(arg)}"
+    if kind is ActionType.PLAY_UNO:
+        return f"play {card_long_name(arg)} and call UNO"
+    if kind is ActionType.DRAW:
+        return "draw a card"
+    if kind is ActionType.PASS:
+        return "keep the card you drew and end your turn"
+    if kind is ActionType.COLOUR:
+        return f"choose {COLOUR_NAMES[arg]}"
+    if kind is ActionType.CHALLENGE:
+        return "challenge: say the Wild Draw Four was a bluff"
+    if kind is ActionType.ACCEPT:
+        return "accept it: draw 4 and lose your turn"
+    if kind is ActionType.TARGET:
+        if game.target_kind == Kind.WILD_FORCED_SWAP:
+            return f"swap hands with {names[arg]}"
+        if game.target_kind == Kind.WILD_TARGETED_DRAW_TWO:
+            return f"make {names[arg]} draw 2"
+        return f"choose {names[arg]}"
+    if kind is ActionType.DISCARD:
+        return f"discard {card_long_name(arg)}"
+    if kind is ActionType.CALL_UNO:
+        return "call UNO"
+    return f"catch {names[arg]}, who draws {game.rules.uno_penalty}"
+
+
+# ---------------------------------------------------------------- rule options
+
+
+class UsageError(Exception):
+    """Bad command-line input."""
+
+
+def parse_rule_values(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--rule takes NAME=VALUE, not {pair!r}")
+        try:
+            value: Any = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        options[name.strip()] = value
+    return options
+
+
+def build_rules(args: argparse.Namespace) -> Rules:
+    options = parse_rule_values(args.rule or [])
+    if args.target is not None:
+        options["target_score"] = args.target
+    if args.scoring is not None:
+        options["scoring"] = args.scoring
+    return Rules.from_dict(options)
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", type=int, metavar="T", help="score that wins the match (default 500)")
+    parser.add_argument(
+        "--scoring",
+        metavar="M",
+        help="winner-collects (default), running-tally or single-round",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        metavar="NAME=VALUE",
+        help="any rule option, e.g. --rule allow_bluff=false (repeatable)",
+    )
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    show_bar = not args.json and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import Progress
+
+        with Progress(console=Console(file=sys.stderr), transient=True) as bar:
+            task = bar.add_task(f"{edition}, {args.players} players", total=args.games)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done)
+
+            result = simulate(edition, args.players, args.games, args.seed, rules, advance)
+    else:
+        result = simulate(edition, args.players, args.games, args.seed, rules)
+    if args.json:
+        screen.out.write(json.dumps(result) + "\n")
+        return 0
+    rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
+    screen.line(f"Simulated {plural(result['games'], 'game')} of {edition}, {result['players']} players, ", rules_text)
+    screen.line(f"  seed                      {result['seed']}")
+    screen.line(f"  rounds                    {result['rounds']}")
+    screen.line(f"  decisions                 {result['decisions']}")
+    screen.line(f"  mean decisions per game   {result['mean_decisions_per_game']}")
+    screen.line("  seat   wins   points")
+    for seat in range(result["players"]):
+        screen.line(f"  {seat:>4} {result['wins_by_seat'][seat]:>6} {result['points_by_seat'][seat]:>8}")
+    screen.line(f"  elapsed                   {result['elapsed_s']} s")
+    return 0
+
+
+# ---------------------------------------------------------------- play
+
+
+QUIT = "quit"
+DONE = "done"
+DECLINED = "declined"
+
+
+class PlaySession:
+    """You at seat 0 against uniformly random bots."""
+
+    def __init__(self, game: Game, names: list[str], screen: Screen, rng: random.Random) -> None:
+        self.game = game
+        self.names = names
+        self.screen = screen
+        self.rng = rng
+        self.narrator = Narrator(names, you=0, scoring=game.rules.scoring)
+        self.seen = 0
+        self.declined_at = -1
+
+    def run(self) -> bool:
+        """Play until the match ends (True) or you leave (False)."""
+        game = self.game
+        while True:
+            self.narrate()
+            if game.is_over:
+                return True
+            deciders = game.deciders()
+            pick = deciders[0] if len(deciders) == 1 else self.rng.choice(deciders)
+            you_may_act = 0 in deciders
+            if you_may_act and game.actor != 0 and self.declined_at == len(game.history):
+                you_may_act = False
+                pick = self.rng.choice([s for s in deciders if s != 0])
+            # Anyone may call or catch first; you are always asked before the next turn begins.
+            if you_may_act and (pick == 0 or pick == game.actor):
+                answer = self.ask_you()
+                if answer == QUIT:
+                    return False
+                if answer == DECLINED:
+                    self.declined_at = len(game.history)
+                continue
+            legal = game.legal_actions(pick)
+            game.apply(pick, self.rng.choice(legal))
+
+    def narrate(self) -> None:
+        history = self.game.view(0).history
+        for event in history[self.seen :]:
+            line = self.narrator.event(event)
+            if line is not None:
+                self.screen.line(*line)
+        self.seen = len(history)
+
+    def show_table(self) -> None:
+        game = self.game
+        view = game.view(0)
+        screen = self.screen
+        screen.line()
+        colour = ""
+        if view.colour != NO_COLOUR:
+            colour = f", colour {COLOUR_NAMES[view.colour]}"
+        screen.line("Top card: ", *card_words(view.top_card), colour)
+        who = self.narrator.who
+        screen.line(
+            f"Round {view.round}, dealer {who(view.dealer)}, play goes {direction_words(view.direction)}, "
+            f"draw pile {view.draw_pile_size}, turn: {who(view.turn)}"
+        )
+        others = []
+        for seat in range(view.players):
+            if seat == 0:
+                continue
+            note = " (no UNO called!)" if seat in view.uncalled else ""
+            others.append(f"{self.names[seat]} {plural(view.hand_sizes[seat], 'card')}{note}")
+        screen.line("Others: ", "; ".join(others))
+        if view.scoring == "single-round":
+            screen.line("Single round: the first player out wins.")
+        else:
+            screen.line(f"Scores: {self.narrator.scores(view.scores)} (target {view.target_score}, {view.scoring})")
+        screen.line(f"Your hand ({len(view.hand)}): ", *cards_parts(view.hand))
+
+    def situation(self) -> str:
+        game = self.game
+        phase = game.phase_name
+        if game.actor != 0:
+            exposed = [self.names[s] for s in game.exposed if s != 0]
+            parts = []
+            if 0 in game.exposed:
+                parts.append("You hold one card and have not called UNO")
+            if exposed:
+                parts.append(f"{' and '.join(exposed)} did not call UNO")
+            return "; ".join(parts) + ". Choose a move, or press Enter to let play go on."
+        if phase == "turn":
+            return "Your turn: play a card or draw."
+        if phase == "drawn":
+            return f"You drew {card_name(game.drawn)}: play it or pass."
+        if phase == "colour":
+            return "Choose a colour."
+        if phase == "challenge":
+            return f"{self.names[game.bluffer]} played a Wild Draw Four on you: challenge or accept?"
+        if phase == "discard":
+            return f"Slam! Discard {plural(game.discards_left, 'more card')}."
+        if phase == "target":
+            return "Choose a player."
+        return "Your move."
+
+    def ask_you(self) -> str:
+        game = self.game
+        screen = self.screen
+        in_turn = game.actor == 0
+        self.show_table()
+        legal = game.legal_actions(0)
+        screen.line(self.situation())
+        width = max(len(game.actions.format(a)) for a in legal)
+        for number, action in enumerate(legal, 1):
+            text = game.actions.format(action)
+            screen.line(f"  {number:>2}) {text:<{width}}  {describe_action(game, action, self.names)}")
+        numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
+        prompt = f"Move ({numbers}, notation, help, quit{', Enter to wait' if not in_turn else ''}): "
+        while True:
+            answer = screen.ask(prompt)
+            if answer is None:
+                screen.line("End of input: leaving the game.")
+                return QUIT
+            text = answer.strip()
+            word = text.lower()
+            if not text:
+                if not in_turn:
+                    return DECLINED
+                screen.line("Type the number of a move or the move itself (help lists them).")
+                continue
+            if word in ("quit", "exit", "q"):
+                screen.line("You leave the game.")
+                return QUIT
+            if word in ("help", "h", "?"):
+                screen.line(PLAY_HELP)
+                continue
+            if word in ("status", "table", "hand"):
+                self.show_table()
+                screen.line(self.situation())
+                continue
+            try:
+                if text.isdigit():
+                    number = int(text)
+                    if not 1 <= number <= len(legal):
+                        screen.line(f"No move {number}: choose from 1 to {len(legal)}.")
+                        continue
+                    action = legal[number - 1]
+                else:
+                    action = game.actions.parse(text)
+                game.apply(0, action)
+            except UnoError as exc:
+                screen.line(f"Not possible: {exc}")
+                continue
+            return DONE
+
+
+def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
+    rules = build_rules(args)
+    game = Game(args.edition, args.players, seed=args.seed, rules=rules)
+    names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
+    screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
+    screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
+    rng = random.Random(f"unokit-play/{game.seed}")
+    session = PlaySession(game, names, screen, rng)
+    finished = session.run()
+    if args.record:
+        try:
+            save(game, args.record, names)
+        except OSError as exc:
+            raise UsageError(f"cannot write record {args.record}: {exc}") from None
+        screen.line(f"Record saved to {args.record}" + ("" if finished else " (match not finished)") + ".")
+    return 0
+
+
+# ---------------------------------------------------------------- replay
+
+
+def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
+    record = load(args.file)
+    replay(record)  # checks the whole record before showing anything
+    game = replay(record, upto=0)
+    names_value = record.get("names")
+    names = [f"Seat {s}" for s in range(game.n)]
+    if isinstance(names_value, list) and len(names_value) == game.n:
+        names = [str(name) for name in names_value]
+    narrator = Narrator(names, scoring=game.rules.scoring)
+    screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}.", "bold"))
+    if game.rules.to_dict():
+        screen.line("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items()))
+    seen = 0
+
+    def show_events() -> None:
+        nonlocal seen
+        for event in game.events[seen:]:
+            line = narrator.event(event)
+            if line is not None:
+                screen.line(*line)
+        seen = len(game.events)
+
+    show_events()
+    actions = record["actions"]
+    for index, (seat, text) in enumerate(actions, 1):
+        if args.step:
+            answer = screen.ask(f"[Enter: action {index} of {len(actions)}, q: stop] ")
+            if answer is None or answer.strip().lower() in ("q", "quit"):
+                return 0
+        game.apply_notation(seat, text)
+        screen.line((f"#{index} {names[seat]}: {text}", "bold"))
+        show_events()
+    if not game.is_over:
+        screen.line(f"End of record after {plural(len(actions), 'action')}: the match is not finished.")
+    return 0
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    editions = ", ".join(sorted(EDITIONS))
+    parser = argparse.ArgumentParser(
+        prog="unokit",
+        description="Rules engine, bots and tools for the UNO family of card games.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = commands.add_parser(
+        "simulate",
+        help="play random matches and count what happened",
+        description="Play matches with a uniformly random legal policy and print counts. "
+        "The same seed gives the same counts.",
+    )
+    sim.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    sim.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
+    sim.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
+    sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    sim.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    add_rule_options(sim)
+
+    play = commands.add_parser(
+        "play",
+        help="play in the terminal against random bots",
+        description="You (seat 0) against random bots. Type help during the game for the notation.",
+    )
+    play.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    play.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
+    play.add_argument("--seed", type=int, metavar="S", help="seed of the deal and of the bots (default random)")
+    play.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
+    play.add_argument("--name", default="Player", help="your name in the record (default Player)")
+    add_rule_options(play)
+
+    rep = commands.add_parser(
+        "replay",
+        help="replay a game record action by action",
+        description="Replay a record, printing each action in notation and what happened in words. "
+        "A record is reviewed in the open: every card is shown, including hands, draws and revealed cards.",
+    )
+    rep.add_argument("file", metavar="FILE", help="a record saved by 'unokit play --record'")
+    rep.add_argument("--step", action="store_true", help="wait for Enter between actions")
+    return parser
+
+
+Command = Callable[[argparse.Namespace, Screen], int]
+_COMMANDS: dict[str, Command] = {"simulate": cmd_simulate, "play": cmd_play, "replay": cmd_replay}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        print("unokit: error: choose a command: simulate, play or replay (see unokit --help)", file=sys.stderr)
+        return 2
+    screen = Screen(sys.stdout, sys.stdin)
+    try:
+        return _COMMANDS[args.command](args, screen)
+    except (UnoError, UsageError) as exc:
+        print(f"unokit: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
