@@ -135,6 +135,10 @@ class Game:
         self._play_id = self.actions.play_id
         self._tables = self.edition.playable_tables
         self._playable_sets = self.edition.playable_sets
+        self._faces = len(self.actions.faces)
+        self._draw_id = self.actions.draw
+        self._catch_ids = [self.actions.id(ActionType.CATCH, s) for s in range(players)]
+        self._all_seats = tuple(range(players))
         self._effects = self.edition.effects
         self._final_effects = self.edition.final_effects
         self._wd4_restricted = not self.rules.allow_bluff and self.edition.colours_matter
@@ -268,7 +272,8 @@ class Game:
             return ()
         if not self.exposed:
             return (self.actor,)
-        return tuple(s for s in range(self.n) if s == self.actor or self._interrupts(s))
+        # Every seat may then act: the uncalled player may call, everyone else may catch.
+        return self._all_seats
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
         """Exactly the legal action ids of ``seat`` (empty if it may not act)."""
@@ -313,9 +318,9 @@ class Game:
             if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, self.colour):
                 ids.remove(self._play_id[WILD_DRAW_FOUR])
             if len(hand) == 2 and ids:
-                faces = len(space.faces)
+                faces = self._faces
                 ids += [a + faces for a in ids]
-            ids.append(space.draw)
+            ids.append(self._draw_id)
             return tuple(ids)
         if phase == DRAWN:
             if len(hand) == 2:
@@ -332,10 +337,11 @@ class Game:
         return ()
 
     def _interrupts(self, seat: int) -> tuple[int, ...]:
-        space = self.actions
-        out = [space.call_uno] if seat in self.exposed else []
-        out += [space.id(ActionType.CATCH, t) for t in sorted(self.exposed) if t != seat]
-        return tuple(out)
+        exposed = self.exposed
+        catch = self._catch_ids
+        if seat in exposed:
+            return (self.actions.call_uno, *(catch[t] for t in sorted(exposed) if t != seat))
+        return tuple(catch[t] for t in sorted(exposed))
 
     # ------------------------------------------------------------------ acting
 
@@ -462,8 +468,11 @@ class Game:
             self._run()
             return
         effect = self._effects[kind]
-        if effect is None:
-            self.end_turn(seat, 0)
+        if effect is None:  # a number card: the turn passes on (end_turn, inlined)
+            self.turn = self.actor = (seat + self.direction) % self.n
+            self.phase = TURN
+            if self.exposed:
+                self.window_armed = True
             return
         effect(self, seat, card)
         self._run()
@@ -475,7 +484,8 @@ class Game:
         for _ in range(skip):
             self.events.append(("skip", nxt, 0, ()))
             nxt = (nxt + step) % self.n
-        self.ops.clear()
+        if self.ops:
+            self.ops.clear()
         self.turn = self.actor = nxt
         self.phase = TURN
         if self.exposed:
@@ -524,7 +534,11 @@ class Game:
         else:
             got = self.draw_cards(seat, 1)
             card = got[0] if got else -1
-        if card >= 0 and self.playable(seat, card):
+        if card >= 0 and (
+            self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]][card]
+            if card != WILD_DRAW_FOUR
+            else self.playable(seat, card)
+        ):
             self.phase = DRAWN
             self.drawn = card
             return
