@@ -311,7 +311,6 @@ class Game:
         phase = self.phase
         seat = self.actor
         hand = self.hands[seat]
-        space = self.actions
         if phase == TURN:
             playable = self._playable_sets[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
             ids = sorted(map(self._play_id.__getitem__, playable.intersection(hand)))
@@ -322,6 +321,7 @@ class Game:
                 ids += [a + faces for a in ids]
             ids.append(self._draw_id)
             return tuple(ids)
+        space = self.actions
         if phase == DRAWN:
             if len(hand) == 2:
                 return (self._play_id[self.drawn], space.play_uno_id[self.drawn], space.pass_)
