@@ -69,7 +69,7 @@ class ActionSpace:
 
     def __init__(self, faces: tuple[int, ...], colours: tuple[int, ...]) -> None:
         self.faces = faces
-        self.colours = colours
+        self.colours = tuple(int(c) for c in colours)
         self.types: list[ActionType] = []
         self.args: list[int] = []
         self._ids: dict[tuple[ActionType, int], int] = {}
@@ -108,9 +108,9 @@ class ActionSpace:
         self.call_uno = self._ids[ActionType.CALL_UNO, 0]
 
     def _add(self, kind: ActionType, arg: int) -> None:
-        self._ids[kind, arg] = len(self.types)
+        self._ids[kind, int(arg)] = len(self.types)
         self.types.append(kind)
-        self.args.append(arg)
+        self.args.append(int(arg))
 
     def id(self, kind: ActionType, arg: int = 0) -> int:
         """The id of an action; :class:`NotationError` if this edition has none such."""
@@ -177,6 +177,6 @@ class ActionSpace:
 
 
 def _parse_seat(digits: str, text: str) -> int:
-    if not digits.isdigit() or int(digits) >= MAX_PLAYERS:
+    if not (digits.isascii() and digits.isdigit()) or int(digits) >= MAX_PLAYERS:
         raise NotationError(f"bad seat in {text!r}")
     return int(digits)
