@@ -14,6 +14,11 @@ Every decision a player can make is one integer id.  The layout per edition is::
     CALL_UNO      call UNO while holding one card           "uno"
     CATCH s       catch seat s, who did not call UNO        "catch@2"
 
+Editions that need them add (after the above, in this order)::
+
+    DONE          finish a task (an honour task, optional discards)   "done"
+    GIVE c        give a card of your choice to another player        ">R7"
+
 Ids are stable for an edition: they depend only on its card faces and colours.
 """
 
@@ -41,6 +46,8 @@ class ActionType(IntEnum):
     DISCARD = 8
     CALL_UNO = 9
     CATCH = 10
+    DONE = 11
+    GIVE = 12
 
 
 INTERRUPT_TYPES = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
@@ -52,6 +59,7 @@ _WORDS = {
     ActionType.CHALLENGE: "challenge",
     ActionType.ACCEPT: "accept",
     ActionType.CALL_UNO: "uno",
+    ActionType.DONE: "done",
 }
 _BY_WORD = {word: kind for kind, word in _WORDS.items()}
 
@@ -67,7 +75,9 @@ class ActionSpace:
     '=G'
     """
 
-    def __init__(self, faces: tuple[int, ...], colours: tuple[int, ...]) -> None:
+    def __init__(
+        self, faces: tuple[int, ...], colours: tuple[int, ...], extra: tuple[ActionType, ...] = ()
+    ) -> None:
         self.faces = faces
         self.colours = tuple(int(c) for c in colours)
         self.types: list[ActionType] = []
@@ -90,6 +100,12 @@ class ActionSpace:
         self._add(ActionType.CALL_UNO, 0)
         for seat in range(MAX_PLAYERS):
             self._add(ActionType.CATCH, seat)
+        self.extra = extra
+        if ActionType.DONE in extra:
+            self._add(ActionType.DONE, 0)
+        if ActionType.GIVE in extra:
+            for face in faces:
+                self._add(ActionType.GIVE, face)
         self.size = len(self.types)
         self.type_codes: list[int] = [int(t) for t in self.types]
         """The types as plain integers (fast to compare)."""
@@ -140,6 +156,8 @@ class ActionSpace:
             return "-" + card_name(arg)
         if kind is ActionType.CATCH:
             return f"catch@{arg}"
+        if kind is ActionType.GIVE:
+            return ">" + card_name(arg)
         return _WORDS[kind]
 
     def parse(self, text: str) -> int:
@@ -162,6 +180,8 @@ class ActionSpace:
             return self.id(ActionType.COLOUR, colour)
         if key.startswith("-"):
             return self._card_action(ActionType.DISCARD, key[1:], text)
+        if key.startswith(">"):
+            return self._card_action(ActionType.GIVE, key[1:], text)
         if key.endswith("!"):
             return self._card_action(ActionType.PLAY_UNO, key[:-1], text)
         return self._card_action(ActionType.PLAY, key, text)
@@ -173,6 +193,8 @@ class ActionSpace:
             raise NotationError(f"not an action: {text!r}") from None
         if card not in self.faces:
             raise NotationError(f"this edition has no card {card_name(card)}")
+        if (kind, card) not in self._ids:
+            raise NotationError(f"this edition has no action {text.strip()!r}")
         return self._ids[kind, card]
 
 

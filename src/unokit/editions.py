@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from unokit.actions import ActionSpace
@@ -31,7 +31,7 @@ from unokit.cards import (
     parse_card,
     wild,
 )
-from unokit.errors import UnknownOptionError
+from unokit.errors import SetupError, UnknownOptionError
 from unokit.rules import Rules
 
 if TYPE_CHECKING:
@@ -276,7 +276,34 @@ class Edition:
 
     def copy_extra(self, extra: dict[str, Any]) -> dict[str, Any]:
         """Copy edition-specific state for :meth:`Game.clone`."""
-        return dict(extra)
+        return {key: list(value) if isinstance(value, list) else value for key, value in extra.items()}
+
+    # -- hooks of editions with their own phases, actions and set-up
+
+    phase_names: tuple[str, ...] = ()
+    """Names of the edition's own phases (numbered from ``game.EDITION_PHASES``)."""
+    phase_asks: tuple[str, ...] = ()
+    """What each of those phases asks the actor, in words."""
+
+    def setup(self, game: Game, rule_cards: Sequence[str] | None) -> None:
+        """Edition-specific set-up before the first deal."""
+        if rule_cards is not None:
+            raise SetupError(f"{self.title} has no rule cards")
+
+    def actor_actions(self, game: Game) -> tuple[int, ...]:
+        """Legal actions of the actor in one of the edition's phases."""
+        raise NotImplementedError(f"{self.title} has no phase {game.phase}")
+
+    def apply_action(self, game: Game, seat: int, kind: int, arg: int) -> None:
+        """Apply a (legal) action in one of the edition's phases."""
+        raise NotImplementedError(f"{self.title} has no phase {game.phase}")
+
+    def end_round(self, game: Game) -> None:
+        """Tidy edition-specific state when a round ends."""
+
+    def public_info(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """Edition-specific public data for a view."""
+        return {}
 
 
 class Classic(Edition):

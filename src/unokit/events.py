@@ -32,15 +32,19 @@ round_end      winner   points won                   scores after the round
 match_end      winner   round number                 final scores
 ============== ======== ============================ ===========================
 
-Secret data (``deal``, ``draw``, ``reveal``) is only for the seat named, and for
-``reveal`` also the seat in ``value``; :func:`redact` strips it for everyone else.
+Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
+named, and for ``reveal``, ``take`` and ``give`` also the seat in ``value``;
+:func:`redact` strips it for everyone else.  Editions add their own kinds (see
+:mod:`unokit.jackpot`).
 """
 
 from __future__ import annotations
 
 Event = tuple[str, int, int, tuple[int, ...]]
 
-SECRET_KINDS = frozenset({"deal", "draw", "reveal"})
+SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})
+SHARED_SECRET_KINDS = frozenset({"reveal", "take", "give"})
+"""Secret kinds whose data the seat in ``value`` sees too."""
 
 
 def redact(event: Event, viewer: int | None) -> Event:
@@ -48,7 +52,7 @@ def redact(event: Event, viewer: int | None) -> Event:
     kind, seat, value, data = event
     if kind not in SECRET_KINDS or not data:
         return event
-    if viewer is not None and (seat == viewer or (kind == "reveal" and value == viewer)):
+    if viewer is not None and (seat == viewer or (kind in SHARED_SECRET_KINDS and value == viewer)):
         return event
     return (kind, seat, value, ())
 

@@ -54,6 +54,8 @@ CHALLENGE = 3
 DISCARD = 4
 TARGET = 5
 OVER = 6
+EDITION_PHASES = 7
+"""Phases from this number on belong to an edition (see :meth:`Edition.actor_actions`)."""
 PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "discard", "target", "over")
 _PHASE_ASKS = (
     "play a card or draw",
@@ -75,6 +77,8 @@ OP_TARGET = 5  # seat chooses a target for the card of kind arg
 OP_END_ROUND = 6  # the round ends
 OP_BEGIN = 7  # seat begins a turn
 OP_JAM = 8  # seat drops a Wild Welcome to the Jam card
+EDITION_OPS = 20
+"""Operation codes from this number on belong to an edition (see :meth:`Edition.run_op`)."""
 
 Op = tuple[int, int, int]
 
@@ -108,6 +112,7 @@ class Game:
         rules: Rules | dict[str, Any] | None = None,
         deck: Sequence[int | str] | None = None,
         dealer: int | None = None,
+        rule_cards: Sequence[str] | None = None,
     ) -> None:
         from unokit.editions import Edition, get_edition
 
@@ -166,6 +171,9 @@ class Game:
         self.target_kind = -1
         self.extra: dict[str, Any] = {}
         """Edition-specific state (kept by editions' hooks; copied and compared)."""
+        self.turn_skips = [0] * players
+        """Turns each seat is still to lose (e.g. "skip your next turn")."""
+        self.pending_skips = 0
         self._legal: tuple[int, ...] | None = None
         order = self._check_deck(deck) if deck is not None else None
         self.setup_dealer: int | None = dealer
@@ -176,6 +184,11 @@ class Game:
             raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
         self.initial_deck: tuple[int, ...] | None = tuple(order) if order is not None else None
         """The first round's deck order given at set-up (top first), if any."""
+        if rule_cards is not None and (isinstance(rule_cards, str) or not isinstance(rule_cards, Sequence)):
+            raise SetupError("rule_cards must be a list of texts")
+        self.setup_rule_cards: list[str] | None = list(rule_cards) if rule_cards is not None else None
+        """The rule-card texts given at set-up (Wild Jackpot), if any."""
+        self.edition.setup(self, rule_cards)
         self._start_round(dealer, order)
 
     # ------------------------------------------------------------------ set-up
@@ -197,6 +210,8 @@ class Game:
         self.window_armed = False
         self.ops = []
         self.drawn = -1
+        self.turn_skips = [0] * self.n
+        self.pending_skips = 0
         self.events.append(("dealer", dealer, self.round, ()))
         if order is None:
             order = list(self.deck_cards)
@@ -262,8 +277,17 @@ class Game:
 
     @property
     def phase_name(self) -> str:
-        """``turn``, ``drawn``, ``colour``, ``challenge``, ``discard``, ``target`` or ``over``."""
+        """``turn``, ``drawn``, ``colour``, ``challenge``, ``discard``, ``target``, ``over``,
+        or a phase of the edition."""
+        if self.phase >= EDITION_PHASES:
+            return self.edition.phase_names[self.phase - EDITION_PHASES]
         return PHASE_NAMES[self.phase]
+
+    def asks(self) -> str:
+        """What the actor is asked, in words."""
+        if self.phase >= EDITION_PHASES:
+            return self.edition.phase_asks[self.phase - EDITION_PHASES]
+        return _PHASE_ASKS[self.phase]
 
     def deciders(self) -> tuple[int, ...]:
         """Every seat with a legal action now: the actor, and out-of-turn players
@@ -334,6 +358,8 @@ class Game:
             return tuple(sorted({space.discard_id[c] for c in hand}))
         if phase == TARGET:
             return tuple(space.id(ActionType.TARGET, s) for s in self.edition.targets(self, seat, self.target_kind))
+        if phase >= EDITION_PHASES:
+            return self.edition.actor_actions(self)
         return ()
 
     def _interrupts(self, seat: int) -> tuple[int, ...]:
@@ -369,7 +395,9 @@ class Game:
         if self.window_armed:
             self.exposed.clear()
             self.window_armed = False
-        if kind <= _PLAY_UNO:
+        if self.phase >= EDITION_PHASES:
+            self.edition.apply_action(self, seat, kind, arg)
+        elif kind <= _PLAY_UNO:
             self.drawn = -1
             self.play_card(seat, arg, kind == _PLAY_UNO)
         elif kind == _DRAW:
@@ -402,18 +430,18 @@ class Game:
         if type(seat) is not int or not 0 <= seat < self.n:
             return WrongPlayerError(f"no seat {seat!r} at a table of {self.n}")
         if not legal:
-            return WrongPlayerError(f"seat {seat} may not act now: seat {self.actor} is to {_PHASE_ASKS[self.phase]}")
+            return WrongPlayerError(f"seat {seat} may not act now: seat {self.actor} is to {self.asks()}")
         if not 0 <= action < self.actions.size:
             return IllegalActionError(f"{action} is not an action id of {self.edition.name}")
         text = self.actions.format(action)
         kind, arg = self.actions.decode(action)
         if seat != self.actor and kind not in (ActionType.CALL_UNO, ActionType.CATCH):
             return WrongPlayerError(
-                f"{text} is not legal: seat {self.actor} is to {_PHASE_ASKS[self.phase]}; "
+                f"{text} is not legal: seat {self.actor} is to {self.asks()}; "
                 f"seat {seat} may only call or catch UNO now"
             )
         options = ", ".join(self.actions.format(a) for a in legal)
-        reason = f"seat {seat} is to {_PHASE_ASKS[self.phase]}" if seat == self.actor else "out of turn"
+        reason = f"seat {seat} is to {self.asks()}" if seat == self.actor else "out of turn"
         if kind in (ActionType.PLAY, ActionType.PLAY_UNO) and seat == self.actor:
             if arg not in self.hands[seat]:
                 reason = f"seat {seat} holds no {card_name(arg)}"
@@ -468,11 +496,14 @@ class Game:
             self._run()
             return
         effect = self._effects[kind]
-        if effect is None:  # a number card: the turn passes on (end_turn, inlined)
+        if effect is None and not self.pending_skips:  # a number card: the turn passes on (end_turn, inlined)
             self.turn = self.actor = (seat + self.direction) % self.n
             self.phase = TURN
             if self.exposed:
                 self.window_armed = True
+            return
+        if effect is None:
+            self.end_turn(seat, 0)
             return
         effect(self, seat, card)
         self._run()
@@ -484,12 +515,28 @@ class Game:
         for _ in range(skip):
             self.events.append(("skip", nxt, 0, ()))
             nxt = (nxt + step) % self.n
+        if self.pending_skips:
+            nxt = self._lose_pending_turns(nxt)
         if self.ops:
             self.ops.clear()
         self.turn = self.actor = nxt
         self.phase = TURN
         if self.exposed:
             self.window_armed = True
+
+    def _lose_pending_turns(self, seat: int) -> int:
+        """Skip seats that are to lose their next turn; the first that is not begins."""
+        while self.turn_skips[seat]:
+            self.turn_skips[seat] -= 1
+            self.pending_skips -= 1
+            self.events.append(("skip", seat, 0, ()))
+            seat = (seat + self.direction) % self.n
+        return seat
+
+    def lose_next_turn(self, seat: int) -> None:
+        """``seat`` loses its next turn (in this round)."""
+        self.turn_skips[seat] += 1
+        self.pending_skips += 1
 
     def draw_cards(self, seat: int, count: int) -> list[int]:
         """``seat`` draws up to ``count`` cards, reshuffling the discards when needed."""
@@ -605,6 +652,8 @@ class Game:
                 return
             elif op == OP_BEGIN:
                 ops.clear()
+                if self.pending_skips:
+                    seat = self._lose_pending_turns(seat)
                 self.turn = self.actor = seat
                 self.phase = TURN
                 return
@@ -635,6 +684,7 @@ class Game:
             for seat in range(n):
                 self.scores[seat] += points[seat]
         self.events.append(("round_end", winner, gained, tuple(self.scores)))
+        self.edition.end_round(self)
         self.exposed = []
         self.window_armed = False
         self.ops = []
@@ -675,6 +725,7 @@ class Game:
         other.discard_pile = list(self.discard_pile)
         other.exposed = list(self.exposed)
         other.ops = list(self.ops)
+        other.turn_skips = list(self.turn_skips)
         other.extra = self.edition.copy_extra(self.extra)
         return other
 
@@ -704,6 +755,7 @@ class Game:
             self.target_kind,
             tuple(self.scores),
             self.winner,
+            tuple(self.turn_skips),
             repr(sorted(self.extra.items())),
             self.rng.getstate(),
         )

@@ -11,6 +11,7 @@ A record is a JSON object::
       "rules": {"target_score": 200},  # options differing from the defaults
       "dealer": null,                  # first dealer, or null to draw for it
       "deck": null,                    # first deck order (top first), or null
+      "rule_cards": null,              # Wild Jackpot: the rule texts written, or null
       "actions": [[0, "R7"], [1, "draw"], ...]   # [seat, action notation]
     }
 
@@ -29,7 +30,7 @@ from unokit.errors import RecordError, UnoError
 from unokit.game import Game
 
 FORMAT = "unokit-record/1"
-_KEYS = {"format", "edition", "players", "names", "seed", "rules", "dealer", "deck", "actions"}
+_KEYS = {"format", "edition", "players", "names", "seed", "rules", "dealer", "deck", "rule_cards", "actions"}
 
 
 def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
@@ -42,6 +43,7 @@ def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
         "rules": game.rules.to_dict(),
         "dealer": game.setup_dealer,
         "deck": [card_name(c) for c in game.initial_deck] if game.initial_deck is not None else None,
+        "rule_cards": game.setup_rule_cards,
         "actions": [[seat, game.actions.format(action)] for seat, action in game.history],
     }
     if names is not None:
@@ -69,6 +71,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             rules=record.get("rules") or {},
             deck=record.get("deck"),
             dealer=record.get("dealer"),
+            rule_cards=record.get("rule_cards"),
         )
     except UnoError as exc:
         raise RecordError(f"record set-up: {exc}") from None

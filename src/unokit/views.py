@@ -46,6 +46,8 @@ class View:
     scoring: str
     winner: int
     history: tuple[Event, ...]
+    public: dict[str, Any]
+    """Edition-specific public data (e.g. the rule cards shown so far)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, cards in notation."""
@@ -89,4 +91,5 @@ def build_view(game: Game, seat: int | None) -> View:
         scoring=game.rules.scoring,
         winner=game.winner,
         history=tuple(redact(e, seat) for e in game.events),
+        public=game.edition.public_info(game, seat),
     )
