@@ -35,8 +35,9 @@ from hypothesis import strategies as st
 from unokit.actions import ActionType
 from unokit.editions import EDITIONS
 from unokit.errors import GameOverError, IllegalActionError, WrongPlayerError
-from unokit.events import SECRET_KINDS, Event
+from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, Event
 from unokit.game import PHASE_NAMES, Game
+from unokit.jackpot import TARGET_PERFORMER
 from unokit.record import replay, to_record
 from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS
 
@@ -54,37 +55,6 @@ ROUND_STEP_LIMIT = 250_000
 """No round of a random game may take more decisions than this."""
 ROUND_LIMIT = 2_000
 """No match of a random game may take more rounds than this."""
-
-EVENT_KINDS = frozenset(
-    {
-        "dealer_draw",
-        "dealer",
-        "deal",
-        "flip",
-        "return",
-        "play",
-        "draw",
-        "pass",
-        "colour",
-        "skip",
-        "reverse",
-        "challenge",
-        "reveal",
-        "verdict",
-        "accept",
-        "uno",
-        "catch",
-        "jam",
-        "discard",
-        "target",
-        "swap",
-        "reshuffle",
-        "hand",
-        "round_end",
-        "match_end",
-    }
-)
-
 
 class EventFollower:
     """Rebuilds every hand from the event stream alone and checks round and match ends."""
@@ -120,7 +90,7 @@ class EventFollower:
 
     def _event(self, event: Event, following: Event | None) -> None:
         kind, seat, value, data = event
-        assert kind in EVENT_KINDS, f"unknown event {event}"
+        assert kind in self.game.edition.event_kinds, f"unknown event {event}"
         assert isinstance(seat, int) and isinstance(value, int) and type(data) is tuple, f"malformed event {event}"
         assert all(isinstance(x, int) for x in data), f"malformed event {event}"
         hands = self.hands
@@ -138,6 +108,15 @@ class EventFollower:
         elif kind in ("play", "discard"):
             assert len(data) == 1 and data[0] in hands[seat], f"{event}: the card is not in the hand"
             hands[seat].remove(data[0])
+        elif kind == "take":
+            for card in data:
+                assert card in hands[value], f"{event}: {card} is not in hand {value}"
+                hands[value].remove(card)
+            hands[seat].extend(data)
+        elif kind == "give":
+            assert len(data) == 1 and data[0] in hands[seat], f"{event}: the card is not in the hand"
+            hands[seat].remove(data[0])
+            hands[value].append(data[0])
         elif kind == "swap":
             assert seat != value, f"swap with oneself {event}"
             hands[seat], hands[value] = hands[value], hands[seat]
@@ -215,7 +194,7 @@ def check_view(game: Game, seat: int | None) -> None:
         if kind not in SECRET_KINDS:
             assert shown == event, f"{where}: {shown} for {event}"
             continue
-        visible = seat is not None and (owner == seat or (kind == "reveal" and value == seat))
+        visible = seat is not None and (owner == seat or (kind in SHARED_SECRET_KINDS and value == seat))
         assert shown == (kind, owner, value, data if visible else ()), f"{where}: {shown} for {event}"
 
 
@@ -271,7 +250,9 @@ def check_legal(game: Game, seat: int, legal: tuple[int, ...]) -> None:
         if kind == ActionType.PLAY_UNO:
             assert len(hand) == 2, f"{where()} may call UNO holding {len(hand)} cards"
         elif kind == ActionType.TARGET:
-            assert arg != seat and 0 <= arg < game.n, f"{where()} may target {arg}"
+            assert 0 <= arg < game.n, f"{where()} may target {arg}"
+            # Only a rule card's performer may be oneself ("choose any player, even yourself").
+            assert arg != seat or game.target_kind == TARGET_PERFORMER, f"{where()} may target {arg}"
         elif kind == ActionType.CALL_UNO:
             assert seat in game.exposed and len(hand) == 1, f"{where()} may call UNO: {game.exposed}"
         elif kind == ActionType.CATCH:
@@ -311,7 +292,7 @@ def play_and_check(
     label = f"{edition}, {players} players, seed {seed}"
     while not game.is_over:
         assert dict(game.all_cards()) == deck, f"{label}, step {steps}: cards lost or duplicated"
-        assert game.phase_name in PHASE_NAMES[:-1], f"{label}, step {steps}: phase {game.phase_name}"
+        assert game.phase_name in (*PHASE_NAMES[:-1], *game.edition.phase_names), f"{label}, step {steps}: phase"
         deciders = game.deciders()
         assert deciders and game.actor in deciders and len(set(deciders)) == len(deciders), (
             f"{label}, step {steps}: {deciders}"

@@ -75,9 +75,7 @@ class ActionSpace:
     '=G'
     """
 
-    def __init__(
-        self, faces: tuple[int, ...], colours: tuple[int, ...], extra: tuple[ActionType, ...] = ()
-    ) -> None:
+    def __init__(self, faces: tuple[int, ...], colours: tuple[int, ...], extra: tuple[ActionType, ...] = ()) -> None:
         self.faces = faces
         self.colours = tuple(int(c) for c in colours)
         self.types: list[ActionType] = []

@@ -1,7 +1,7 @@
 """Editions: deck composition, scoring table and card effects, as data plus small hooks.
 
 >>> sorted(EDITIONS)
-['all-wild', 'classic', 'space-jam']
+['all-wild', 'classic', 'space-jam', 'wild-jackpot']
 >>> len(get_edition("classic").deck_cards(Rules()))
 108
 >>> len(get_edition("space-jam").deck_cards(Rules()))
@@ -32,6 +32,7 @@ from unokit.cards import (
     wild,
 )
 from unokit.errors import SetupError, UnknownOptionError
+from unokit.events import EVENT_KINDS
 from unokit.rules import Rules
 
 if TYPE_CHECKING:
@@ -280,6 +281,8 @@ class Edition:
 
     # -- hooks of editions with their own phases, actions and set-up
 
+    event_kinds: frozenset[str] = EVENT_KINDS
+    """Every kind of event this edition reports."""
     phase_names: tuple[str, ...] = ()
     """Names of the edition's own phases (numbered from ``game.EDITION_PHASES``)."""
     phase_asks: tuple[str, ...] = ()
@@ -428,3 +431,7 @@ def get_edition(name: str) -> Edition:
 def register_edition(edition: Edition) -> None:
     """Make an edition available by name."""
     EDITIONS[edition.name] = edition
+
+
+# Editions in modules of their own register themselves on import.
+from unokit import jackpot as _jackpot  # noqa: E402, F401

@@ -42,6 +42,37 @@ from __future__ import annotations
 
 Event = tuple[str, int, int, tuple[int, ...]]
 
+EVENT_KINDS = frozenset(
+    {
+        "dealer_draw",
+        "dealer",
+        "deal",
+        "flip",
+        "return",
+        "play",
+        "draw",
+        "pass",
+        "colour",
+        "skip",
+        "reverse",
+        "challenge",
+        "reveal",
+        "verdict",
+        "accept",
+        "uno",
+        "catch",
+        "jam",
+        "discard",
+        "target",
+        "swap",
+        "reshuffle",
+        "hand",
+        "round_end",
+        "match_end",
+    }
+)
+"""The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
+
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})
 SHARED_SECRET_KINDS = frozenset({"reveal", "take", "give"})
 """Secret kinds whose data the seat in ``value`` sees too."""

@@ -98,6 +98,7 @@ _ACCEPT = int(ActionType.ACCEPT)
 _TARGET = int(ActionType.TARGET)
 _DISCARD = int(ActionType.DISCARD)
 _CALL_UNO = int(ActionType.CALL_UNO)
+_CATCH = int(ActionType.CATCH)
 
 
 class Game:
@@ -228,7 +229,7 @@ class Game:
         for seat in range(n):
             self.events.append(("deal", seat, len(hands[seat]), tuple(hands[seat])))
         self.edition.start_round(self)
-        self._run()
+        self.run_ops()
 
     def flip_start_card(self) -> int:
         """Turn the top card of the draw pile onto the discard pile."""
@@ -389,7 +390,7 @@ class Game:
         self._legal = None
         kind = self._types[action]
         arg = self._args[action]
-        if kind >= _CALL_UNO:
+        if _CALL_UNO <= kind <= _CATCH:
             self._interrupt(seat, kind, arg)
             return
         if self.window_armed:
@@ -409,12 +410,12 @@ class Game:
         elif kind == _COLOUR:
             self.colour = arg
             self.events.append(("colour", seat, arg, ()))
-            self._run()
+            self.run_ops()
         elif kind in (_CHALLENGE, _ACCEPT):
             self._resolve_challenge(seat, kind == _CHALLENGE)
         elif kind == _TARGET:
             self.edition.on_target(self, seat, arg)
-            self._run()
+            self.run_ops()
         elif kind == _DISCARD:
             self._discard(seat, arg)
         else:  # pragma: no cover - every action type is handled above
@@ -493,7 +494,7 @@ class Game:
             final = self._final_effects[kind]
             if final is not None:
                 final(self, seat, card)
-            self._run()
+            self.run_ops()
             return
         effect = self._effects[kind]
         if effect is None and not self.pending_skips:  # a number card: the turn passes on (end_turn, inlined)
@@ -506,7 +507,7 @@ class Game:
             self.end_turn(seat, 0)
             return
         effect(self, seat, card)
-        self._run()
+        self.run_ops()
 
     def end_turn(self, seat: int, skip: int) -> None:
         """End ``seat``'s turn; the next ``skip`` players lose theirs."""
@@ -618,13 +619,14 @@ class Game:
         self.discards_left -= 1
         if not hand:
             self.ops = [(OP_END_ROUND, seat, 0)]
-            self._run()
+            self.run_ops()
             return
         self.expose_if_single(seat)
         if self.discards_left == 0:
-            self._run()
+            self.run_ops()
 
-    def _run(self) -> None:
+    def run_ops(self) -> None:
+        """Run pending operations until one asks for a decision or the turn ends."""
         ops = self.ops
         while ops:
             op, seat, arg = ops.pop()
@@ -634,21 +636,21 @@ class Game:
             if op == OP_DRAW:
                 self.draw_cards(seat, arg)
             elif op == OP_COLOUR:
-                self._ask(COLOUR, seat)
+                self.ask(COLOUR, seat)
                 return
             elif op == OP_CHALLENGE:
                 self.bluffer = arg
-                self._ask(CHALLENGE, seat)
+                self.ask(CHALLENGE, seat)
                 return
             elif op == OP_DISCARD:
                 count = min(arg, len(self.hands[seat]))
                 if count:
                     self.discards_left = count
-                    self._ask(DISCARD, seat)
+                    self.ask(DISCARD, seat)
                     return
             elif op == OP_TARGET:
                 self.target_kind = arg
-                self._ask(TARGET, seat)
+                self.ask(TARGET, seat)
                 return
             elif op == OP_BEGIN:
                 ops.clear()
@@ -663,7 +665,8 @@ class Game:
             elif not self.edition.run_op(self, op, seat, arg):
                 return
 
-    def _ask(self, phase: int, seat: int) -> None:
+    def ask(self, phase: int, seat: int) -> None:
+        """Ask ``seat`` the decision of ``phase``."""
         self.phase = phase
         self.actor = seat
 

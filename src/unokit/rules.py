@@ -48,6 +48,12 @@ class Rules:
     forced_swap_final_card: str = "wins"
     """``wins``: a Wild Forced Swap played as the final card wins, no swap.
     ``swaps``: the swap happens, and the player left with no cards wins."""
+    lever_weights: tuple[int, ...] = (1, 1, 1, 1, 1, 1)
+    """UNO Wild Jackpot: relative chances of the lever's six outcomes (choose a player,
+    right, left, everyone, discard one of each colour, draw four)."""
+    rule_card_count: int = 8
+    """UNO Wild Jackpot: Customizable Rule cards handed out equally among the players
+    (each gets at least one, so nine or ten players still write a card each)."""
     deck: tuple[tuple[str, int], ...] | None = None
     """Overrides the edition's deck composition: ``(card notation, count)`` pairs."""
 
@@ -72,6 +78,16 @@ class Rules:
         for name in ("uno_penalty", "jam_discard", "jam_draw"):
             if not 0 <= getattr(self, name) <= 20:
                 raise bad(name, "must be between 0 and 20")
+        weights = self.lever_weights
+        if (
+            not isinstance(weights, tuple)
+            or len(weights) != 6
+            or not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w <= 1000 for w in weights)
+            or sum(weights) == 0
+        ):
+            raise bad("lever_weights", "must be six whole numbers from 0 to 1000, not all zero")
+        if not 1 <= self.rule_card_count <= 100:
+            raise bad("rule_card_count", "must be between 1 and 100")
         chance = self.jam_slam_chance
         if isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0.0 <= chance <= 1.0:
             raise bad("jam_slam_chance", "must be a number between 0 and 1")
@@ -101,6 +117,8 @@ class Rules:
                 raise UnknownOptionError(f"unknown rule option {name!r}; known: {', '.join(sorted(known))}")
             if key == "deck" and value is not None:
                 value = _deck_pairs(value)
+            if key == "lever_weights" and isinstance(value, list):
+                value = tuple(value)
             values[key] = value
         return cls(**values)
 
@@ -112,7 +130,11 @@ class Rules:
             value = getattr(self, f.name)
             if only_changed and value == getattr(default, f.name):
                 continue
-            out[f.name] = [list(pair) for pair in value] if f.name == "deck" and value is not None else value
+            if f.name == "deck" and value is not None:
+                value = [list(pair) for pair in value]
+            elif f.name == "lever_weights":
+                value = list(value)
+            out[f.name] = value
         return out
 
     def replace(self, **changes: Any) -> Rules:

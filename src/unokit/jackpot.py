@@ -1,0 +1,499 @@
+"""UNO Wild Jackpot: Jackpot cards, the Wild Jackpot lever and Customizable Rule cards.
+
+The edition is the classic base plus data (the deck, the points) and hooks:
+
+* a Jackpot (playable on its colour or on another Jackpot) or Wild Jackpot (playable
+  on any turn) pulls the lever: a chance event with six outcomes, weighted by
+  ``Rules.lever_weights``;
+* the rule cards live outside the main deck, in the unit's dispenser and the pile of
+  used cards behind it; each is read by :mod:`unokit.rulecards` as an enforced effect
+  or an honour task, and performing one runs small operations on the game;
+* every choice inside a lever outcome or a rule is the performer's decision.
+
+Rule cards are numbered by their position in ``game.extra["texts"]``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from unokit import rulecards as rc
+from unokit.actions import ActionSpace, ActionType
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
+from unokit.editions import CLASSIC_COLOURS, Classic, register_edition
+from unokit.errors import SetupError
+
+if TYPE_CHECKING:
+    from unokit.game import Game
+
+# Phases of this edition (numbered from game.EDITION_PHASES).
+RULE_RUN = 7  # the performer plays as many cards in a row as they can
+LEVER_DISCARD = 8  # the puller discards up to one card of each colour
+HONOUR = 9  # the performer carries out an honour task and confirms
+GIVE = 10  # the performer gives cards of their choice
+
+# Operations of this edition (numbered from game.EDITION_OPS).
+OP_LEVER = 20  # seat pulls the lever
+OP_LEVER_END = 21  # the lever's action is complete: the next player plays
+OP_START_RULE = 22  # start card: seat chooses who performs a rule card
+OP_PERFORM = 23  # seat performs rule card arg
+OP_RETIRE = 24  # rule card arg goes to the used pile
+OP_RUN = 25  # seat plays as many cards in a row as they can
+OP_GIVE = 26  # seat gives arg cards to extra["give_to"]
+OP_LEVER_DISCARD = 27  # seat may discard one card of a colour not yet discarded
+OP_HONOUR = 28  # seat carries out honour task arg
+OP_RULE_TARGET = 29  # seat chooses the target of rule card arg (if there is a choice)
+
+# What a TARGET decision is for (game.target_kind).
+TARGET_PERFORMER = 100  # who performs the next rule card (lever outcome 1, start card)
+TARGET_OF_RULE = 101  # the player a rule's give / take / swap applies to
+
+LEVER_OUTCOMES = ("choose-player", "right", "left", "everyone", "discard-colours", "draw-four")
+"""The lever's six outcomes, in the order of ``Rules.lever_weights`` (event value 1 to 6)."""
+
+NUMBER_CARDS_PER_COLOUR: dict[int, int] = {0: 1, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 1, 7: 1, 8: 1, 9: 1}
+"""15 number cards per colour, 0 to 9 (see docs/rules.md for why this spread)."""
+
+
+def jackpot_deck() -> tuple[tuple[int, int], ...]:
+    """The 108 cards: per colour 15 numbers, 2 Draw Two, 2 Reverse, 2 Skip, 4 Jackpot;
+    2 Wild, 4 Wild Draw Four, 2 Wild Jackpot."""
+    counts: list[tuple[int, int]] = []
+    for colour in CLASSIC_COLOURS:
+        counts += [(make_card(colour, number), k) for number, k in NUMBER_CARDS_PER_COLOUR.items()]
+        counts += [(make_card(colour, kind), 2) for kind in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)]
+        counts.append((make_card(colour, Kind.JACKPOT), 4))
+    counts += [(wild(Kind.WILD), 2), (wild(Kind.WILD_DRAW_FOUR), 4), (wild(Kind.WILD_JACKPOT), 2)]
+    return tuple(counts)
+
+
+def rule_cards_per_player(count: int, players: int) -> int:
+    """Rule cards each player writes: an equal share of ``count``, at least one."""
+    return max(1, count // players)
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> rc.RuleCard:
+    return rc.read_rule(text)
+
+
+def jackpot_effect(game: Game, seat: int, card: int) -> None:
+    game.push(OP_LEVER_END, seat)
+    game.push(OP_LEVER, seat)
+
+
+def wild_jackpot_effect(game: Game, seat: int, card: int) -> None:
+    from unokit.game import OP_COLOUR
+
+    game.push(OP_LEVER_END, seat)
+    game.push(OP_COLOUR, seat)  # the colour is named once the lever's action is done
+    game.push(OP_LEVER, seat)
+
+
+class WildJackpot(Classic):
+    """UNO Wild Jackpot."""
+
+    name = "wild-jackpot"
+    title = "UNO Wild Jackpot"
+    composition = jackpot_deck()
+    points = {**Classic.points, Kind.JACKPOT: 40, Kind.WILD_JACKPOT: 50}
+    effect_table = {**Classic.effect_table, Kind.JACKPOT: jackpot_effect, Kind.WILD_JACKPOT: wild_jackpot_effect}
+    event_kinds = Classic.event_kinds | {
+        "lever",  # seat pulled the lever; value = outcome 1-6 (LEVER_OUTCOMES)
+        "dispense",  # a rule card for seat; value = rule card number (-1: the unit is empty)
+        "rule",  # seat performs rule card value
+        "rule_reshuffle",  # the used rule cards are shuffled back into the unit; value = how many
+        "run_end",  # seat can play no more cards in a row
+        "lose_turn",  # seat will lose their next turn
+        "done",  # seat finished an honour task or the lever's discards
+        "take",  # seat took cards (secret: seat and value) from seat value
+        "give",  # seat gave a card (secret: seat and value) to seat value
+    }
+    phase_names = ("rule-run", "lever-discard", "honour", "give")
+    phase_asks = (
+        "play as many cards in a row as they can",
+        "discard up to one card of each colour, or be done",
+        "carry out the rule card's task and confirm it is done",
+        "give a card of their choice",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.actions = ActionSpace(self.faces, self.colours, extra=(ActionType.DONE, ActionType.GIVE))
+
+    # ------------------------------------------------------------ set-up and round hooks
+
+    def setup(self, game: Game, rule_cards: Sequence[str] | None) -> None:
+        """Load the written rule cards (by default drawn from the sheet's suggestions) into the dispenser."""
+        if rule_cards is None:
+            total = rule_cards_per_player(game.rules.rule_card_count, game.n) * game.n
+            pool = list(rc.SUGGESTIONS)
+            game.rng.shuffle(pool)
+            texts = [pool[i % len(pool)] for i in range(total)]
+        else:
+            texts = [rc.clean_rule_text(text) for text in rule_cards]
+            if not 1 <= len(texts) <= 100:
+                raise SetupError("write from 1 to 100 rule cards")
+        cards = tuple(rc.read_rule(text) for text in texts)
+        dispenser = list(range(len(cards)))
+        game.rng.shuffle(dispenser)
+        game.extra.update(
+            texts=tuple(card.text for card in cards),
+            dispenser=dispenser,
+            used=[],
+            in_play=[],
+            lever_colours=0,
+            lever_draw=0,
+            lever_skip=0,
+            give_to=-1,
+            give_left=0,
+            target_rule=-1,
+            target_choices=(),
+        )
+
+    def start_round(self, game: Game) -> None:
+        """As the base; a Jackpot or Wild Jackpot start card: left of the dealer chooses a
+        player, who performs a dispensed rule card (then, for the wild, the colour is named)."""
+        super().start_round(game)
+        if CARD_KIND[game.top_card] in (Kind.JACKPOT, Kind.WILD_JACKPOT):
+            game.push(OP_START_RULE, game.left_of(game.dealer))
+
+    def end_round(self, game: Game) -> None:
+        """Rule cards dispensed but not finished go behind the unit."""
+        extra = game.extra
+        extra["used"].extend(extra["in_play"])
+        extra["in_play"] = []
+
+    def public_info(self, game: Game, seat: int | None) -> dict[str, Any]:
+        texts = game.extra["texts"]
+        shown = sorted({e[2] for e in game.events if e[0] == "dispense"})
+        return {
+            "rule_cards_shown": [[rid, texts[rid], self.card(game, rid).reading()] for rid in shown],
+            "rule_cards_in_dispenser": len(game.extra["dispenser"]),
+            "rule_cards_used": len(game.extra["used"]),
+            "lever_outcomes": list(LEVER_OUTCOMES),
+        }
+
+    @staticmethod
+    def card(game: Game, rid: int) -> rc.RuleCard:
+        """The rule card ``rid`` as read."""
+        return _read(game.extra["texts"][rid])
+
+    @staticmethod
+    def rule_cards_everywhere(game: Game) -> Counter[int]:
+        """Every rule card in the dispenser, the used pile and in play (for conservation checks)."""
+        counts: Counter[int] = Counter(game.extra["dispenser"])
+        counts.update(game.extra["used"])
+        counts.update(game.extra["in_play"])
+        return counts
+
+    # ------------------------------------------------------------ the dispenser
+
+    def dispense(self, game: Game, seat: int) -> int:
+        """Press the button: a rule card for ``seat`` (-1 if the unit is empty)."""
+        extra = game.extra
+        if not extra["dispenser"] and extra["used"]:
+            extra["dispenser"] = extra["used"]
+            extra["used"] = []
+            game.rng.shuffle(extra["dispenser"])
+            game.events.append(("rule_reshuffle", -1, len(extra["dispenser"]), ()))
+        if not extra["dispenser"]:
+            game.events.append(("dispense", seat, -1, ()))
+            return -1
+        rid: int = extra["dispenser"].pop()
+        extra["in_play"].append(rid)
+        game.events.append(("dispense", seat, rid, ()))
+        return rid
+
+    # ------------------------------------------------------------ operations
+
+    def run_op(self, game: Game, op: int, seat: int, arg: int) -> bool:
+        from unokit.game import TARGET
+
+        extra = game.extra
+        if op == OP_LEVER:
+            return self._pull_lever(game, seat)
+        if op == OP_LEVER_END:
+            skip = extra["lever_skip"]
+            if extra["lever_draw"]:
+                game.draw_cards(game.next_seat(seat), extra["lever_draw"])
+            extra.update(lever_colours=0, lever_draw=0, lever_skip=0)
+            game.end_turn(seat, skip)
+            return False
+        if op == OP_START_RULE:
+            game.target_kind = TARGET_PERFORMER
+            game.ask(TARGET, seat)
+            return False
+        if op == OP_PERFORM:
+            return self._perform(game, seat, arg)
+        if op == OP_RETIRE:
+            if arg in extra["in_play"]:
+                extra["in_play"].remove(arg)
+                extra["used"].append(arg)
+            return True
+        if op == OP_HONOUR:
+            game.ask(HONOUR, seat)
+            return False
+        if op == OP_RUN:
+            if any(game.playable(seat, c) for c in set(game.hands[seat])):
+                game.ask(RULE_RUN, seat)
+                return False
+            game.events.append(("run_end", seat, 0, ()))
+            return True
+        if op == OP_GIVE:
+            if arg > 0 and game.hands[seat]:
+                extra["give_left"] = min(arg, len(game.hands[seat]))
+                game.ask(GIVE, seat)
+                return False
+            return True
+        if op == OP_LEVER_DISCARD:
+            if self._colour_discards(game, seat):
+                game.ask(LEVER_DISCARD, seat)
+                return False
+            return True
+        if op == OP_RULE_TARGET:
+            choices = self._rule_targets(game, seat, arg)
+            if len(choices) == 1:
+                self._apply_rule_target(game, seat, arg, choices[0])
+                return True
+            extra["target_rule"] = arg
+            extra["target_choices"] = tuple(choices)
+            game.target_kind = TARGET_OF_RULE
+            game.ask(TARGET, seat)
+            return False
+        return super().run_op(game, op, seat, arg)
+
+    def _pull_lever(self, game: Game, seat: int) -> bool:
+        from unokit.game import TARGET
+
+        outcome = game.rng.choices(range(1, 7), weights=game.rules.lever_weights)[0]
+        game.events.append(("lever", seat, outcome, ()))
+        game.extra.update(lever_colours=0, lever_draw=0, lever_skip=0)
+        if outcome == 1:
+            game.target_kind = TARGET_PERFORMER
+            game.ask(TARGET, seat)
+            return False
+        if outcome in (2, 3):
+            performer = game.right_of(seat) if outcome == 2 else game.left_of(seat)
+            rid = self.dispense(game, performer)
+            if rid >= 0:
+                game.push(OP_PERFORM, performer, rid)
+        elif outcome == 4:
+            order = [game.next_seat(seat, k) for k in range(game.n)]
+            dealt = [(performer, self.dispense(game, performer)) for performer in order]
+            for performer, rid in reversed(dealt):
+                if rid >= 0:
+                    game.push(OP_PERFORM, performer, rid)
+        elif outcome == 5:
+            game.push(OP_LEVER_DISCARD, seat)
+        else:
+            game.draw_cards(seat, 4)
+        return True
+
+    def _perform(self, game: Game, seat: int, rid: int) -> bool:
+        from unokit.game import OP_COLOUR, OP_DISCARD
+
+        game.events.append(("rule", seat, rid, ()))
+        game.push(OP_RETIRE, seat, rid)
+        effect = self.card(game, rid).effect
+        if effect is None:
+            game.push(OP_HONOUR, seat, rid)
+            return True
+        verb, count = effect.verb, effect.count
+        hand = game.hands[seat]
+        if verb == rc.DRAW:
+            game.draw_cards(seat, count)
+        elif verb == rc.DRAW_TO:
+            game.draw_cards(seat, max(0, count - len(hand)))
+        elif verb == rc.DISCARD:
+            game.push(OP_DISCARD, seat, count)
+        elif verb == rc.DISCARD_TO:
+            if len(hand) > count:
+                game.push(OP_DISCARD, seat, len(hand) - count)
+        elif verb == rc.PLAY_RUN:
+            game.push(OP_RUN, seat)
+        elif verb == rc.PLAY_WILDS:
+            wilds = sorted(c for c in hand if CARD_IS_WILD[c])
+            for card in wilds:
+                hand.remove(card)
+                game.discard_pile.append(card)
+                game.events.append(("play", seat, 0, (card,)))
+            if wilds:
+                if self._out(game, seat):
+                    return True
+                game.expose_if_single(seat)
+                game.push(OP_COLOUR, seat)
+        elif verb == rc.SKIP_TURN:
+            game.lose_next_turn(seat)
+            game.events.append(("lose_turn", seat, 0, ()))
+        elif verb == rc.REVERSE:
+            game.direction = -game.direction
+            game.events.append(("reverse", seat, game.direction, ()))
+        elif verb in (rc.GIVE, rc.TAKE, rc.SWAP):
+            game.push(OP_RULE_TARGET, seat, rid)
+        elif verb == rc.EVERYONE_DRAWS:
+            for k in range(game.n):
+                game.draw_cards(game.next_seat(seat, k), count)
+        elif verb == rc.EVERYONE_DISCARDS:
+            for k in reversed(range(game.n)):
+                game.push(OP_DISCARD, game.next_seat(seat, k), count)
+        return True
+
+    def _out(self, game: Game, seat: int) -> bool:
+        """If ``seat`` has no cards left, the round ends now."""
+        from unokit.game import OP_END_ROUND
+
+        if game.hands[seat]:
+            return False
+        game.ops = [(OP_END_ROUND, seat, 0)]
+        return True
+
+    # ------------------------------------------------------------ targets
+
+    def targets(self, game: Game, seat: int, kind: int) -> list[int]:
+        if kind == TARGET_PERFORMER:
+            return list(range(game.n))  # any player, even yourself
+        if kind == TARGET_OF_RULE:
+            return list(game.extra["target_choices"])
+        return super().targets(game, seat, kind)
+
+    def _rule_targets(self, game: Game, seat: int, rid: int) -> list[int]:
+        effect = self.card(game, rid).effect
+        assert effect is not None
+        target = effect.target
+        others = [s for s in range(game.n) if s != seat]
+        if target == rc.LEFT:
+            return [game.left_of(seat)]
+        if target == rc.RIGHT:
+            return [game.right_of(seat)]
+        if target == rc.NEXT:
+            return [game.next_seat(seat)]
+        if target == rc.PREVIOUS:
+            return [game.next_seat(seat, -1)]
+        sizes = [len(game.hands[s]) for s in others]
+        if target == rc.MOST:
+            return [s for s in others if len(game.hands[s]) == max(sizes)]
+        if target == rc.FEWEST:
+            return [s for s in others if len(game.hands[s]) == min(sizes)]
+        return others
+
+    def on_target(self, game: Game, seat: int, target: int) -> None:
+        game.events.append(("target", seat, target, ()))
+        if game.target_kind == TARGET_PERFORMER:
+            rid = self.dispense(game, target)
+            if rid >= 0:
+                game.push(OP_PERFORM, target, rid)
+            return
+        rid = game.extra["target_rule"]
+        game.extra.update(target_rule=-1, target_choices=())
+        self._apply_rule_target(game, seat, rid, target)
+
+    def _apply_rule_target(self, game: Game, seat: int, rid: int, target: int) -> None:
+        effect = self.card(game, rid).effect
+        assert effect is not None
+        hands = game.hands
+        if effect.verb == rc.GIVE:
+            game.extra["give_to"] = target
+            game.push(OP_GIVE, seat, effect.count)
+        elif effect.verb == rc.TAKE:
+            taken = game.rng.sample(hands[target], min(effect.count, len(hands[target])))
+            for card in taken:
+                hands[target].remove(card)
+            hands[seat].extend(taken)
+            game.events.append(("take", seat, target, tuple(taken)))
+            game.expose_if_single(seat)
+            game.expose_if_single(target)
+            self._out(game, target)
+        else:
+            hands[seat], hands[target] = hands[target], hands[seat]
+            game.events.append(("swap", seat, target, ()))
+            game.expose_if_single(seat)
+            game.expose_if_single(target)
+
+    # ------------------------------------------------------------ the edition's phases
+
+    def _colour_discards(self, game: Game, seat: int) -> list[int]:
+        used = game.extra["lever_colours"]
+        return sorted({c for c in game.hands[seat] if not CARD_IS_WILD[c] and not used & (1 << CARD_COLOUR[c])})
+
+    def actor_actions(self, game: Game) -> tuple[int, ...]:
+        space = self.actions
+        seat = game.actor
+        hand = game.hands[seat]
+        if game.phase == RULE_RUN:
+            faces = sorted({c for c in hand if game.playable(seat, c)})
+            ids = [space.play_id[c] for c in faces]
+            if len(hand) == 2:
+                ids += [space.play_uno_id[c] for c in faces]
+            return tuple(ids)
+        if game.phase == LEVER_DISCARD:
+            return (*(space.discard_id[c] for c in self._colour_discards(game, seat)), space.id(ActionType.DONE))
+        if game.phase == HONOUR:
+            return (space.id(ActionType.DONE),)
+        if game.phase == GIVE:
+            return tuple(space.id(ActionType.GIVE, c) for c in sorted(set(hand)))
+        return ()
+
+    def apply_action(self, game: Game, seat: int, kind: int, arg: int) -> None:
+        from unokit.game import OP_COLOUR, OP_END_ROUND
+
+        extra = game.extra
+        hand = game.hands[seat]
+        if game.phase == RULE_RUN:
+            called = kind == ActionType.PLAY_UNO
+            hand.remove(arg)
+            game.discard_pile.append(arg)
+            game.events.append(("play", seat, 1 if called else 0, (arg,)))
+            if not CARD_IS_WILD[arg]:
+                game.colour = CARD_COLOUR[arg]
+            if not self._out(game, seat):
+                if len(hand) == 1 and not called:
+                    game.expose_if_single(seat)
+                game.push(OP_RUN, seat)
+                if CARD_IS_WILD[arg]:
+                    game.push(OP_COLOUR, seat)
+        elif game.phase == LEVER_DISCARD:
+            if kind == ActionType.DONE:
+                game.events.append(("done", seat, 0, ()))
+            else:
+                hand.remove(arg)
+                game.discard_pile.append(arg)
+                game.colour = CARD_COLOUR[arg]
+                game.events.append(("discard", seat, 1, (arg,)))
+                extra["lever_colours"] |= 1 << CARD_COLOUR[arg]
+                card_kind = CARD_KIND[arg]
+                if card_kind == Kind.REVERSE:
+                    game.direction = -game.direction
+                    game.events.append(("reverse", seat, game.direction, ()))
+                elif card_kind == Kind.SKIP:
+                    extra["lever_skip"] = 1
+                elif card_kind == Kind.DRAW_TWO:
+                    extra["lever_draw"] += 2
+                    extra["lever_skip"] = 1
+                if not hand:
+                    if extra["lever_draw"]:  # a final Draw Two is still drawn
+                        game.draw_cards(game.next_seat(seat), extra["lever_draw"])
+                    game.ops = [(OP_END_ROUND, seat, 0)]
+                else:
+                    game.expose_if_single(seat)
+                    game.push(OP_LEVER_DISCARD, seat)
+        elif game.phase == HONOUR:
+            game.events.append(("done", seat, 0, ()))
+        elif game.phase == GIVE:
+            target = extra["give_to"]
+            hand.remove(arg)
+            game.hands[target].append(arg)
+            game.events.append(("give", seat, target, (arg,)))
+            extra["give_left"] -= 1
+            game.expose_if_single(target)
+            if not self._out(game, seat):
+                game.expose_if_single(seat)
+                if extra["give_left"] > 0:
+                    return
+        game.run_ops()
+
+
+register_edition(WildJackpot())
