@@ -497,14 +497,14 @@ class Game:
             self.run_ops()
             return
         effect = self._effects[kind]
-        if effect is None and not self.pending_skips:  # a number card: the turn passes on (end_turn, inlined)
-            self.turn = self.actor = (seat + self.direction) % self.n
+        if effect is None:  # a card without action: the turn passes on
+            if self.pending_skips:
+                self.end_turn(seat, 0)
+                return
+            self.turn = self.actor = (seat + self.direction) % self.n  # end_turn, inlined for speed
             self.phase = TURN
             if self.exposed:
                 self.window_armed = True
-            return
-        if effect is None:
-            self.end_turn(seat, 0)
             return
         effect(self, seat, card)
         self.run_ops()
