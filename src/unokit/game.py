@@ -618,7 +618,7 @@ class Game:
         self.events.append(("discard", seat, 0, (card,)))
         self.discards_left -= 1
         if not hand:
-            self.ops = [(OP_END_ROUND, seat, 0)]
+            self.ops[:] = [(OP_END_ROUND, seat, 0)]
             self.run_ops()
             return
         self.expose_if_single(seat)

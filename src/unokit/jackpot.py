@@ -169,7 +169,7 @@ class WildJackpot(Classic):
 
     def public_info(self, game: Game, seat: int | None) -> dict[str, Any]:
         texts = game.extra["texts"]
-        shown = sorted({e[2] for e in game.events if e[0] == "dispense"})
+        shown = sorted({e[2] for e in game.events if e[0] == "dispense" and e[2] >= 0})
         return {
             "rule_cards_shown": [[rid, texts[rid], self.card(game, rid).reading()] for rid in shown],
             "rule_cards_in_dispenser": len(game.extra["dispenser"]),
@@ -348,7 +348,7 @@ class WildJackpot(Classic):
 
         if game.hands[seat]:
             return False
-        game.ops = [(OP_END_ROUND, seat, 0)]
+        game.ops[:] = [(OP_END_ROUND, seat, 0)]
         return True
 
     # ------------------------------------------------------------ targets
@@ -476,7 +476,7 @@ class WildJackpot(Classic):
                 if not hand:
                     if extra["lever_draw"]:  # a final Draw Two is still drawn
                         game.draw_cards(game.next_seat(seat), extra["lever_draw"])
-                    game.ops = [(OP_END_ROUND, seat, 0)]
+                    game.ops[:] = [(OP_END_ROUND, seat, 0)]
                 else:
                     game.expose_if_single(seat)
                     game.push(OP_LEVER_DISCARD, seat)
