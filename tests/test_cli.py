@@ -12,14 +12,34 @@ from pathlib import Path
 
 import pytest
 
-from unokit import Game, events
+from unokit import Game, events, get_edition
 from unokit.cli import Narrator, describe_action, main
 from unokit.errors import UnoError
+from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
 from unokit.record import load, replay, to_record
-from unokit.simulate import game_seed, simulate
+from unokit.rulecards import GRAMMAR, SUGGESTIONS, read_rule
+from unokit.simulate import game_seed, random_move, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-EDITIONS = ("classic", "space-jam", "all-wild")
+EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
+MARKUP_RULE = "Make a [bold]x[/bold] <script> face"
+EVERY_VERB_RULES = (
+    "Draw 2 cards",
+    "Draw until you have 7 cards",
+    "Discard 1 card",
+    "Discard until you have 2 cards",
+    "Play as many cards in a row as you can",
+    "Play all of your Wild cards",
+    "Skip your next turn",
+    "Reverse",
+    "Give 2 cards to the player on your left",
+    "Take 2 cards from the player with the most cards",
+    "Swap hands with a player of your choice",
+    "Everyone draws 1 card",
+    "Everyone discards 1 card",
+    MARKUP_RULE,
+)
+"""Rule cards with every verb the language enforces, and an honour task written in markup."""
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -112,6 +132,113 @@ def test_simulate_library_function_counts_every_action() -> None:
     assert calls == [(1, 3), (2, 3), (3, 3)]
     with pytest.raises(UnoError):
         simulate("classic", 2, 0, 1)
+
+
+def jackpot_counts(
+    players: int, games: int, seed: int, rule_cards: list[str] | None = None
+) -> tuple[list[int], dict[str, int]]:
+    """Lever outcomes and rule cards performed, counted from the games' own events."""
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed = {"enforced": 0, "honour": 0}
+    for index in range(games):
+        this_seed = game_seed(seed, index)
+        game = Game("wild-jackpot", players, seed=this_seed, rule_cards=rule_cards)
+        rng = random.Random(this_seed)
+        while not game.is_over:
+            game.apply(*random_move(game, rng))
+        for kind, _, value, _ in game.events:
+            if kind == "lever":
+                levers[value - 1] += 1
+            elif kind == "rule":
+                performed["enforced" if read_rule(game.extra["texts"][value]).enforced else "honour"] += 1
+    return levers, performed
+
+
+def test_simulate_wild_jackpot_counts_lever_outcomes_and_rule_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--edition", "wild-jackpot", "--players", "3", "--games", "3", "--seed", "4"]
+    levers, performed = jackpot_counts(3, 3, 4)
+    assert sum(levers) > 0 and performed["enforced"] > 0 and performed["honour"] > 0
+    data = json.loads(run(capsys, *argv, "--json")[1])
+    assert list(data["lever_outcomes"]) == list(LEVER_OUTCOMES)
+    assert list(data["lever_outcomes"].values()) == levers
+    assert data["rule_cards_performed"] == performed
+    assert data["rule_cards"] is None  # drawn from the sheet's suggestions
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    assert "Simulated 3 games of wild-jackpot, 3 players" in out
+    assert re.search(r"^\s*rule cards\s+the rule sheet's suggestions$", out, re.M)
+    assert re.search(rf"^\s*lever pulls\s+{sum(levers)}$", out, re.M)
+    for name, count in zip(LEVER_OUTCOMES, levers, strict=True):
+        assert re.search(rf"^\s+{name}\s+{count}$", out, re.M), name
+    assert re.search(rf"^\s*rule cards performed\s+{sum(performed.values())}$", out, re.M)
+    assert re.search(rf"^\s+enforced\s+{performed['enforced']}$", out, re.M)
+    assert re.search(rf"^\s+honour tasks\s+{performed['honour']}$", out, re.M)
+    # Lever options reach the engine: every pull gives a rule card to the puller's left.
+    data = json.loads(run(capsys, *argv, "--rule", "lever_weights=[0,0,1,0,0,0]", "--json")[1])
+    assert data["rules"] == {"lever_weights": [0, 0, 1, 0, 0, 0]}
+    outcomes = data["lever_outcomes"]
+    assert outcomes["left"] > 0 and sum(outcomes.values()) == outcomes["left"]
+
+
+def test_simulate_uses_the_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "rules.txt"
+    path.write_text("# house rules\n\n  Draw   2 cards \r\n   # not a rule\nReverse\n\n", encoding="utf-8")
+    argv = ["simulate", "--edition", "wild-jackpot", "--players", "3", "--games", "2", "--seed", "8"]
+    data = json.loads(run(capsys, *argv, "--rules-file", str(path), "--json")[1])
+    assert data["rule_cards"] == ["Draw 2 cards", "Reverse"]
+    # Only the file's cards are performed: both are enforced, so no honour task (the suggestions have three).
+    assert data["rule_cards_performed"]["enforced"] > 0 and data["rule_cards_performed"]["honour"] == 0
+    levers, performed = jackpot_counts(3, 2, 8, rule_cards=["Draw 2 cards", "Reverse"])
+    assert list(data["lever_outcomes"].values()) == levers and data["rule_cards_performed"] == performed
+    expected = simulate("wild-jackpot", 3, 2, 8, rule_cards=["Draw 2 cards", "Reverse"])
+    assert data == {**expected, "elapsed_s": data["elapsed_s"]}
+    default = json.loads(run(capsys, *argv, "--json")[1])
+    assert default["decisions"] != data["decisions"]
+    code, out, _ = run(capsys, *argv, "--rules-file", str(path))
+    assert code == 0
+    assert re.search(rf"^\s*rule cards\s+2 from {re.escape(str(path))}$", out, re.M)
+    assert re.search(r"^\s+honour tasks\s+0$", out, re.M)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("Draw 2 cards\n\n" + "x" * 121 + "\n", "line 3: rule text is 121 characters long; a card holds at most 120"),
+        ("# comment\nDraw 2\x07 cards\n", "line 2: rule text contains a control character (U+0007)"),
+        ("Reverse\n\x1c\n", "line 2: rule text contains a control character (U+001C)"),
+        ("Draw\u200b 2\n", "line 1: rule text contains a format character (U+200B)"),
+        ("# only comments\n\n   \n", "holds no rule text"),
+        (None, "cannot read rules file"),
+        (b"\xff\xfe bad bytes\n", "cannot read rules file"),
+    ],
+)
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_a_bad_rules_file_exits_2_naming_the_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, content: str | bytes | None, message: str
+) -> None:
+    path = tmp_path / "rules.txt"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content, encoding="utf-8")
+    extra = ["--games", "1"] if command == "simulate" else []
+    code, out, err = run(capsys, command, "--edition", "wild-jackpot", *extra, "--rules-file", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("unokit: error: ") and message in err and err.count("\n") == 1
+    if "line" in message:
+        assert f"rules file {path}, line" in err
+
+
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild"])
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_rules_file_is_refused_for_editions_without_rule_cards(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, edition: str
+) -> None:
+    path = tmp_path / "rules.txt"
+    path.write_text("Draw 2 cards\n", encoding="utf-8")
+    code, out, err = run(capsys, command, "--edition", edition, "--rules-file", str(path))
+    assert code == 2 and out == ""
+    assert err == f"unokit: error: --rules-file is for wild-jackpot; {edition} has no rule cards\n"
 
 
 @pytest.mark.parametrize(
@@ -245,6 +372,10 @@ def test_play_never_shows_other_hands(monkeypatch: pytest.MonkeyPatch, tmp_path:
     for match in re.finditer(r"^Bot (\d)'s hand is shown to (\w+)", out, re.M):
         line = out[match.start() : out.index("\n", match.start())]
         assert (":" in line) == (match.group(2) == "you")
+    # Wild Jackpot: cards taken or given between bots stay hidden.
+    for match in re.finditer(r"^Bot \d takes .* from (you|Bot \d)(.*)$", out, re.M):
+        assert (":" in match.group(2)) == (match.group(1) == "you")
+    assert all(line.endswith(" a card.") for line in re.findall(r"^Bot \d gives Bot \d .*$", out, re.M))
 
 
 def test_bad_input_gets_the_engines_reason_and_the_prompt_again(
@@ -341,6 +472,173 @@ def test_enter_lets_play_go_on_when_you_may_only_interrupt(monkeypatch: pytest.M
     assert asked > 0
 
 
+# ---------------------------------------------------------------- play UNO Wild Jackpot
+
+
+def test_play_wild_jackpot_you_write_your_rule_cards(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "jackpot.json"
+    argv = ["--edition", "wild-jackpot", "--players", "2", "--seed", "3", "--scoring", "single-round"]
+    too_long = "x" * 121
+    written = ["Draw 2 cards", "", too_long, "?", MARKUP_RULE, "  Reverse  "]
+    script = "\n".join(written) + "\n" + "1\n" * 3000
+    code, out = play(capsys, monkeypatch, script, *argv, "--record", str(path))
+    assert code == 0
+    # Four cards each with two players (8 // 2); each question shows a suggestion from the sheet.
+    assert re.findall(r"^Rule card (\d) of 4 \(text, or Enter for the suggestion\): ", out, re.M) == [
+        "1", "2", "3", "3", "3", "4"
+    ]  # fmt: skip
+    suggestions = re.findall(r"^Suggestion: (.+)$", out, re.M)
+    assert len(suggestions) == 4 and set(suggestions) <= set(SUGGESTIONS)
+    # A written card, then how it will be read.
+    assert "\nRule card 1: Draw 2 cards\n  read as enforced: draw 2 cards\n" in out
+    # Enter takes the suggestion shown.
+    taken = suggestions[1]
+    assert f"\nRule card 2: {taken}\n  read as {read_rule(taken).reading()}\n" in out
+    # Too long: the reason, and the question again; ? shows the language.
+    assert "Not possible: rule text is 121 characters long; a card holds at most 120. Write it again." in out
+    assert "Rule card 3: " + too_long not in out
+    assert GRAMMAR in out
+    # Markup is plain text: printed as typed.
+    assert f"\nRule card 3: {MARKUP_RULE}\n  read as honour task: everyone sees it and you confirm when done\n" in out
+    assert "\nRule card 4: Reverse\n  read as enforced: reverse the direction of play\n" in out
+    assert "The bots write 4 rule cards each. All 8 rule cards are shuffled into the dispenser." in out
+    # The match is played with those cards, and the record replays it.
+    record = load(path)
+    assert record["rule_cards"][:4] == ["Draw 2 cards", taken, MARKUP_RULE, "Reverse"]
+    assert len(record["rule_cards"]) == 8 and set(record["rule_cards"][4:]) <= set(SUGGESTIONS)
+    game = replay(record)
+    assert game.is_over and game.extra["texts"] == tuple(record["rule_cards"])
+    winner = re.search(r"^(You|Bot 1) wins? the match after 1 round!", out, re.M)
+    assert winner is not None and winner.group(1) == ("You" if game.winner == 0 else "Bot 1")
+    # The same seed and answers give the same game, the bots' rule cards included.
+    again = tmp_path / "again.json"
+    play(capsys, monkeypatch, script, *argv, "--record", str(again))
+    assert load(again) == record
+    # The record replays in words, rule cards with their text.
+    code, shown, err = run(capsys, "replay", str(path))
+    assert code == 0 and err == ""
+    performed = [e for e in game.events if e[0] == "rule"]
+    told = re.findall(r'^(?:Player|Bot 1) performs a rule card: "(.+)" \((?:enforced|an honour task)', shown, re.M)
+    assert told == [game.extra["texts"][e[2]] for e in performed]
+
+
+def test_play_wild_jackpot_leaving_while_writing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "none.json"
+    argv = ["--edition", "wild-jackpot", "--players", "3", "--seed", "1", "--record", str(path)]
+    code, out = play(capsys, monkeypatch, "Draw 2 cards\n", *argv)
+    assert code == 0
+    assert out.rstrip().endswith("End of input: leaving the game.\nNo record saved: the match had not begun.")
+    assert not path.exists()
+    code, out = play(capsys, monkeypatch, "quit\n", *argv)
+    assert code == 0 and "You leave the game." in out and "Rule card 1:" not in out
+
+
+JACKPOT_WORDS = {
+    "lever": r"^(You pull|Bot \d pulls) the lever: (choose a player|right|left|everyone|discard colours|draw four)"
+    r"(\. (You choose|Bot \d chooses) who performs a rule card"
+    r"|\. The player on (your|Bot \d's) (right|left) performs a rule card"
+    r"|\. Every player performs a rule card"
+    r"|\. (You|Bot \d) may discard up to one card of each colour)?\.$",
+    "dispense": r"^(A rule card is dispensed to (you|Bot \d)|The dispenser is empty: no rule card for (you|Bot \d))\.$",
+    "rule": r'^(You perform|Bot \d performs) a rule card: ".+" \((enforced: .+'
+    r"|an honour task, not enforced: (you confirm|Bot \d confirms) when it is done)\)\.$",
+    "rule_reshuffle": r"^The used rule cards \(\d+\) are shuffled back into the dispenser\.$",
+    "run_end": r"^(You|Bot \d) can play no more cards in a row\.$",
+    "lose_turn": r"^(You will lose your|Bot \d will lose their) next turn\.$",
+    "done": r"^(You are|Bot \d is) done\.$",
+    "take": r"^(You take|Bot \d takes) (\d cards? at random from (you|Bot \d): .+|cards at random from Bot \d\.)$",
+    "give": r"^(You give|Bot \d gives) (you|Bot \d) (\S+ \(.+\)|a card)\.$",
+    "discard on top": r"^(You discard|Bot \d discards) \S+ \(.+\) on top of the discard pile\.$",
+    "discard under": r"^(You discard|Bot \d discards) \S+ \(.+\) under the top card\.$",
+    "target": r"^(You choose|Bot \d chooses) (you|yourself|themselves|Bot \d)\.$",
+    "swap": r"^(You swap|Bot \d swaps) hands with (you|Bot \d)\.$",
+}
+"""How each event of UNO Wild Jackpot (and the base events it uses in new ways) is told."""
+
+
+def test_play_wild_jackpot_tells_every_event_in_words(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rules_file = tmp_path / "rules.txt"
+    rules_file.write_text("# one card per verb\n" + "\n".join(EVERY_VERB_RULES) + "\n", encoding="utf-8")
+    seen: set[str] = set()
+    markup_performed = False
+    for seed in range(12):
+        path = tmp_path / f"{seed}.json"
+        argv = ["--edition", "wild-jackpot", "--players", "3", "--seed", str(seed), "--scoring", "single-round"]
+        argv += ["--rules-file", str(rules_file), "--rule", "lever_weights=[1,1,1,1,1,0]", "--record", str(path)]
+        code, out = play_with(monkeypatch, lambda text: "1", *argv)
+        assert code == 0
+        # Your cards come from the file: no questions.
+        assert f"Your rule cards, from {rules_file}:" in out and "Rule card 1 of" not in out
+        record = load(path)
+        assert record["rule_cards"][: len(EVERY_VERB_RULES)] == list(EVERY_VERB_RULES)
+        game = replay(record)
+        assert game.is_over
+        counts: dict[str, int] = dict.fromkeys(JACKPOT_WORDS, 0)
+        for kind, _, value, _ in game.events:
+            if kind == "discard":
+                kind = "discard on top" if value else "discard under"
+            if kind in counts:
+                counts[kind] += 1
+        for kind, pattern in JACKPOT_WORDS.items():
+            told = len(re.findall(pattern, out, re.M))
+            assert told == counts[kind], (seed, kind, told, counts[kind])
+            if told:
+                seen.add(kind)
+        # Your honour tasks: you are asked to confirm, with the card's text.
+        for rid in (e[2] for e in game.events if e[0] == "rule" and e[1] == 0):
+            text = game.extra["texts"][rid]
+            if not read_rule(text).enforced:
+                assert f'Honour task: carry out "{text}", then confirm with done.' in out
+        if any(e[0] == "rule" and game.extra["texts"][e[2]] == MARKUP_RULE for e in game.events):
+            markup_performed = True
+            assert re.search(
+                rf'^(You perform|Bot \d performs) a rule card: "{re.escape(MARKUP_RULE)}" \(an honour', out, re.M
+            )
+        assert not re.search(rf"^({'|'.join(WildJackpot.event_kinds)}) -?\d+ -?\d+$", out, re.M)
+        if seen == set(JACKPOT_WORDS) and markup_performed:
+            break
+    assert seen == set(JACKPOT_WORDS)
+    assert markup_performed
+
+
+def test_play_wild_jackpot_describes_the_new_moves(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    rules_file = tmp_path / "rules.txt"
+    rules_file.write_text("\n".join(EVERY_VERB_RULES) + "\n", encoding="utf-8")
+    situations: set[str] = set()
+    wanted = {
+        "Jackpot: choose who performs a rule card (anyone, you included).",
+        "Lever: discard up to one card of each colour on top of the pile, or say done.",
+        "Rule card: play as many cards in a row as you can. Play a card that matches the top card.",
+        "Rule card: give a card of your choice to Bot 1 (",
+        "Rule card: discard a card of your choice, under the top card (",
+        "Rule card: choose the player it applies to.",
+        'Honour task: carry out "',
+    }
+    moves: set[str] = set()
+    for seed in range(12):
+        argv = ["--edition", "wild-jackpot", "--players", "3", "--seed", str(seed), "--scoring", "single-round"]
+        argv += ["--rules-file", str(rules_file), "--rule", "lever_weights=[1,0,0,0,1,0]"]
+        code, out = play_with(monkeypatch, lambda text: "1", *argv)
+        assert code == 0 and "the match after 1 round" in out
+        situations |= {s for s in wanted if s in out}
+        moves |= set(re.findall(r"^\s+\d+\) (done|>\S+|-\S+|@\d)\s+(.+)$", out, re.M))
+        if situations == wanted:
+            break
+    assert situations == wanted
+    # Each new move is described in words.
+    assert ("done", "confirm that the honour task is done") in moves
+    assert ("done", "discard no more cards") in moves
+    assert any(re.fullmatch(r">\S+", notation) and re.fullmatch(r"give .+ to Bot 1", text) for notation, text in moves)
+    assert any(notation.startswith("-") and text.endswith("on top of the discard pile") for notation, text in moves)
+    assert any(re.fullmatch(r"(Player|Bot \d) performs a rule card", text) for _, text in moves)
+    rule_targets = r"swap hands with Bot \d|take 2 cards at random from Bot \d"
+    assert any(notation.startswith("@") and re.fullmatch(rule_targets, text) for notation, text in moves)
+
+
 # ---------------------------------------------------------------- replay
 
 
@@ -427,18 +725,21 @@ NOT_IN = {
     "classic": {"jam", "discard", "target", "swap"},
     "space-jam": {"target", "swap"},
     "all-wild": {"dealer_draw", "return", "colour", "challenge", "reveal", "verdict", "accept", "jam", "discard"},
+    "wild-jackpot": {"jam"},
 }
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_event_and_action_has_words(edition: str) -> None:
     assert len(EVENT_KINDS) == 25
-    expected = EVENT_KINDS - NOT_IN[edition]
+    assert get_edition(edition).event_kinds >= EVENT_KINDS
+    expected = get_edition(edition).event_kinds - NOT_IN[edition]
     names = ["Ann", "Bob", "Cy"]
-    narrator = Narrator(names, you=0)
+    narrator = Narrator(names, you=0, edition=edition)
     kinds: set[str] = set()
+    rule_cards = list(EVERY_VERB_RULES) if edition == "wild-jackpot" else None
     for seed in range(21, 60):
-        game = Game(edition, 3, seed=seed, rules={"target_score": 200})
+        game = Game(edition, 3, seed=seed, rules={"target_score": 200}, rule_cards=rule_cards)
         rng = random.Random(seed)
         while not game.is_over:
             seat = rng.choice(game.deciders())
@@ -446,6 +747,7 @@ def test_every_event_and_action_has_words(edition: str) -> None:
                 words = describe_action(game, action, names)
                 assert words and words != game.actions.format(action)
             game.apply(seat, rng.choice(game.legal_actions(seat)))
+        narrator.learn(game.view(None).public)
         for event in game.events:
             line = narrator.event(event)
             assert line is not None

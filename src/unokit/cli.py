@@ -20,12 +20,14 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
+from unokit import rulecards
 from unokit.actions import ActionType
 from unokit.cards import CARD_COLOUR, COLOUR_NAMES, NO_COLOUR, Kind, card_long_name, card_name
 from unokit.editions import EDITIONS, get_edition
 from unokit.errors import UnoError
 from unokit.events import Event
 from unokit.game import Game
+from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
 from unokit.record import load, replay, save
 from unokit.rules import Rules
 from unokit.simulate import simulate
@@ -44,10 +46,13 @@ How to play
     draw      draw a card             pass    keep the card you just drew
     =G        choose green            @2      choose seat 2 (targeted cards)
     challenge / accept                a Wild Draw Four played on you
-    -R7       discard R7 (Slam)       uno     call UNO (when holding one card)
+    -R7       discard R7 (Slam; Wild Jackpot lever or rule card)
+    >R7       give R7 (rule card)     done    confirm an honour task, or stop the lever's discards
+    uno       call UNO (when holding one card)
     catch@2   catch seat 2, who has one card and did not call UNO
   Colours: R red, Y yellow, G green, B blue, O orange.  Wild cards: W, W+4, WJ
-  (Wild Welcome to the Jam), WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap).
+  (Wild Welcome to the Jam), WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap),
+  W$ (Wild Jackpot).  R$ is the red Jackpot: a Jackpot or Wild Jackpot pulls the lever.
   When someone forgets to call UNO you are offered to catch them; press Enter to let play go on.
 Commands
   help      this text
@@ -128,20 +133,47 @@ def direction_words(direction: int) -> str:
 # ---------------------------------------------------------------- events in words
 
 
-class Narrator:
-    """Turns events into sentences.  ``you`` is the seat addressed as "you" (or ``None``)."""
+_LEVER_WORDS = ("choose a player", "right", "left", "everyone", "discard colours", "draw four")
+"""The lever's outcomes (``unokit.jackpot.LEVER_OUTCOMES``) as the narration names them."""
 
-    def __init__(self, names: Sequence[str], you: int | None = None, scoring: str = "winner-collects") -> None:
+
+class Narrator:
+    """Turns events into sentences.  ``you`` is the seat addressed as "you" (or ``None``).
+
+    UNO Wild Jackpot: rule cards are told with their text, which the narrator learns from
+    views (:meth:`learn`) as the cards are dispensed."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        you: int | None = None,
+        scoring: str = "winner-collects",
+        edition: str = "classic",
+    ) -> None:
         self.names = list(names)
         self.you = you
         self.scored = scoring != "single-round"
         self.round = 0
+        self.edition = edition
+        self.rule_texts: dict[int, str] = {}
+        """Rule card number -> text, for the cards shown so far."""
+
+    def learn(self, public: dict[str, Any]) -> None:
+        """Note the rule cards shown so far (``view.public["rule_cards_shown"]``)."""
+        for rid, text, _reading in public.get("rule_cards_shown", ()):
+            self.rule_texts[rid] = text
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.you else self.names[seat]
 
     def whom(self, seat: int) -> str:
         return "you" if seat == self.you else self.names[seat]
+
+    def self_or(self, seat: int, other: int) -> str:
+        """``other`` as the object of a sentence whose subject is ``seat``."""
+        if other != seat:
+            return self.whom(other)
+        return "yourself" if seat == self.you else "themselves"
 
     def whose(self, seat: int, capital: bool = False) -> str:
         if seat == self.you:
@@ -206,9 +238,12 @@ class Narrator:
             side = "Slam side up: discard" if value else "UNO side up: draw"
             return [self.says(seat, "drop"), f" the Jam card. It lands {side}."]
         if kind == "discard":
-            return [self.says(seat, "discard"), " ", *card_words(data[0]), " under the Jam card."]
+            if value:
+                return [self.says(seat, "discard"), " ", *card_words(data[0]), " on top of the discard pile."]
+            under = " under the Jam card." if self.edition == "space-jam" else " under the top card."
+            return [self.says(seat, "discard"), " ", *card_words(data[0]), under]
         if kind == "target":
-            return [self.says(seat, "choose"), f" {self.whom(value)}."]
+            return [self.says(seat, "choose"), f" {self.self_or(seat, value)}."]
         if kind == "swap":
             return [self.says(seat, "swap"), f" hands with {self.whom(value)}."]
         if kind == "reshuffle":
@@ -224,7 +259,65 @@ class Narrator:
         if kind == "match_end":
             line = [(self.says(seat, "win") + f" the match after {plural(value, 'round')}!", "bold")]
             return [*line, f" Final scores: {self.scores(data)}."] if self.scored else line
+        jackpot = self.jackpot_event(event)
+        if jackpot is not None:
+            return jackpot
         return [f"{kind} {seat} {value}"]  # pragma: no cover - every event kind is handled above
+
+    def lever(self, seat: int, outcome: int) -> list[Part]:
+        head: list[Part] = [self.says(seat, "pull"), " the lever: ", (_LEVER_WORDS[outcome - 1], "bold")]
+        if outcome == 1:
+            return [*head, ". ", self.says(seat, "choose"), " who performs a rule card."]
+        if outcome in (2, 3):
+            side = "right" if outcome == 2 else "left"
+            return [*head, f". The player on {self.whose(seat)} {side} performs a rule card."]
+        if outcome == 4:
+            return [*head, ". Every player performs a rule card."]
+        if outcome == 5:
+            return [*head, ". ", self.says(seat, "may", "may"), " discard up to one card of each colour."]
+        return [*head, "."]
+
+    def rule(self, seat: int, rid: int) -> list[Part]:
+        text = self.rule_texts.get(rid)
+        if text is None:  # not shown to this narrator: only its number is known
+            return [self.says(seat, "perform"), f" rule card {rid}."]
+        card = rulecards.read_rule(text)
+        if card.effect is not None:
+            how = f"enforced: {rulecards.describe(card.effect)}"
+        else:
+            confirms = "you confirm" if seat == self.you else f"{self.names[seat]} confirms"
+            how = f"an honour task, not enforced: {confirms} when it is done"
+        return [self.says(seat, "perform"), ' a rule card: "', text, f'" ({how}).']
+
+    def jackpot_event(self, event: Event) -> list[Part] | None:
+        """Words for the events of UNO Wild Jackpot (``None`` for other kinds)."""
+        kind, seat, value, data = event
+        if kind == "lever":
+            return self.lever(seat, value)
+        if kind == "dispense":
+            if value < 0:
+                return [f"The dispenser is empty: no rule card for {self.whom(seat)}."]
+            return [f"A rule card is dispensed to {self.whom(seat)}."]
+        if kind == "rule":
+            return self.rule(seat, value)
+        if kind == "rule_reshuffle":
+            return [f"The used rule cards ({value}) are shuffled back into the dispenser."]
+        if kind == "run_end":
+            return [self.says(seat, "can", "can"), " play no more cards in a row."]
+        if kind == "lose_turn":
+            return [self.says(seat, "will", "will"), f" lose {'your' if seat == self.you else 'their'} next turn."]
+        if kind == "done":
+            return [self.says(seat, "are", "is"), " done."]
+        if kind == "take":
+            text = self.says(seat, "take") + " "
+            if data:
+                return [text + f"{plural(len(data), 'card')} at random from {self.whom(value)}: ", *cards_parts(data)]
+            return [text + f"cards at random from {self.whom(value)}."]
+        if kind == "give":
+            if data:
+                return [self.says(seat, "give"), f" {self.whom(value)} ", *card_words(data[0]), "."]
+            return [self.says(seat, "give"), f" {self.whom(value)} a card."]
+        return None
 
 
 def describe_action(game: Game, action: int, names: Sequence[str]) -> str:
@@ -249,12 +342,38 @@ def describe_action(game: Game, action: int, names: Sequence[str]) -> str:
             return f"swap hands with {names[arg]}"
         if game.target_kind == Kind.WILD_TARGETED_DRAW_TWO:
             return f"make {names[arg]} draw 2"
+        if game.target_kind == TARGET_PERFORMER:
+            return f"{names[arg]} performs a rule card"
+        if game.target_kind == TARGET_OF_RULE:
+            return rule_target_words(game, names[arg])
         return f"choose {names[arg]}"
     if kind is ActionType.DISCARD:
+        if game.phase_name == "lever-discard":
+            return f"discard {card_long_name(arg)} on top of the discard pile"
         return f"discard {card_long_name(arg)}"
     if kind is ActionType.CALL_UNO:
         return "call UNO"
+    if kind is ActionType.DONE:
+        if game.phase_name == "lever-discard":
+            return "discard no more cards"
+        return "confirm that the honour task is done"
+    if kind is ActionType.GIVE:
+        target = game.extra.get("give_to", -1)
+        return f"give {card_long_name(arg)} to {names[target]}" if target >= 0 else f"give {card_long_name(arg)}"
     return f"catch {names[arg]}, who draws {game.rules.uno_penalty}"
+
+
+def rule_target_words(game: Game, name: str) -> str:
+    """What choosing ``name`` does for the rule card being performed (UNO Wild Jackpot)."""
+    rid = game.extra.get("target_rule", -1)
+    effect = WildJackpot.card(game, rid).effect if rid >= 0 else None
+    if effect is None:
+        return f"choose {name}"
+    if effect.verb == rulecards.GIVE:
+        return f"give {plural(effect.count, 'card')} to {name}"
+    if effect.verb == rulecards.TAKE:
+        return f"take {plural(effect.count, 'card')} at random from {name}"
+    return f"swap hands with {name}"
 
 
 # ---------------------------------------------------------------- rule options
@@ -287,6 +406,43 @@ def build_rules(args: argparse.Namespace) -> Rules:
     return Rules.from_dict(options)
 
 
+_CONTROL_SPACES = frozenset("\x1c\x1d\x1e\x1f\x85")
+"""Characters Python counts as blank but a rule card refuses (control characters)."""
+
+
+def read_rules_file(path: str) -> list[str]:
+    """The rule texts of a file: one per line; blank lines and lines starting with ``#`` are skipped.
+
+    Each text is cleaned (:func:`unokit.rulecards.clean_rule_text`); a bad line is a
+    :class:`UsageError` that names it."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as file:
+            content = file.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read rules file {path}: {exc}") from None
+    texts: list[str] = []
+    for number, line in enumerate(content.split("\n"), 1):
+        stripped = line.strip()
+        if stripped.startswith("#") or not (stripped or _CONTROL_SPACES.intersection(line)):
+            continue
+        try:
+            texts.append(rulecards.clean_rule_text(line))
+        except rulecards.RuleTextError as exc:
+            raise UsageError(f"rules file {path}, line {number}: {exc}") from None
+    if not texts:
+        raise UsageError(f"rules file {path} holds no rule text")
+    return texts
+
+
+def rule_cards_option(args: argparse.Namespace, edition: str) -> list[str] | None:
+    """The texts of ``--rules-file`` (``None`` without it); only UNO Wild Jackpot has rule cards."""
+    if args.rules_file is None:
+        return None
+    if not isinstance(get_edition(edition), WildJackpot):
+        raise UsageError(f"--rules-file is for wild-jackpot; {edition} has no rule cards")
+    return read_rules_file(args.rules_file)
+
+
 def add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, metavar="T", help="score that wins the match (default 500)")
     parser.add_argument(
@@ -310,6 +466,7 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
+    rule_cards = rule_cards_option(args, edition)
     show_bar = not args.json and sys.stderr.isatty()
     if show_bar:
         from rich.progress import Progress
@@ -320,9 +477,9 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
             def advance(done: int, total: int) -> None:
                 bar.update(task, completed=done)
 
-            result = simulate(edition, args.players, args.games, args.seed, rules, advance)
+            result = simulate(edition, args.players, args.games, args.seed, rules, advance, rule_cards)
     else:
-        result = simulate(edition, args.players, args.games, args.seed, rules)
+        result = simulate(edition, args.players, args.games, args.seed, rules, rule_cards=rule_cards)
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return 0
@@ -335,6 +492,18 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     screen.line("  seat   wins   points")
     for seat in range(result["players"]):
         screen.line(f"  {seat:>4} {result['wins_by_seat'][seat]:>6} {result['points_by_seat'][seat]:>8}")
+    if "lever_outcomes" in result:
+        written = result["rule_cards"]
+        source = "the rule sheet's suggestions" if written is None else f"{len(written)} from {args.rules_file}"
+        screen.line(f"  rule cards                {source}")
+        levers = result["lever_outcomes"]
+        screen.line(f"  lever pulls               {sum(levers.values())}")
+        for name, count in levers.items():
+            screen.line(f"    {name:<24}{count}")
+        performed = result["rule_cards_performed"]
+        screen.line(f"  rule cards performed      {sum(performed.values())}")
+        screen.line(f"    enforced                {performed['enforced']}")
+        screen.line(f"    honour tasks            {performed['honour']}")
     screen.line(f"  elapsed                   {result['elapsed_s']} s")
     return 0
 
@@ -355,7 +524,7 @@ class PlaySession:
         self.names = names
         self.screen = screen
         self.rng = rng
-        self.narrator = Narrator(names, you=0, scoring=game.rules.scoring)
+        self.narrator = Narrator(names, you=0, scoring=game.rules.scoring, edition=game.edition.name)
         self.seen = 0
         self.declined_at = -1
 
@@ -384,7 +553,9 @@ class PlaySession:
             game.apply(pick, self.rng.choice(legal))
 
     def narrate(self) -> None:
-        history = self.game.view(0).history
+        view = self.game.view(0)
+        history = view.history
+        self.narrator.learn(view.public)
         for event in history[self.seen :]:
             line = self.narrator.event(event)
             if line is not None:
@@ -416,9 +587,21 @@ class PlaySession:
             screen.line("Single round: the first player out wins.")
         else:
             screen.line(f"Scores: {self.narrator.scores(view.scores)} (target {view.target_score}, {view.scoring})")
+        if "rule_cards_in_dispenser" in view.public:
+            screen.line(
+                f"Rule cards: {view.public['rule_cards_in_dispenser']} in the dispenser, "
+                f"{view.public['rule_cards_used']} used"
+            )
         screen.line(f"Your hand ({len(view.hand)}): ", *cards_parts(view.hand))
 
-    def situation(self) -> str:
+    def your_rule_text(self) -> str:
+        """The text of the rule card you are performing (UNO Wild Jackpot)."""
+        for kind, seat, value, _ in reversed(self.game.events):
+            if kind == "rule" and seat == 0:
+                return self.narrator.rule_texts.get(value, f"rule card {value}")
+        return "the rule card"
+
+    def situation(self) -> list[Part]:
         game = self.game
         phase = game.phase_name
         if game.actor != 0:
@@ -428,20 +611,37 @@ class PlaySession:
                 parts.append("You hold one card and have not called UNO")
             if exposed:
                 parts.append(f"{' and '.join(exposed)} did not call UNO")
-            return "; ".join(parts) + ". Choose a move, or press Enter to let play go on."
+            return ["; ".join(parts) + ". Choose a move, or press Enter to let play go on."]
         if phase == "turn":
-            return "Your turn: play a card or draw."
+            return ["Your turn: play a card or draw."]
         if phase == "drawn":
-            return f"You drew {card_name(game.drawn)}: play it or pass."
+            return [f"You drew {card_name(game.drawn)}: play it or pass."]
         if phase == "colour":
-            return "Choose a colour."
+            return ["Choose a colour."]
         if phase == "challenge":
-            return f"{self.names[game.bluffer]} played a Wild Draw Four on you: challenge or accept?"
+            return [f"{self.names[game.bluffer]} played a Wild Draw Four on you: challenge or accept?"]
         if phase == "discard":
-            return f"Slam! Discard {plural(game.discards_left, 'more card')}."
+            if game.edition.name == "space-jam":
+                return [f"Slam! Discard {plural(game.discards_left, 'more card')}."]
+            left = plural(game.discards_left, "card")
+            return [f"Rule card: discard a card of your choice, under the top card ({left} to discard)."]
         if phase == "target":
-            return "Choose a player."
-        return "Your move."
+            if game.target_kind == TARGET_PERFORMER:
+                return ["Jackpot: choose who performs a rule card (anyone, you included)."]
+            if game.target_kind == TARGET_OF_RULE:
+                return ["Rule card: choose the player it applies to."]
+            return ["Choose a player."]
+        if phase == "rule-run":
+            return ["Rule card: play as many cards in a row as you can. Play a card that matches the top card."]
+        if phase == "lever-discard":
+            return ["Lever: discard up to one card of each colour on top of the pile, or say done."]
+        if phase == "honour":
+            return ['Honour task: carry out "', self.your_rule_text(), '", then confirm with done.']
+        if phase == "give":
+            target = self.names[game.extra.get("give_to", 0)]
+            left = plural(game.extra.get("give_left", 1), "card")
+            return [f"Rule card: give a card of your choice to {target} ({left} to give)."]
+        return ["Your move."]
 
     def ask_you(self) -> str:
         game = self.game
@@ -449,7 +649,7 @@ class PlaySession:
         in_turn = game.actor == 0
         self.show_table()
         legal = game.legal_actions(0)
-        screen.line(self.situation())
+        screen.line(*self.situation())
         width = max(len(game.actions.format(a)) for a in legal)
         for number, action in enumerate(legal, 1):
             text = game.actions.format(action)
@@ -476,7 +676,7 @@ class PlaySession:
                 continue
             if word in ("status", "table", "hand"):
                 self.show_table()
-                screen.line(self.situation())
+                screen.line(*self.situation())
                 continue
             try:
                 if text.isdigit():
@@ -494,12 +694,96 @@ class PlaySession:
             return DONE
 
 
+RULES_INTRO = """\
+Write your rule cards.  Type the text of each card (up to {limit} characters), or press Enter
+to take the suggestion shown.  Text in one of the forms the game reads is enforced; anything
+else is an honour task: everyone sees it, and you confirm when you have done it.
+Type ? for the forms the game reads, quit to leave."""
+
+
+def write_rule_cards(screen: Screen, count: int, suggestions: Sequence[str]) -> list[str] | None:
+    """Ask for ``count`` rule texts, offering ``suggestions`` in turn; ``None`` if you leave."""
+    screen.line(RULES_INTRO.format(limit=rulecards.MAX_RULE_LENGTH))
+    texts: list[str] = []
+    for index in range(count):
+        suggestion = suggestions[index % len(suggestions)]
+        screen.line()
+        screen.line(f"Suggestion: {suggestion}")
+        while True:
+            answer = screen.ask(f"Rule card {index + 1} of {count} (text, or Enter for the suggestion): ")
+            if answer is None:
+                screen.line("End of input: leaving the game.")
+                return None
+            word = answer.strip().lower()
+            if word in ("quit", "exit"):
+                screen.line("You leave the game.")
+                return None
+            if word == "?":
+                screen.line(rulecards.GRAMMAR)
+                continue
+            try:
+                card = rulecards.read_rule(answer if answer.strip() else suggestion)
+            except rulecards.RuleTextError as exc:
+                screen.line(f"Not possible: {exc}. Write it again.")
+                continue
+            show_rule_card(screen, index + 1, card)
+            texts.append(card.text)
+            break
+    return texts
+
+
+def show_rule_card(screen: Screen, number: int, card: rulecards.RuleCard) -> None:
+    screen.line(f"Rule card {number}: ", card.text)
+    screen.line(f"  read as {card.reading()}")
+
+
+def rule_cards_for_play(
+    screen: Screen, game: Game, seed: int, from_file: list[str] | None, path: str | None
+) -> list[str] | None:
+    """UNO Wild Jackpot: your rule cards (written now, or ``from_file``) and the bots'
+    (drawn from the rule sheet's suggestions, seeded by ``seed``); ``None`` if you leave."""
+    per_player = rule_cards_per_player(game.rules.rule_card_count, game.n)
+    rng = random.Random(f"unokit-play-rules/{seed}")
+    bots: list[str] = []
+    for _ in range(1, game.n):
+        pool = list(rulecards.SUGGESTIONS)
+        rng.shuffle(pool)
+        bots += [pool[i % len(pool)] for i in range(per_player)]
+    yours = from_file
+    if yours is None:
+        pool = list(rulecards.SUGGESTIONS)
+        rng.shuffle(pool)
+        written = write_rule_cards(screen, per_player, pool)
+        if written is None:
+            return None
+        yours = written
+    else:
+        screen.line(f"Your rule cards, from {path}:")
+        for number, text in enumerate(yours, 1):
+            show_rule_card(screen, number, rulecards.read_rule(text))
+    screen.line()
+    screen.line(
+        f"The bots write {plural(per_player, 'rule card')} each. "
+        f"All {len(yours) + len(bots)} rule cards are shuffled into the dispenser."
+    )
+    return yours + bots
+
+
 def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
-    game = Game(args.edition, args.players, seed=args.seed, rules=rules)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
+    from_file = rule_cards_option(args, game.edition.name)
     names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
     screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
     screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
+    if isinstance(game.edition, WildJackpot):
+        rule_cards = rule_cards_for_play(screen, game, seed, from_file, args.rules_file)
+        if rule_cards is None:
+            if args.record:
+                screen.line("No record saved: the match had not begun.")
+            return 0
+        game = Game(args.edition, args.players, seed=seed, rules=rules, rule_cards=rule_cards)
     rng = random.Random(f"unokit-play/{game.seed}")
     session = PlaySession(game, names, screen, rng)
     finished = session.run()
@@ -523,7 +807,7 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     names = [f"Seat {s}" for s in range(game.n)]
     if isinstance(names_value, list) and len(names_value) == game.n:
         names = [str(name) for name in names_value]
-    narrator = Narrator(names, scoring=game.rules.scoring)
+    narrator = Narrator(names, scoring=game.rules.scoring, edition=game.edition.name)
     screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}.", "bold"))
     if game.rules.to_dict():
         screen.line("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items()))
@@ -531,6 +815,8 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
 
     def show_events() -> None:
         nonlocal seen
+        if any(event[0] == "dispense" for event in game.events[seen:]):
+            narrator.learn(game.view(None).public)
         for event in game.events[seen:]:
             line = narrator.event(event)
             if line is not None:
@@ -574,6 +860,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
     sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     sim.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    sim.add_argument(
+        "--rules-file",
+        metavar="FILE",
+        help="wild-jackpot: the rule-card texts of every game, one per line (default: the sheet's suggestions)",
+    )
     add_rule_options(sim)
 
     play = commands.add_parser(
@@ -586,6 +877,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="S", help="seed of the deal and of the bots (default random)")
     play.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
     play.add_argument("--name", default="Player", help="your name in the record (default Player)")
+    play.add_argument(
+        "--rules-file",
+        metavar="FILE",
+        help="wild-jackpot: your rule-card texts, one per line, instead of writing them at the start",
+    )
     add_rule_options(play)
 
     rep = commands.add_parser(

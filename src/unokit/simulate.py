@@ -10,17 +10,26 @@ arguments always give the same counts.
 (2, 2)
 >>> simulate("classic", players=3, games=2, seed=1)["decisions"] == result["decisions"]
 True
+
+UNO Wild Jackpot also counts the lever's outcomes and the rule cards performed:
+
+>>> jackpot = simulate("wild-jackpot", players=3, games=1, seed=1, rule_cards=["Draw 2 cards", "Sing a song"])
+>>> sorted(jackpot["lever_outcomes"]) == sorted(LEVER_OUTCOMES)
+True
+>>> sorted(jackpot["rule_cards_performed"]), jackpot["rule_cards"]
+(['enforced', 'honour'], ['Draw 2 cards', 'Sing a song'])
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from unokit.errors import SetupError
 from unokit.game import Game
+from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
 from unokit.rules import Rules
 
 Progress = Callable[[int, int], None]
@@ -57,6 +66,7 @@ def simulate(
     seed: int,
     rules: Rules | dict[str, Any] | None = None,
     progress: Progress | None = None,
+    rule_cards: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` whole matches with the uniformly random policy and count what happened.
 
@@ -64,6 +74,13 @@ def simulate(
     (options differing from the defaults), ``rounds``, ``decisions`` (actions applied),
     ``mean_decisions_per_game``, ``wins_by_seat`` (match winners), ``points_by_seat``
     (final scores, summed over the matches) and ``elapsed_s``.
+
+    UNO Wild Jackpot: ``rule_cards`` are the texts written on the rule cards of every game
+    (``None``: each game draws them from the rule sheet's suggestions). The result then also
+    holds ``rule_cards`` (the texts given, cleaned, or ``None``), ``lever_outcomes`` (how
+    often each outcome of :data:`unokit.jackpot.LEVER_OUTCOMES` came up) and
+    ``rule_cards_performed`` (``enforced`` and ``honour`` tasks). Other editions refuse
+    ``rule_cards``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
@@ -72,24 +89,29 @@ def simulate(
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
     # Validate the set-up once before starting the clock.
-    Game(edition, players, seed=game_seed(seed, 0), rules=rules)
+    first = Game(edition, players, seed=game_seed(seed, 0), rules=rules, rule_cards=rule_cards)
+    jackpot = isinstance(first.edition, WildJackpot)
     wins = [0] * players
     points = [0] * players
     rounds = 0
     decisions = 0
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed = {"enforced": 0, "honour": 0}
     started = time.perf_counter()
     for index in range(games):
         this_seed = game_seed(seed, index)
-        game = Game(edition, players, seed=this_seed, rules=rules)
+        game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=rule_cards)
         decisions += play_random_match(game, random.Random(this_seed))
         rounds += game.round
+        if jackpot:
+            count_jackpot_events(game, levers, performed)
         wins[game.winner] += 1
         for seat, score in enumerate(game.scores):
             points[seat] += score
         if progress is not None:
             progress(index + 1, games)
     elapsed = time.perf_counter() - started
-    return {
+    result: dict[str, Any] = {
         "edition": game.edition.name,
         "players": players,
         "games": games,
@@ -102,3 +124,18 @@ def simulate(
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),
     }
+    if jackpot:
+        result["rule_cards"] = list(first.extra["texts"]) if rule_cards is not None else None
+        result["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
+        result["rule_cards_performed"] = performed
+    return result
+
+
+def count_jackpot_events(game: Game, levers: list[int], performed: dict[str, int]) -> None:
+    """Add the lever outcomes (by outcome, 1-based in the events) and the rule cards performed
+    (``enforced`` or ``honour``) of a Wild Jackpot ``game`` to the counts."""
+    for kind, _, value, _ in game.events:
+        if kind == "lever":
+            levers[value - 1] += 1
+        elif kind == "rule":
+            performed["enforced" if WildJackpot.card(game, value).enforced else "honour"] += 1
