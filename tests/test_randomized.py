@@ -56,6 +56,7 @@ ROUND_STEP_LIMIT = 250_000
 ROUND_LIMIT = 2_000
 """No match of a random game may take more rounds than this."""
 
+
 class EventFollower:
     """Rebuilds every hand from the event stream alone and checks round and match ends."""
 
