@@ -744,7 +744,7 @@ def test_every_event_and_action_has_words(edition: str) -> None:
         while not game.is_over:
             seat = rng.choice(game.deciders())
             for action in game.legal_actions(seat):
-                words = describe_action(game, action, names)
+                words = describe_action(game, game.view(seat), action, names)
                 assert words and words != game.actions.format(action)
             game.apply(seat, rng.choice(game.legal_actions(seat)))
         narrator.learn(game.view(None).public)

@@ -289,3 +289,24 @@ def test_to_dict_names_cards_in_notation() -> None:
     hidden = next(item for item in data["history"] if item["kind"] == "deal" and item["seat"] == 0)
     assert hidden["cards"] == [] and hidden["value"] == 7
     assert json.dumps(data)
+
+
+def test_drawn_card_and_decision_details_are_in_the_view_only_as_public_as_they_are() -> None:
+    hands = [["R1", "R2", "R3", "R4", "R5", "R6", "W+4"], ["B1", "B2", "B3", "B4", "B5", "B6", "B7"]]
+    order = stacked_deck("classic", hands=hands, start="G9", draw=["G3"], dealer=1)
+    game = Game("classic", 2, seed=4, deck=order, dealer=1)
+    game.apply_notation(0, "draw")
+    assert game.phase_name == "drawn"
+    assert game.view(0).drawn == parse_card("G3")
+    assert game.view(1).drawn == -1
+    assert game.view(None).drawn == -1
+    game.apply_notation(0, "pass")
+    assert game.view(0).drawn == -1
+    # A Wild Draw Four: the victim's view names the bluffer; the colour phase has none.
+    bluff = Game("classic", 2, seed=4, deck=order, dealer=1)
+    bluff.apply_notation(0, "W+4")
+    assert bluff.view(1).decision["bluffer"] == -1
+    bluff.apply_notation(0, "=B")
+    assert bluff.phase_name == "challenge"
+    assert bluff.view(1).decision["bluffer"] == 0
+    assert bluff.view(None).decision == bluff.view(1).decision

@@ -31,6 +31,7 @@ from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_c
 from unokit.record import load, replay, save
 from unokit.rules import Rules
 from unokit.simulate import simulate
+from unokit.views import View
 
 Part = str | tuple[str, str]
 """A piece of output: plain text, or ``(text, style)``."""
@@ -320,7 +321,7 @@ class Narrator:
         return None
 
 
-def describe_action(game: Game, action: int, names: Sequence[str]) -> str:
+def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -> str:
     """What an action does, in words."""
     kind, arg = game.actions.decode(action)
     if kind is ActionType.PLAY:
@@ -338,34 +339,35 @@ def describe_action(game: Game, action: int, names: Sequence[str]) -> str:
     if kind is ActionType.ACCEPT:
         return "accept it: draw 4 and lose your turn"
     if kind is ActionType.TARGET:
-        if game.target_kind == Kind.WILD_FORCED_SWAP:
+        target_kind = view.decision["target_kind"]
+        if target_kind == Kind.WILD_FORCED_SWAP:
             return f"swap hands with {names[arg]}"
-        if game.target_kind == Kind.WILD_TARGETED_DRAW_TWO:
+        if target_kind == Kind.WILD_TARGETED_DRAW_TWO:
             return f"make {names[arg]} draw 2"
-        if game.target_kind == TARGET_PERFORMER:
+        if target_kind == TARGET_PERFORMER:
             return f"{names[arg]} performs a rule card"
-        if game.target_kind == TARGET_OF_RULE:
-            return rule_target_words(game, names[arg])
+        if target_kind == TARGET_OF_RULE:
+            return rule_target_words(game, view, names[arg])
         return f"choose {names[arg]}"
     if kind is ActionType.DISCARD:
-        if game.phase_name == "lever-discard":
+        if view.phase == "lever-discard":
             return f"discard {card_long_name(arg)} on top of the discard pile"
         return f"discard {card_long_name(arg)}"
     if kind is ActionType.CALL_UNO:
         return "call UNO"
     if kind is ActionType.DONE:
-        if game.phase_name == "lever-discard":
+        if view.phase == "lever-discard":
             return "discard no more cards"
         return "confirm that the honour task is done"
     if kind is ActionType.GIVE:
-        target = game.extra.get("give_to", -1)
+        target = view.decision.get("give_to", -1)
         return f"give {card_long_name(arg)} to {names[target]}" if target >= 0 else f"give {card_long_name(arg)}"
     return f"catch {names[arg]}, who draws {game.rules.uno_penalty}"
 
 
-def rule_target_words(game: Game, name: str) -> str:
+def rule_target_words(game: Game, view: View, name: str) -> str:
     """What choosing ``name`` does for the rule card being performed (UNO Wild Jackpot)."""
-    rid = game.extra.get("target_rule", -1)
+    rid = view.decision.get("target_rule", -1)
     effect = WildJackpot.card(game, rid).effect if rid >= 0 else None
     if effect is None:
         return f"choose {name}"
@@ -596,18 +598,20 @@ class PlaySession:
 
     def your_rule_text(self) -> str:
         """The text of the rule card you are performing (UNO Wild Jackpot)."""
-        for kind, seat, value, _ in reversed(self.game.events):
-            if kind == "rule" and seat == 0:
-                return self.narrator.rule_texts.get(value, f"rule card {value}")
-        return "the rule card"
+        rid = self.game.view(0).decision.get("rule", -1)
+        if rid < 0:
+            return "the rule card"
+        return self.narrator.rule_texts.get(rid, f"rule card {rid}")
 
     def situation(self) -> list[Part]:
         game = self.game
-        phase = game.phase_name
-        if game.actor != 0:
-            exposed = [self.names[s] for s in game.exposed if s != 0]
+        view = game.view(0)
+        phase = view.phase
+        decision = view.decision
+        if view.actor != 0:
+            exposed = [self.names[s] for s in view.uncalled if s != 0]
             parts = []
-            if 0 in game.exposed:
+            if 0 in view.uncalled:
                 parts.append("You hold one card and have not called UNO")
             if exposed:
                 parts.append(f"{' and '.join(exposed)} did not call UNO")
@@ -615,20 +619,20 @@ class PlaySession:
         if phase == "turn":
             return ["Your turn: play a card or draw."]
         if phase == "drawn":
-            return [f"You drew {card_name(game.drawn)}: play it or pass."]
+            return [f"You drew {card_name(view.drawn)}: play it or pass."]
         if phase == "colour":
             return ["Choose a colour."]
         if phase == "challenge":
-            return [f"{self.names[game.bluffer]} played a Wild Draw Four on you: challenge or accept?"]
+            return [f"{self.names[decision['bluffer']]} played a Wild Draw Four on you: challenge or accept?"]
         if phase == "discard":
-            if game.edition.name == "space-jam":
-                return [f"Slam! Discard {plural(game.discards_left, 'more card')}."]
-            left = plural(game.discards_left, "card")
+            if view.edition == "space-jam":
+                return [f"Slam! Discard {plural(decision['discards_left'], 'more card')}."]
+            left = plural(decision["discards_left"], "card")
             return [f"Rule card: discard a card of your choice, under the top card ({left} to discard)."]
         if phase == "target":
-            if game.target_kind == TARGET_PERFORMER:
+            if decision["target_kind"] == TARGET_PERFORMER:
                 return ["Jackpot: choose who performs a rule card (anyone, you included)."]
-            if game.target_kind == TARGET_OF_RULE:
+            if decision["target_kind"] == TARGET_OF_RULE:
                 return ["Rule card: choose the player it applies to."]
             return ["Choose a player."]
         if phase == "rule-run":
@@ -638,22 +642,23 @@ class PlaySession:
         if phase == "honour":
             return ['Honour task: carry out "', self.your_rule_text(), '", then confirm with done.']
         if phase == "give":
-            target = self.names[game.extra.get("give_to", 0)]
-            left = plural(game.extra.get("give_left", 1), "card")
+            target = self.names[decision["give_to"]]
+            left = plural(decision["give_left"], "card")
             return [f"Rule card: give a card of your choice to {target} ({left} to give)."]
         return ["Your move."]
 
     def ask_you(self) -> str:
         game = self.game
         screen = self.screen
-        in_turn = game.actor == 0
+        view = game.view(0)
+        in_turn = view.actor == 0
         self.show_table()
-        legal = game.legal_actions(0)
+        legal = view.legal_actions
         screen.line(*self.situation())
         width = max(len(game.actions.format(a)) for a in legal)
         for number, action in enumerate(legal, 1):
             text = game.actions.format(action)
-            screen.line(f"  {number:>2}) {text:<{width}}  {describe_action(game, action, self.names)}")
+            screen.line(f"  {number:>2}) {text:<{width}}  {describe_action(game, view, action, self.names)}")
         numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
         prompt = f"Move ({numbers}, notation, help, quit{', Enter to wait' if not in_turn else ''}): "
         while True:

@@ -308,6 +308,10 @@ class Edition:
         """Edition-specific public data for a view."""
         return {}
 
+    def decision_info(self, game: Game) -> dict[str, int]:
+        """Edition-specific public details of the decision asked now (for views)."""
+        return {}
+
 
 class Classic(Edition):
     """Classic UNO: the common base, 108 cards."""

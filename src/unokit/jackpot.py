@@ -150,6 +150,7 @@ class WildJackpot(Classic):
             lever_skip=0,
             give_to=-1,
             give_left=0,
+            performing=-1,
             target_rule=-1,
             target_choices=(),
         )
@@ -166,6 +167,7 @@ class WildJackpot(Classic):
         extra = game.extra
         extra["used"].extend(extra["in_play"])
         extra["in_play"] = []
+        extra["performing"] = -1
 
     def public_info(self, game: Game, seat: int | None) -> dict[str, Any]:
         texts = game.extra["texts"]
@@ -175,6 +177,18 @@ class WildJackpot(Classic):
             "rule_cards_in_dispenser": len(game.extra["dispenser"]),
             "rule_cards_used": len(game.extra["used"]),
             "lever_outcomes": list(LEVER_OUTCOMES),
+        }
+
+    def decision_info(self, game: Game) -> dict[str, int]:
+        """``give_to`` / ``give_left`` (phase give), ``target_rule`` (choosing a rule's
+        target) and ``rule``: the rule card being performed (-1 if none)."""
+        extra = game.extra
+        giving = game.phase == GIVE
+        return {
+            "give_to": extra["give_to"] if giving else -1,
+            "give_left": extra["give_left"] if giving else 0,
+            "target_rule": extra["target_rule"] if game.target_kind == TARGET_OF_RULE else -1,
+            "rule": extra["performing"],
         }
 
     @staticmethod
@@ -230,6 +244,7 @@ class WildJackpot(Classic):
         if op == OP_PERFORM:
             return self._perform(game, seat, arg)
         if op == OP_RETIRE:
+            extra["performing"] = -1
             if arg in extra["in_play"]:
                 extra["in_play"].remove(arg)
                 extra["used"].append(arg)
@@ -297,6 +312,7 @@ class WildJackpot(Classic):
         from unokit.game import OP_COLOUR, OP_DISCARD
 
         game.events.append(("rule", seat, rid, ()))
+        game.extra["performing"] = rid
         game.push(OP_RETIRE, seat, rid)
         effect = self.card(game, rid).effect
         if effect is None:

@@ -48,6 +48,12 @@ class View:
     history: tuple[Event, ...]
     public: dict[str, Any]
     """Edition-specific public data (e.g. the rule cards shown so far)."""
+    drawn: int
+    """The card the viewer just drew and may play (phase ``drawn``, viewer acting), else -1."""
+    decision: dict[str, int]
+    """Public details of the decision asked now: ``bluffer`` (phase challenge),
+    ``discards_left`` (phase discard), ``target_kind`` (phase target: the card kind or
+    the edition's purpose), and the edition's own (see ``Edition.decision_info``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, cards in notation."""
@@ -92,4 +98,18 @@ def build_view(game: Game, seat: int | None) -> View:
         winner=game.winner,
         history=tuple(redact(e, seat) for e in game.events),
         public=game.edition.public_info(game, seat),
+        drawn=game.drawn if seat is not None and seat == game.actor and game.phase_name == "drawn" else -1,
+        decision=decision_info(game),
     )
+
+
+def decision_info(game: Game) -> dict[str, int]:
+    """Public details of the decision asked now."""
+    phase = game.phase_name
+    info = {
+        "bluffer": game.bluffer if phase == "challenge" else -1,
+        "discards_left": game.discards_left if phase == "discard" else 0,
+        "target_kind": game.target_kind if phase == "target" else -1,
+    }
+    info.update(game.edition.decision_info(game))
+    return info
