@@ -95,6 +95,7 @@ def wild_draw_four_effect(game: Game, seat: int, card: int) -> None:
 
     victim = game.next_seat(seat)
     if game.rules.allow_bluff:
+        game.bluff_colour = game.colour
         game.bluff = game.holds_colour(seat, game.colour)
         game.push(OP_CHALLENGE, victim, seat)
     else:
@@ -311,6 +312,13 @@ class Edition:
     def decision_info(self, game: Game) -> dict[str, int]:
         """Edition-specific public details of the decision asked now (for views)."""
         return {}
+
+    def public_state(self, game: Game) -> dict[str, Any]:
+        """Edition-specific state that every player knows (for views and determinization)."""
+        return {}
+
+    def restore_public_state(self, game: Game, state: dict[str, Any], rng: Any) -> None:
+        """Set the edition's state of a sampled game from ``public_state`` (hidden parts sampled with ``rng``)."""
 
 
 class Classic(Edition):

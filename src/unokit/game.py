@@ -115,6 +115,36 @@ class Game:
         dealer: int | None = None,
         rule_cards: Sequence[str] | None = None,
     ) -> None:
+        self._init_state(edition, players, seed, rules)
+        order = self._check_deck(deck) if deck is not None else None
+        self.setup_dealer: int | None = dealer
+        """The dealer given at set-up (``None``: drawn for, as the rules say)."""
+        if dealer is None:
+            dealer = self.edition.choose_dealer(self)
+        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        self.initial_deck: tuple[int, ...] | None = tuple(order) if order is not None else None
+        """The first round's deck order given at set-up (top first), if any."""
+        if rule_cards is not None and (isinstance(rule_cards, str) or not isinstance(rule_cards, Sequence)):
+            raise SetupError("rule_cards must be a list of texts")
+        self.setup_rule_cards: list[str] | None = list(rule_cards) if rule_cards is not None else None
+        """The rule-card texts given at set-up (Wild Jackpot), if any."""
+        self.edition.setup(self, rule_cards)
+        self._start_round(dealer, order)
+
+    @classmethod
+    def blank(cls, edition: str | Edition, players: int, seed: int, rules: Rules | None = None) -> Game:
+        """A game with no cards dealt, for code that sets up a state itself (see :mod:`unokit.determinize`)."""
+        game = object.__new__(cls)
+        game._init_state(edition, players, seed, rules)
+        game.setup_dealer = None
+        game.initial_deck = None
+        game.setup_rule_cards = None
+        return game
+
+    def _init_state(
+        self, edition: str | Edition, players: int, seed: int | None, rules: Rules | dict[str, Any] | None
+    ) -> None:
         from unokit.editions import Edition, get_edition
 
         self.edition: Edition = edition if isinstance(edition, Edition) else get_edition(edition)
@@ -175,22 +205,9 @@ class Game:
         self.turn_skips = [0] * players
         """Turns each seat is still to lose (e.g. "skip your next turn")."""
         self.pending_skips = 0
+        self.bluff_colour = NO_COLOUR
+        """The colour in play when the Wild Draw Four being answered was played."""
         self._legal: tuple[int, ...] | None = None
-        order = self._check_deck(deck) if deck is not None else None
-        self.setup_dealer: int | None = dealer
-        """The dealer given at set-up (``None``: drawn for, as the rules say)."""
-        if dealer is None:
-            dealer = self.edition.choose_dealer(self)
-        elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-        self.initial_deck: tuple[int, ...] | None = tuple(order) if order is not None else None
-        """The first round's deck order given at set-up (top first), if any."""
-        if rule_cards is not None and (isinstance(rule_cards, str) or not isinstance(rule_cards, Sequence)):
-            raise SetupError("rule_cards must be a list of texts")
-        self.setup_rule_cards: list[str] | None = list(rule_cards) if rule_cards is not None else None
-        """The rule-card texts given at set-up (Wild Jackpot), if any."""
-        self.edition.setup(self, rule_cards)
-        self._start_round(dealer, order)
 
     # ------------------------------------------------------------------ set-up
 
@@ -754,6 +771,7 @@ class Game:
             self.drawn,
             self.bluffer,
             self.bluff,
+            self.bluff_colour,
             self.discards_left,
             self.target_kind,
             tuple(self.scores),

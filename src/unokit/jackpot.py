@@ -171,7 +171,7 @@ class WildJackpot(Classic):
 
     def public_info(self, game: Game, seat: int | None) -> dict[str, Any]:
         texts = game.extra["texts"]
-        shown = sorted({e[2] for e in game.events if e[0] == "dispense" and e[2] >= 0})
+        shown = self._shown(game)
         return {
             "rule_cards_shown": [[rid, texts[rid], self.card(game, rid).reading()] for rid in shown],
             "rule_cards_in_dispenser": len(game.extra["dispenser"]),
@@ -190,6 +190,44 @@ class WildJackpot(Classic):
             "target_rule": extra["target_rule"] if game.target_kind == TARGET_OF_RULE else -1,
             "rule": extra["performing"],
         }
+
+    _PUBLIC = ("lever_colours", "lever_draw", "lever_skip", "give_to", "give_left", "target_rule", "performing")
+
+    def public_state(self, game: Game) -> dict[str, Any]:
+        """The lever's and the rule cards' public state; of the dispenser only its size
+        (and the texts of cards already shown: see ``public_info``)."""
+        extra = game.extra
+        state: dict[str, Any] = {key: extra[key] for key in self._PUBLIC}
+        state.update(
+            target_choices=tuple(extra["target_choices"]),
+            used=tuple(extra["used"]),
+            in_play=tuple(extra["in_play"]),
+            dispenser_size=len(extra["dispenser"]),
+            rule_card_total=len(extra["texts"]),
+            shown_texts=tuple((rid, extra["texts"][rid]) for rid in self._shown(game)),
+        )
+        return state
+
+    def restore_public_state(self, game: Game, state: dict[str, Any], rng: Any) -> None:
+        """Unseen rule cards get texts drawn from those seen and the sheet's suggestions."""
+        shown = dict(state["shown_texts"])
+        pool = sorted(set(shown.values()) | set(rc.SUGGESTIONS))
+        texts = tuple(shown.get(rid) or rng.choice(pool) for rid in range(state["rule_card_total"]))
+        placed = set(state["used"]) | set(state["in_play"])
+        dispenser = [rid for rid in range(len(texts)) if rid not in placed]
+        rng.shuffle(dispenser)
+        game.extra.update({key: state[key] for key in self._PUBLIC})
+        game.extra.update(
+            texts=texts,
+            dispenser=dispenser,
+            used=list(state["used"]),
+            in_play=list(state["in_play"]),
+            target_choices=tuple(state["target_choices"]),
+        )
+
+    @staticmethod
+    def _shown(game: Game) -> list[int]:
+        return sorted({e[2] for e in game.events if e[0] == "dispense" and e[2] >= 0})
 
     @staticmethod
     def card(game: Game, rid: int) -> rc.RuleCard:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from unokit.cards import card_name, colour_letter
 from unokit.events import Event, event_to_dict, redact
+from unokit.rules import Rules
 
 if TYPE_CHECKING:
     from unokit.game import Game
@@ -54,6 +55,12 @@ class View:
     """Public details of the decision asked now: ``bluffer`` (phase challenge),
     ``discards_left`` (phase discard), ``target_kind`` (phase target: the card kind or
     the edition's purpose), and the edition's own (see ``Edition.decision_info``)."""
+    rules: Rules
+    state: dict[str, Any]
+    """The rest of the public state, enough with the hidden cards to rebuild the game
+    (see :func:`unokit.determinize.sample_game`): the discard pile (every card in it was
+    seen face up), pending operations, the UNO window, turns to lose, and the edition's
+    public state."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, cards in notation."""
@@ -62,6 +69,8 @@ class View:
         data["top_card"] = card_name(self.top_card)
         data["colour"] = colour_letter(self.colour)
         data["history"] = [event_to_dict(e) for e in self.history]
+        data["rules"] = self.rules.to_dict()
+        data["state"] = {**self.state, "discard_pile": [card_name(c) for c in self.state["discard_pile"]]}
         return data
 
 
@@ -100,7 +109,22 @@ def build_view(game: Game, seat: int | None) -> View:
         public=game.edition.public_info(game, seat),
         drawn=game.drawn if seat is not None and seat == game.actor and game.phase_name == "drawn" else -1,
         decision=decision_info(game),
+        rules=game.rules,
+        state=public_state(game),
     )
+
+
+def public_state(game: Game) -> dict[str, Any]:
+    """The public state beyond the table's basics."""
+    return {
+        "discard_pile": tuple(game.discard_pile),
+        "ops": tuple(game.ops),
+        "window_armed": game.window_armed,
+        "turn_skips": tuple(game.turn_skips),
+        "bluff_colour": game.bluff_colour if game.phase_name == "challenge" else -1,
+        "target_kind": game.target_kind,
+        **game.edition.public_state(game),
+    }
 
 
 def decision_info(game: Game) -> dict[str, int]:
