@@ -70,8 +70,10 @@ def _remove(counter: Counter[int], cards: tuple[int, ...]) -> None:
             counter[card] -= 1
 
 
-def sample_game(view: View, rng: random.Random) -> Game:
-    """A full game consistent with ``view``, hidden cards dealt at random."""
+def sample_game(view: View, rng: random.Random, known: list[Counter[int]] | None = None) -> Game:
+    """A full game consistent with ``view``, hidden cards dealt at random.
+
+    ``known`` is :func:`known_cards` of the view, when the caller already has it."""
     if view.seat is None:
         raise ValueError("a spectator's view has no point of view to sample from")
     edition = get_edition(view.edition)
@@ -105,7 +107,7 @@ def sample_game(view: View, rng: random.Random) -> Game:
     hidden.subtract(state["discard_pile"])
     hands: list[list[int]] = [[] for _ in range(view.players)]
     hands[view.seat] = list(view.hand)
-    for other, cards in enumerate(known_cards(view)):
+    for other, cards in enumerate(known if known is not None else known_cards(view)):
         for card, count in cards.items():
             keep = min(count, hidden[card], view.hand_sizes[other] - len(hands[other]))
             if keep > 0:
