@@ -1,0 +1,67 @@
+"""The ISMCTS bot: legal, deterministic for a seed, and blind to hidden cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from unokit import Game, Rules, UnknownOptionError
+from unokit.bots import make_bot, play_game
+from unokit.bots.ismcts import IsmctsBot
+from unokit.deck import stacked_deck
+from unokit.editions import EDITIONS
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_ismcts_only_chooses_legal_actions(edition: str) -> None:
+    # play_game raises if a bot returns an action that is not legal.
+    for seed in range(3):
+        bots = [
+            make_bot("ismcts", seed=seed, edition=edition, iterations=12),
+            make_bot("random", seed=9, edition=edition),
+        ]
+        bots += [make_bot("heuristic", seed=seed, edition=edition)]
+        result = play_game(edition, bots, seed=seed, rules={"scoring": "single-round"})
+        assert result.winner in (0, 1, 2)
+        assert result.decisions[0] > 0
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_iteration_budget() -> None:
+    def run() -> list[int]:
+        bots = [
+            make_bot("ismcts", seed=4, edition="classic", iterations=30),
+            make_bot("heuristic", seed=5, edition="classic"),
+        ]
+        result = play_game("classic", bots, seed=11, rules={"scoring": "single-round"})
+        return [result.winner, *result.decisions, *result.scores]
+
+    assert run() == run()
+
+
+def test_ismcts_choice_does_not_depend_on_hidden_cards() -> None:
+    mine = ["R1", "R2", "R3", "G4", "B5", "Y6", "W"]
+    one = stacked_deck("classic", [mine, ["B1"] * 2 + ["B2"] * 2 + ["B3"] * 2 + ["Y9"]], "R9", ["G7"], dealer=1)
+    two = stacked_deck("classic", [mine, ["Y1"] * 2 + ["Y2"] * 2 + ["Y3"] * 2 + ["G9"]], "R9", ["B7"], dealer=1)
+    views = [Game("classic", 2, seed=3, deck=deck, dealer=1).view(0) for deck in (one, two)]
+    assert views[0] == views[1]
+    choices = [IsmctsBot(seed=8, iterations=200).choose(view) for view in views]
+    assert choices[0] == choices[1]
+
+
+def test_ismcts_always_calls_and_catches_uno() -> None:
+    rules = Rules(hand_size=2)
+    deck = stacked_deck("classic", [["B1", "B2"], ["R1", "R2"]], "R9", ["G7", "G8"], dealer=1, rules=rules)
+    game = Game("classic", 2, seed=1, deck=deck, dealer=1, rules=rules)
+    game.apply_notation(0, "draw")
+    game.apply_notation(1, "R1")  # next-to-last card, no call
+    bot = IsmctsBot(seed=2, iterations=10)
+    assert game.actions.format(bot.wants_interrupt(game.view(0)) or -1) == "catch@1"
+    assert game.actions.format(bot.wants_interrupt(game.view(1)) or -1) == "uno"
+
+
+def test_ismcts_options_are_checked() -> None:
+    with pytest.raises(UnknownOptionError):
+        make_bot("ismcts", seed=1, edition="classic", iterations=0)
+    with pytest.raises(UnknownOptionError):
+        make_bot("ismcts", seed=1, edition="classic", ms=-5)
+    with pytest.raises(UnknownOptionError):
+        make_bot("ismcts", seed=1, edition="classic", depth=3)
