@@ -11,10 +11,12 @@ The command only renders views and forwards actions; every rule lives in the eng
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TextIO
 
 from rich.console import Console
@@ -31,6 +33,7 @@ from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_c
 from unokit.record import load, replay, save
 from unokit.rules import Rules
 from unokit.simulate import simulate
+from unokit.tournament import MAX_DECISIONS
 from unokit.views import View
 
 Part = str | tuple[str, str]
@@ -843,6 +846,227 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- tournament and stats
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, total: int, show: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr (``None`` when not shown). It refreshes only when called, from
+    this thread, so no other thread runs while games are handed to worker processes."""
+    if not show:
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=Console(file=sys.stderr), transient=True, auto_refresh=False) as bar:
+        task = bar.add_task(label, total=total)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, refresh=True)
+
+        yield advance
+
+
+def bot_list(text: str) -> list[str]:
+    """``ismcts,heuristic,random`` -> the kinds, one per seat."""
+    kinds = [kind.strip() for kind in text.split(",")]
+    if any(not kind for kind in kinds):
+        raise UsageError(f"--bots takes bot kinds separated by commas, not {text!r}")
+    if not 2 <= len(kinds) <= 10:
+        raise UsageError(f"--bots needs 2 to 10 bot kinds, one per seat, not {len(kinds)}")
+    return kinds
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.max_decisions < 1:
+        raise UsageError(f"--max-decisions must be at least 1, not {args.max_decisions}")
+
+
+def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
+
+    kinds = bot_list(args.bots)
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    check_counts(args)
+    if args.plot:
+        try:
+            require_matplotlib()
+        except PlotUnavailableError as exc:
+            raise UsageError(f"--plot: {exc}") from None
+    show = not args.json and sys.stderr.isatty()
+    with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
+        result = run_tournament(
+            edition,
+            kinds,
+            args.games,
+            args.seed,
+            workers=args.workers,
+            rules=rules,
+            progress=advance,
+            max_decisions=args.max_decisions,
+        )
+    if args.plot:
+        try:
+            plot_tournament(result, args.plot)
+        except OSError as exc:
+            raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
+    if args.json:
+        screen.out.write(json.dumps(result) + "\n")
+        return 0
+    rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
+    screen.line(
+        f"Tournament of {edition}, {result['players']} players, {plural(result['games'], 'game')}, "
+        f"seed {result['seed']}, {rules_text}"
+    )
+    screen.line("Seats rotate every game and each deal is played from every seat.")
+    single = result["scoring"] == "single-round"
+    head = f"  {'bot':<12}{'seats':>6}{'rounds':>8}{'wins':>7}{'win rate':>10}  {'95% CI':<17}"
+    head += f"{'mean points':>12}" if not single else ""
+    head += f"{'match wins':>12}" if not single else ""
+    screen.line(head + f"{'ms/decision':>13}")
+    for kind, entry in result["results"].items():
+        low, high = entry["round_win_ci95"]
+        row = f"  {kind:<12}{entry['seats']:>6}{entry['rounds']:>8}{entry['round_wins']:>7}"
+        row += f"{100 * entry['round_win_rate']:>9.1f}%  {f'{100 * low:.1f}% to {100 * high:.1f}%':<17}"
+        if not single:
+            row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
+        screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
+    screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
+    if result["unfinished"]:
+        screen.line(
+            f"{plural(result['unfinished'], 'game')} stopped after {args.max_decisions} decisions "
+            "and left out of the counts."
+        )
+    elif not result["seat_balanced"]:
+        screen.line(f"Seats are not balanced: use a multiple of {result['players']} games.")
+    if args.plot:
+        screen.line(f"Plot written to {args.plot}")
+    screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
+    return 0
+
+
+def stats_command_line(args: argparse.Namespace) -> str:
+    """The command that makes the same report (every setting spelled out)."""
+    words = ["unokit", "stats", "--edition", get_edition(args.edition).name, "--players", str(args.players)]
+    words += ["--games", str(args.games), "--seed", str(args.seed), "--bots", args.bots, "--out", args.out]
+    if args.compare:
+        words.append("--compare")
+    if args.target is not None:
+        words += ["--target", str(args.target)]
+    if args.scoring is not None:
+        words += ["--scoring", args.scoring]
+    for pair in args.rule or []:
+        words += ["--rule", pair]
+    if args.max_decisions != MAX_DECISIONS:
+        words += ["--max-decisions", str(args.max_decisions)]
+    return shlex.join(words)
+
+
+def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.stats import make_report
+    from unokit.tournament import PlotUnavailableError, require_matplotlib
+
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    check_counts(args)
+    if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
+        raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
+    try:
+        require_matplotlib()
+    except PlotUnavailableError as exc:
+        raise UsageError(f"stats: {exc}") from None
+    editions = 4 if args.compare else 1
+    show = not args.json and sys.stderr.isatty()
+    with progress_bar(f"{edition}, {args.players} players", args.games * editions, show) as advance:
+        summary = make_report(
+            args.out,
+            edition,
+            args.players,
+            args.games,
+            args.seed,
+            bot=args.bots,
+            workers=args.workers,
+            rules=rules,
+            compare=args.compare,
+            command=stats_command_line(args),
+            progress=advance,
+            max_decisions=args.max_decisions,
+        )
+    if args.json:
+        screen.out.write(json.dumps(summary) + "\n")
+        return 0
+    screen.line(f"Report written to {summary['report']}, with {plural(len(summary['plots']), 'plot')}.")
+    for name, data in summary["editions"].items():
+        first = data["first_player_win_rate"]
+        screen.line(
+            f"  {name:<13} {plural(data['rounds'], 'round')}, {data['mean_decisions_per_round']} decisions per "
+            f"round, first player wins {100 * first:.1f}%"
+            + (f", {data['unfinished']} unfinished" if data["unfinished"] else "")
+        )
+    return 0
+
+
+def add_bot_commands(commands: Any, editions: str) -> None:
+    """The ``tournament`` and ``stats`` commands."""
+    tour = commands.add_parser(
+        "tournament",
+        help="compare bots over many matches, seats rotated",
+        description="Play matches between bots and compare their round win rates (with 95% confidence "
+        "intervals). Seats rotate every game and each deal is played from every seat, so use a multiple "
+        "of the number of bots as the number of games. The same seed gives the same results.",
+    )
+    tour.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    tour.add_argument(
+        "--bots",
+        required=True,
+        metavar="KINDS",
+        help="bot kinds, one per seat, separated by commas, e.g. heuristic,random,random",
+    )
+    tour.add_argument("--games", type=int, default=100, metavar="N", help="matches to play (default 100)")
+    tour.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    tour.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    tour.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    tour.add_argument("--plot", metavar="FILE", help="draw the win rates to a PNG file (needs matplotlib)")
+    tour.add_argument(
+        "--max-decisions",
+        type=int,
+        default=MAX_DECISIONS,
+        metavar="D",
+        help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
+    )
+    add_rule_options(tour)
+
+    st = commands.add_parser(
+        "stats",
+        help="write a report on matches between bots (Markdown and plots)",
+        description="Play matches with the same kind of bot in every seat and write DIR/report.md with PNG "
+        "plots (needs matplotlib): game length, first-player and seat advantage, points, special cards "
+        "and, for wild-jackpot, the lever and rule cards.",
+    )
+    st.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    st.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
+    st.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
+    st.add_argument("--out", required=True, metavar="DIR", help="directory for report.md and the plots")
+    st.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    st.add_argument("--bots", default="random", metavar="KIND", help="bot kind in every seat (default random)")
+    st.add_argument("--compare", action="store_true", help="also play every other edition and compare them")
+    st.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    st.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    st.add_argument(
+        "--max-decisions",
+        type=int,
+        default=MAX_DECISIONS,
+        metavar="D",
+        help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
+    )
+    add_rule_options(st)
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -897,11 +1121,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("file", metavar="FILE", help="a record saved by 'unokit play --record'")
     rep.add_argument("--step", action="store_true", help="wait for Enter between actions")
+    add_bot_commands(commands, editions)
     return parser
 
 
 Command = Callable[[argparse.Namespace, Screen], int]
-_COMMANDS: dict[str, Command] = {"simulate": cmd_simulate, "play": cmd_play, "replay": cmd_replay}
+_COMMANDS: dict[str, Command] = {
+    "simulate": cmd_simulate,
+    "play": cmd_play,
+    "replay": cmd_replay,
+    "tournament": cmd_tournament,
+    "stats": cmd_stats,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -913,7 +1144,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     if args.command is None:
         parser.print_usage(sys.stderr)
-        print("unokit: error: choose a command: simulate, play or replay (see unokit --help)", file=sys.stderr)
+        print(
+            "unokit: error: choose a command: simulate, play, replay, tournament or stats (see unokit --help)",
+            file=sys.stderr,
+        )
         return 2
     screen = Screen(sys.stdout, sys.stdin)
     try:

@@ -1,0 +1,142 @@
+"""Playing strength of the bots: round win rates with 95% confidence intervals.
+
+Pairings (each a tournament of :func:`unokit.tournament.run_tournament`: seats rotate
+every game and each deal is played from every seat; single-round scoring, so a game is
+one round and every round counts once):
+
+* Classic, 2 players: heuristic against random;
+* Classic, 2 players: ismcts against heuristic (when the ``ismcts`` kind is registered),
+  the search bounded by ``--ismcts-ms`` per decision (and ``--ismcts-iterations``);
+* with ``--all``: the same pairings for every edition, and with 4 players, one bot
+  against three of the other (equal bots would win 25% of the rounds).
+
+A game still going after ``--max-decisions`` decisions (a round of these bots takes a
+few dozen to a few hundred) is stopped and left out; each pairing says how many were.
+
+Usage: ``python bench/strength.py [--games 400] [--ismcts-games 100] [--ismcts-ms 200]
+[--ismcts-iterations 400] [--max-decisions 5000] [--all] [--workers W] [--seed 0]``.  Prints one JSON object;
+progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from typing import Any
+
+from unokit.tournament import load_bot_kinds, run_tournament
+
+EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
+
+
+def pairings(all_pairings: bool, ismcts: bool) -> list[tuple[str, list[str]]]:
+    """``(edition, bots)`` for each tournament, the bot measured listed first."""
+    pairs = [("heuristic", "random")]
+    if ismcts:
+        pairs.append(("ismcts", "heuristic"))
+    editions = EDITIONS if all_pairings else ("classic",)
+    out: list[tuple[str, list[str]]] = []
+    for edition in editions:
+        for bot, other in pairs:
+            out.append((edition, [bot, other]))
+            if all_pairings:
+                out.append((edition, [bot, other, other, other]))
+    return out
+
+
+def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace) -> dict[str, Any]:
+    options = {"ismcts": {"ms": args.ismcts_ms, "iterations": args.ismcts_iterations}}
+    started = time.perf_counter()
+    result = run_tournament(
+        edition,
+        bots,
+        games,
+        args.seed,
+        workers=args.workers,
+        rules={"scoring": "single-round"},
+        bot_options={kind: options[kind] for kind in set(bots) if kind in options},
+        max_decisions=args.max_decisions,
+    )
+    focus, other = result["results"][bots[0]], result["results"][bots[1]]
+    entry = {
+        "edition": edition,
+        "players": len(bots),
+        "bot": bots[0],
+        "against": bots[1],
+        "games": games,
+        "unfinished": result["unfinished"],
+        "equal_win_rate": result["expected_win_rate"],
+        "win_rate": focus["round_win_rate"],
+        "ci95": focus["round_win_ci95"],
+        "wins": focus["round_wins"],
+        "rounds": focus["rounds"],
+        "against_win_rate": other["round_win_rate"],
+        "against_ci95": other["round_win_ci95"],
+        "ms_per_decision": {
+            bots[0]: round(1000 * focus["mean_decision_s"], 3),
+            bots[1]: round(1000 * other["mean_decision_s"], 3),
+        },
+        "elapsed_s": round(time.perf_counter() - started, 1),
+    }
+    print(
+        f"{edition} {len(bots)}p {bots[0]} vs {bots[1]}: {100 * entry['win_rate']:.1f}% "
+        f"[{100 * entry['ci95'][0]:.1f}, {100 * entry['ci95'][1]:.1f}] in {entry['elapsed_s']} s",
+        file=sys.stderr,
+    )
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=400, help="games per heuristic/random pairing (default 400)")
+    parser.add_argument("--ismcts-games", type=int, default=100, help="games per ismcts pairing (default 100)")
+    parser.add_argument("--ismcts-ms", type=float, default=200.0, help="ismcts time per decision, ms (default 200)")
+    parser.add_argument(
+        "--ismcts-iterations", type=int, default=400, help="ismcts iterations per decision (default 400)"
+    )
+    parser.add_argument(
+        "--max-decisions",
+        type=int,
+        default=5000,
+        help="stop a game after this many decisions and leave it out, reported as unfinished (default 5000)",
+    )
+    parser.add_argument("--all", action="store_true", help="every edition, and 4 players (one against three)")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.ismcts_ms <= 0 or args.ismcts_ms > 200:
+        parser.error("--ismcts-ms must be above 0 and at most 200")
+    ismcts = "ismcts" in load_bot_kinds()
+    started = time.perf_counter()
+    results = [
+        measure(edition, bots, args.ismcts_games if "ismcts" in bots else args.games, args)
+        for edition, bots in pairings(args.all, ismcts)
+    ]
+    report = {
+        "benchmark": "bot strength: round win rates, single-round scoring, seats rotated, deals paired",
+        "settings": {
+            "games": args.games,
+            "ismcts_games": args.ismcts_games if ismcts else None,
+            "ismcts_ms": args.ismcts_ms if ismcts else None,
+            "ismcts_iterations": args.ismcts_iterations if ismcts else None,
+            "max_decisions": args.max_decisions,
+            "all": args.all,
+            "seed": args.seed,
+            "workers": args.workers or os.cpu_count(),
+        },
+        "ismcts_registered": ismcts,
+        "pairings": results,
+        "elapsed_s": round(time.perf_counter() - started, 1),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,751 @@
+"""Statistics of whole matches between bots, written as a Markdown report with PNG plots.
+
+:func:`collect` plays matches (every seat the same kind of bot) and keeps, per round,
+the number of decisions, the dealer, the first player, the winner and the points left in
+the other hands, and per match the cards played by kind and, for UNO Wild Jackpot, the
+lever's outcomes and the rule cards performed. :func:`write_report` turns that into
+``report.md`` and plots (matplotlib); :func:`make_report` does both, optionally for every
+edition side by side.
+
+>>> stats = collect("classic", players=2, games=2, seed=1, bot="heuristic", workers=1,
+...                 rules={"scoring": "single-round"})
+>>> stats.rounds, len(stats.decisions_per_round), sum(stats.wins_by_position)
+(2, 2, 2)
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from unokit.cards import CARD_KIND, KIND_NAMES, Kind
+from unokit.editions import EDITIONS, get_edition
+from unokit.errors import SetupError
+from unokit.game import Game
+from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
+from unokit.rules import Rules
+from unokit.tournament import (
+    MAX_DECISIONS,
+    Progress,
+    default_workers,
+    load_bot_kinds,
+    play_capped,
+    require_matplotlib,
+    run_parallel,
+    wilson_interval,
+)
+from unokit.views import View
+
+SPECIAL_KINDS: tuple[Kind, ...] = (
+    Kind.SKIP,
+    Kind.REVERSE,
+    Kind.DRAW_TWO,
+    Kind.WILD,
+    Kind.WILD_DRAW_FOUR,
+    Kind.WILD_JAM,
+    Kind.WILD_REVERSE,
+    Kind.WILD_SKIP,
+    Kind.WILD_SKIP_TWO,
+    Kind.WILD_DRAW_TWO,
+    Kind.WILD_TARGETED_DRAW_TWO,
+    Kind.WILD_FORCED_SWAP,
+    Kind.JACKPOT,
+    Kind.WILD_JACKPOT,
+)
+"""The action and wild cards counted, in the report's order (each edition shows those in its deck)."""
+
+COMPARED_EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
+
+PLOTS = ("length.png", "seats.png", "points.png", "cards.png")
+JACKPOT_PLOT = "jackpot.png"
+COMPARE_PLOT = "compare.png"
+
+
+def special_kinds(edition: str, rules: Rules | None = None) -> list[Kind]:
+    """The kinds of :data:`SPECIAL_KINDS` in ``edition``'s deck.
+
+    >>> [KIND_NAMES[k] for k in special_kinds("all-wild")][:3]
+    ['Wild', 'Wild Draw Four', 'Wild Reverse']
+    """
+    present = {CARD_KIND[card] for card in get_edition(edition).deck_cards(rules or Rules())}
+    return [kind for kind in SPECIAL_KINDS if kind in present]
+
+
+# ---------------------------------------------------------------- one match
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything a worker needs to play one match."""
+
+    edition: str
+    players: int
+    bot: str
+    seed: int
+    bot_seeds: tuple[int, ...]
+    rules: Rules | None
+    rule_cards: tuple[str, ...] | None
+    max_decisions: int = MAX_DECISIONS
+
+
+@dataclass
+class MatchSummary:
+    """What the statistics keep of one match (lists have one entry per round)."""
+
+    decisions_per_round: list[int]
+    dealers: list[int]
+    first_players: list[int]
+    """The seat that took the round's first turn (-1 if nobody did)."""
+    round_winners: list[int]
+    round_points: list[int]
+    """Points left in the other hands at the round's end (what the winner collects)."""
+    scores: list[int]
+    winner: int
+    plays: dict[int, int]
+    """Cards played, by kind."""
+    levers: list[int]
+    rules_enforced: int
+    rules_honour: int
+
+
+class _Recorder:
+    """Shared by the watched bots of one match: decisions by round, and each round's first player."""
+
+    def __init__(self) -> None:
+        self.decisions: Counter[int] = Counter()
+        self.first: dict[int, int] = {}
+
+    def saw(self, view: View, turn_decision: bool) -> None:
+        self.decisions[view.round] += 1
+        if turn_decision and view.phase == "turn" and view.round not in self.first:
+            self.first[view.round] = view.actor
+
+
+class _Watched:
+    """A bot whose decisions are counted; it plays exactly as the bot it wraps."""
+
+    def __init__(self, bot: Any, recorder: _Recorder) -> None:
+        self.bot = bot
+        self.name: str = bot.name
+        self.recorder = recorder
+
+    def choose(self, view: View) -> int:
+        action: int = self.bot.choose(view)
+        self.recorder.saw(view, turn_decision=True)
+        return action
+
+    def wants_interrupt(self, view: View) -> int | None:
+        ask = getattr(self.bot, "wants_interrupt", None)
+        action: int | None = ask(view) if ask is not None else None
+        if action is not None:
+            self.recorder.saw(view, turn_decision=False)
+        return action
+
+
+def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
+    """Play the match ``spec`` describes and summarise it (runs in a worker process);
+    ``None`` if it was stopped at ``spec.max_decisions``."""
+    from unokit.bots import make_bot
+
+    load_bot_kinds()
+    recorder = _Recorder()
+    bots = [_Watched(make_bot(spec.bot, seed=s, edition=spec.edition), recorder) for s in spec.bot_seeds]
+    cards = list(spec.rule_cards) if spec.rule_cards is not None else None
+    result = play_capped(spec.edition, bots, spec.seed, spec.rules, cards, spec.max_decisions)
+    if result is None:
+        return None
+    dealers: list[int] = []
+    points: list[int] = []
+    in_hands = 0
+    plays: Counter[int] = Counter()
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed: list[int] = []
+    for kind, seat, value, data in result.events:
+        if kind == "dealer":
+            dealers.append(seat)
+            in_hands = 0
+        elif kind == "hand":
+            in_hands += value
+        elif kind == "round_end":
+            points.append(in_hands)
+        elif kind == "play":
+            plays[int(CARD_KIND[data[0]])] += 1
+        elif kind == "lever":
+            levers[value - 1] += 1
+        elif kind == "rule":
+            performed.append(value)
+    enforced = 0
+    if performed:
+        # The rule cards' texts, as the match set them up (the same seed draws the same texts).
+        game = Game(spec.edition, spec.players, seed=spec.seed, rules=spec.rules, rule_cards=cards)
+        enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
+    rounds = result.rounds
+    return MatchSummary(
+        decisions_per_round=[recorder.decisions[r] for r in range(1, rounds + 1)],
+        dealers=dealers[:rounds],
+        first_players=[recorder.first.get(r, -1) for r in range(1, rounds + 1)],
+        round_winners=list(result.round_winners),
+        round_points=points,
+        scores=list(result.scores),
+        winner=result.winner,
+        plays=dict(plays),
+        levers=levers,
+        rules_enforced=enforced,
+        rules_honour=len(performed) - enforced,
+    )
+
+
+# ---------------------------------------------------------------- many matches
+
+
+@dataclass
+class EditionStats:
+    """The statistics of the matches of one edition."""
+
+    edition: str
+    title: str
+    players: int
+    games: int
+    bot: str
+    seed: int
+    rules: Rules
+    elapsed_s: float = 0.0
+    unfinished: int = 0
+    """Matches stopped at the cap on decisions (left out of every count)."""
+    decisions_per_round: list[int] = field(default_factory=list)
+    rounds_per_match: list[int] = field(default_factory=list)
+    wins_by_position: list[int] = field(default_factory=list)
+    """Round wins by seat relative to the dealer: 0 = the dealer, 1 = left of the dealer, ..."""
+    first_player_rounds: int = 0
+    first_player_wins: int = 0
+    round_points: list[int] = field(default_factory=list)
+    winner_scores: list[int] = field(default_factory=list)
+    """The match winners' final scores (scored matches only)."""
+    plays: dict[int, int] = field(default_factory=dict)
+    levers: list[int] = field(default_factory=list)
+    rules_enforced: int = 0
+    rules_honour: int = 0
+
+    @property
+    def rounds(self) -> int:
+        return len(self.decisions_per_round)
+
+    @property
+    def jackpot(self) -> bool:
+        return isinstance(get_edition(self.edition), WildJackpot)
+
+    @property
+    def scored(self) -> bool:
+        return self.rules.scoring != "single-round"
+
+    def add(self, match: MatchSummary) -> None:
+        n = self.players
+        self.decisions_per_round += match.decisions_per_round
+        self.rounds_per_match.append(len(match.round_winners))
+        for dealer, first, winner in zip(match.dealers, match.first_players, match.round_winners, strict=True):
+            self.wins_by_position[(winner - dealer) % n] += 1
+            if first >= 0:
+                self.first_player_rounds += 1
+                self.first_player_wins += first == winner
+        self.round_points += match.round_points
+        if self.scored:
+            self.winner_scores.append(match.scores[match.winner])
+        for kind, count in match.plays.items():
+            self.plays[kind] = self.plays.get(kind, 0) + count
+        self.levers = [a + b for a, b in zip(self.levers, match.levers, strict=True)]
+        self.rules_enforced += match.rules_enforced
+        self.rules_honour += match.rules_honour
+
+    def position_rows(self) -> list[tuple[str, int, int, float, tuple[float, float]]]:
+        """``(label, rounds, wins, rate, ci95)`` for each seat from the dealer's left round
+        to the dealer, then the first player."""
+        rows = []
+        for step in range(1, self.players + 1):
+            position = step % self.players
+            wins = self.wins_by_position[position]
+            label = "dealer" if position == 0 else f"dealer +{position}"
+            rows.append((label, self.rounds, wins, _rate(wins, self.rounds), wilson_interval(wins, self.rounds)))
+        rows.append(
+            (
+                "first player",
+                self.first_player_rounds,
+                self.first_player_wins,
+                _rate(self.first_player_wins, self.first_player_rounds),
+                wilson_interval(self.first_player_wins, self.first_player_rounds),
+            )
+        )
+        return rows
+
+    def per_round(self, kind: Kind) -> float:
+        return self.plays.get(int(kind), 0) / self.rounds if self.rounds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary."""
+        first_low, first_high = wilson_interval(self.first_player_wins, self.first_player_rounds)
+        out: dict[str, Any] = {
+            "edition": self.edition,
+            "players": self.players,
+            "games": self.games,
+            "bot": self.bot,
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "rounds": self.rounds,
+            "mean_decisions_per_round": round(_mean(self.decisions_per_round), 2),
+            "mean_rounds_per_match": round(_mean(self.rounds_per_match), 2),
+            "wins_by_position": list(self.wins_by_position),
+            "first_player_win_rate": round(_rate(self.first_player_wins, self.first_player_rounds), 4),
+            "first_player_ci95": [round(first_low, 4), round(first_high, 4)],
+            "mean_round_points": round(_mean(self.round_points), 2),
+            "plays_per_round": {KIND_NAMES[k]: round(self.per_round(k), 3) for k in special_kinds(self.edition)},
+            "unfinished": self.unfinished,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+        if self.jackpot:
+            out["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, self.levers, strict=True))
+            out["rule_cards_performed"] = {"enforced": self.rules_enforced, "honour": self.rules_honour}
+        return out
+
+
+def match_seed(seed: int, index: int) -> int:
+    """The seed of match ``index`` of statistics seeded with ``seed`` (the same for every edition)."""
+    return random.Random(f"unokit-stats/{seed}/{index}").getrandbits(63)
+
+
+def collect(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str = "random",
+    workers: int | None = None,
+    rules: Rules | dict[str, Any] | None = None,
+    rule_cards: Sequence[str] | None = None,
+    progress: Progress | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> EditionStats:
+    """Play ``games`` matches of ``edition`` with a ``bot`` in every seat and gather their statistics.
+
+    The numbers follow from ``seed`` whatever the number of ``workers`` (only ``elapsed_s`` varies).
+    A match still going after ``max_decisions`` actions is stopped and left out (``unfinished``)."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise SetupError(f"games must be a positive integer, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"seed must be an integer, not {seed!r}")
+    from unokit.bots import make_bot
+
+    load_bot_kinds()
+    edition = get_edition(edition).name
+    if isinstance(rules, dict):
+        rules = Rules.from_dict(rules)
+    cards = tuple(rule_cards) if rule_cards is not None else None
+    Game(edition, players, seed=match_seed(seed, 0), rules=rules, rule_cards=cards)  # checks the set-up
+    make_bot(bot, seed=0, edition=edition)  # checks the kind
+    specs = [
+        MatchSpec(
+            edition=edition,
+            players=players,
+            bot=bot,
+            seed=match_seed(seed, index),
+            bot_seeds=tuple(
+                random.Random(f"unokit-stats-bot/{seed}/{index}/{s}").getrandbits(63) for s in range(players)
+            ),
+            rules=rules,
+            rule_cards=cards,
+            max_decisions=max_decisions,
+        )
+        for index in range(games)
+    ]
+    started = time.perf_counter()
+    matches = run_parallel(play_stats_match, specs, workers, progress)
+    stats = EditionStats(
+        edition=edition,
+        title=get_edition(edition).title,
+        players=players,
+        games=games,
+        bot=bot,
+        seed=seed,
+        rules=rules if rules is not None else Rules(),
+        wins_by_position=[0] * players,
+        levers=[0] * len(LEVER_OUTCOMES),
+    )
+    for match in matches:
+        if match is None:
+            stats.unfinished += 1
+        else:
+            stats.add(match)
+    stats.elapsed_s = time.perf_counter() - started
+    return stats
+
+
+def make_report(
+    out: str | Path,
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str = "random",
+    workers: int | None = None,
+    rules: Rules | dict[str, Any] | None = None,
+    rule_cards: Sequence[str] | None = None,
+    compare: bool = False,
+    command: str | None = None,
+    progress: Progress | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> dict[str, Any]:
+    """Gather the statistics of ``edition`` (and, with ``compare``, of every edition with the
+    same settings) and write ``out/report.md`` and its plots. ``command`` is the command
+    line shown in the report. Returns ``{"report": path, "plots": [paths], "editions": {name:
+    summary}}``."""
+    require_matplotlib()
+    edition = get_edition(edition).name
+    editions = [edition]
+    if compare:
+        editions += [name for name in COMPARED_EDITIONS if name != edition and name in EDITIONS]
+    workers = default_workers() if workers is None else workers
+    total = games * len(editions)
+    gathered: list[EditionStats] = []
+    for number, name in enumerate(editions):
+
+        def advance(done: int, _total: int, offset: int = number * games) -> None:
+            if progress is not None:
+                progress(offset + done, total)
+
+        cards = rule_cards if isinstance(get_edition(name), WildJackpot) else None
+        gathered.append(collect(name, players, games, seed, bot, workers, rules, cards, advance, max_decisions))
+    comparison = gathered if compare else None
+    report, plots = write_report(out, gathered[0], comparison, command)
+    return {
+        "report": str(report),
+        "plots": [str(p) for p in plots],
+        "editions": {s.edition: s.to_dict() for s in gathered},
+    }
+
+
+# ---------------------------------------------------------------- report
+
+
+def write_report(
+    out: str | Path,
+    stats: EditionStats,
+    comparison: Sequence[EditionStats] | None = None,
+    command: str | None = None,
+) -> tuple[Path, list[Path]]:
+    """Write ``out/report.md`` and its PNG plots for ``stats`` (and a comparison of editions);
+    returns the report's path and the plots' paths."""
+    require_matplotlib()
+    directory = Path(out)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SetupError(f"cannot create {directory}: {exc}") from None
+    plots = [
+        _plot_length(stats, directory / "length.png"),
+        _plot_seats(stats, directory / "seats.png"),
+        _plot_points(stats, directory / "points.png"),
+        _plot_cards(stats, directory / "cards.png"),
+    ]
+    jackpot = stats if stats.jackpot else next((e for e in comparison or () if e.jackpot), None)
+    if jackpot is not None:
+        plots.append(_plot_jackpot(jackpot, directory / JACKPOT_PLOT))
+    if comparison:
+        plots.append(_plot_compare(comparison, directory / COMPARE_PLOT))
+    report = directory / "report.md"
+    report.write_text(render_markdown(stats, comparison, command), encoding="utf-8")
+    return report, plots
+
+
+def render_markdown(
+    stats: EditionStats, comparison: Sequence[EditionStats] | None = None, command: str | None = None
+) -> str:
+    """The report's Markdown text (the plots are referenced by file name)."""
+    s = stats
+    lines: list[str] = [
+        f"# Statistics of {s.title}: {s.players} players, {s.games} matches, {s.bot} bots",
+        "",
+    ]
+    if command:
+        lines += [f"Made with `{command}`.", ""]
+    rules_text = ", ".join(f"{k}={v}" for k, v in s.rules.to_dict().items()) or "default rules"
+    lines += [
+        "| setting | value |",
+        "| --- | --- |",
+        f"| edition | {s.edition} |",
+        f"| players | {s.players} |",
+        f"| matches | {s.games}{_unfinished(s)} |",
+        f"| rounds | {s.rounds} |",
+        f"| bots | {s.bot} in every seat |",
+        f"| seed | {s.seed} |",
+        f"| rules | {rules_text} |",
+        f"| time | {s.elapsed_s:.1f} s |",
+        "",
+        "## Game length",
+        "",
+        "A decision is one action of a player: a card played, a draw, a pass, a colour named, a challenge,",
+        "a call or catch of UNO, and so on.",
+        "",
+        "| measure | mean | median | 10th percentile | 90th percentile | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+        _summary_row("decisions per round", s.decisions_per_round),
+        _summary_row("rounds per match", s.rounds_per_match),
+        "",
+        "![Game length](length.png)",
+        "",
+        "## First player and seat advantage",
+        "",
+        f"Round win rate by seat relative to the dealer (dealer +1 is on the dealer's left, who usually plays "
+        f"first), and of the player who took the round's first turn. Equal chances would be "
+        f"{_pct(1 / s.players)}. Intervals are 95% Wilson intervals.",
+        "",
+        "| seat | rounds | wins | win rate | 95% CI |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for label, rounds, wins, rate, (low, high) in s.position_rows():
+        lines.append(f"| {label} | {rounds} | {wins} | {_pct(rate)} | {_pct(low)} to {_pct(high)} |")
+    lines += [
+        "",
+        "![Seat advantage](seats.png)",
+        "",
+        "## Points",
+        "",
+        "Points left in the other players' hands when a round ends (what the round's winner collects under",
+        "winner-collects scoring).",
+        "",
+        "| measure | mean | median | 10th percentile | 90th percentile | max |",
+        "| --- | --- | --- | --- | --- | --- |",
+        _summary_row("points per round", s.round_points),
+    ]
+    if s.winner_scores:
+        lines.append(_summary_row("match winner's final score", s.winner_scores))
+    lines += [
+        "",
+        "![Points](points.png)",
+        "",
+        "## Special cards",
+        "",
+        "How often each action or wild card of the deck is played.",
+        "",
+        "| card | plays | per round |",
+        "| --- | --- | --- |",
+    ]
+    for kind in special_kinds(s.edition, s.rules):
+        lines.append(f"| {KIND_NAMES[kind]} | {s.plays.get(int(kind), 0)} | {s.per_round(kind):.2f} |")
+    lines += ["", "![Special cards](cards.png)", ""]
+    jackpot = s if s.jackpot else next((e for e in comparison or () if e.jackpot), None)
+    if jackpot is not None:
+        pulls = sum(jackpot.levers)
+        performed = jackpot.rules_enforced + jackpot.rules_honour
+        where = "" if jackpot is s else f"In the {jackpot.edition} matches of the comparison below, the"
+        lines += [
+            "## Wild Jackpot: lever and rule cards",
+            "",
+            f"{where or 'The'} lever was pulled {pulls} times ({_ratio(pulls, jackpot.rounds)} per round); "
+            f"{performed} rule cards were performed.",
+            "",
+            "| lever outcome | count | share |",
+            "| --- | --- | --- |",
+        ]
+        for name, count in zip(LEVER_OUTCOMES, jackpot.levers, strict=True):
+            lines.append(f"| {name} | {count} | {_pct(_rate(count, pulls))} |")
+        lines += [
+            "",
+            "| rule cards performed | count | share |",
+            "| --- | --- | --- |",
+            f"| enforced | {jackpot.rules_enforced} | {_pct(_rate(jackpot.rules_enforced, performed))} |",
+            f"| honour task | {jackpot.rules_honour} | {_pct(_rate(jackpot.rules_honour, performed))} |",
+            "",
+            f"![Lever and rule cards]({JACKPOT_PLOT})",
+            "",
+        ]
+    if comparison:
+        lines += [
+            "## Editions compared",
+            "",
+            f"The same settings ({s.players} players, {s.games} matches, {s.bot} bots, seed {s.seed}, "
+            f"{rules_text}) for every edition.",
+            "",
+            "| edition | matches finished | rounds | rounds per match | decisions per round "
+            "| first player wins (95% CI) | points per round | special cards per round | time |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for e in comparison:
+            low, high = wilson_interval(e.first_player_wins, e.first_player_rounds)
+            first = f"{_pct(_rate(e.first_player_wins, e.first_player_rounds))} ({_pct(low)} to {_pct(high)})"
+            specials = sum(e.per_round(k) for k in special_kinds(e.edition, e.rules))
+            lines.append(
+                f"| {e.edition} | {e.games - e.unfinished} | {e.rounds} | {_mean(e.rounds_per_match):.2f} | "
+                f"{_mean(e.decisions_per_round):.1f} | {first} | {_mean(e.round_points):.1f} | "
+                f"{specials:.2f} | {e.elapsed_s:.1f} s |"
+            )
+        lines += ["", f"![Editions compared]({COMPARE_PLOT})", ""]
+    return "\n".join(lines)
+
+
+def _unfinished(s: EditionStats) -> str:
+    if not s.unfinished:
+        return ""
+    return f" ({s.unfinished} stopped unfinished after too many decisions and left out)"
+
+
+def _mean(values: Sequence[int]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def _rate(wins: int, trials: int) -> float:
+    return wins / trials if trials else 0.0
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _ratio(count: int, rounds: int) -> str:
+    return f"{count / rounds:.2f}" if rounds else "0"
+
+
+def percentile(values: Sequence[int], fraction: float) -> int:
+    """The nearest-rank percentile of ``values`` (``0`` when empty).
+
+    >>> percentile([5, 1, 3, 2, 4], 0.5), percentile([5, 1, 3, 2, 4], 0.9), percentile([7], 0.1)
+    (3, 5, 7)
+    """
+    if not values:
+        return 0
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * fraction // 1))
+    return ordered[min(len(ordered), int(rank)) - 1]
+
+
+def _summary_row(label: str, values: Sequence[int]) -> str:
+    if not values:
+        return f"| {label} | - | - | - | - | - |"
+    return (
+        f"| {label} | {_mean(values):.1f} | {statistics.median(values):g} | {percentile(values, 0.1)} | "
+        f"{percentile(values, 0.9)} | {max(values)} |"
+    )
+
+
+# ---------------------------------------------------------------- plots
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, format="png", dpi=100)
+    return path
+
+
+def _plot_length(s: EditionStats, path: Path) -> Path:
+    fig = _figure(10, 4)
+    left, right = fig.subplots(1, 2)
+    left.hist(s.decisions_per_round, bins=min(40, max(1, len(set(s.decisions_per_round)))), color="tab:blue")
+    left.set_xlabel("decisions per round")
+    left.set_ylabel("rounds")
+    left.set_title("Round length")
+    counts = Counter(s.rounds_per_match)
+    xs = sorted(counts)
+    right.bar(xs, [counts[x] for x in xs], color="tab:green")
+    right.set_xlabel("rounds per match")
+    right.set_ylabel("matches")
+    right.set_title("Match length")
+    fig.suptitle(f"{s.title}, {s.players} players, {s.bot} bots")
+    return _save(fig, path)
+
+
+def _plot_seats(s: EditionStats, path: Path) -> Path:
+    rows = s.position_rows()
+    labels = [row[0] for row in rows]
+    rates = [row[3] for row in rows]
+    lows = [max(0.0, row[3] - row[4][0]) for row in rows]
+    highs = [max(0.0, row[4][1] - row[3]) for row in rows]
+    fig = _figure(max(6.0, 1.1 * len(rows) + 2), 4)
+    ax = fig.add_subplot()
+    positions = list(range(len(rows)))
+    colours = ["tab:blue"] * (len(rows) - 1) + ["tab:orange"]
+    ax.bar(positions, rates, yerr=[lows, highs], capsize=5, color=colours)
+    ax.axhline(1 / s.players, color="grey", linestyle="--", label="equal chances")
+    ax.set_xticks(positions, labels, rotation=30, ha="right")
+    ax.set_ylabel("round win rate (95% CI)")
+    ax.set_ylim(0, min(1.0, max(r + h for r, h in zip(rates, highs, strict=True)) * 1.2 + 0.05))
+    ax.set_title(f"Seat advantage: {s.title}, {s.players} players")
+    ax.legend(loc="upper right")
+    return _save(fig, path)
+
+
+def _plot_points(s: EditionStats, path: Path) -> Path:
+    panels = 2 if s.winner_scores else 1
+    fig = _figure(5 * panels, 4)
+    axes = fig.subplots(1, panels, squeeze=False)[0]
+    axes[0].hist(s.round_points or [0], bins=30, color="tab:purple")
+    axes[0].set_xlabel("points left in the other hands")
+    axes[0].set_ylabel("rounds")
+    axes[0].set_title("Points per round")
+    if s.winner_scores:
+        axes[1].hist(s.winner_scores, bins=20, color="tab:red")
+        axes[1].set_xlabel("final score")
+        axes[1].set_ylabel("matches")
+        axes[1].set_title("Match winner's score")
+    return _save(fig, path)
+
+
+def _plot_cards(s: EditionStats, path: Path) -> Path:
+    kinds = special_kinds(s.edition, s.rules)
+    fig = _figure(7, 0.45 * len(kinds) + 1.5)
+    ax = fig.add_subplot()
+    ax.barh([KIND_NAMES[k] for k in kinds], [s.per_round(k) for k in kinds], color="tab:cyan")
+    ax.invert_yaxis()
+    ax.set_xlabel("plays per round")
+    ax.set_title(f"Special cards: {s.title}")
+    return _save(fig, path)
+
+
+def _plot_jackpot(s: EditionStats, path: Path) -> Path:
+    fig = _figure(10, 4)
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 1]})
+    left.bar(list(LEVER_OUTCOMES), s.levers, color="tab:olive")
+    left.tick_params(axis="x", labelrotation=30)
+    left.set_ylabel("pulls")
+    left.set_title("Lever outcomes")
+    right.bar(["enforced", "honour"], [s.rules_enforced, s.rules_honour], color=["tab:blue", "tab:orange"])
+    right.set_ylabel("rule cards performed")
+    right.set_title("Rule cards")
+    return _save(fig, path)
+
+
+def _plot_compare(comparison: Sequence[EditionStats], path: Path) -> Path:
+    names = [e.edition for e in comparison]
+    fig = _figure(12, 4)
+    length, first, cards = fig.subplots(1, 3)
+    length.bar(names, [_mean(e.decisions_per_round) for e in comparison], color="tab:blue")
+    length.set_title("Decisions per round")
+    rates = [_rate(e.first_player_wins, e.first_player_rounds) for e in comparison]
+    intervals = [wilson_interval(e.first_player_wins, e.first_player_rounds) for e in comparison]
+    errors = [
+        [max(0.0, r - lo) for r, (lo, _) in zip(rates, intervals, strict=True)],
+        [max(0.0, hi - r) for r, (_, hi) in zip(rates, intervals, strict=True)],
+    ]
+    first.bar(names, rates, yerr=errors, capsize=5, color="tab:orange")
+    first.axhline(1 / comparison[0].players, color="grey", linestyle="--")
+    first.set_title("First player's round win rate")
+    cards.bar(
+        names,
+        [sum(e.per_round(k) for k in special_kinds(e.edition, e.rules)) for e in comparison],
+        color="tab:green",
+    )
+    cards.set_title("Special cards per round")
+    for ax in (length, first, cards):
+        ax.tick_params(axis="x", labelrotation=30)
+    return _save(fig, path)

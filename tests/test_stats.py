@@ -1,0 +1,312 @@
+"""Statistics reports: what is counted, the Markdown, the plots and the command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from unokit.bots import GameResult, make_bot, play_game
+from unokit.cards import CARD_KIND, KIND_NAMES, Kind
+from unokit.cli import main
+from unokit.errors import SetupError, UnknownOptionError
+from unokit.rules import Rules
+from unokit.stats import (
+    COMPARED_EDITIONS,
+    MatchSpec,
+    collect,
+    match_seed,
+    percentile,
+    play_stats_match,
+    render_markdown,
+    special_kinds,
+)
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SINGLE = {"scoring": "single-round"}
+SECTIONS = (
+    "## Game length",
+    "## First player and seat advantage",
+    "## Points",
+    "## Special cards",
+)
+JACKPOT_SECTION = "## Wild Jackpot: lever and rule cards"
+COMPARE_SECTION = "## Editions compared"
+BASE_PLOTS = ("length.png", "seats.png", "points.png", "cards.png")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def spec(
+    edition: str,
+    players: int,
+    seed: int,
+    rules: dict[str, object] | None = None,
+    rule_cards: tuple[str, ...] | None = None,
+) -> MatchSpec:
+    return MatchSpec(
+        edition=edition,
+        players=players,
+        bot="heuristic",
+        seed=seed,
+        bot_seeds=tuple(range(100, 100 + players)),
+        rules=Rules.from_dict(rules) if rules else None,
+        rule_cards=rule_cards,
+    )
+
+
+def replay_spec(s: MatchSpec) -> GameResult:
+    """The same match played without the statistics' watchers."""
+    bots = [make_bot(s.bot, seed=b, edition=s.edition) for b in s.bot_seeds]
+    cards = list(s.rule_cards) if s.rule_cards is not None else None
+    return play_game(s.edition, bots, s.seed, rules=s.rules, rule_cards=cards)
+
+
+def points_by_round(result: GameResult) -> list[int]:
+    """The points of the ``hand`` events of each round."""
+    out: list[int] = []
+    total = 0
+    for kind, _, value, _ in result.events:
+        if kind == "hand":
+            total += value
+        elif kind == "round_end":
+            out.append(total)
+            total = 0
+    return out
+
+
+def assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data.startswith(PNG_SIGNATURE), path
+    assert len(data) > 5000, path
+
+
+# ---------------------------------------------------------------- one match
+
+
+def test_match_summary_counts_what_the_match_did() -> None:
+    s = spec("classic", 3, seed=11, rules={"target_score": 120})
+    summary = play_stats_match(s)
+    assert summary is not None
+    result = replay_spec(s)  # watching changes nothing: the same match
+    rounds = result.rounds
+    assert rounds >= 2
+    assert sum(summary.decisions_per_round) == sum(result.decisions)
+    assert len(summary.decisions_per_round) == rounds and min(summary.decisions_per_round) > 0
+    assert summary.round_winners == result.round_winners
+    assert summary.scores == result.scores and summary.winner == result.winner
+    assert summary.dealers == [e[1] for e in result.events if e[0] == "dealer"]
+    assert summary.round_points == points_by_round(result)
+    assert max(summary.round_points) > 0
+    plays = Counter(int(CARD_KIND[e[3][0]]) for e in result.events if e[0] == "play")
+    assert summary.plays == dict(plays)
+    assert summary.levers == [0] * 6 and summary.rules_enforced == summary.rules_honour == 0
+
+
+def test_first_player_follows_the_start_card() -> None:
+    """Left of the dealer plays first, except after a start Skip / Draw Two (the next one) or
+    Reverse (the dealer); the statistics must find that player."""
+    checked = Counter[str]()
+    for seed in range(40):
+        s = spec("classic", 4, seed=seed, rules=SINGLE)
+        summary = play_stats_match(s)
+        assert summary is not None
+        flips = [e[3][0] for e in replay_spec(s).events if e[0] == "flip"]
+        kind = CARD_KIND[flips[-1]]
+        dealer = summary.dealers[0]
+        expected = {Kind.SKIP: dealer + 2, Kind.DRAW_TWO: dealer + 2, Kind.REVERSE: dealer}.get(kind, dealer + 1)
+        assert summary.first_players == [expected % 4], (seed, KIND_NAMES[kind])
+        checked["action" if kind in (Kind.SKIP, Kind.DRAW_TWO, Kind.REVERSE) else "other"] += 1
+    assert checked["other"] > 20 and checked["action"] > 0
+
+
+def test_jackpot_levers_and_rule_cards_are_counted() -> None:
+    texts = ["Draw 2 cards", "Sing a song", "Discard 1 card"]  # enforced, honour, enforced
+    seen_rules = 0
+    for seed in range(6):
+        s = spec("wild-jackpot", 3, seed=seed, rules={"target_score": 100}, rule_cards=tuple(texts))
+        summary = play_stats_match(s)
+        assert summary is not None
+        events = replay_spec(s).events
+        levers = Counter(e[2] for e in events if e[0] == "lever")
+        assert summary.levers == [levers[v] for v in range(1, 7)]
+        performed = [e[2] for e in events if e[0] == "rule"]
+        assert summary.rules_honour == performed.count(1)
+        assert summary.rules_enforced == len(performed) - performed.count(1)
+        jackpots = summary.plays.get(int(Kind.JACKPOT), 0) + summary.plays.get(int(Kind.WILD_JACKPOT), 0)
+        assert jackpots >= sum(summary.levers)  # only a Jackpot played pulls the lever
+        seen_rules += len(performed)
+    assert seen_rules > 0
+
+
+def test_stuck_matches_are_left_out() -> None:
+    from dataclasses import replace
+
+    assert play_stats_match(replace(spec("classic", 2, seed=1), max_decisions=5)) is None
+    stats = collect("classic", 2, 2, seed=0, bot="random", workers=1, rules=SINGLE, max_decisions=5)
+    assert stats.unfinished == 2 and stats.rounds == 0
+    assert "2 stopped unfinished" in render_markdown(stats)
+
+
+# ---------------------------------------------------------------- many matches
+
+
+def test_collect_is_reproducible_and_consistent() -> None:
+    one = collect("space-jam", 3, 4, seed=7, bot="heuristic", workers=1, rules={"target_score": 100})
+    two = collect("space-jam", 3, 4, seed=7, bot="heuristic", workers=2, rules={"target_score": 100})
+    a, b = one.to_dict(), two.to_dict()
+    a.pop("elapsed_s")
+    b.pop("elapsed_s")
+    assert a == b
+    assert one.rounds == sum(one.rounds_per_match) == len(one.round_points)
+    assert len(one.rounds_per_match) == 4
+    assert sum(one.wins_by_position) == one.rounds == one.first_player_rounds
+    assert len(one.winner_scores) == 4 and min(one.winner_scores) >= 100
+    assert set(a["plays_per_round"]) == {
+        "Skip",
+        "Reverse",
+        "Draw Two",
+        "Wild",
+        "Wild Draw Four",
+        "Wild Welcome to the Jam",
+    }
+    other = collect("space-jam", 3, 4, seed=8, bot="heuristic", workers=1, rules={"target_score": 100})
+    assert other.decisions_per_round != one.decisions_per_round
+
+
+def test_every_edition_uses_the_same_match_seeds() -> None:
+    assert match_seed(3, 0) == match_seed(3, 0) != match_seed(3, 1)
+    assert special_kinds("classic") == [Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO, Kind.WILD, Kind.WILD_DRAW_FOUR]
+    assert Kind.WILD_JAM in special_kinds("space-jam")
+    assert Kind.SKIP not in special_kinds("all-wild") and Kind.WILD_FORCED_SWAP in special_kinds("all-wild")
+    assert special_kinds("wild-jackpot")[-2:] == [Kind.JACKPOT, Kind.WILD_JACKPOT]
+
+
+def test_percentile_and_bad_set_ups() -> None:
+    assert percentile([], 0.5) == 0
+    assert percentile(list(range(1, 11)), 0.1) == 1
+    assert percentile(list(range(1, 11)), 0.9) == 9
+    assert percentile(list(range(1, 11)), 1.0) == 10
+    with pytest.raises(SetupError):
+        collect("classic", 3, 0, seed=0)
+    with pytest.raises(SetupError):
+        collect("classic", 1, 2, seed=0)
+    with pytest.raises(UnknownOptionError, match="nobody"):
+        collect("classic", 3, 2, seed=0, bot="nobody")
+
+
+# ---------------------------------------------------------------- report and command line
+
+
+def test_cli_writes_the_report_with_every_section_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_dir = tmp_path / "report"
+    code, out, err = run(
+        capsys, "stats", "--edition", "wild-jackpot", "--players", "3", "--games", "2", "--bots", "heuristic",
+        "--scoring", "single-round", "--compare", "--seed", "1", "--out", str(out_dir),
+    )  # fmt: skip
+    assert code == 0, err
+    assert f"Report written to {out_dir / 'report.md'}, with 6 plots." in out
+    text = (out_dir / "report.md").read_text(encoding="utf-8")
+    command = (
+        f"unokit stats --edition wild-jackpot --players 3 --games 2 --seed 1 --bots heuristic --out {out_dir} "
+        "--compare --scoring single-round"
+    )
+    assert f"Made with `{command}`." in text
+    positions = [text.index(section) for section in (*SECTIONS, JACKPOT_SECTION, COMPARE_SECTION)]
+    assert positions == sorted(positions)
+    for name in (*BASE_PLOTS, "jackpot.png", "compare.png"):
+        assert f"]({name})" in text
+        assert_png(out_dir / name)
+    for edition in COMPARED_EDITIONS:
+        assert f"| {edition} | 2 | 2 | 1.00 |" in text  # matches finished, rounds, rounds per match
+    for outcome in ("choose-player", "right", "left", "everyone", "discard-colours", "draw-four"):
+        assert f"| {outcome} |" in text
+    assert "| enforced |" in text and "| honour task |" in text
+    for card in ("Skip", "Jackpot", "Wild Jackpot", "Wild Draw Four"):
+        assert f"| {card} |" in text
+    assert "| dealer +1 |" in text and "| dealer +2 |" in text and "| dealer |" in text
+    assert "| first player |" in text
+
+
+def test_report_without_compare_or_jackpot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, err = run(
+        capsys, "stats", "--edition", "all-wild", "--players", "2", "--games", "2", "--bots", "heuristic",
+        "--out", str(tmp_path), "--workers", "1", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["report"] == str(tmp_path / "report.md")
+    assert sorted(Path(p).name for p in summary["plots"]) == sorted(BASE_PLOTS)
+    data = summary["editions"]["all-wild"]
+    assert data["games"] == 2 and data["players"] == 2 and data["bot"] == "heuristic"
+    assert "lever_outcomes" not in data
+    assert set(data["plays_per_round"]) == {KIND_NAMES[k] for k in special_kinds("all-wild")}
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    for section in SECTIONS:
+        assert section in text
+    assert JACKPOT_SECTION not in text and COMPARE_SECTION not in text
+    assert "| Wild Forced Swap |" in text and "| Skip |" not in text
+    assert "| match winner's final score |" in text  # scored matches
+    for name in BASE_PLOTS:
+        assert_png(tmp_path / name)
+    assert not (tmp_path / "jackpot.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bots", "nobody"], "unknown bot kind 'nobody'"),
+        (["--bots", "random,heuristic"], "one bot kind"),
+        (["--games", "0"], "--games"),
+        (["--players", "1"], "players"),
+        (["--workers", "0"], "--workers"),
+        (["--edition", "mystery"], "mystery"),
+        (["--scoring", "never"], "scoring"),
+    ],
+)
+def test_cli_refuses_bad_arguments(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "stats", "--games", "1", "--out", str(tmp_path / "r"), *argv)
+    assert code == 2
+    assert message in err
+    assert out == ""
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_needs_out(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "stats", "--games", "1")
+    assert code == 2
+    assert "--out" in err
+
+
+def test_cli_without_matplotlib_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = run(capsys, "stats", "--games", "1", "--out", str(tmp_path / "r"))
+    assert code == 2
+    assert out == ""
+    assert "matplotlib" in err and "unokit[plot]" in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_comparison_brings_the_jackpot_section_to_other_editions() -> None:
+    classic = collect("classic", 3, 2, seed=0, bot="heuristic", workers=1, rules=SINGLE)
+    jackpot = collect("wild-jackpot", 3, 2, seed=0, bot="heuristic", workers=1, rules=SINGLE)
+    assert sum(jackpot.levers) > 0
+    text = render_markdown(classic, [classic, jackpot], command="unokit stats --compare")
+    assert "Made with `unokit stats --compare`." in text
+    assert JACKPOT_SECTION in text and COMPARE_SECTION in text
+    pulls = sum(jackpot.levers)
+    assert f"In the wild-jackpot matches of the comparison below, the lever was pulled {pulls} times" in text
+    assert f"| draw-four | {jackpot.levers[5]} |" in text
+    alone = render_markdown(classic)
+    assert JACKPOT_SECTION not in alone and COMPARE_SECTION not in alone and "Made with" not in alone
