@@ -362,7 +362,8 @@ class HeuristicBot:
         left, most of a card's harm is kept for later (:data:`RESERVE`): plain Wilds go
         first.  Near the end, the cards that take an opponent's turn go first, so the last
         card is one that does not.  A Forced Swap is played whenever it swaps into a
-        smaller hand (best against a player close to going out), never into a bigger one."""
+        smaller hand (best against a player close to going out), never into a bigger one
+        unless the hand holds nothing but Forced Swaps (it cannot go out otherwise)."""
         kind = CARD_KIND[card]
         left = len(ctx.hand) - 1
         if left == 0:
@@ -385,6 +386,8 @@ class HeuristicBot:
             gain = left - ctx.closest
             if gain > 0:
                 return 1.0 + gain + 2 * weight(ctx.leader(ctx.opponents)) + dump
+            if all(CARD_KIND[c] == Kind.WILD_FORCED_SWAP for c in ctx.hand):
+                return -10.0  # a hand of Forced Swaps can only go out by passing them on
             return _USELESS  # never swap into a bigger hand
         effect = 0.0
         potential = 0.0
