@@ -16,7 +16,7 @@ from collections import Counter
 from unokit.cards import CARD_COLOUR
 from unokit.editions import get_edition
 from unokit.game import PHASE_NAMES, Game
-from unokit.views import View
+from unokit.views import View, round_start
 
 
 def known_cards(view: View) -> list[Counter[int]]:
@@ -24,7 +24,9 @@ def known_cards(view: View) -> list[Counter[int]]:
     seat = view.seat
     known: list[Counter[int]] = [Counter() for _ in range(view.players)]
     own: Counter[int] = Counter()
-    for kind, who, value, data in view.history:
+    history = view.history
+    for index in range(round_start(history), len(history)):
+        kind, who, value, data = history[index]
         if kind == "deal":
             if who == 0:
                 known = [Counter() for _ in range(view.players)]
@@ -99,7 +101,8 @@ def sample_game(view: View, rng: random.Random, known: list[Counter[int]] | None
     game.bluff_colour = state["bluff_colour"]
     game.discards_left = view.decision["discards_left"]
     game.target_kind = state["target_kind"]
-    game.events = list(view.history)
+    # The current round's events only: nothing in a game reads earlier rounds' events.
+    game.events = list(view.history[round_start(view.history) :])
 
     # Every card not in the viewer's hand or the discard pile is somewhere hidden.
     hidden = Counter(game.deck_cards)

@@ -179,6 +179,8 @@ class Game:
         self._final_effects = self.edition.final_effects
         self._wd4_restricted = not self.rules.allow_bluff and self.edition.colours_matter
         self.events: list[Event] = []
+        self.redacted_logs: dict[int | None, tuple[list[Event], list[Event]]] = {}
+        """Per viewer: (the event list read, that log as the viewer may see it), extended as views are built."""
         self.history: list[tuple[int, int]] = []
         self.scores = [0] * players
         self.round = 0
@@ -738,6 +740,7 @@ class Game:
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
+        other.redacted_logs = {}
         other.history = list(self.history)
         other.scores = list(self.scores)
         other.hands = [list(h) for h in self.hands]

@@ -145,6 +145,7 @@ class WildJackpot(Classic):
             dispenser=dispenser,
             used=[],
             in_play=[],
+            shown=(),
             lever_colours=0,
             lever_draw=0,
             lever_skip=0,
@@ -222,12 +223,15 @@ class WildJackpot(Classic):
             dispenser=dispenser,
             used=list(state["used"]),
             in_play=list(state["in_play"]),
+            shown=tuple(sorted(shown)),
             target_choices=tuple(state["target_choices"]),
         )
 
     @staticmethod
-    def _shown(game: Game) -> list[int]:
-        return sorted({e[2] for e in game.events if e[0] == "dispense" and e[2] >= 0})
+    def _shown(game: Game) -> tuple[int, ...]:
+        """The rule cards dispensed so far in the match (their texts are public)."""
+        shown: tuple[int, ...] = game.extra["shown"]
+        return shown
 
     @staticmethod
     def card(game: Game, rid: int) -> rc.RuleCard:
@@ -257,6 +261,8 @@ class WildJackpot(Classic):
             return -1
         rid: int = extra["dispenser"].pop()
         extra["in_play"].append(rid)
+        if rid not in extra["shown"]:
+            extra["shown"] = tuple(sorted((*extra["shown"], rid)))
         game.events.append(("dispense", seat, rid, ()))
         return rid
 

@@ -8,8 +8,10 @@ challenger, or every hand counted at a round's end) nor the draw pile's order.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from itertools import islice
+from typing import TYPE_CHECKING, Any, overload
 
 from unokit.cards import card_name, colour_letter
 from unokit.events import Event, event_to_dict, redact
@@ -17,6 +19,71 @@ from unokit.rules import Rules
 
 if TYPE_CHECKING:
     from unokit.game import Game
+
+
+class History(Sequence[Event]):
+    """The first ``length`` events of an append-only log: an immutable snapshot taken in O(1).
+
+    Views share one redacted log per viewer, so building a view does not copy the whole
+    match history.  Compares equal to any sequence of the same events.
+
+    >>> log = [("pass", 0, 0, ())]
+    >>> snapshot = History(log, 1)
+    >>> log.append(("pass", 1, 0, ()))
+    >>> len(snapshot), snapshot == (("pass", 0, 0, ()),), snapshot[-1]
+    (1, True, ('pass', 0, 0, ()))
+    """
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list[Event], length: int) -> None:
+        if not 0 <= length <= len(items):
+            raise ValueError(f"a snapshot of {length} events of a log of {len(items)}")
+        self._items = items
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(index, slice):
+            return tuple(self._items[: self._length][index])
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("history index out of range")
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[Event]:
+        return islice(self._items, self._length)
+
+    def __reversed__(self) -> Iterator[Event]:
+        items = self._items
+        for index in range(self._length - 1, -1, -1):
+            yield items[index]
+
+    def to_list(self) -> list[Event]:
+        """A new list of the events."""
+        return self._items[: self._length]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, History):
+            return self._length == other._length and self.to_list() == other.to_list()
+        if isinstance(other, (tuple, list)):
+            return self._length == len(other) and all(a == b for a, b in zip(self, other, strict=False))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"History({self.to_list()!r})"
 
 
 @dataclass(frozen=True)
@@ -46,7 +113,8 @@ class View:
     target_score: int
     scoring: str
     winner: int
-    history: tuple[Event, ...]
+    history: History
+    """The match's events so far, redacted for the viewer."""
     public: dict[str, Any]
     """Edition-specific public data (e.g. the rule cards shown so far)."""
     drawn: int
@@ -64,7 +132,7 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, cards in notation."""
-        data = asdict(self)
+        data = asdict(replace(self, history=History([], 0)))
         data["hand"] = [card_name(c) for c in self.hand]
         data["top_card"] = card_name(self.top_card)
         data["colour"] = colour_letter(self.colour)
@@ -105,13 +173,32 @@ def build_view(game: Game, seat: int | None) -> View:
         target_score=game.rules.target_score,
         scoring=game.rules.scoring,
         winner=game.winner,
-        history=tuple(redact(e, seat) for e in game.events),
+        history=_redacted_history(game, seat),
         public=game.edition.public_info(game, seat),
         drawn=game.drawn if seat is not None and seat == game.actor and game.phase_name == "drawn" else -1,
         decision=decision_info(game),
         rules=game.rules,
         state=public_state(game),
     )
+
+
+def round_start(history: Sequence[Event]) -> int:
+    """Index of the current round's first event (its ``dealer`` event), 0 if there is none."""
+    for index in range(len(history) - 1, -1, -1):
+        if history[index][0] == "dealer":
+            return index
+    return 0
+
+
+def _redacted_history(game: Game, seat: int | None) -> History:
+    """The log redacted for ``seat``, extended from the events added since the last view."""
+    events = game.events
+    source, log = game.redacted_logs.get(seat, (None, []))
+    if source is not events or len(log) > len(events):
+        log = []
+        game.redacted_logs[seat] = (events, log)
+    log.extend(redact(e, seat) for e in events[len(log) :])
+    return History(log, len(log))
 
 
 def public_state(game: Game) -> dict[str, Any]:

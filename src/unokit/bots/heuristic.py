@@ -50,7 +50,7 @@ from unokit.errors import UnknownOptionError
 from unokit.events import Event
 from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER
 from unokit.rules import Rules
-from unokit.views import View
+from unokit.views import View, round_start
 
 __all__ = ["HeuristicBot", "RoundMemory", "read_round"]
 
@@ -105,11 +105,7 @@ class RoundMemory:
 
 def read_round(history: Sequence[Event], players: int) -> RoundMemory:
     """Replay the current round's events (from the last deal) into a :class:`RoundMemory`."""
-    start = 0
-    for index in range(len(history) - 1, -1, -1):
-        if history[index][0] == "dealer":
-            start = index
-            break
+    start = round_start(history)
     memory = RoundMemory(players)
     pile = memory.pile
     top = -1
