@@ -11,7 +11,7 @@ from unokit import Game, Rules, View
 from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
 from unokit.deck import stacked_deck
 from unokit.errors import WrongPlayerError
-from unokit.events import SECRET_KINDS
+from unokit.events import SECRET_KINDS, redact
 
 HANDS_3 = [
     ["G1", "G2", "G3", "G4", "G6", "G7", "G8"],
@@ -310,3 +310,41 @@ def test_drawn_card_and_decision_details_are_in_the_view_only_as_public_as_they_
     assert bluff.phase_name == "challenge"
     assert bluff.view(1).decision["bluffer"] == 0
     assert bluff.view(None).decision == bluff.view(1).decision
+
+
+# ---------------------------------------------------------------- history snapshots
+
+
+def test_a_views_history_is_a_snapshot() -> None:
+    game = three_player_game()
+    before = game.view(0)
+    length = len(before.history)
+    events = list(before.history)
+    game.apply_notation(1, "RR")
+    game.apply_notation(0, "draw")
+    after = game.view(0)
+    assert len(before.history) == length
+    assert list(before.history) == events
+    assert before.history == tuple(events)
+    assert len(after.history) == len(game.events) > length
+    assert after.history[:length] == tuple(events)
+    with pytest.raises(IndexError):
+        before.history[length]
+
+
+def test_history_is_redacted_per_viewer_and_per_clone() -> None:
+    game = three_player_game()
+    game.apply_notation(1, "RR")
+    game.apply_notation(0, "draw")  # seat 0 draws B9 in secret
+    drawn = ("draw", 0, 1, (parse_card("B9"),))
+    assert drawn in game.view(0).history
+    assert drawn not in game.view(1).history
+    assert drawn not in game.view(None).history
+    assert drawn in game.view(0).history  # seat 1's view did not overwrite seat 0's log
+    game.view(2)
+    copy = game.clone()
+    copy.apply_notation(2, "draw")  # only the copy goes on
+    assert len(copy.view(2).history) == len(copy.events) > len(game.events)
+    assert copy.view(2).history == tuple(redact(e, 2) for e in copy.events)
+    assert game.view(2).history == tuple(redact(e, 2) for e in game.events)
+    assert json.loads(json.dumps(game.view(0).to_dict()))["history"][-1]["kind"] == game.events[-1][0]
