@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from unokit import Game
-from unokit.cards import parse_card
+from unokit.cards import CARD_COLOUR, Colour, parse_card
 from unokit.deck import stacked_deck
-from unokit.determinize import known_cards, sample_game
+from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.editions import EDITIONS
 
 
@@ -71,3 +71,33 @@ def test_a_hand_shown_in_a_challenge_is_placed_in_the_sample() -> None:
     for seed in range(10):
         sample = sample_game(game.view(1), random.Random(seed))
         assert not shown - Counter(sample.hands[0])
+
+
+def test_a_colour_drawn_on_is_lacked_and_kept_out_of_the_sample() -> None:
+    # Seat 1 plays R9 on R5... seat 0 holds no red card, draws G7 (not playable) and passes.
+    first = ["G1", "G2", "B3", "B4", "Y5", "Y6", "G8"]
+    second = ["R9", "R1", "R2", "R3", "R4", "B6", "B7"]
+    deck = stacked_deck("classic", [first, second], "R5", ["G7", "Y1", "Y2"], dealer=0)
+    game = Game("classic", 2, seed=2, deck=deck, dealer=0)
+    game.apply_notation(1, "R9")
+    game.apply_notation(0, "draw")  # G7 does not match R9: the turn passes
+    view = game.view(1)
+    assert lacked_colours(view.history, 2) == [{Colour.RED}, set()]
+    for seed in range(20):
+        sample = sample_game(view, random.Random(seed))
+        assert all(CARD_COLOUR[c] != Colour.RED for c in sample.hands[0])
+        assert Counter(sample.all_cards()) == Counter(sample.deck_cards)
+    # Without the inference some samples would give seat 0 a red card.
+    unguided = [sample_game(view, random.Random(s), lacks=[set(), set()]) for s in range(20)]
+    assert any(CARD_COLOUR[c] == Colour.RED for sample in unguided for c in sample.hands[0])
+
+
+def test_a_penalty_draw_clears_what_was_lacked() -> None:
+    first = ["G1", "G2", "B3", "B4", "Y5", "Y6", "G8"]
+    second = ["R9", "R+2", "R2", "R3", "R4", "B6", "B7"]
+    deck = stacked_deck("classic", [first, second], "R5", ["G7", "Y1", "Y2", "Y3"], dealer=0)
+    game = Game("classic", 2, seed=2, deck=deck, dealer=0)
+    game.apply_notation(1, "R9")
+    game.apply_notation(0, "draw")
+    game.apply_notation(1, "R+2")  # seat 0 draws two unknown cards
+    assert lacked_colours(game.view(1).history, 2) == [set(), set()]

@@ -9,6 +9,7 @@ from unokit.bots import make_bot, play_game
 from unokit.bots.ismcts import IsmctsBot
 from unokit.deck import stacked_deck
 from unokit.editions import EDITIONS
+from unokit.views import View
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
@@ -65,3 +66,35 @@ def test_ismcts_options_are_checked() -> None:
         make_bot("ismcts", seed=1, edition="classic", ms=-5)
     with pytest.raises(UnknownOptionError):
         make_bot("ismcts", seed=1, edition="classic", depth=3)
+
+
+def _turn_views(count: int) -> list[View]:
+    """Views of seat 0's turn decisions in a few classic games between random bots."""
+    import random
+
+    views = []
+    for seed in range(40):
+        game = Game("classic", 2, seed=seed, rules={"scoring": "single-round"})
+        rng = random.Random(seed)
+        while not game.is_over and len(views) < count:
+            seat = game.actor
+            if seat == 0 and game.phase_name == "turn" and len(game.legal_actions(0)) > 2:
+                views.append(game.view(0))
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+    return views
+
+
+def test_a_large_margin_plays_the_heuristics_choice_and_none_searches_alone() -> None:
+    from unokit.bots.heuristic import HeuristicBot
+
+    views = _turn_views(25)
+    guided = IsmctsBot(seed=1, iterations=60, margin=1e9)
+    heuristic = HeuristicBot(seed=1)
+    unguided = IsmctsBot(seed=1, iterations=60, margin=None)
+    differs = 0
+    for view in views:
+        assert guided.choose(view) == heuristic.choose(view)
+        differs += unguided.choose(view) != HeuristicBot(seed=1).choose(view)
+    assert differs > 0, "the unguided search should sometimes disagree with the heuristic"
+    with pytest.raises(UnknownOptionError):
+        make_bot("ismcts", seed=1, edition="classic", margin=-1)

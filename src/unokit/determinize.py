@@ -3,18 +3,21 @@
 :func:`sample_game` deals every card the viewer cannot see at random, consistently
 with everything the view shows: the viewer's hand, the discard pile, every hand's
 size, cards the viewer knows another player holds (a hand shown in a challenge,
-cards given, taken or swapped), and the public state (phase, pending operations,
-scores, ...).  Only the view is read, so a bot built on it cannot use hidden
-information.  The sampled game has its own random generator, seeded from ``rng``.
+cards given, taken or swapped), colours a player seems to lack (it drew on them),
+and the public state (phase, pending operations, scores, ...).  Only the view is
+read, so a bot built on it cannot use hidden information.  The sampled game has its
+own random generator, seeded from ``rng``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
-from unokit.cards import CARD_COLOUR
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, NO_COLOUR
 from unokit.editions import get_edition
+from unokit.events import Event
 from unokit.game import PHASE_NAMES, Game
 from unokit.views import View, round_start
 
@@ -66,16 +69,57 @@ def known_cards(view: View) -> list[Counter[int]]:
     return known
 
 
+def lacked_colours(history: Sequence[Event], players: int) -> list[set[int]]:
+    """Colours each player is inferred not to hold (wild cards aside), from the current round.
+
+    A player who draws one card on their turn and then passes or plays the drawn card held
+    no card of the colour in play; any other card drawn, taken or given to them clears
+    what is known; a hand shown in a challenge lacks every colour it does not show."""
+    lacks: list[set[int]] = [set() for _ in range(players)]
+    colour = NO_COLOUR
+    pending: tuple[int, int] | None = None  # (seat, colour) of a one-card draw on a turn
+    for index in range(round_start(history), len(history)):
+        kind, seat, value, data = history[index]
+        if pending is not None:
+            drawer, drawn_on = pending
+            pending = None
+            if seat == drawer and kind in ("pass", "play") and drawn_on != NO_COLOUR:
+                lacks[drawer].add(drawn_on)
+        if (kind in ("flip", "play") and not CARD_IS_WILD[data[0]]) or (kind == "discard" and value == 1):
+            colour = CARD_COLOUR[data[0]]
+        elif kind == "colour":
+            colour = value
+        elif kind == "draw":
+            lacks[seat].clear()
+            if value == 1:
+                pending = (seat, colour)
+        elif kind in ("take", "give"):
+            lacks[seat if kind == "take" else value].clear()
+        elif kind == "swap":
+            lacks[seat], lacks[value] = lacks[value], lacks[seat]
+        elif kind == "reveal" and data:
+            shown = {CARD_COLOUR[c] for c in data}
+            lacks[seat] = {c for c in range(NO_COLOUR) if c not in shown}
+    return lacks
+
+
 def _remove(counter: Counter[int], cards: tuple[int, ...]) -> None:
     for card in cards:
         if counter[card] > 0:
             counter[card] -= 1
 
 
-def sample_game(view: View, rng: random.Random, known: list[Counter[int]] | None = None) -> Game:
-    """A full game consistent with ``view``, hidden cards dealt at random.
+def sample_game(
+    view: View,
+    rng: random.Random,
+    known: list[Counter[int]] | None = None,
+    lacks: list[set[int]] | None = None,
+) -> Game:
+    """A full game consistent with ``view``, hidden cards dealt at random (a player's
+    unknown cards avoid the colours it seems to lack, see :func:`lacked_colours`).
 
-    ``known`` is :func:`known_cards` of the view, when the caller already has it."""
+    ``known`` and ``lacks`` are :func:`known_cards` and :func:`lacked_colours` of the
+    view, when the caller already has them."""
     if view.seat is None:
         raise ValueError("a spectator's view has no point of view to sample from")
     edition = get_edition(view.edition)
@@ -118,8 +162,21 @@ def sample_game(view: View, rng: random.Random, known: list[Counter[int]] | None
                 hidden[card] -= keep
     pool = list(hidden.elements())
     rng.shuffle(pool)
+    inferred = lacks if lacks is not None else lacked_colours(view.history, view.players)
     for other in range(view.players):
         need = view.hand_sizes[other] - len(hands[other])
+        if need <= 0:
+            continue
+        lacked = inferred[other] if other != view.seat else ()
+        if lacked:
+            # Deal cards of the colours it seems to lack only when nothing else is left.
+            fits = [c for c in pool if CARD_COLOUR[c] not in lacked]
+            if len(fits) >= need:
+                dealt = fits[:need]
+                for card in dealt:
+                    pool.remove(card)
+                hands[other] += dealt
+                continue
         hands[other] += pool[:need]
         del pool[:need]
     game.hands = hands

@@ -45,6 +45,7 @@ from unokit import rulecards as rc
 from unokit.actions import ActionSpace, ActionType
 from unokit.bots.base import interrupt_actions, non_interrupt_actions
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, NO_COLOUR, Kind
+from unokit.determinize import lacked_colours
 from unokit.editions import Edition, get_edition
 from unokit.errors import UnknownOptionError
 from unokit.events import Event
@@ -109,14 +110,8 @@ def read_round(history: Sequence[Event], players: int) -> RoundMemory:
     memory = RoundMemory(players)
     pile = memory.pile
     top = -1
-    pending: tuple[int, int] | None = None  # (seat, colour) of a one-card draw on a turn
     for index in range(start, len(history)):
         kind, seat, value, data = history[index]
-        if pending is not None:
-            drawer, colour = pending
-            pending = None
-            if seat == drawer and kind in ("pass", "play") and colour != NO_COLOUR:
-                memory.lacks[drawer].add(colour)
         if kind == "flip":
             top = data[0]
             pile[top] += 1
@@ -144,22 +139,11 @@ def read_round(history: Sequence[Event], players: int) -> RoundMemory:
         elif kind == "colour":
             memory.colour = value
             memory.setter, memory.set_by_choice = seat, True
-        elif kind == "draw":
-            memory.lacks[seat].clear()
-            if value == 1:
-                pending = (seat, memory.colour)
         elif kind == "reshuffle":
             pile.clear()
             if top >= 0:
                 pile[top] = 1
-        elif kind in ("take", "give"):
-            receiver = seat if kind == "take" else value
-            memory.lacks[receiver].clear()
-        elif kind == "swap":
-            memory.lacks[seat], memory.lacks[value] = memory.lacks[value], memory.lacks[seat]
-        elif kind == "reveal" and data:
-            shown = {CARD_COLOUR[c] for c in data}
-            memory.lacks[seat] = {c for c in range(5) if c not in shown}
+    memory.lacks = lacked_colours(history, players)
     return memory
 
 

@@ -11,6 +11,12 @@ the seat that took its edge.  The most visited root action is played.
 Calls and catches of UNO are not searched: calling for yourself and catching others
 always help, so the bot always does both (as the heuristic bot does).
 
+The search is guided by the heuristic bot (prior knowledge, as in MoGo): the
+heuristic's choice is played unless the search finds another action better by more
+than ``margin`` standard errors of the two estimates (``margin=None``: the most visited
+action, unguided).  The search so improves on the heuristic where it can see further,
+and falls back on it where its estimates are too noisy to tell.
+
 The budget is a number of iterations per decision, and optionally milliseconds per
 decision (whichever ends first).  With iterations alone the bot is deterministic for
 its seed; a time budget makes the number of iterations depend on the machine.
@@ -26,8 +32,9 @@ from typing import Any
 
 from unokit.actions import ActionSpace, ActionType
 from unokit.bots.base import interrupt_actions, non_interrupt_actions
+from unokit.bots.heuristic import HeuristicBot
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
-from unokit.determinize import known_cards, sample_game
+from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.editions import get_edition
 from unokit.errors import UnknownOptionError
 from unokit.game import Game
@@ -60,6 +67,7 @@ class IsmctsBot:
         iterations: int = 400,
         ms: float | None = None,
         exploration: float = 0.7,
+        margin: float | None = 1.0,
         **options: Any,
     ) -> None:
         if options:
@@ -72,7 +80,11 @@ class IsmctsBot:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = ms / 1000.0 if ms is not None else math.inf
+        if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float)) or margin < 0):
+            raise UnknownOptionError("an ismcts bot's margin must be a number of standard errors, at least 0")
         self.exploration = exploration
+        self.margin = margin
+        self.guide = HeuristicBot(seed=seed, edition=edition) if margin is not None else None
         self.space = get_edition(edition).actions
 
     # ------------------------------------------------------------ the bot interface
@@ -89,23 +101,31 @@ class IsmctsBot:
             return moves[0]
         assert view.seat is not None
         root = _Node()
-        known = known_cards(view)
+        known = (known_cards(view), lacked_colours(view.history, view.players))
         deadline = time.perf_counter() + self.seconds
         for _ in range(self.iterations):
             self._iterate(view, known, root)
             if time.perf_counter() >= deadline:
                 break
         seat = view.seat
-        visits = {a: root.children[(seat, a)].visits for a in moves if (seat, a) in root.children}
-        if not visits:
+        stats = {a: root.children[(seat, a)] for a in moves if (seat, a) in root.children}
+        if not stats:
             return self.rng.choice(moves)
-        return max(moves, key=lambda a: (visits.get(a, -1), -moves.index(a)))
+        best = max(moves, key=lambda a: (stats[a].visits if a in stats else -1, -moves.index(a)))
+        if self.guide is None or self.margin is None:
+            return best
+        guided = self.guide.choose(view)
+        if guided == best or guided not in moves:
+            return best
+        if guided not in stats:
+            return best
+        return best if _better(stats[best], stats[guided], self.margin) else guided
 
     # ------------------------------------------------------------ search
 
-    def _iterate(self, view: View, known: list[Any], root: _Node) -> None:
+    def _iterate(self, view: View, known: tuple[list[Any], list[set[int]]], root: _Node) -> None:
         rng = self.rng
-        game = sample_game(view, rng, known)
+        game = sample_game(view, rng, *known)
         start_round = game.round
         node = root
         path: list[tuple[int, _Node]] = []
@@ -179,6 +199,17 @@ class IsmctsBot:
 _INTERRUPTS = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
 
 
+def _better(challenger: _Node, incumbent: _Node, margin: float) -> bool:
+    """Whether ``challenger``'s win rate beats ``incumbent``'s by ``margin`` standard errors."""
+    if challenger.visits == 0 or incumbent.visits == 0:
+        return False
+    p1 = challenger.wins / challenger.visits
+    p2 = incumbent.wins / incumbent.visits
+    pooled = (challenger.wins + incumbent.wins) / (challenger.visits + incumbent.visits)
+    spread = math.sqrt(max(pooled * (1 - pooled), 1e-9) * (1 / challenger.visits + 1 / incumbent.visits))
+    return p1 - p2 > margin * spread
+
+
 def _undominated(space: ActionSpace, moves: Sequence[int]) -> tuple[int, ...]:
     """Drop playing a card without calling UNO when the same play with the call is legal."""
     types = space.types
@@ -196,26 +227,40 @@ _ATTACKS = frozenset(
 
 
 def _playout_action(game: Game, seat: int, legal: tuple[int, ...], types: list[ActionType], rng: random.Random) -> int:
-    """Play a card when possible (calling UNO; an attacking card when the next player is
-    close to going out; coloured before wild), name the colour held most, accept a Wild
-    Draw Four, otherwise pick at random."""
+    """A quick version of how a good player plays: play a card when possible (calling
+    UNO), a coloured card of the colour held most, keeping wild cards for when nothing
+    else plays, and an attacking card when the next player is close to going out; name
+    the colour held most; accept a Wild Draw Four; otherwise pick at random."""
     space = game.actions
+    args = space.args
     plays = [a for a in legal if types[a] in _PLAYS]
+    hand = game.hands[seat]
     if plays:
         calls = [a for a in plays if types[a] == ActionType.PLAY_UNO]
         pool = calls or plays
-        if len(game.hands[game.next_seat(seat)]) <= 2:
-            attacks = [a for a in pool if CARD_KIND[space.args[a]] in _ATTACKS]
-            pool = attacks or pool
-        coloured = [a for a in pool if not CARD_IS_WILD[space.args[a]]]
-        pool = coloured or pool
-        return pool[0] if len(pool) == 1 else rng.choice(pool)
+        if len(pool) == 1:
+            return pool[0]
+        counts = [0] * 6
+        for card in hand:
+            counts[CARD_COLOUR[card]] += 1
+        close = len(game.hands[game.next_seat(seat)]) <= 2
+        best = -1.0
+        chosen = pool[0]
+        for action in pool:
+            card = args[action]
+            score = 0.0 if CARD_IS_WILD[card] else 10.0 + counts[CARD_COLOUR[card]]
+            if close and CARD_KIND[card] in _ATTACKS:
+                score += 20.0
+            score += rng.random()
+            if score > best:
+                best, chosen = score, action
+        return chosen
     kind = types[legal[0]]
     if kind == ActionType.COLOUR:
         counts = [0] * 6
-        for card in game.hands[seat]:
+        for card in hand:
             counts[CARD_COLOUR[card]] += 1
-        return max(legal, key=lambda a: counts[space.args[a]])
+        return max(legal, key=lambda a: counts[args[a]])
     if kind == ActionType.CHALLENGE:
         return space.accept
     return legal[0] if len(legal) == 1 else rng.choice(legal)
