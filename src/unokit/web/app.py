@@ -1,0 +1,384 @@
+"""The web server: a Starlette app with the browser client, a small JSON API and the game's WebSocket.
+
+``create_app(db_path=..., settings=...)`` builds the app; ``unokit serve`` runs it on
+uvicorn.  Every client frame is checked (:mod:`unokit.web.protocol`), rate-limited per
+connection, and handled by the rooms (:mod:`unokit.web.rooms`); every failure is
+answered with an ``error`` to that client alone, never with a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from unokit.bots import bot_kinds
+from unokit.editions import get_edition
+from unokit.jackpot import rule_cards_per_player
+from unokit.rulecards import MAX_RULE_LENGTH
+from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS, Rules
+from unokit.web.protocol import BOT_LEVELS, EDITION_NAMES, MAX_FRAME, MAX_NAME, ProtocolError, parse_message
+from unokit.web.rooms import CODE_LENGTH, Hub, Member, Room, RoomError, RoomSettings, ServerSettings, read_rule_message
+from unokit.web.storage import SqliteStorage, Storage
+
+__all__ = ["RateLimiter", "create_app", "options"]
+
+log = logging.getLogger("unokit.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+
+SECURITY_HEADERS = {
+    "content-security-policy": "default-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+
+FLOOD_LIMIT = 200
+"""Refused messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
+FLOOD_WINDOW = 10.0
+OUTBOX_LIMIT = 2000
+"""Messages queued for a connection that does not read them; past that it is closed."""
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once.
+
+    >>> bucket = RateLimiter(rate=1.0, burst=2.0, now=0.0)
+    >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
+    [True, True, False, True]
+    """
+
+    def __init__(self, rate: float = 20.0, burst: float = 40.0, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic() if now is None else now
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def options() -> dict[str, Any]:
+    """What ``GET /api/options`` answers: editions, rule options with their limits, bot levels."""
+    defaults = Rules()
+    jackpot, jam, wd4 = ["wild-jackpot"], ["space-jam"], ["classic", "space-jam", "wild-jackpot"]
+
+    def num(kind: str, low: float, high: float, only: list[str] | None = None) -> dict[str, Any]:
+        entry: dict[str, Any] = {"type": kind, "min": low, "max": high}
+        return entry if only is None else {**entry, "editions": only}
+
+    rules: dict[str, dict[str, Any]] = {
+        "scoring": {"choices": list(SCORING_METHODS)},
+        "target_score": num("int", 1, 1_000_000),
+        "hand_size": num("int", 1, 30),
+        "allow_bluff": {"type": "bool", "editions": wd4},
+        "challenger_plays_after_catching_bluff": {"type": "bool", "editions": wd4},
+        "two_player_reverse_skips": {"type": "bool"},
+        "uno_penalty": num("int", 0, 20),
+        "jam_slam_chance": num("float", 0, 1, jam),
+        "jam_discard": num("int", 0, 20, jam),
+        "jam_draw": num("int", 0, 20, jam),
+        "forced_swap_final_card": {"choices": list(FORCED_SWAP_FINAL), "editions": ["all-wild"]},
+        "lever_weights": {"type": "ints", "length": 6, "min": 0, "max": 1000, "editions": jackpot},
+        "rule_card_count": num("int", 1, 100, jackpot),
+    }
+    for name, entry in rules.items():
+        value = getattr(defaults, name)
+        entry["default"] = list(value) if isinstance(value, tuple) else value
+    return {
+        "editions": list(EDITION_NAMES),
+        "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},
+        "rules": rules,
+        "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
+        "rule_card_counts": {str(n): rule_cards_per_player(defaults.rule_card_count, n) for n in range(2, 11)},
+        "limits": {"name": MAX_NAME, "rule_text": MAX_RULE_LENGTH, "frame": MAX_FRAME, "seats": [2, 10]},
+    }
+
+
+# ---------------------------------------------------------------- HTTP
+
+
+def _page(request: Request) -> Response:
+    index = STATIC_DIR / "index.html"
+    if not index.is_file():
+        return JSONResponse({"error": "the browser client is missing"}, status_code=404)
+    return FileResponse(index, headers={"cache-control": "no-store"})
+
+
+async def page(request: Request) -> Response:
+    return _page(request)
+
+
+async def api_options(request: Request) -> Response:
+    return JSONResponse(options())
+
+
+async def api_record(request: Request) -> Response:
+    hub: Hub = request.app.state.hub
+    code = str(request.path_params["code"]).strip().upper()
+    stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
+    if stored is None:
+        return JSONResponse({"error": "no room has that code"}, status_code=404)
+    if stored.status != "finished":
+        return JSONResponse({"error": "the record is shown once the match is over"}, status_code=403)
+    record = hub.storage.load_record(code)
+    if record is None:  # pragma: no cover - a finished room always has a game
+        return JSONResponse({"error": "no record"}, status_code=404)
+    return JSONResponse(record)
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                for name, value in SECURITY_HEADERS.items():
+                    if name.encode() not in present:
+                        headers.append((name.encode(), value.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+# ---------------------------------------------------------------- WebSocket
+
+
+class Connection:
+    """One WebSocket client: its queue of outgoing messages, rate limit and room membership."""
+
+    def __init__(self, websocket: WebSocket, hub: Hub) -> None:
+        self.websocket = websocket
+        self.hub = hub
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.member = Member(self.send)
+        self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
+        self.refused = 0
+        self.refused_since = time.monotonic()
+        self.last_refusal_notice = -1.0
+        self.closing = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closing:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("closing a connection that does not read its messages")
+            self.closing = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+    def error(self, code: str, message: str) -> None:
+        self.send({"type": "error", "code": code, "message": message})
+
+    async def pump(self) -> None:
+        """Write the queued messages to the socket, in order."""
+        while True:
+            message = await self.outbox.get()
+            if message is None:
+                await self.websocket.close(code=1008)
+                return
+            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    def receive(self, text: str | bytes) -> bool:
+        """Handle one frame; False when the connection must be closed for flooding."""
+        if not self.limiter.allow():
+            now = time.monotonic()
+            if now - self.refused_since > FLOOD_WINDOW:
+                self.refused, self.refused_since = 0, now
+            self.refused += 1
+            if now - self.last_refusal_notice >= 0.5:
+                self.last_refusal_notice = now
+                self.error("rate-limited", "too many messages: slow down")
+            return self.refused < FLOOD_LIMIT
+        try:
+            message = parse_message(text)
+            self.handle(message)
+        except ProtocolError as exc:
+            self.error("malformed", str(exc))
+        except RoomError as exc:
+            self.error(exc.code, exc.message)
+        except Exception:
+            log.exception("error handling a client message")
+            self.error("server", "the server could not handle that message")
+        return True
+
+    def room(self) -> Room:
+        room = self.member.room
+        if room is None:
+            raise RoomError("forbidden", "create, join, resume or spectate a room first")
+        return room
+
+    def leave(self) -> None:
+        if self.member.room is not None:
+            self.member.room.detach(self.member)
+
+    def handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        member = self.member
+        if kind == "ping":
+            self.send({"type": "pong"})
+        elif kind == "read_rule":
+            self.send(read_rule_message(message["text"]))
+        elif kind == "create":
+            settings = RoomSettings(
+                message["edition"], message["seats"], message.get("rules", {}), message.get("bot", "heuristic")
+            )
+            room, secret = self.hub.create(settings, message["name"])
+            self.leave()
+            self.send(room.welcome(Member(self.send, seat=0), secret))
+            room.attach(member, 0)
+        elif kind == "join":
+            room = self.hub.get(message["code"])
+            seat, secret = room.join(message["name"])
+            self.leave()
+            self.send(room.welcome(Member(self.send, seat=seat), secret))
+            room.attach(member, seat)
+        elif kind == "resume":
+            room = self.hub.get(message["code"])
+            found = room.seat_of_secret(message["secret"])
+            if found is None:
+                raise RoomError("forbidden", "that secret opens no seat in this room")
+            self.leave()
+            self.send(room.welcome(Member(self.send, seat=found), message["secret"]))
+            room.attach(member, found, message.get("version", 0))
+        elif kind == "spectate":
+            room = self.hub.get(message["code"])
+            self.leave()
+            self.send(room.welcome(Member(self.send, seat=None)))
+            room.attach(member, None, message.get("version", 0))
+        elif kind == "seat":
+            self.room().set_seat(member, message["seat"], message["bot"])
+        elif kind == "rule_cards":
+            self.room().write_rule_cards(member, message["texts"])
+        elif kind == "start":
+            self.room().start(member)
+        elif kind == "act":
+            self.room().act(member, message["action"], message["version"])
+        elif kind == "sync":
+            room = self.room()
+            member.version = min(message["version"], room.version)
+            room.send_state(member)
+        else:  # pragma: no cover - parse_message knows every type
+            raise ProtocolError(f"unknown message type {kind!r}")
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """A browser's Origin must be this server (programs that send none are let in)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    hub: Hub = websocket.app.state.hub
+    if not _same_origin(websocket):
+        await websocket.close(code=1008)
+        return
+    await websocket.accept()
+    connection = Connection(websocket, hub)
+    pump = asyncio.get_running_loop().create_task(connection.pump())
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            data = text if text is not None else frame.get("bytes") or b""
+            if not connection.receive(data):
+                connection.closing = False
+                connection.error("rate-limited", "flooding: the connection is closed")
+                connection.closing = True
+                connection.outbox.put_nowait(None)
+                break
+            if connection.closing:
+                break
+    except WebSocketDisconnect:
+        pass
+    except Exception:
+        log.exception("WebSocket connection failed")
+    finally:
+        connection.leave()
+        if connection.closing:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 2.0)
+        pump.cancel()
+        with contextlib.suppress(BaseException):
+            await pump
+        if websocket.client_state == WebSocketState.CONNECTED and not connection.closing:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(
+    db_path: str = "unokit.sqlite3",
+    settings: ServerSettings | None = None,
+    storage: Storage | None = None,
+) -> Starlette:
+    """The web app, storing rooms in the SQLite file ``db_path`` (``":memory:"``: nothing kept)
+    or in ``storage``.  On start-up every room in progress is loaded and resumes."""
+    store: Storage = storage if storage is not None else SqliteStorage(db_path)
+    hub = Hub(store, settings)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        restored = hub.load_all()
+        if restored:
+            log.info("resumed %d rooms", restored)
+        hub.start()
+        yield
+        hub.close()
+        store.close()
+
+    routes = [
+        Route("/", page),
+        Route("/r/{code}", page),
+        Route("/replay/{code}", page),
+        Route("/api/options", api_options),
+        Route("/api/rooms/{code}/record", api_record),
+        WebSocketRoute("/ws", game_socket),
+        Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.add_middleware(SecurityHeaders)
+    return app

@@ -1,0 +1,258 @@
+"""Persistence of rooms behind a small interface; SQLite by default.
+
+What is stored (see ``docs/web.md``): rooms (code, settings, status), seats (name,
+kind, bot level, the SHA-256 of the seat's secret, never the secret, and the rule
+cards written in the lobby), games (the record's set-up without its actions, then one
+row per applied action) and results.  A game is rebuilt exactly with
+:func:`unokit.record.replay` on :meth:`Storage.load_record`.
+
+>>> store = SqliteStorage(":memory:")
+>>> store.create_room("ABCDEF", {"edition": "classic", "players": 2}, created=0.0)
+>>> store.load_room("ABCDEF").status
+'lobby'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = ["SeatRow", "SqliteStorage", "Storage", "StoredRoom", "hash_secret"]
+
+ROOM_STATUSES = ("lobby", "playing", "finished")
+
+
+def hash_secret(secret: str) -> str:
+    """The SHA-256 (hex) stored for a seat secret."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatRow:
+    """One seat as stored."""
+
+    seat: int
+    name: str
+    kind: str
+    """``human``, ``bot`` or ``open``."""
+    bot: str | None = None
+    """The bot level of a bot seat."""
+    secret_hash: str | None = None
+    rule_cards: list[str] | None = None
+    """UNO Wild Jackpot: the texts this seat wrote in the lobby (``None``: none yet)."""
+
+
+@dataclass
+class StoredRoom:
+    """A room as stored: settings, status and seats; the game is loaded by :meth:`Storage.load_record`."""
+
+    code: str
+    settings: dict[str, Any]
+    status: str
+    created: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+class Storage(Protocol):
+    """What the web server needs from a store."""
+
+    def create_room(self, code: str, settings: dict[str, Any], created: float) -> None:
+        """A new room in the lobby; :class:`KeyError` if the code is taken."""
+        ...
+
+    def room_exists(self, code: str) -> bool: ...
+
+    def save_seats(self, code: str, seats: list[SeatRow]) -> None:
+        """Replace the seats of a room."""
+        ...
+
+    def set_status(self, code: str, status: str) -> None: ...
+
+    def start_game(self, code: str, setup: dict[str, Any]) -> None:
+        """The game has begun: ``setup`` is its record without actions (see :mod:`unokit.record`)."""
+        ...
+
+    def append_action(self, code: str, index: int, seat: int, notation: str) -> None:
+        """The ``index``-th action of the room's game (0-based) was applied."""
+        ...
+
+    def save_result(self, code: str, result: dict[str, Any]) -> None:
+        """The match is over: its result (winner, scores, rounds); the room becomes ``finished``."""
+        ...
+
+    def load_room(self, code: str) -> StoredRoom | None: ...
+
+    def load_record(self, code: str) -> dict[str, Any] | None:
+        """The room's game record (set-up and every action), ``None`` before the game began."""
+        ...
+
+    def load_result(self, code: str) -> dict[str, Any] | None: ...
+
+    def rooms_in_progress(self) -> list[StoredRoom]:
+        """Every room in the lobby or playing, oldest first."""
+        ...
+
+    def close(self) -> None: ...
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished')),
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES rooms(code),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot', 'open')),
+    bot TEXT,
+    secret_hash TEXT,
+    rule_cards TEXT,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS games (
+    code TEXT PRIMARY KEY REFERENCES rooms(code),
+    setup TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    code TEXT NOT NULL REFERENCES rooms(code),
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (code, idx)
+);
+CREATE TABLE IF NOT EXISTS results (
+    code TEXT PRIMARY KEY REFERENCES rooms(code),
+    result TEXT NOT NULL,
+    finished REAL NOT NULL
+);
+"""
+
+
+class SqliteStorage:
+    """:class:`Storage` in one SQLite file (``":memory:"`` for a store that lives as long as the object).
+
+    The schema is created on open.  Every write is committed at once (WAL journal, so a
+    crash loses at most the write in progress)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        if path != ":memory:":
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)
+
+    def create_room(self, code: str, settings: dict[str, Any], created: float) -> None:
+        try:
+            self.db.execute(
+                "INSERT INTO rooms (code, settings, status, created) VALUES (?, ?, 'lobby', ?)",
+                (code, json.dumps(settings), created),
+            )
+        except sqlite3.IntegrityError:
+            raise KeyError(f"room {code} exists") from None
+
+    def room_exists(self, code: str) -> bool:
+        return self.db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None
+
+    def save_seats(self, code: str, seats: list[SeatRow]) -> None:
+        with self._transaction():
+            self.db.execute("DELETE FROM seats WHERE code = ?", (code,))
+            self.db.executemany(
+                "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        code,
+                        s.seat,
+                        s.name,
+                        s.kind,
+                        s.bot,
+                        s.secret_hash,
+                        json.dumps(s.rule_cards) if s.rule_cards is not None else None,
+                    )
+                    for s in seats
+                ],
+            )
+
+    def set_status(self, code: str, status: str) -> None:
+        if status not in ROOM_STATUSES:
+            raise ValueError(f"room status must be one of {', '.join(ROOM_STATUSES)}, not {status!r}")
+        self.db.execute("UPDATE rooms SET status = ? WHERE code = ?", (status, code))
+
+    def start_game(self, code: str, setup: dict[str, Any]) -> None:
+        with self._transaction():
+            self.db.execute("INSERT INTO games (code, setup) VALUES (?, ?)", (code, json.dumps(setup)))
+            self.db.execute("UPDATE rooms SET status = 'playing' WHERE code = ?", (code,))
+
+    def append_action(self, code: str, index: int, seat: int, notation: str) -> None:
+        self.db.execute(
+            "INSERT INTO actions (code, idx, seat, action) VALUES (?, ?, ?, ?)", (code, index, seat, notation)
+        )
+
+    def save_result(self, code: str, result: dict[str, Any]) -> None:
+        with self._transaction():
+            self.db.execute(
+                "INSERT OR REPLACE INTO results (code, result, finished) VALUES (?, ?, ?)",
+                (code, json.dumps(result), time.time()),
+            )
+            self.db.execute("UPDATE rooms SET status = 'finished' WHERE code = ?", (code,))
+
+    def load_room(self, code: str) -> StoredRoom | None:
+        row = self.db.execute("SELECT code, settings, status, created FROM rooms WHERE code = ?", (code,)).fetchone()
+        return self._room(row) if row is not None else None
+
+    def load_record(self, code: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT setup FROM games WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        actions = self.db.execute("SELECT seat, action FROM actions WHERE code = ? ORDER BY idx", (code,)).fetchall()
+        record["actions"] = [[seat, action] for seat, action in actions]
+        return record
+
+    def load_result(self, code: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT result FROM results WHERE code = ?", (code,)).fetchone()
+        return json.loads(row[0]) if row is not None else None
+
+    def rooms_in_progress(self) -> list[StoredRoom]:
+        rows = self.db.execute(
+            "SELECT code, settings, status, created FROM rooms WHERE status != 'finished' ORDER BY created, code"
+        ).fetchall()
+        return [self._room(row) for row in rows]
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _room(self, row: tuple[Any, ...]) -> StoredRoom:
+        code, settings, status, created = row
+        seats = [
+            SeatRow(seat, name, kind, bot, secret_hash, json.loads(cards) if cards is not None else None)
+            for seat, name, kind, bot, secret_hash, cards in self.db.execute(
+                "SELECT seat, name, kind, bot, secret_hash, rule_cards FROM seats WHERE code = ? ORDER BY seat",
+                (code,),
+            )
+        ]
+        return StoredRoom(code, json.loads(settings), status, created, seats)
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """``BEGIN`` ... ``COMMIT`` (``ROLLBACK`` on an exception) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN")
+
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")

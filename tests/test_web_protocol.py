@@ -1,0 +1,131 @@
+"""The message table: every client message checked, anything else refused with a reason."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from unokit.web.app import RateLimiter, options
+from unokit.web.protocol import MAX_FRAME, MESSAGES, ProtocolError, clean_name, parse_message
+
+
+def msg(**fields: object) -> str:
+    return json.dumps(fields)
+
+
+def test_every_type_accepts_its_fields() -> None:
+    samples = {
+        "create": {"name": "Ann", "edition": "classic", "seats": 4, "rules": {"target_score": 200}, "bot": "random"},
+        "join": {"code": "ABCDEFGH", "name": "Bob"},
+        "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3},
+        "spectate": {"code": "ABCDEFGH", "version": 0},
+        "seat": {"seat": 2, "bot": True},
+        "rule_cards": {"texts": ["Skip your next turn", "Sing"]},
+        "read_rule": {"text": "Draw 2 cards"},
+        "start": {},
+        "act": {"action": "R7!", "version": 12},
+        "sync": {"version": 0},
+        "ping": {},
+    }
+    assert set(samples) == set(MESSAGES)
+    for kind, fields in samples.items():
+        assert parse_message(msg(type=kind, **fields)) == {"type": kind, **fields}
+
+
+def test_optional_fields_may_be_left_out() -> None:
+    assert parse_message(msg(type="create", name="Ann", edition="all-wild", seats=2)) == {
+        "type": "create",
+        "name": "Ann",
+        "edition": "all-wild",
+        "seats": 2,
+    }
+    assert parse_message(msg(type="spectate", code="ABCDEFGH"))["code"] == "ABCDEFGH"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        ('{"type": "act", "action": "R7", "version": NaN}', "not JSON"),
+        (msg(kind="ping"), "unknown message type"),
+        (msg(type="dance"), "unknown message type"),
+        (msg(type=7), "unknown message type"),
+        (msg(type="ping", extra=1), "unknown field 'extra'"),
+        (msg(type="join", code="ABCDEFGH"), "missing field 'name'"),
+        (msg(type="join", code=123, name="Ann"), "must be a string"),
+        (msg(type="join", code="A" * 17, name="Ann"), "at most 16"),
+        (msg(type="join", code="ABCDEFGH", name=""), "cannot be empty"),
+        (msg(type="join", code="ABCDEFGH", name="   "), "cannot be empty"),
+        (msg(type="join", code="ABCDEFGH", name="x" * 25), "at most 24"),
+        (msg(type="join", code="ABCDEFGH", name="Ann\u202e"), r"U\+202E"),
+        (msg(type="join", code="ABCDEFGH", name="Ann\x00"), r"U\+0000"),
+        (msg(type="join", code="ABCDEFGH", name=["Ann"]), "must be a string"),
+        (msg(type="create", name="Ann", edition="poker", seats=4), "must be one of"),
+        (msg(type="create", name="Ann", edition="classic", seats=11), "from 2 to 10"),
+        (msg(type="create", name="Ann", edition="classic", seats=1), "from 2 to 10"),
+        (msg(type="create", name="Ann", edition="classic", seats=4.0), "whole number"),
+        (msg(type="create", name="Ann", edition="classic", seats=True), "whole number"),
+        (msg(type="create", name="Ann", edition="classic", seats="4"), "whole number"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, rules=[1]), "object of rule options"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, rules={"target_score": {"y": 1}}), "plain value"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, rules={"stacking": True}), "unknown rule option"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, rules={"deck": [["R1", 900]]}), "unknown rule"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, bot="genius"), "must be one of"),
+        (msg(type="seat", seat=2, bot="yes"), "true or false"),
+        (msg(type="seat", seat=-1, bot=True), "from 0 to 9"),
+        (msg(type="act", action="R7", version=-1), "from 0"),
+        (msg(type="act", action="R7", version=10**12), "from 0"),
+        (msg(type="act", action="R7" * 20, version=1), "at most 32"),
+        (msg(type="rule_cards", texts="Skip"), "list of strings"),
+        (msg(type="rule_cards", texts=["ok", 3]), "list of strings"),
+        (msg(type="rule_cards", texts=["x" * 401]), "at most 400"),
+    ],
+)
+def test_malformed_messages_are_refused_with_the_reason(text: str, reason: str) -> None:
+    with pytest.raises(ProtocolError, match=reason):
+        parse_message(text)
+
+
+def test_frames_over_the_limit_and_binary_frames_are_refused() -> None:
+    padding = "x" * MAX_FRAME
+    with pytest.raises(ProtocolError, match="at most 8192 bytes"):
+        parse_message(msg(type="ping", pad=padding))
+    multibyte = msg(type="read_rule", text="é" * 380)  # under 8 KiB in characters and in bytes
+    assert parse_message(multibyte)["text"] == "é" * 380
+    with pytest.raises(ProtocolError, match="at most 8192 bytes"):
+        parse_message(json.dumps({"type": "read_rule", "text": "€" * 3000}, ensure_ascii=False))
+    with pytest.raises(ProtocolError, match="binary"):
+        parse_message(b'{"type": "ping"}')
+    with pytest.raises(ProtocolError, match="not JSON"):
+        parse_message("[" * 4000 + "]" * 4000)
+
+
+def test_names_are_plain_text_kept_verbatim() -> None:
+    assert clean_name("  <img src=x onerror=f()> ") == "<img src=x onerror=f()>"
+    assert clean_name("<script>x()</script>") == "<script>x()</script>"
+    assert clean_name("Ann \t  Lee") == "Ann Lee"
+    assert clean_name("Zoë 🎲") == "Zoë 🎲"
+
+
+def test_rate_limiter_refills_at_its_rate() -> None:
+    bucket = RateLimiter(rate=20.0, burst=40.0, now=0.0)
+    assert sum(bucket.allow(0.0) for _ in range(100)) == 40
+    assert sum(bucket.allow(0.5) for _ in range(100)) == 10
+    assert sum(bucket.allow(100.0) for _ in range(100)) == 40
+
+
+def test_options_list_every_rule_option_with_its_default() -> None:
+    from dataclasses import fields
+
+    from unokit.rules import Rules
+
+    data = options()
+    assert data["editions"] == ["classic", "wild-jackpot", "space-jam", "all-wild"]
+    assert set(data["rules"]) == {f.name for f in fields(Rules)} - {"deck"}
+    assert data["rules"]["target_score"] == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
+    assert data["rules"]["lever_weights"]["default"] == [1, 1, 1, 1, 1, 1]
+    assert data["bots"] == ["heuristic", "random", "ismcts"]
+    assert data["rule_card_counts"]["4"] == 2 and data["rule_card_counts"]["10"] == 1
+    json.dumps(data)

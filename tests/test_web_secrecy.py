@@ -1,0 +1,165 @@
+"""Every message of whole games, of every edition, holds only what its receiver may see.
+
+Two scripted players and a spectator follow a match against bots over real WebSockets.
+Afterwards the match is replayed from its record, and each ``update`` is compared with
+the engine at that version: the view must be exactly ``game.view(seat)``, the hand the
+seat's real hand, the events the engine's events redacted for the receiver, the words
+those of a narrator that saw only the redacted events, the legal actions the seat's own.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from unokit.cards import card_name
+from unokit.editions import get_edition
+from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, redact
+from unokit.game import Game
+from unokit.narrate import Narrator, plain
+from unokit.record import replay
+from web_support import Client, RunningServer, fast_settings, play_to_end
+
+EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
+SECRET_RULES = {
+    0: ["Ann's secret rule: hop on one foot", "Skip your next turn"],
+    1: ["Bob's secret rule: whistle a tune", "Draw 2 cards"],
+}
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    with RunningServer(":memory:", fast_settings()) as running:
+        yield running
+
+
+def play_match(server: RunningServer, edition: str, seed: int) -> tuple[str, dict[Any, Client]]:
+    host = Client(server.url)
+    host.send(type="create", name="Ann", edition=edition, seats=4, rules={"target_score": 300}, bot="heuristic")
+    code = host.expect("welcome")["code"]
+    guest = Client(server.url)
+    guest.send(type="join", code=code, name="Bob")
+    guest.expect("welcome")
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("welcome")
+    if edition == "wild-jackpot":
+        for seat, client in ((0, host), (1, guest)):
+            client.send(type="rule_cards", texts=SECRET_RULES[seat])
+            client.expect("lobby", where=lambda m: bool(m["rule_cards"]["mine"]))
+    for seat in (2, 3):
+        host.send(type="seat", seat=seat, bot=True)
+        host.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    host.send(type="start")
+    failures: list[BaseException] = []
+
+    def run(client: Client, rng_seed: int) -> None:
+        try:
+            client.expect("update")
+            play_to_end(client, random.Random(rng_seed), timeout=60)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(c, seed + i)) for i, c in enumerate((host, guest))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(90)
+    assert not failures, failures
+    while not (watcher.update and watcher.update["finished"]):
+        watcher.recv(10)
+    for client in (host, guest, watcher):
+        client.quiet(0.1)
+        client.close()
+    return code, {0: host, 1: guest, None: watcher}
+
+
+def card_strings(edition: str) -> set[str]:
+    return {card_name(face) for face in get_edition(edition).actions.faces}
+
+
+def strings_outside_allowed(message: dict[str, Any]) -> list[str]:
+    """Every string of an update outside the places that may name cards."""
+    found: list[str] = []
+
+    def walk(value: Any, path: tuple[str, ...]) -> None:
+        if path in {("view", "hand"), ("view", "top_card"), ("view", "state", "discard_pile")}:
+            return
+        if path[:1] == ("legal",) or path[-1:] in {("cards",), ("text",)}:
+            return
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, path)
+        elif isinstance(value, str):
+            found.append(value)
+
+    walk(message, ())
+    return found
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServer, edition: str) -> None:
+    code, clients = play_match(server, edition, seed=EDITIONS.index(edition) * 10)
+    record = server.hub.storage.load_record(code)
+    assert record is not None
+    game = replay(record, upto=0)
+    names = record["names"]
+    assert names == ["Ann", "Bob", "Bot 2", "Bot 3"]
+    cards = card_strings(edition)
+    # the engine at every version reached
+    at_version: dict[int, Game] = {len(game.events): game.clone()}
+    for seat, text in record["actions"]:
+        game.apply_notation(seat, text)
+        at_version[len(game.events)] = game.clone()
+    final = game
+    assert final.is_over
+    checked = hidden = 0
+    for viewer, client in clients.items():
+        narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition)
+        seen = 0
+        text = json.dumps(client.received)
+        assert str(final.seed) not in text and '"seed"' not in text and 'draw_pile":' not in text
+        for message in client.received:
+            if message["type"] == "lobby" and message["rule_cards"] is not None:
+                mine = [entry["text"] for entry in message["rule_cards"]["mine"]]
+                assert mine in ([], SECRET_RULES.get(viewer, [])), "a lobby shows only the receiver's own cards"
+                others = [t for seat, texts in SECRET_RULES.items() if seat != viewer for t in texts]
+                assert not any(t in json.dumps(message) for t in others)
+            if message["type"] != "update":
+                continue
+            version = message["version"]
+            engine = at_version[version]
+            view = engine.view(viewer)
+            expected = view.to_dict()
+            del expected["history"]
+            assert message["view"] == json.loads(json.dumps(expected))
+            real_hand = sorted(card_name(c) for c in engine.hands[viewer]) if viewer is not None else []
+            assert sorted(message["view"]["hand"]) == real_hand
+            assert message["view"]["hand_sizes"] == [len(h) for h in engine.hands]
+            legal = [engine.actions.format(a) for a in engine.legal_actions(viewer)] if viewer is not None else []
+            assert [entry["action"] for entry in message["legal"]] == legal
+            redacted = [redact(e, viewer) for e in engine.events[seen:version]]
+            hidden += sum(1 for e, r in zip(engine.events[seen:version], redacted, strict=True) if e != r)
+            assert [{k: v for k, v in e.items() if k != "text"} for e in message["events"]] == [
+                event_to_dict(e) for e in redacted
+            ]
+            narrator.learn(view.public)
+            assert [e["text"] for e in message["events"]] == [plain(narrator.event(e)) for e in redacted]
+            for event in message["events"]:
+                secret = event["kind"] in SECRET_KINDS
+                shared = event["kind"] in SHARED_SECRET_KINDS and event["value"] == viewer
+                if secret and event["cards"] and not (event["seat"] == viewer or shared):
+                    raise AssertionError(f"{viewer} was shown the cards of {event}")
+            assert not cards.intersection(strings_outside_allowed(message)), "a card named outside its place"
+            seen = version
+            checked += 1
+        assert seen == len(final.events), "every receiver heard every event"
+    assert checked > 30 and hidden > 20, "whole games were checked, with hidden cards"

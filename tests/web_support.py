@@ -1,0 +1,159 @@
+"""Helpers for the web server tests: a real uvicorn server in a thread, and WebSocket clients."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from unokit.web.rooms import ServerSettings
+from unokit.web.server import make_config
+
+
+def fast_settings(**changes: Any) -> ServerSettings:
+    """Settings for tests: bots act at once, and scripted clients may act as fast as they like."""
+    return ServerSettings(**{"bot_delay": 0.0, "away_seconds": 60.0, "rate": 10_000.0, "burst": 10_000.0, **changes})
+
+
+class RunningServer:
+    """uvicorn serving the app on 127.0.0.1, on a free port, in a background thread."""
+
+    def __init__(self, db_path: str = ":memory:", settings: ServerSettings | None = None) -> None:
+        config = make_config("127.0.0.1", 0, db_path, settings or fast_settings(), log_level="warning")
+        self.app = config.app
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        self.port = self.server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+        self.http = f"http://127.0.0.1:{self.port}"
+
+    @property
+    def hub(self) -> Any:
+        return self.app.state.hub
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        if self.thread.is_alive():
+            raise RuntimeError("the server did not stop")
+
+    def __enter__(self) -> RunningServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Client:
+    """A WebSocket client that records every message it receives."""
+
+    def __init__(self, url: str) -> None:
+        self.stack = contextlib.ExitStack()
+        self.ws: ClientConnection = self.stack.enter_context(connect(url, open_timeout=10, max_size=2**24))
+        self.received: list[dict[str, Any]] = []
+        self.pending: list[dict[str, Any]] = []
+        self.update: dict[str, Any] | None = None
+        self.lobby: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def send_raw(self, data: str | bytes) -> None:
+        self.ws.send(data)
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message (kept in :attr:`received`)."""
+        if self.pending:
+            return self.pending.pop(0)
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
+        if message["type"] == "update":
+            self.update = message
+        elif message["type"] == "lobby":
+            self.lobby = message
+        elif message["type"] == "welcome":
+            self.welcome = message
+        return message
+
+    def expect(
+        self, kind: str, timeout: float = 10.0, where: Callable[[dict[str, Any]], bool] | None = None
+    ) -> dict[str, Any]:
+        """Read until a message of ``kind`` (matching ``where``) comes; others are skipped."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} message within {timeout} s")
+            message = self.recv(left)
+            if message["type"] == kind and (where is None or where(message)):
+                return message
+
+    def quiet(self, wait: float = 0.3) -> list[dict[str, Any]]:
+        """Every message that arrives within ``wait`` seconds."""
+        got = []
+        deadline = time.monotonic() + wait
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return got
+            try:
+                got.append(self.recv(left))
+            except TimeoutError:
+                return got
+
+    def close(self) -> None:
+        self.stack.close()
+
+
+def choose(update: dict[str, Any], rng: random.Random) -> str | None:
+    """A legal action of an update for a scripted player: UNO calls first, catches never,
+    a card rather than a draw, else at random."""
+    legal = [entry["action"] for entry in update["legal"]]
+    if "uno" in legal:
+        return "uno"
+    moves = [a for a in legal if not a.startswith("catch@")]
+    if not moves:
+        return None
+    with_uno = [a for a in moves if a.endswith("!")]
+    plays = [a for a in moves if a != "draw"]
+    return rng.choice(with_uno or plays or moves)
+
+
+def play_to_end(
+    client: Client, rng: random.Random, timeout: float = 60.0, stop: Callable[[Client], bool] | None = None
+) -> dict[str, Any]:
+    """Play legal actions from the updates until the match is finished; returns the last update."""
+    deadline = time.monotonic() + timeout
+    acted_at = -1
+    while True:
+        update = client.update
+        if update is not None and update["finished"]:
+            return update
+        if stop is not None and stop(client):
+            assert update is not None
+            return update
+        if update is not None and update["version"] != acted_at:
+            action = choose(update, rng)
+            if action is not None:
+                client.send(type="act", action=action, version=update["version"])
+                acted_at = update["version"]
+        if time.monotonic() > deadline:
+            raise TimeoutError("the match did not end in time")
+        message = client.recv(max(0.1, deadline - time.monotonic()))
+        if message["type"] == "error":
+            assert message["code"] in ("stale",), message
+            acted_at = -1
