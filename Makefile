@@ -1,10 +1,13 @@
-# Set-up and checks.  `make play` and `make test` are all a fresh machine needs.
+# Set-up and checks.  `make play` (the web game) and `make test` are all a fresh machine needs.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PLAY_ARGS ?= --edition classic --players 4
+SERVE_ARGS ?=
+# The browser tests drive Debian's Chromium (or the executable named by UNOKIT_CHROMIUM).
+CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 
-.PHONY: play test install lint typecheck pytest bench clean
+.PHONY: play play-cli test install chromium lint typecheck pytest bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("unokit needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -18,6 +21,9 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 install: $(VENV)/.installed
 
 play: install
+	$(BIN)/unokit serve $(SERVE_ARGS)  # prints the address to open
+
+play-cli: install
 	$(BIN)/unokit play $(PLAY_ARGS)
 
 lint: install
@@ -27,7 +33,18 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-pytest: install
+chromium:
+	@if [ ! -x "$(CHROMIUM)" ]; then \
+	  if [ -z "$(UNOKIT_CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && apt-get install -y chromium; \
+	  else \
+	    echo "The browser tests need Chromium at $(CHROMIUM): install Debian's package as root" \
+	      "(apt-get install chromium) or set UNOKIT_CHROMIUM to a Chromium executable." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+pytest: install chromium
 	$(BIN)/pytest -n 2
 
 test: lint typecheck pytest
