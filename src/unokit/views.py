@@ -53,7 +53,10 @@ class History(Sequence[Event]):
 
     def __getitem__(self, index: int | slice) -> Event | tuple[Event, ...]:
         if isinstance(index, slice):
-            return tuple(self._items[: self._length][index])
+            start, stop, step = index.indices(self._length)
+            if step == 1:
+                return tuple(self._items[start:stop])
+            return tuple(self._items[i] for i in range(start, stop, step))
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:
