@@ -13,8 +13,9 @@ one round and every round counts once):
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
 
-Usage: ``python bench/strength.py [--games 400] [--ismcts-games 100] [--ismcts-ms 200]
-[--ismcts-iterations 400] [--max-decisions 5000] [--all] [--workers W] [--seed 0]``.  Prints one JSON object;
+Usage: ``python bench/strength.py [--games 400] [--ismcts-games 400] [--ismcts-ms 190]
+[--ismcts-iterations 100000] [--max-decisions 5000] [--all] [--workers W] [--seed 0]``
+(by default the search is bounded by time: as many iterations as fit in 190 ms).  Prints one JSON object;
 progress goes to stderr.
 """
 
@@ -93,10 +94,10 @@ def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace)
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=400, help="games per heuristic/random pairing (default 400)")
-    parser.add_argument("--ismcts-games", type=int, default=100, help="games per ismcts pairing (default 100)")
-    parser.add_argument("--ismcts-ms", type=float, default=200.0, help="ismcts time per decision, ms (default 200)")
+    parser.add_argument("--ismcts-games", type=int, default=400, help="games per ismcts pairing (default 400)")
+    parser.add_argument("--ismcts-ms", type=float, default=190.0, help="ismcts time per decision, ms (default 190)")
     parser.add_argument(
-        "--ismcts-iterations", type=int, default=400, help="ismcts iterations per decision (default 400)"
+        "--ismcts-iterations", type=int, default=100_000, help="ismcts iterations per decision (default 100000)"
     )
     parser.add_argument(
         "--max-decisions",

@@ -22,7 +22,7 @@ deals paired, single-round scoring).  Prints one JSON object with each bot's rou
 rate against the agent and its 95% confidence interval.
 
 Usage: ``python bench/vs_rlcard_agent.py [--games 400] [--ismcts-games 100]
-[--ismcts-ms 200] [--ismcts-iterations 400] [--players 2] [--workers W] [--seed 0]``.
+[--ismcts-ms 190] [--ismcts-iterations 100000] [--players 2] [--workers W] [--seed 0]``.
 Needs the ``bench`` extra (``pip install -e '.[bench]'``).
 """
 
@@ -192,8 +192,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=400, help="games for the heuristic (default 400)")
     parser.add_argument("--ismcts-games", type=int, default=100, help="games for ismcts (default 100; 0: leave out)")
-    parser.add_argument("--ismcts-ms", type=float, default=200.0, help="ismcts time per decision, ms (default 200)")
-    parser.add_argument("--ismcts-iterations", type=int, default=400, help="ismcts iterations per decision")
+    parser.add_argument("--ismcts-ms", type=float, default=190.0, help="ismcts time per decision, ms (default 190)")
+    parser.add_argument(
+        "--ismcts-iterations", type=int, default=100_000, help="ismcts iterations per decision (default 100000)"
+    )
     parser.add_argument("--players", type=int, default=2, help="seats: one of ours against the rest (default 2)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument("--seed", type=int, default=0)
