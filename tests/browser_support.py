@@ -84,11 +84,9 @@ def start_server(db_path: str, settings: ServerSettings) -> LiveServer:
     live = LiveServer(f"http://127.0.0.1:{port}", app.state.hub, server, threading.Thread())
 
     def run() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        live.loop = loop
-        loop.run_until_complete(server.serve(sockets=[sock]))
-        loop.close()
+        with asyncio.Runner() as runner:  # on leaving, the tasks still pending are cancelled and awaited
+            live.loop = runner.get_loop()
+            runner.run(server.serve(sockets=[sock]))
 
     live.thread = threading.Thread(target=run, name="unokit-web-test-server", daemon=True)
     live.thread.start()

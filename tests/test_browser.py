@@ -6,6 +6,7 @@ on loopback with quick bots.  Screenshots are saved in ``test-artifacts/``.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,11 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     open_page_fixture,
     playwright_instance_fixture,
 )
-from unokit.cards import card_name
+from unokit.cards import COLOUR_NAMES, card_name
+from unokit.deck import stacked_deck
+from unokit.record import replay
+from unokit.rules import Rules
+from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -226,17 +231,90 @@ def test_create_fill_start_and_play_a_whole_round_with_a_reload(live_server: Liv
     watch.screenshot("round-results")
     assert not real_errors(watch), watch.errors
 
-    # the finished match replays from its record
+    # the finished match replays from its record, move by move, on the table as a spectator saw it
+    check_replay(watch, live_server, code)
+    assert not real_errors(watch), watch.errors
+
+
+def replay_table(page: Page) -> dict[str, Any]:
+    """What the replay's table shows: the top card, the colour, and every seat's card count."""
+    shown: dict[str, Any] = page.evaluate(
+        """() => ({
+            top: document.querySelector('#top-card .card')?.dataset.card ?? null,
+            colour: document.querySelector('#current-colour').textContent,
+            counts: Object.fromEntries(Array.from(document.querySelectorAll('#opponents .seat'))
+                .map(s => [s.dataset.seat, Number(s.dataset.count)])),
+            hand: document.querySelectorAll('#hand .card').length,
+        })"""
+    )
+    return shown
+
+
+def expected_table(record: dict[str, Any], step: int) -> dict[str, Any]:
+    """The table at ``step`` as the server's replay of the record shows it to a spectator."""
+    view = replay(record, upto=step).view(None)
+    colour = COLOUR_NAMES[view.colour] if 0 <= view.colour < len(COLOUR_NAMES) else None
+    return {
+        "top": card_name(view.top_card),
+        "colour": f"Colour: {colour}" if colour else "No colour",
+        "counts": {str(seat): size for seat, size in enumerate(view.hand_sizes)},
+        "hand": 0,
+    }
+
+
+def check_replay(watch: PageWatch, live: LiveServer, code: str) -> None:
+    """Open the replay from the results and step through it: the table follows the record."""
+    page = watch.page
+    record: dict[str, Any] = live.call(lambda: live.hub.storage.load_record(code))
+    steps = len(record["actions"])
     page.click("#results-replay")
     expect(page.locator("#replay")).to_be_visible()
-    expect(page.locator("#replay-pos")).to_contain_text("of")
-    first = page.inner_text("#replay-pos")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#replay-meta")).to_contain_text(f"{steps} moves")
+    position = page.locator("#replay-pos")
+
+    def at(step: int) -> dict[str, Any]:
+        expect(position).to_have_text(f"step {step} of {steps}")
+        expected = expected_table(record, step)
+        page.wait_for_function(
+            "want => document.querySelector('#top-card .card')?.dataset.card === want", arg=expected["top"]
+        )
+        shown = replay_table(page)
+        assert shown == expected, (step, shown, expected)
+        assert page.input_value("#replay-slider") == str(step)
+        return shown
+
+    tables = [at(0)]
+    expect(page.locator("#hand-area")).to_be_hidden()
+    expect(page.locator("#spectating")).to_be_visible()
+    expect(page.locator("#replay-first")).to_be_disabled()
     page.click("#replay-next")
-    expect(page.locator("#replay-pos")).not_to_have_text(first)
-    expect(page.locator("#replay-body li")).to_have_count(2)
-    page.click("#replay-round")  # on to the end of the round: the win, as the spectators were told
+    tables.append(at(1))
+    expect(page.locator("#log li.current").first).to_be_visible()
+    page.keyboard.press("ArrowRight")
+    tables.append(at(2))
+    page.keyboard.press("ArrowRight")
+    tables.append(at(3))
+    page.keyboard.press("ArrowLeft")
+    assert at(2) == tables[2]
+    page.click("#replay-prev")
+    assert at(1) == tables[1]
+    assert any(table != tables[0] for table in tables[1:]), "the table changes as the match is replayed"
+    middle = steps // 2
+    page.eval_on_selector(
+        "#replay-slider",
+        "(slider, value) => { slider.value = String(value); slider.dispatchEvent(new Event('input')); }",
+        middle,
+    )
+    at(middle)
+    watch.screenshot("replay-table")
+    page.click("#replay-last")
+    at(steps)
+    expect(page.locator("#replay-next")).to_be_disabled()
+    expect(page.locator("#status")).to_contain_text("Match over")
     expect(page.locator("#replay-action")).to_contain_text("win")
-    expect(page.locator("#replay-body li.current")).to_have_count(1)
+    page.click("#replay-first")
+    at(0)
     watch.screenshot("replay")
 
 
@@ -343,3 +421,85 @@ def test_phone_sized_table(live_server: LiveServer, open_page: OpenPage) -> None
     top = page.locator("#top-card .card").bounding_box()
     assert top is not None and top["x"] + top["width"] <= 375
     assert not real_errors(watch), watch.errors
+
+
+UNO_RULES = {"hand_size": 2, "scoring": "single-round"}
+
+
+def forgetful_room(live: LiveServer) -> tuple[str, str]:
+    """A two-seat room whose deal is fixed (created in code, as no message can): Ann, first to
+    play, holds Red 7 and Green 3 on a Red 5; Bob holds Blue 5 and Yellow 9."""
+    deck = stacked_deck(
+        "classic", [["R7", "G3"], ["B5", "Y9"]], "R5", ["B1", "Y2"], dealer=1, rules=Rules.from_dict(UNO_RULES)
+    )
+    setup = FixedSetup(2**40 + 3, tuple(card_name(card) for card in deck), dealer=1)
+    settings = RoomSettings("classic", 2, dict(UNO_RULES), "heuristic")
+    room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
+    return str(room.code), str(secret)
+
+
+def seat_ann_and_bob(live: LiveServer, open_page: OpenPage) -> tuple[PageWatch, PageWatch]:
+    """Ann (host, resuming the seat made in code) and Bob (joining by the invite) at the table;
+    Ann has just played Red 7 without calling UNO, through the page."""
+    code, secret = forgetful_room(live)
+    ann_watch, bob_watch = open_page(), open_page()
+    ann, bob = ann_watch.page, bob_watch.page
+    ann.goto(live.url + "/")
+    ann.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+    )
+    ann.goto(f"{live.url}/r/{code}")
+    expect(ann.locator("#lobby")).to_be_visible()
+    bob.goto(f"{live.url}/r/{code}")
+    bob.fill("#join-form [name=name]", "Bob")
+    bob.click("#join-form button[type=submit]")
+    expect(bob.locator("#lobby")).to_be_visible()
+    expect(ann.locator('#lobby-seats li[data-kind="open"]')).to_have_count(0)
+    ann.click("#start-game")
+    expect(ann.locator("#hand .card")).to_have_count(2)
+    expect(bob.locator("#hand .card")).to_have_count(2)
+    ann.click('#hand .card.playable[data-card="R7"]')
+    # two ways to play it: with the UNO call (offered first) or without
+    expect(ann.locator('#decision-options button[data-action="R7!"]')).to_be_visible()
+    ann.click('#decision-options button[data-action="R7"]')
+    expect(ann.locator("#hand .card")).to_have_count(1)
+    return ann_watch, bob_watch
+
+
+def test_catch_and_late_uno_buttons_follow_the_legal_actions(live_server: LiveServer, open_page: OpenPage) -> None:
+    # Bob catches Ann, who did not call
+    ann_watch, bob_watch = seat_ann_and_bob(live_server, open_page)
+    ann, bob = ann_watch.page, bob_watch.page
+    late_call = ann.locator('#actions button[data-action="uno"]')
+    expect(late_call).to_be_visible()
+    expect(ann.locator("#me-label")).to_contain_text("UNO not called!")
+    ann_seat = bob.locator('#opponents .seat[data-seat="0"]')
+    expect(ann_seat.locator(".badge.no-uno")).to_be_visible()
+    expect(bob.locator('#actions button[data-action="catch@0"]')).to_be_visible()
+    catch = ann_seat.locator("button.catch")
+    expect(catch).to_be_visible()
+    bob_watch.screenshot("uno-catch-offered")
+    catch.click()
+    expect(ann_seat).to_have_attribute("data-count", "3")
+    expect(catch).to_have_count(0)
+    expect(bob.locator('#actions button[data-action="catch@0"]')).to_have_count(0)
+    expect(ann.locator("#hand .card")).to_have_count(3)
+    expect(late_call).to_have_count(0)
+    expect(ann.locator("#log")).to_contain_text("Bob catches you without UNO!")
+    assert not real_errors(ann_watch) and not real_errors(bob_watch), (ann_watch.errors, bob_watch.errors)
+
+    # in another room Ann calls late, with the UNO key, before Bob catches her: she is safe
+    ann_watch, bob_watch = seat_ann_and_bob(live_server, open_page)
+    ann, bob = ann_watch.page, bob_watch.page
+    ann_seat = bob.locator('#opponents .seat[data-seat="0"]')
+    expect(ann_seat.locator("button.catch")).to_be_visible()
+    expect(ann.locator('#actions button[data-action="uno"]')).to_be_visible()
+    ann.keyboard.press("u")
+    expect(ann_seat.locator(".badge.uno")).to_be_visible()
+    expect(ann_seat.locator("button.catch")).to_have_count(0)
+    expect(bob.locator('#actions button[data-action="catch@0"]')).to_have_count(0)
+    expect(ann.locator('#actions button[data-action="uno"]')).to_have_count(0)
+    expect(ann.locator("#hand .card")).to_have_count(1)
+    expect(bob.locator("#log")).to_contain_text("Ann calls UNO!")
+    assert not real_errors(ann_watch) and not real_errors(bob_watch), (ann_watch.errors, bob_watch.errors)

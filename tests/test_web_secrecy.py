@@ -1,10 +1,13 @@
 """Every message of whole games, of every edition, holds only what its receiver may see.
 
 Two scripted players and a spectator follow a match against bots over real WebSockets.
-Afterwards the match is replayed from its record, and each ``update`` is compared with
-the engine at that version: the view must be exactly ``game.view(seat)``, the hand the
-seat's real hand, the events the engine's events redacted for the receiver, the words
-those of a narrator that saw only the redacted events, the legal actions the seat's own.
+Each match is the same at every run, a match of several rounds, so that every run checks
+as much: the room's game and bots are seeded (:class:`~unokit.web.rooms.FixedSetup`) and
+the scripted players' choices depend only on their seed and the decision.  Afterwards the
+match is replayed from its record, and each ``update`` is compared with the engine at that
+version: the view must be exactly ``game.view(seat)``, the hand the seat's real hand, the
+events the engine's events redacted for the receiver, the words those of a narrator that
+saw only the redacted events, the legal actions the seat's own.
 """
 
 from __future__ import annotations
@@ -23,9 +26,20 @@ from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, reda
 from unokit.game import Game
 from unokit.narrate import Narrator, plain
 from unokit.record import replay
+from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings, play_to_end
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
+SEED = 2**52
+"""Seeds have many digits, so that the check that no message holds the seed means something."""
+MATCHES = {
+    "classic": (SEED + 1, 300),
+    "wild-jackpot": (SEED + 1, 300),
+    "space-jam": (SEED + 1, 300),
+    "all-wild": (SEED + 2, 2000),
+}
+"""Each edition's match: the seed and the target score, for a match of several rounds (see the
+test's last check; UNO All Wild scores far more points a round)."""
 SECRET_RULES = {
     0: ["Ann's secret rule: hop on one foot", "Skip your next turn"],
     1: ["Bob's secret rule: whistle a tune", "Draw 2 cards"],
@@ -38,10 +52,12 @@ def server() -> Iterator[RunningServer]:
         yield running
 
 
-def play_match(server: RunningServer, edition: str, seed: int) -> tuple[str, dict[Any, Client]]:
+def play_match(server: RunningServer, edition: str, seed: int, target: int) -> tuple[str, dict[Any, Client]]:
+    """A whole match of Ann and Bob (scripted) against two bots, followed by a spectator."""
+    code, secret = server.create_fixed_room(FixedSetup(seed), edition, seats=4, rules={"target_score": target})
     host = Client(server.url)
-    host.send(type="create", name="Ann", edition=edition, seats=4, rules={"target_score": 300}, bot="heuristic")
-    code = host.expect("welcome")["code"]
+    host.send(type="resume", code=code, secret=secret)
+    assert host.expect("welcome")["seat"] == 0
     guest = Client(server.url)
     guest.send(type="join", code=code, name="Bob")
     guest.expect("welcome")
@@ -107,7 +123,8 @@ def strings_outside_allowed(message: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServer, edition: str) -> None:
-    code, clients = play_match(server, edition, seed=EDITIONS.index(edition) * 10)
+    seed, target = MATCHES[edition]
+    code, clients = play_match(server, edition, seed, target)
     record = server.hub.storage.load_record(code)
     assert record is not None
     game = replay(record, upto=0)
@@ -162,4 +179,5 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServe
             seen = version
             checked += 1
         assert seen == len(final.events), "every receiver heard every event"
+    assert final.round >= 2, "a match of several rounds"
     assert checked > 30 and hidden > 20, "whole games were checked, with hidden cards"

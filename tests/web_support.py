@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -13,7 +14,7 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from unokit.web.rooms import ServerSettings
+from unokit.web.rooms import FixedSetup, RoomSettings, ServerSettings
 from unokit.web.server import make_config
 
 
@@ -23,13 +24,15 @@ def fast_settings(**changes: Any) -> ServerSettings:
 
 
 class RunningServer:
-    """uvicorn serving the app on 127.0.0.1, on a free port, in a background thread."""
+    """uvicorn serving the app on 127.0.0.1, on a free port, in a background thread (with its own
+    event loop, where the rooms live: :meth:`call` runs code there)."""
 
     def __init__(self, db_path: str = ":memory:", settings: ServerSettings | None = None) -> None:
         config = make_config("127.0.0.1", 0, db_path, settings or fast_settings(), log_level="warning")
         self.app = config.app
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started:
@@ -40,9 +43,32 @@ class RunningServer:
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.http = f"http://127.0.0.1:{self.port}"
 
+    def _run(self) -> None:
+        with asyncio.Runner() as runner:  # on leaving, the tasks still pending are cancelled and awaited
+            self.loop = runner.get_loop()
+            runner.run(self.server.serve())
+
     @property
     def hub(self) -> Any:
         return self.app.state.hub
+
+    def call(self, function: Callable[[], Any]) -> Any:
+        """Run ``function`` on the server's event loop and return its result."""
+
+        async def run() -> Any:
+            return function()
+
+        assert self.loop is not None, "the server is not running"
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
+
+    def create_fixed_room(
+        self, setup: FixedSetup, edition: str = "classic", seats: int = 2, rules: dict[str, Any] | None = None
+    ) -> tuple[str, str]:
+        """A room whose game is fixed in advance (:class:`FixedSetup`), hosted by "Ann" in seat 0,
+        created in code as no message can; returns its code and the host's secret (to ``resume``)."""
+        settings = RoomSettings(edition, seats, rules or {}, "heuristic")
+        room, secret = self.call(lambda: self.hub.create(settings, "Ann", setup))
+        return str(room.code), str(secret)
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -133,11 +159,24 @@ def choose(update: dict[str, Any], rng: random.Random) -> str | None:
     return rng.choice(with_uno or plays or moves)
 
 
+def decision_key(update: dict[str, Any]) -> str:
+    """What a scripted player's choice depends on: its hand, the table and its moves (catches,
+    which come and go with other players' calls, left out)."""
+    view = update["view"]
+    moves = sorted(entry["action"] for entry in update["legal"] if not entry["action"].startswith("catch@"))
+    return json.dumps([view["hand"], view["top_card"], view["colour"], view["phase"], view["hand_sizes"], moves])
+
+
 def play_to_end(
     client: Client, rng: random.Random, timeout: float = 60.0, stop: Callable[[Client], bool] | None = None
 ) -> dict[str, Any]:
-    """Play legal actions from the updates until the match is finished; returns the last update."""
+    """Play legal actions from the updates until the match is finished; returns the last update.
+
+    Each choice depends only on ``rng``'s seed and the decision (hand, table and moves), not on
+    how many updates came before it: an action refused as stale (a bot called UNO meanwhile)
+    is chosen again the same way, so a seeded match is the same match at every run."""
     deadline = time.monotonic() + timeout
+    salt = rng.getrandbits(64)
     acted_at = -1
     while True:
         update = client.update
@@ -147,7 +186,7 @@ def play_to_end(
             assert update is not None
             return update
         if update is not None and update["version"] != acted_at:
-            action = choose(update, rng)
+            action = choose(update, random.Random(f"{salt}:{decision_key(update)}"))
             if action is not None:
                 client.send(type="act", action=action, version=update["version"])
                 acted_at = update["version"]

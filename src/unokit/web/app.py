@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -30,6 +31,7 @@ from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS, Rules
 from unokit.web.protocol import BOT_LEVELS, EDITION_NAMES, MAX_FRAME, MAX_NAME, ProtocolError, parse_message
+from unokit.web.replays import ReplayCache
 from unokit.web.rooms import CODE_LENGTH, Hub, Member, Room, RoomError, RoomSettings, ServerSettings, read_rule_message
 from unokit.web.storage import SqliteStorage, Storage
 
@@ -144,6 +146,36 @@ async def api_record(request: Request) -> Response:
     if record is None:  # pragma: no cover - a finished room always has a game
         return JSONResponse({"error": "no record"}, status_code=404)
     return JSONResponse(record)
+
+
+STEP_PATTERN = re.compile(r"[0-9]{1,9}")
+
+
+async def api_replay(request: Request) -> Response:
+    """The table after the first ``step`` actions of a finished match, as a spectator saw it."""
+    hub: Hub = request.app.state.hub
+    replays: ReplayCache = request.app.state.replays
+    code = str(request.path_params["code"]).strip().upper()
+    match = replays.get(code)
+    if match is None:
+        stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
+        if stored is None:
+            return JSONResponse({"error": "no room has that code"}, status_code=404)
+        if stored.status != "finished":
+            return JSONResponse({"error": "the replay is shown once the match is over"}, status_code=403)
+        record = hub.storage.load_record(code)
+        if record is None:  # pragma: no cover - a finished room always has a game
+            return JSONResponse({"error": "no record"}, status_code=404)
+        match = replays.add(code, record, [row.kind for row in sorted(stored.seats, key=lambda row: row.seat)])
+    text = str(request.path_params["step"])
+    if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
+        return JSONResponse({"error": f"the step is a whole number from 0 to {match.steps}"}, status_code=400)
+    try:
+        position = await asyncio.to_thread(match.position, int(text))
+    except Exception:
+        log.exception("room %s: the replay of step %s failed", code, text)
+        return JSONResponse({"error": "the server could not replay that step"}, status_code=500)
+    return JSONResponse({"code": code, **position})
 
 
 class SecurityHeaders:
@@ -375,10 +407,12 @@ def create_app(
         Route("/replay/{code}", page),
         Route("/api/options", api_options),
         Route("/api/rooms/{code}/record", api_record),
+        Route("/api/rooms/{code}/replay/{step}", api_replay),
         WebSocketRoute("/ws", game_socket),
         Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.replays = ReplayCache()
     app.add_middleware(SecurityHeaders)
     return app

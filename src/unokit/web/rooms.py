@@ -47,6 +47,7 @@ from unokit.web.storage import SeatRow, Storage, StoredRoom, hash_secret
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
+    "FixedSetup",
     "Hub",
     "Member",
     "Room",
@@ -119,6 +120,20 @@ class RoomSettings:
         return cls(data["edition"], data["players"], dict(data["rules"]), data.get("bot", "heuristic"))
 
 
+@dataclass(frozen=True)
+class FixedSetup:
+    """A room's game fixed in advance, for tests: no message can ask for one, only code that
+    calls :meth:`Hub.create` directly.
+
+    ``seed`` seeds the game, the rule cards drawn for seats in Wild Jackpot and the bots;
+    ``deck`` (top first, in notation: see :func:`unokit.deck.stacked_deck`) and ``dealer``
+    fix the first deal."""
+
+    seed: int
+    deck: tuple[str, ...] | None = None
+    dealer: int | None = None
+
+
 @dataclass
 class Seat:
     """A seat of a room."""
@@ -155,10 +170,14 @@ class Member:
 class Room:
     """A lobby, then a match."""
 
-    def __init__(self, hub: Hub, code: str, settings: RoomSettings, created: float) -> None:
+    def __init__(
+        self, hub: Hub, code: str, settings: RoomSettings, created: float, setup: FixedSetup | None = None
+    ) -> None:
         self.hub = hub
         self.code = code
         self.settings = settings
+        self.setup = setup
+        """The game fixed in advance (tests only), else ``None``: everything is drawn at random."""
         self.rules = Rules.from_dict(settings.rules)
         self.created = created
         self.seats = [Seat(index) for index in range(settings.players)]
@@ -311,7 +330,7 @@ class Room:
         rule_cards: list[str] | None = None
         if self.jackpot:
             rule_cards = []
-            rng = random.Random(secrets.randbits(64))
+            rng = random.Random(self.setup.seed if self.setup is not None else secrets.randbits(64))
             count = self.rule_card_count()
             for seat in self.seats:
                 written = seat.rule_cards if seat.kind == "human" else None
@@ -320,7 +339,16 @@ class Room:
                     rng.shuffle(pool)
                     written = [pool[i % len(pool)] for i in range(count)]
                 rule_cards += written
-        game = Game(self.settings.edition, self.settings.players, rules=self.rules, rule_cards=rule_cards)
+        fixed = self.setup
+        game = Game(
+            self.settings.edition,
+            self.settings.players,
+            rules=self.rules,
+            rule_cards=rule_cards,
+            seed=fixed.seed if fixed is not None else None,
+            deck=fixed.deck if fixed is not None else None,
+            dealer=fixed.dealer if fixed is not None else None,
+        )
         setup = to_record(game, self.names())
         self.hub.storage.start_game(self.code, setup)
         self.begin(game)
@@ -534,7 +562,8 @@ class Room:
         bot = self.bots.get(seat)
         if bot is None:
             options: dict[str, Any] = {"ms": self.hub.settings.ismcts_ms} if self.settings.bot == "ismcts" else {}
-            bot = make_bot(self.settings.bot, seed=secrets.randbits(32), edition=self.settings.edition, **options)
+            seed = secrets.randbits(32) if self.setup is None else random.Random(self.setup.seed + seat).getrandbits(32)
+            bot = make_bot(self.settings.bot, seed=seed, edition=self.settings.edition, **options)
             self.bots[seat] = bot
         return bot
 
@@ -654,14 +683,24 @@ class Hub:
 
     # ------------------------------------------------------------ rooms
 
-    def create(self, settings: RoomSettings, host_name: str) -> tuple[Room, str]:
-        """A new room with ``host_name`` in seat 0; returns it and the host's secret."""
+    def create(self, settings: RoomSettings, host_name: str, setup: FixedSetup | None = None) -> tuple[Room, str]:
+        """A new room with ``host_name`` in seat 0; returns it and the host's secret.
+
+        ``setup`` fixes the game's seed and first deal (for tests: the ``create`` message
+        never gives one)."""
         active = sum(1 for room in self.rooms.values() if room.status != "finished")
         if active >= self.settings.max_rooms:
             raise RoomError("full", "the server holds as many rooms as it can: try again later")
         try:
             rules = Rules.from_dict(settings.rules)
-            Game(settings.edition, settings.players, seed=0, rules=rules)  # refuses a set-up that cannot be played
+            Game(  # refuses a set-up that cannot be played
+                settings.edition,
+                settings.players,
+                seed=0,
+                rules=rules,
+                deck=setup.deck if setup is not None else None,
+                dealer=setup.dealer if setup is not None else None,
+            )
         except UnoError as exc:
             raise RoomError("malformed", str(exc)) from None
         settings = RoomSettings(settings.edition, settings.players, rules.to_dict(), settings.bot)
@@ -673,7 +712,7 @@ class Hub:
             raise RoomError("server", "no free room code")
         created = time.time()
         self.storage.create_room(code, settings.to_dict(), created)
-        room = Room(self, code, settings, created)
+        room = Room(self, code, settings, created, setup)
         secret = new_secret()
         host = room.seats[0]
         host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)

@@ -181,7 +181,8 @@ function setScreen(name) {
     document.body.classList.remove("has-decision");
   }
   const label = $("#room-label");
-  label.textContent = state.code ? `Room ${state.code}${state.spectator ? " · watching" : ""}` : "";
+  const role = name === "replay" ? " · replay" : state.spectator ? " · watching" : "";
+  label.textContent = state.code ? `Room ${state.code}${role}` : "";
   show(label, Boolean(state.code));
 }
 
@@ -1270,7 +1271,13 @@ function renderScores(view) {
       "tr",
       { class: seat === state.seat ? "me" : "" },
       el("td", { text: seatName(seat) }),
-      el("td", { class: "num", text: view.scoring === "single-round" ? `${view.hand_sizes[seat]} cards` : view.scores[seat] }),
+      el("td", {
+        class: "num",
+        text:
+          view.scoring === "single-round"
+            ? `${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`
+            : view.scores[seat],
+      }),
     );
     body.append(row);
   }
@@ -1536,119 +1543,127 @@ function selectCard(cards) {
 
 // ------------------------------------------------------------------ replay
 //
-// The server keeps a finished match's record (its actions) and, to a spectator, tells the whole
-// match in words.  Without rules in the page, the replay steps through that narration, one event
-// at a time, as the spectators saw it: no hand is ever shown.
+// A finished match, move by move: for each step the server answers the table as a spectator saw
+// it after that many actions (`GET /api/rooms/CODE/replay/STEP`: the view, the events of that step
+// in words, the seats), and the page draws it with the table's own rendering.  No hand is ever
+// shown, and the page knows no rules: it only asks for steps.
 
-const replay = { steps: [], index: 0, record: null, names: [] };
+const REPLAY_CACHE = 400; // steps kept in the page
+const REPLAY_LOG_STEPS = 40; // steps told in the log, up to the current one
 
-async function startReplay(code) {
+const replay = { code: null, step: 0, steps: 0, wanted: 0, cache: new Map(), sliderTimer: 0, meta: false };
+
+function startReplay(code) {
   state.code = code;
   conn.wanted = false;
+  state.spectator = true;
+  state.seat = null;
+  state.legal = [];
+  state.resultsQueue = [];
+  replay.code = code;
+  replay.cache.clear();
+  replay.meta = false;
   setScreen("replay");
+  document.body.classList.add("replaying");
+  show($("#table"), false);
   $("#replay-code").textContent = code;
-  const body = $("#replay-body");
-  body.replaceChildren(el("p", { class: "panel muted", text: "Loading the record…" }));
-  let record;
-  let update;
+  $("#replay-pos").textContent = "Loading…";
+  return replayGo(0);
+}
+
+async function replayStep(step) {
+  const cached = replay.cache.get(step);
+  if (cached) return cached;
+  const response = await fetch(`/api/rooms/${encodeURIComponent(replay.code)}/replay/${step}`);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  replay.cache.set(step, data);
+  if (replay.cache.size > REPLAY_CACHE) replay.cache.delete(replay.cache.keys().next().value);
+  return data;
+}
+
+/** Show step `step` (clamped to the match), once the server has answered; a later request wins. */
+async function replayGo(step) {
+  const last = replay.meta ? replay.steps : Infinity;
+  const wanted = Math.max(0, Math.min(last, Math.trunc(step) || 0));
+  replay.wanted = wanted;
+  let data;
   try {
-    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`);
-    const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.error || data.message || `HTTP ${response.status}`);
-    record = data;
-    update = await spectatorNarration(code);
+    data = await replayStep(wanted);
   } catch (error) {
-    body.replaceChildren(el("p", { class: "panel", text: `No replay: ${error.message}` }));
+    if (replay.wanted === wanted) {
+      const box = $("#replay-error");
+      box.textContent = `No replay: ${error.message}`;
+      show(box);
+      $("#replay-pos").textContent = "";
+    }
     return;
   }
-  replay.record = record;
-  replay.names = Array.isArray(record.names) ? record.names.map(String) : [];
-  replay.steps = (update.events ?? []).filter((event) => typeof event.text === "string" && event.text);
-  replay.index = 0;
-  const moves = Array.isArray(record.actions) ? record.actions.length : 0;
-  const titles = state.options?.edition_titles ?? EDITION_TITLES;
-  $("#replay-meta").textContent = `${titles[record.edition] ?? record.edition ?? ""} · ${
-    record.players ?? replay.names.length
-  } players: ${replay.names.join(", ")} · ${moves} moves`;
-  renderReplay();
+  if (replay.wanted === wanted && state.screen === "replay") renderReplay(data);
 }
 
-/** The whole match told to a spectator: one `update` from a short-lived spectator socket. */
-function spectatorNarration(code) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-    const timer = setTimeout(() => {
-      ws.close();
-      reject(new Error("the server did not answer"));
-    }, 15000);
-    const finish = (error, value) => {
-      clearTimeout(timer);
-      ws.close();
-      if (error) reject(error);
-      else resolve(value);
-    };
-    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "spectate", code, version: 0 })));
-    ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (message.type === "update") finish(null, message);
-      else if (message.type === "error") finish(new Error(String(message.message ?? "refused")));
-    });
-    ws.addEventListener("error", () => finish(new Error("the connection failed")));
-  });
-}
-
-function renderReplay() {
-  const steps = replay.steps;
-  const total = steps.length;
-  const index = replay.index;
-  $("#replay-pos").textContent = total ? `step ${index + 1} of ${total}` : "nothing to replay";
-  const body = $("#replay-body");
-  body.replaceChildren();
-  if (!total) return;
-  let round = 0;
-  let scores = null;
-  for (const event of steps.slice(0, index + 1)) {
-    if (event.kind === "dealer") round = event.value;
-    if ((event.kind === "round_end" || event.kind === "match_end") && Array.isArray(event.scores)) scores = event.scores;
+function renderReplay(data) {
+  replay.step = data.step;
+  replay.steps = data.steps;
+  show($("#replay-error"), false);
+  if (!replay.meta) {
+    replay.meta = true;
+    const titles = state.options?.edition_titles ?? EDITION_TITLES;
+    const names = (data.seats ?? []).map((seat) => seat.name);
+    $("#replay-meta").textContent = `${titles[data.edition] ?? data.edition ?? ""} · ${names.length} players: ${names.join(
+      ", ",
+    )} · ${data.steps} moves`;
   }
-  $("#replay-action").textContent = steps[index].text;
-  const board = el("table", { class: "scoreboard" }, el("tbody"));
-  replay.names.forEach((name, seat) => {
-    board.tBodies[0].append(el("tr", {}, el("td", { text: name }), el("td", { class: "num", text: scores ? scores[seat] : 0 })));
-  });
-  const log = el("ol", { class: "log replay-log" });
-  const first = Math.max(0, index - 60);
-  steps.slice(first, index + 1).forEach((event, offset) => {
-    const current = first + offset === index;
-    log.append(el("li", { class: `log-${event.kind}${current ? " current" : ""}`, text: event.text }));
-  });
-  body.append(
-    el("div", { class: "panel" }, el("h3", { text: round ? `Round ${round} · scores` : "Scores" }), board),
-    el("div", { class: "panel" }, el("h3", { text: "What happened" }), log),
-  );
-  log.scrollTop = log.scrollHeight;
+  $("#replay-pos").textContent = `step ${data.step} of ${data.steps}`;
+  const slider = $("#replay-slider");
+  slider.max = String(data.steps);
+  slider.value = String(data.step);
+  $("#replay-first").disabled = $("#replay-prev").disabled = data.step <= 0;
+  $("#replay-next").disabled = $("#replay-last").disabled = data.step >= data.steps;
+  const told = (data.events ?? [])
+    .map((event) => (typeof event.text === "string" ? event.text.trim() : ""))
+    .filter(Boolean)
+    .map((text) => (/[.!?]$/.test(text) ? text : `${text}.`));
+  $("#replay-action").textContent = told.length ? told.join(" ") : data.step ? "" : "The cards are dealt.";
+  state.view = data.view;
+  state.seats = Array.isArray(data.seats) ? data.seats : [];
+  state.finished = Boolean(data.finished);
+  state.legal = [];
+  state.busy = false;
+  show($("#table"));
+  renderTable();
+  $("#spectating").textContent = "Replay: the table as the spectators saw it. No hand is shown.";
+  renderReplayLog(data.step);
 }
 
-function replayGo(index) {
-  replay.index = Math.max(0, Math.min(replay.steps.length - 1, index));
-  renderReplay();
-}
-
-function replayNextRound() {
-  for (let index = replay.index + 1; index < replay.steps.length; index += 1) {
-    const kind = replay.steps[index].kind;
-    if (kind === "round_end" || kind === "match_end") return replayGo(index);
+/** The log: the events of the steps before this one that the page holds, then this step's, marked. */
+function renderReplayLog(step) {
+  const items = [];
+  for (let at = step; at >= 0 && at > step - REPLAY_LOG_STEPS; at -= 1) {
+    const data = replay.cache.get(at);
+    if (!data) break;
+    const lines = (data.events ?? []).filter((event) => typeof event.text === "string" && event.text);
+    items.unshift(
+      ...lines.map((event) =>
+        el("li", { class: `log-${event.kind}${at === step ? " current" : ""}`, dataset: { step: at }, text: event.text }),
+      ),
+    );
   }
-  return replayGo(replay.steps.length - 1);
+  const list = $("#log");
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+  const panel = list.parentElement;
+  if (panel) panel.scrollTop = panel.scrollHeight;
+}
+
+function replaySlide() {
+  clearTimeout(replay.sliderTimer);
+  const value = Number($("#replay-slider").value);
+  replay.sliderTimer = setTimeout(() => replayGo(value), 40);
 }
 
 function replayKey(event) {
-  const moves = { ArrowRight: replay.index + 1, ArrowLeft: replay.index - 1, Home: 0, End: replay.steps.length - 1 };
+  const moves = { ArrowRight: replay.wanted + 1, ArrowLeft: replay.wanted - 1, Home: 0, End: replay.steps };
   if (event.key in moves) {
     event.preventDefault();
     replayGo(moves[event.key]);
@@ -1693,10 +1708,10 @@ function bind() {
   $("#rule-cards").addEventListener("submit", onSubmitRules);
   $("#results-close").addEventListener("click", closeResults);
   $("#replay-first").addEventListener("click", () => replayGo(0));
-  $("#replay-prev").addEventListener("click", () => replayGo(replay.index - 1));
-  $("#replay-next").addEventListener("click", () => replayGo(replay.index + 1));
-  $("#replay-round").addEventListener("click", replayNextRound);
-  $("#replay-last").addEventListener("click", () => replayGo(replay.steps.length - 1));
+  $("#replay-prev").addEventListener("click", () => replayGo(replay.wanted - 1));
+  $("#replay-next").addEventListener("click", () => replayGo(replay.wanted + 1));
+  $("#replay-last").addEventListener("click", () => replayGo(replay.steps));
+  $("#replay-slider").addEventListener("input", replaySlide);
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());
   window.addEventListener("online", () => conn.wanted && conn.ensure());
