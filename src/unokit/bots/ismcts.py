@@ -2,11 +2,11 @@
 
 Each iteration samples a full game from the bot's own view
 (:func:`unokit.determinize.sample_game`: hidden cards dealt consistently with hand
-sizes, the discard pile and every card the bot knows another player holds), walks a
-tree of (seat, action) edges shared by all samples with UCB1 weighted by how often
-an edge was *available* (Cowling, Powley and Whitehouse's ISMCTS), expands one edge,
-then finishes the round with a fast playout.  A node's wins count the rounds won by
-the seat that took its edge.  The most visited root action is played.
+sizes, the discard pile, every card the bot knows another player holds and colours a
+player seems to lack), walks a tree of (seat, action) edges shared by all samples with
+UCB1 weighted by how often an edge was *available* (Cowling, Powley and Whitehouse's
+ISMCTS), expands one edge, then finishes the round with a fast playout.  A node's wins
+count the rounds won by the seat that took its edge.
 
 Calls and catches of UNO are not searched: calling for yourself and catching others
 always help, so the bot always does both (as the heuristic bot does).
@@ -115,9 +115,7 @@ class IsmctsBot:
         if self.guide is None or self.margin is None:
             return best
         guided = self.guide.choose(view)
-        if guided == best or guided not in moves:
-            return best
-        if guided not in stats:
+        if guided == best or guided not in stats:
             return best
         return best if _better(stats[best], stats[guided], self.margin) else guided
 
