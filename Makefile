@@ -36,7 +36,7 @@ typecheck: install
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	  if [ -z "$(UNOKIT_CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && apt-get install -y chromium; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
 	  else \
 	    echo "The browser tests need Chromium at $(CHROMIUM): install Debian's package as root" \
 	      "(apt-get install chromium) or set UNOKIT_CHROMIUM to a Chromium executable." >&2; \
