@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from rules_support import events_since, hand, legal, sizes
 from unokit import Game, NotationError, Rules
 from unokit.cards import NO_COLOUR, card_name, parse_card
 from unokit.deck import stacked_deck
@@ -40,29 +41,8 @@ def make_game(
     return Game(EDITION, n, seed=seed, deck=order, dealer=dealer, rules=rules)
 
 
-def legal(game: Game, seat: int) -> list[str]:
-    return [game.actions.format(a) for a in game.legal_actions(seat)]
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    return sorted(card_name(c) for c in game.hands[seat])
-
-
-def sizes(game: Game) -> list[int]:
-    return [len(h) for h in game.hands]
-
-
 def kinds_since(game: Game, index: int) -> list[str]:
     return [kind for kind, *_ in game.events[index:]]
-
-
-def events_since(game: Game, index: int) -> list[tuple[str, int, int, tuple[Any, ...]]]:
-    """The events from ``index`` on, with card names instead of card integers."""
-    out: list[tuple[str, int, int, tuple[Any, ...]]] = []
-    for kind, seat, value, data in game.events[index:]:
-        shown = data if kind in ("round_end", "match_end") else tuple(card_name(c) for c in data)
-        out.append((kind, seat, value, shown))
-    return out
 
 
 # ---------------------------------------------------------------- contents and set-up

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rules_support import legal, names
 from unokit.cards import CARD_NUMBER, Colour, card_name, parse_card
 from unokit.deck import stacked_deck
 from unokit.errors import (
@@ -49,14 +50,6 @@ def deal(
     options = Rules.from_dict(rules or {})
     order = stacked_deck("classic", hands, start, draw, dealer=seat, rules=options)
     return Game("classic", len(hands), seed=seed, rules=options, deck=order, dealer=seat)
-
-
-def names(cards: Sequence[int]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
-def legal(game: Game, seat: int) -> list[str]:
-    return [game.actions.format(a) for a in game.legal_actions(seat)]
 
 
 def play(game: Game, seat: int, text: str) -> list[Event]:

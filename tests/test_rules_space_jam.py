@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from rules_support import events_since, hand, legal, names
 from unokit import Game, NotationError, Rules
 from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
 from unokit.deck import stacked_deck
@@ -38,27 +39,6 @@ def make_game(
     rules = Rules.from_dict({"hand_size": len(hands[0]), **options})
     order = stacked_deck(EDITION, hands=hands, start=start, draw=draw, dealer=dealer, rules=rules)
     return Game(EDITION, n, seed=seed, deck=order, dealer=dealer, rules=rules)
-
-
-def legal(game: Game, seat: int) -> list[str]:
-    return [game.actions.format(a) for a in game.legal_actions(seat)]
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    return sorted(card_name(c) for c in game.hands[seat])
-
-
-def names(cards: Sequence[int]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
-def events_since(game: Game, index: int) -> list[tuple[str, int, int, tuple[Any, ...]]]:
-    """The events from ``index`` on, with card names instead of card integers (scores stay numbers)."""
-    out: list[tuple[str, int, int, tuple[Any, ...]]] = []
-    for kind, seat, value, data in game.events[index:]:
-        shown = data if kind in ("round_end", "match_end") else tuple(names(data))
-        out.append((kind, seat, value, shown))
-    return out
 
 
 def deck_counts() -> Counter[str]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from rules_support import events_since, hand, legal, names
 from unokit import Game, Rules
 from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
 from unokit.deck import stacked_deck
@@ -69,27 +70,6 @@ def make_game(
     rules = Rules.from_dict(settings)
     order = stacked_deck(EDITION, hands=hands, start=start, draw=draw, dealer=dealer, rules=rules)
     return Game(EDITION, n, seed=seed, deck=order, dealer=dealer, rules=rules, rule_cards=list(texts))
-
-
-def legal(game: Game, seat: int) -> list[str]:
-    return [game.actions.format(a) for a in game.legal_actions(seat)]
-
-
-def hand(game: Game, seat: int) -> list[str]:
-    return sorted(card_name(c) for c in game.hands[seat])
-
-
-def names(cards: Sequence[int]) -> list[str]:
-    return [card_name(c) for c in cards]
-
-
-def events_since(game: Game, index: int) -> list[Ev]:
-    """The events from ``index`` on, with card names instead of card integers (scores stay numbers)."""
-    out: list[Ev] = []
-    for kind, seat, value, data in game.events[index:]:
-        shown = data if kind in ("round_end", "match_end") else tuple(names(data))
-        out.append((kind, seat, value, shown))
-    return out
 
 
 def kinds_since(game: Game, index: int, *kinds: str) -> list[Ev]:
