@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from unokit.web.app import SECURITY_HEADERS
 from unokit.web.rooms import CODE_ALPHABET, ServerSettings
 from web_support import Client, RunningServer, fast_settings
 
@@ -88,7 +89,8 @@ def test_flooding_is_rate_limited_then_closed() -> None:
         time.sleep(0.3)
         got = client.quiet(0.3)
         kinds = [m["type"] for m in got]
-        assert 40 <= kinds.count("pong") <= 50, "the burst is answered"
+        # the burst (40) is answered, plus what refills (20/s) while the frames arrive; not all 60
+        assert 40 <= kinds.count("pong") < 60, "the burst is answered, the rest refused"
         assert any(m["type"] == "error" and m["code"] == "rate-limited" for m in got)
         time.sleep(0.3)
         client.send(type="ping")
@@ -142,7 +144,9 @@ def test_script_tags_in_names_and_rule_cards_are_plain_text(server: RunningServe
     assert lobby["rule_cards"]["mine"] == [] and SCRIPT_RULE not in json.dumps(lobby)
     with urllib.request.urlopen(f"{server.http}/r/{code}", timeout=10) as page:
         body = page.read().decode()
-        assert "script-src" not in page.headers["content-security-policy"] or "unsafe-inline" not in body
+        assert page.headers["content-security-policy"] == SECURITY_HEADERS["content-security-policy"]
+        assert page.headers["content-security-policy"].startswith("default-src 'self'; connect-src 'self'")
+        assert "<script>" not in body and "unsafe-inline" not in body, "no inline script: the policy allows none"
     assert SCRIPT_NAME not in body and "onmouseover" not in body, "names are never rendered by the server"
     host.close()
     guest.close()

@@ -181,3 +181,32 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServe
         assert seen == len(final.events), "every receiver heard every event"
     assert final.round >= 2, "a match of several rounds"
     assert checked > 30 and hidden > 20, "whole games were checked, with hidden cards"
+
+
+def test_a_seats_secret_reaches_only_its_own_socket(server: RunningServer) -> None:
+    host = Client(server.url)
+    host.send(type="create", name="Ann", edition="classic", seats=3, rules={"scoring": "single-round"})
+    welcome = host.expect("welcome")
+    code, host_secret = welcome["code"], welcome["secret"]
+    guest = Client(server.url)
+    guest.send(type="join", code=code, name="Bob")
+    guest_secret = guest.expect("welcome")["secret"]
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("lobby")
+    host.send(type="seat", seat=2, bot=True)
+    host.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
+    host.send(type="start")
+    host.expect("update")
+    back = Client(server.url)  # the host comes back on a second socket: the secret it sent is its own
+    back.send(type="resume", code=code, secret=host_secret, version=0)
+    assert back.expect("welcome")["secret"] == host_secret
+    for client in (host, guest, watcher, back):
+        client.quiet(0.3)
+    assert host_secret in json.dumps(host.received) and guest_secret in json.dumps(guest.received)
+    for client in (guest, watcher):
+        assert host_secret not in json.dumps(client.received), "the host's secret reached another socket"
+    for client in (host, watcher, back):
+        assert guest_secret not in json.dumps(client.received), "the guest's secret reached another socket"
+    for client in (host, guest, watcher, back):
+        client.close()

@@ -244,7 +244,7 @@ def test_an_away_player_is_played_by_a_bot_after_away_seconds() -> None:
         watcher.expect("update", where=lambda m: m["seats"][actor]["away"])
         played = watcher.expect("update", where=lambda m: bool(m["events"]))
         waited = time.monotonic() - left_at
-        assert 0.45 <= waited < 5, waited
+        assert 0.4 <= waited < 10, waited  # not before away_seconds (0.5 s, measured from a little earlier)
         assert played["events"][0]["seat"] == actor and played["seats"][actor]["away"]
         for client in (host, guest, watcher):
             client.close()

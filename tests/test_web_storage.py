@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from unokit import Game
 from unokit.record import replay, to_record
 from unokit.web.storage import SeatRow, SqliteStorage, hash_secret
+from web_support import Client, RunningServer, fast_settings
 
 
 def play_some(game: Game, steps: int, seed: int) -> None:
@@ -48,7 +50,21 @@ def test_rooms_and_seats(store: SqliteStorage) -> None:
     loaded = store.load_room("ABCDEFGH")
     assert loaded is not None and loaded.seats == seats[:1]
     assert store.load_room("NOSUCHRM") is None
+    assert store.rooms_in_progress() == [], "a lobby is not in play"
+    store.start_game("ABCDEFGH", {"edition": "classic"})
     assert [r.code for r in store.rooms_in_progress()] == ["ABCDEFGH"]
+
+
+def test_lobbies_untouched_for_long_are_deleted(store: SqliteStorage) -> None:
+    now = time.time()
+    for code in ("OLDLOBBY", "KEPTLOBY", "PLAYINGG"):
+        store.create_room(code, {}, created=now - 100)
+    store.start_game("PLAYINGG", {"edition": "classic"})
+    store.create_room("NEWLOBBY", {}, created=now - 100)
+    store.save_seats("NEWLOBBY", [SeatRow(0, "Ann", "human")])  # touched now
+    assert store.delete_stale_lobbies(now - 50, keep={"KEPTLOBY"}) == 1
+    assert store.load_room("OLDLOBBY") is None
+    assert all(store.room_exists(code) for code in ("KEPTLOBY", "PLAYINGG", "NEWLOBBY"))
 
 
 def test_secrets_are_stored_only_as_hashes(tmp_path: Path) -> None:
@@ -60,8 +76,28 @@ def test_secrets_are_stored_only_as_hashes(tmp_path: Path) -> None:
     store.close()
     raw = path.read_bytes() + (Path(str(path) + "-wal").read_bytes() if Path(str(path) + "-wal").exists() else b"")
     assert secret.encode() not in raw
-    assert hash_secret(secret).encode() in raw or b"ABCDEFGH" in raw
-    assert len(hash_secret(secret)) == 64
+    assert hash_secret(secret).encode() in raw, "the hash is what is kept"
+
+
+def test_secrets_sent_in_welcome_never_reach_the_database_file(tmp_path: Path) -> None:
+    path = tmp_path / "rooms.sqlite3"
+    with RunningServer(str(path), fast_settings()) as server:
+        host = Client(server.url)
+        host.send(type="create", name="Ann", edition="classic", seats=3)
+        welcome = host.expect("welcome")
+        guest = Client(server.url)
+        guest.send(type="join", code=welcome["code"], name="Bob")
+        secrets = [welcome["secret"], guest.expect("welcome")["secret"]]
+        host.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "human")
+        wal = Path(str(path) + "-wal")
+        assert wal.exists(), "the server writes through a WAL journal"
+        files = [path.read_bytes(), wal.read_bytes()]
+        assert all(hash_secret(secret).encode() in files[0] + files[1] for secret in secrets), "the seats are written"
+        for raw in files:
+            for secret in secrets:
+                assert secret.encode() not in raw
+        host.close()
+        guest.close()
 
 
 @pytest.mark.parametrize("edition", ["classic", "wild-jackpot", "space-jam", "all-wild"])
@@ -90,6 +126,7 @@ def test_results_finish_a_room(store: SqliteStorage) -> None:
     store.create_room("ROOM2345", {}, created=0.0)
     store.create_room("ROOM6789", {}, created=1.0)
     assert store.load_record("ROOM2345") is None and store.load_result("ROOM2345") is None
+    store.start_game("ROOM6789", {"edition": "classic"})
     store.save_result("ROOM2345", {"winner": 1, "scores": [0, 120], "rounds": 3})
     assert store.load_result("ROOM2345") == {"winner": 1, "scores": [0, 120], "rounds": 3}
     assert store.load_room("ROOM2345").status == "finished"  # type: ignore[union-attr]

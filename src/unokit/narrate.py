@@ -19,7 +19,7 @@ from typing import Any
 from unokit import rulecards
 from unokit.actions import ActionType
 from unokit.cards import CARD_COLOUR, COLOUR_NAMES, Kind, card_long_name, card_name
-from unokit.events import Event
+from unokit.events import Event, event_to_dict
 from unokit.game import Game
 from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot
 from unokit.views import View
@@ -102,6 +102,8 @@ class Narrator:
         self.you = you
         self.scored = scoring != "single-round"
         self.round = 0
+        self.told = 0
+        """How many events of the history :func:`narrate_events` has narrated in a row."""
         self.edition = edition
         self.rule_texts: dict[int, str] = {}
         """Rule card number -> text, for the cards shown so far."""
@@ -266,6 +268,28 @@ class Narrator:
                 return [self.says(seat, "give"), f" {self.whom(value)} ", *card_words(data[0]), "."]
             return [self.says(seat, "give"), f" {self.whom(value)} a card."]
         return None
+
+
+def round_at(history: Sequence[Event], index: int) -> int:
+    """The round under way before event ``index`` of ``history`` (0 before the first deal)."""
+    return next((event[2] for event in reversed(history[:index]) if event[0] == "dealer"), 0)
+
+
+def narrate_events(
+    narrator: Narrator, history: Sequence[Event], start: int, end: int | None = None
+) -> list[dict[str, Any]]:
+    """Events ``start:end`` of ``history`` as a client is sent them: each ``event_to_dict`` with
+    its ``text`` in words.  A narrator that has not narrated the events before ``start`` is
+    first told the round they leave it in."""
+    if narrator.told != start:
+        narrator.round = round_at(history, start)
+    entries = []
+    for event in history[start:end]:
+        entry = event_to_dict(event)
+        entry["text"] = plain(narrator.event(event))
+        entries.append(entry)
+    narrator.told = start + len(entries)
+    return entries
 
 
 def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -> str:

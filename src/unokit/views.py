@@ -8,8 +8,9 @@ challenger, or every hand counted at a round's end) nor the draw pile's order.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
 
@@ -133,16 +134,37 @@ class View:
     seen face up), pending operations, the UNO window, turns to lose, and the edition's
     public state."""
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form, cards in notation."""
-        data = asdict(replace(self, history=History([], 0)))
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """JSON-ready form, cards in notation; without ``"history"`` if ``history`` is false.
+
+        Built field by field (no deep copy: a view's fields are tuples, numbers and dicts
+        built for this view alone, which are copied one level)."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in _VIEW_FIELDS}
         data["hand"] = [card_name(c) for c in self.hand]
         data["top_card"] = card_name(self.top_card)
         data["colour"] = colour_letter(self.colour)
-        data["history"] = [event_to_dict(e) for e in self.history]
-        data["rules"] = self.rules.to_dict()
+        data["public"] = dict(self.public)
+        data["decision"] = dict(self.decision)
+        data["rules"] = _rules_dict(self.rules)
         data["state"] = {**self.state, "discard_pile": [card_name(c) for c in self.state["discard_pile"]]}
+        if history:
+            data["history"] = [event_to_dict(e) for e in self.history]
         return data
+
+
+@functools.lru_cache(maxsize=1024)
+def _rules_dict_cached(rules: Rules) -> dict[str, Any]:
+    return rules.to_dict()
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()``, worked out once per rules."""
+    return {
+        name: list(value) if isinstance(value, list) else value for name, value in _rules_dict_cached(rules).items()
+    }
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "history")
 
 
 def build_view(game: Game, seat: int | None) -> View:

@@ -9,9 +9,11 @@ answered with an ``error`` to that client alone, never with a traceback.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
@@ -32,7 +34,17 @@ from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS, Rules
 from unokit.web.protocol import BOT_LEVELS, EDITION_NAMES, MAX_FRAME, MAX_NAME, ProtocolError, parse_message
 from unokit.web.replays import ReplayCache
-from unokit.web.rooms import CODE_LENGTH, Hub, Member, Room, RoomError, RoomSettings, ServerSettings, read_rule_message
+from unokit.web.rooms import (
+    CODE_LENGTH,
+    Hub,
+    Member,
+    Room,
+    RoomError,
+    RoomSettings,
+    ServerSettings,
+    code_tag,
+    read_rule_message,
+)
 from unokit.web.storage import SqliteStorage, Storage
 
 __all__ = ["RateLimiter", "create_app", "options"]
@@ -51,8 +63,6 @@ SECURITY_HEADERS = {
 FLOOD_LIMIT = 200
 """Refused messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
 FLOOD_WINDOW = 10.0
-OUTBOX_LIMIT = 2000
-"""Messages queued for a connection that does not read them; past that it is closed."""
 
 
 class RateLimiter:
@@ -173,7 +183,7 @@ async def api_replay(request: Request) -> Response:
     try:
         position = await asyncio.to_thread(match.position, int(text))
     except Exception:
-        log.exception("room %s: the replay of step %s failed", code, text)
+        log.exception("room %s: the replay of step %s failed", code_tag(code), text)
         return JSONResponse({"error": "the server could not replay that step"}, status_code=500)
     return JSONResponse({"code": code, **position})
 
@@ -216,8 +226,13 @@ class Connection:
     def __init__(self, websocket: WebSocket, hub: Hub) -> None:
         self.websocket = websocket
         self.hub = hub
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued = 0
+        """Bytes in :attr:`outbox`."""
         self.member = Member(self.send)
+        self.resynced_at = -math.inf
+        self.created: collections.deque[float] = collections.deque()
+        """When this connection created its rooms in the last hour."""
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.refused = 0
         self.refused_since = time.monotonic()
@@ -227,12 +242,40 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         if self.closing:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
+        text = json.dumps(message, separators=(",", ":"))
+        self.queued += len(text)
+        if self.queued > self.hub.settings.outbox_bytes:
             log.warning("closing a connection that does not read its messages")
-            self.closing = True
-            self.outbox.put_nowait(None)
+            self.close_now()
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait(text)
+
+    def close_now(self) -> None:
+        """Drop what is queued and close the socket."""
+        self.closing = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.queued = 0
+        self.outbox.put_nowait(None)
+
+    def check_resync(self, room: Room, version: int) -> None:
+        """Refuse a second full resync (many events to send) within ``resync_seconds``."""
+        settings = self.hub.settings
+        start = version if version <= room.version else 0
+        if room.version - start <= settings.resync_events:
+            return
+        now = time.monotonic()
+        if now - self.resynced_at < settings.resync_seconds:
+            raise RoomError("rate-limited", f"one full resync every {settings.resync_seconds:g} s: wait, then sync")
+        self.resynced_at = now
+
+    def check_create(self) -> None:
+        """Refuse more than ``creates_per_hour`` rooms created by this connection within an hour."""
+        now = time.monotonic()
+        while self.created and now - self.created[0] > 3600:
+            self.created.popleft()
+        if len(self.created) >= self.hub.settings.creates_per_hour:
+            raise RoomError("rate-limited", "this connection has created as many rooms as it may for now")
 
     def error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
@@ -240,13 +283,14 @@ class Connection:
     async def pump(self) -> None:
         """Write the queued messages to the socket, in order."""
         while True:
-            message = await self.outbox.get()
-            if message is None:
+            text = await self.outbox.get()
+            if text is None:
                 await self.websocket.close(code=1008)
                 return
-            await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+            self.queued -= len(text)
+            await self.websocket.send_text(text)
 
-    def receive(self, text: str | bytes) -> bool:
+    async def receive(self, text: str | bytes) -> bool:
         """Handle one frame; False when the connection must be closed for flooding."""
         if not self.limiter.allow():
             now = time.monotonic()
@@ -259,6 +303,8 @@ class Connection:
             return self.refused < FLOOD_LIMIT
         try:
             message = parse_message(text)
+            if message["type"] in ("join", "resume", "spectate"):
+                await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
             self.handle(message)
         except ProtocolError as exc:
             self.error("malformed", str(exc))
@@ -290,7 +336,9 @@ class Connection:
             settings = RoomSettings(
                 message["edition"], message["seats"], message.get("rules", {}), message.get("bot", "heuristic")
             )
+            self.check_create()
             room, secret = self.hub.create(settings, message["name"])
+            self.created.append(time.monotonic())
             self.leave()
             self.send(room.welcome(Member(self.send, seat=0), secret))
             room.attach(member, 0)
@@ -305,11 +353,13 @@ class Connection:
             found = room.seat_of_secret(message["secret"])
             if found is None:
                 raise RoomError("forbidden", "that secret opens no seat in this room")
+            self.check_resync(room, message.get("version", 0))
             self.leave()
             self.send(room.welcome(Member(self.send, seat=found), message["secret"]))
             room.attach(member, found, message.get("version", 0))
         elif kind == "spectate":
             room = self.hub.get(message["code"])
+            self.check_resync(room, message.get("version", 0))
             self.leave()
             self.send(room.welcome(Member(self.send, seat=None)))
             room.attach(member, None, message.get("version", 0))
@@ -323,6 +373,7 @@ class Connection:
             self.room().act(member, message["action"], message["version"])
         elif kind == "sync":
             room = self.room()
+            self.check_resync(room, min(message["version"], room.version))
             member.version = min(message["version"], room.version)
             room.send_state(member)
         else:  # pragma: no cover - parse_message knows every type
@@ -353,8 +404,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 break
             text = frame.get("text")
             data = text if text is not None else frame.get("bytes") or b""
-            if not connection.receive(data):
-                connection.closing = False
+            if not await connection.receive(data):
                 connection.error("rate-limited", "flooding: the connection is closed")
                 connection.closing = True
                 connection.outbox.put_nowait(None)

@@ -26,11 +26,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from unokit.events import event_to_dict
 from unokit.game import Game
-from unokit.narrate import Narrator, plain
+from unokit.narrate import Narrator, narrate_events
 from unokit.record import replay
-from unokit.web.rooms import view_to_dict
 
 __all__ = ["MatchReplay", "ReplayCache"]
 
@@ -80,18 +78,13 @@ class MatchReplay:
             end = self.marks[step]
             view = game.view(None)
             narrator = Narrator(self.names, you=None, scoring=game.rules.scoring, edition=game.edition.name)
-            narrator.round = next((e[2] for e in reversed(game.events[:start]) if e[0] == "dealer"), 0)
             narrator.learn(view.public)
-            events = []
-            for event in view.history[start:end]:
-                entry = event_to_dict(event)
-                entry["text"] = plain(narrator.event(event))
-                events.append(entry)
+            events = narrate_events(narrator, view.history, start, end)
             return {
                 "step": step,
                 "steps": self.steps,
                 "edition": game.edition.name,
-                "view": view_to_dict(view),
+                "view": view.to_dict(history=False),
                 "events": events,
                 "seats": [
                     {"seat": s, "name": name, "kind": kind, "away": False}

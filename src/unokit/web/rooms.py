@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
+import hashlib
 import heapq
 import hmac
 import itertools
@@ -27,18 +27,15 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from unokit import rulecards
 from unokit.actions import INTERRUPT_TYPES
 from unokit.bots import Bot, make_bot
-from unokit.cards import card_name, colour_letter
 from unokit.errors import NotationError, UnoError, WrongPlayerError
-from unokit.events import event_to_dict
 from unokit.game import Game
 from unokit.jackpot import rule_cards_per_player
-from unokit.narrate import Narrator, describe_action, plain
+from unokit.narrate import Narrator, describe_action, narrate_events
 from unokit.record import replay, to_record
 from unokit.rules import Rules
 from unokit.views import View
@@ -62,6 +59,8 @@ log = logging.getLogger("unokit.web")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes use letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L)."""
 CODE_LENGTH = 8
+EXPIRY_EVERY = 600.0
+"""Seconds between two looks for lobbies to expire."""
 SLICE = 0.002
 """Seconds of bots' work after which the scheduler lets the clients' messages through."""
 
@@ -69,6 +68,15 @@ SLICE = 0.002
 def new_room_code() -> str:
     """A random room code (``secrets``): 8 characters of :data:`CODE_ALPHABET`, about 40 bits."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def code_tag(code: str) -> str:
+    """A room's name in the server log: a short hash of its code (the code itself lets anyone in).
+
+    >>> len(code_tag("ABCDEFGH")), code_tag("ABCDEFGH") == code_tag("ABCDEFGH")
+    (8, True)
+    """
+    return hashlib.sha256(code.encode()).hexdigest()[:8]
 
 
 def new_secret() -> str:
@@ -94,13 +102,24 @@ class ServerSettings:
     away_seconds: float = 20.0
     """Seconds before the room's bot plays the pending decision of a seat nobody is connected to."""
     max_rooms: int = 10_000
-    """Rooms in the lobby or playing at once; more are refused."""
+    """Rooms in memory in the lobby or playing at once (matches in play, and lobbies someone is
+    connected to); more are refused."""
     ismcts_ms: float = 500.0
     """Time budget of an ``ismcts`` bot's decision, in milliseconds."""
     rate: float = 20.0
     """Messages a connection may send per second, on average."""
     burst: float = 40.0
     """Messages a connection may send at once."""
+    outbox_bytes: int = 8 * 1024 * 1024
+    """Bytes of messages queued for a connection that does not read them; past that it is closed."""
+    resync_events: int = 256
+    """A ``sync``, ``resume`` or ``spectate`` that sends more events than this is a full resync..."""
+    resync_seconds: float = 5.0
+    """... and a connection may ask for one every this many seconds (else ``rate-limited``)."""
+    creates_per_hour: int = 5
+    """Rooms one connection may create per hour (else ``rate-limited``)."""
+    lobby_hours: float = 24.0
+    """Lobbies untouched for longer than this are deleted from the store."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +205,8 @@ class Room:
         self.members: list[Member] = []
         self.bots: dict[int, Bot] = {}
         self.last_change = time.monotonic()
+        self.tag = code_tag(code)
+        """What the log says of the room (never its code, which opens it)."""
         self.declined_at = -1
         """The version at which the bots last let an UNO window pass."""
         self.closed = False
@@ -371,19 +392,15 @@ class Room:
             raise RoomError("forbidden", "spectators do not play")
         if version != self.version:
             raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
-        if game.is_over:
-            raise RoomError("illegal", "the match is over")
-        if seat not in game.deciders():
-            raise RoomError("not-your-turn", f"it is {self.names()[game.actor]}'s decision")
         try:
             action = game.actions.parse(text)
         except NotationError as exc:
             raise RoomError("illegal", str(exc)) from None
         try:
             self.apply(seat, action)
-        except WrongPlayerError as exc:
-            raise RoomError("not-your-turn", str(exc)) from None
-        except UnoError as exc:
+        except WrongPlayerError as exc:  # the engine's: not this seat's decision
+            raise RoomError("not-your-turn", f"{exc} (it is {self.names()[game.actor]}'s decision)") from None
+        except UnoError as exc:  # the engine's reason, GameOverError included
             raise RoomError("illegal", str(exc)) from None
 
     def apply(self, seat: int, action: int) -> None:
@@ -459,14 +476,9 @@ class Room:
             narrator = member.narrator = Narrator(
                 names, you=seat, scoring=game.rules.scoring, edition=game.edition.name
             )
-            narrator.round = next((e[2] for e in reversed(game.events[: member.version]) if e[0] == "dealer"), 0)
         narrator.learn(view.public)
         history = view.history
-        events = []
-        for event in history[member.version :]:
-            entry = event_to_dict(event)
-            entry["text"] = plain(narrator.event(event))
-            events.append(entry)
+        events = narrate_events(narrator, history, member.version)
         member.version = len(history)
         legal = [
             {"action": game.actions.format(a), "label": describe_action(game, view, a, names)}
@@ -476,7 +488,7 @@ class Room:
             "type": "update",
             "code": self.code,
             "version": member.version,
-            "view": view_to_dict(view),
+            "view": view.to_dict(history=False),
             "events": events,
             "legal": legal,
             "seats": self.seats_message(),
@@ -543,7 +555,7 @@ class Room:
             self.thinking = False
             self.play_for(seat, action, version)
         except Exception:
-            log.exception("room %s: the bot at seat %d failed", self.code, seat)
+            log.exception("room %s: the bot at seat %d failed", self.tag, seat)
         finally:
             self.thinking = False
 
@@ -553,7 +565,7 @@ class Room:
             self.hub.schedule(self)  # the game moved on while the bot thought
             return
         if action not in game.legal_actions(seat):
-            log.error("room %s: bot at seat %d chose an illegal action %r", self.code, seat, action)
+            log.error("room %s: bot at seat %d chose an illegal action %r", self.tag, seat, action)
             action = game.legal_actions(seat)[0]
         self.apply(seat, action)
 
@@ -590,29 +602,6 @@ def read_rule_message(text: str) -> dict[str, Any]:
     return {"type": "reading", "text": card.text, "reading": card.reading(), "enforced": card.enforced}
 
 
-def view_to_dict(view: View) -> dict[str, Any]:
-    """``view.to_dict()`` without its history (the events are sent as they happen).
-
-    Built field by field: the same JSON as ``View.to_dict`` but without its deep copy of
-    every field, which would cost more than the rest of an update."""
-    data: dict[str, Any] = {name: getattr(view, name) for name in _VIEW_FIELDS}
-    data["hand"] = [card_name(c) for c in view.hand]
-    data["top_card"] = card_name(view.top_card)
-    data["colour"] = colour_letter(view.colour)
-    data["rules"] = _rules_dict(view.rules)
-    data["state"] = {**view.state, "discard_pile": [card_name(c) for c in view.state["discard_pile"]]}
-    return data
-
-
-@functools.lru_cache(maxsize=1024)
-def _rules_dict(rules: Rules) -> dict[str, Any]:
-    """``rules.to_dict()``, once per rules (the dict is only read)."""
-    return rules.to_dict()
-
-
-_VIEW_FIELDS = tuple(f.name for f in dataclass_fields(View) if f.name != "history")
-
-
 class Hub:
     """Every room of the server, and their storage."""
 
@@ -626,6 +615,7 @@ class Hub:
         self.wake = asyncio.Event()
         self.scheduler: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
+        self.expired_at = 0.0
 
     # ------------------------------------------------------------ automatic play
 
@@ -671,7 +661,7 @@ class Hub:
             try:
                 room.automatic_step(kind)
             except Exception:
-                log.exception("room %s: automatic step failed", room.code)
+                log.exception("room %s: automatic step failed", room.tag)
             if time.monotonic() - slice_start >= SLICE:
                 await asyncio.sleep(0)
                 slice_start = time.monotonic()
@@ -688,6 +678,7 @@ class Hub:
 
         ``setup`` fixes the game's seed and first deal (for tests: the ``create`` message
         never gives one)."""
+        self.expire_lobbies()
         active = sum(1 for room in self.rooms.values() if room.status != "finished")
         if active >= self.settings.max_rooms:
             raise RoomError("full", "the server holds as many rooms as it can: try again later")
@@ -722,18 +713,33 @@ class Hub:
         return room, secret
 
     def get(self, code: str) -> Room:
-        """The room of ``code`` (also a finished one still in the store); ``not-found`` otherwise."""
+        """The room of ``code`` (also one still in the store); ``not-found`` otherwise."""
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is None:
-            stored = self.storage.load_room(code) if len(code) == CODE_LENGTH else None
-            if stored is None:
-                raise RoomError("not-found", "no room has that code")
-            room = self.restore(stored)
+            room = self.restore(self._stored(code))
         return room
 
-    def restore(self, stored: StoredRoom) -> Room:
-        """A stored room back in memory, its game rebuilt from the record."""
+    async def fetch(self, code: str) -> Room:
+        """:meth:`get`, but a stored match is replayed in a worker thread, not on the event loop."""
+        code = code.strip().upper()
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        stored = self._stored(code)
+        record = self.storage.load_record(code) if stored.status != "lobby" else None
+        game = await asyncio.to_thread(replay, record) if record is not None else None
+        room = self.rooms.get(code)  # brought back meanwhile by another connection
+        return room if room is not None else self.restore(stored, game)
+
+    def _stored(self, code: str) -> StoredRoom:
+        stored = self.storage.load_room(code) if len(code) == CODE_LENGTH else None
+        if stored is None:
+            raise RoomError("not-found", "no room has that code")
+        return stored
+
+    def restore(self, stored: StoredRoom, game: Game | None = None) -> Room:
+        """A stored room back in memory, its game rebuilt from the record (or ``game``, so rebuilt)."""
         settings = RoomSettings.from_dict(stored.settings)
         room = Room(self, stored.code, settings, stored.created)
         now = time.monotonic()
@@ -746,7 +752,9 @@ class Hub:
                 row.rule_cards,
             )
             seat.away_since = now
-        if stored.status != "lobby":
+        if game is not None:
+            room.begin(game)
+        elif stored.status != "lobby":
             record = self.storage.load_record(stored.code)
             if record is not None:
                 room.begin(replay(record))
@@ -755,7 +763,9 @@ class Hub:
         return room
 
     def load_all(self) -> int:
-        """Bring back every room in the lobby or playing; returns how many."""
+        """Bring back every match in play, and delete the lobbies long untouched; returns how many
+        matches.  Lobbies and finished rooms come back when someone asks for them (:meth:`get`)."""
+        self.expire_lobbies(force=True)
         count = 0
         for stored in self.storage.rooms_in_progress():
             if stored.code not in self.rooms:
@@ -763,8 +773,18 @@ class Hub:
                     self.restore(stored)
                     count += 1
                 except Exception:
-                    log.exception("room %s could not be restored", stored.code)
+                    log.exception("room %s could not be restored", code_tag(stored.code))
         return count
+
+    def expire_lobbies(self, force: bool = False) -> None:
+        """Delete from the store the lobbies untouched for ``lobby_hours`` (at most every few minutes)."""
+        now = time.time()
+        if not force and now - self.expired_at < EXPIRY_EVERY:
+            return
+        self.expired_at = now
+        deleted = self.storage.delete_stale_lobbies(now - self.settings.lobby_hours * 3600, set(self.rooms))
+        if deleted:
+            log.info("deleted %d lobbies untouched for %g hours", deleted, self.settings.lobby_hours)
 
     def evict(self, room: Room) -> None:
         """Forget a room in the lobby or finished that nobody is connected to (it stays in the

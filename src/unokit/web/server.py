@@ -34,6 +34,7 @@ def make_config(
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level=log_level,
+        access_log=False,  # it would log every room's code (/r/CODE), which lets anyone in
         lifespan="on",
         proxy_headers=False,
         server_header=False,

@@ -1,6 +1,7 @@
 """Persistence of rooms behind a small interface; SQLite by default.
 
-What is stored (see ``docs/web.md``): rooms (code, settings, status), seats (name,
+What is stored (see ``docs/web.md``): rooms (code, settings, status, when created and last
+changed), seats (name,
 kind, bot level, the SHA-256 of the seat's secret, never the secret, and the rule
 cards written in the lobby), games (the record's set-up without its actions, then one
 row per applied action) and results.  A game is rebuilt exactly with
@@ -93,7 +94,12 @@ class Storage(Protocol):
     def load_result(self, code: str) -> dict[str, Any] | None: ...
 
     def rooms_in_progress(self) -> list[StoredRoom]:
-        """Every room in the lobby or playing, oldest first."""
+        """Every room whose match is being played, oldest first."""
+        ...
+
+    def delete_stale_lobbies(self, before: float, keep: set[str]) -> int:
+        """Delete the lobbies last changed before ``before`` (``time.time()``), but those of
+        ``keep``; returns how many."""
         ...
 
     def close(self) -> None: ...
@@ -104,7 +110,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     settings TEXT NOT NULL,
     status TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished')),
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    touched REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     code TEXT NOT NULL REFERENCES rooms(code),
@@ -149,12 +156,16 @@ class SqliteStorage:
             self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
+        if "touched" not in columns:  # a store written before lobbies expired
+            self.db.execute("ALTER TABLE rooms ADD COLUMN touched REAL NOT NULL DEFAULT 0")
+            self.db.execute("UPDATE rooms SET touched = created")
 
     def create_room(self, code: str, settings: dict[str, Any], created: float) -> None:
         try:
             self.db.execute(
-                "INSERT INTO rooms (code, settings, status, created) VALUES (?, ?, 'lobby', ?)",
-                (code, json.dumps(settings), created),
+                "INSERT INTO rooms (code, settings, status, created, touched) VALUES (?, ?, 'lobby', ?, ?)",
+                (code, json.dumps(settings), created, created),
             )
         except sqlite3.IntegrityError:
             raise KeyError(f"room {code} exists") from None
@@ -164,6 +175,7 @@ class SqliteStorage:
 
     def save_seats(self, code: str, seats: list[SeatRow]) -> None:
         with self._transaction():
+            self.db.execute("UPDATE rooms SET touched = ? WHERE code = ?", (time.time(), code))
             self.db.execute("DELETE FROM seats WHERE code = ?", (code,))
             self.db.executemany(
                 "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -223,9 +235,17 @@ class SqliteStorage:
 
     def rooms_in_progress(self) -> list[StoredRoom]:
         rows = self.db.execute(
-            "SELECT code, settings, status, created FROM rooms WHERE status != 'finished' ORDER BY created, code"
+            "SELECT code, settings, status, created FROM rooms WHERE status = 'playing' ORDER BY created, code"
         ).fetchall()
         return [self._room(row) for row in rows]
+
+    def delete_stale_lobbies(self, before: float, keep: set[str]) -> int:
+        rows = self.db.execute("SELECT code FROM rooms WHERE status = 'lobby' AND touched < ?", (before,)).fetchall()
+        codes = [(code,) for (code,) in rows if code not in keep]
+        with self._transaction():
+            self.db.executemany("DELETE FROM seats WHERE code = ?", codes)
+            self.db.executemany("DELETE FROM rooms WHERE code = ?", codes)
+        return len(codes)
 
     def close(self) -> None:
         self.db.close()

@@ -1,0 +1,137 @@
+"""Limits that keep one client from stalling the server: full resyncs, unread messages, rooms created,
+and lobbies nobody came back to."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from unokit.web.rooms import FixedSetup
+from web_support import Client, RunningServer, fast_settings
+
+
+def finished_match(server: RunningServer, seed: int = 3) -> tuple[str, int]:
+    """A match of four bots played to a target score in the server's code; returns its code and
+    how many events it has."""
+    code, _ = server.create_fixed_room(FixedSetup(seed), seats=4, rules={"target_score": 300})
+
+    def play() -> int:
+        room = server.hub.rooms[code]
+        for seat in room.seats:  # the host's seat too: nobody is connected
+            seat.kind, seat.name = "bot", f"Bot {seat.index}"
+        room.start(_Host())
+        game = room.game
+        while not game.is_over:
+            seat = game.actor
+            room.apply(seat, room.bot(seat).choose(game.view(seat)))
+        return len(game.events)
+
+    return code, int(server.call(play))
+
+
+class _Host:
+    """Stands for the host's connection when the test starts a room in code."""
+
+    seat = 0
+
+
+def test_one_full_resync_per_connection_every_few_seconds() -> None:
+    settings = fast_settings(resync_events=100, resync_seconds=2.0)
+    with RunningServer(":memory:", settings) as server:
+        code, events = finished_match(server)
+        assert events > 100
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code, version=0)
+        full = watcher.expect("update")
+        assert len(full["events"]) == events, "the first full resync is answered"
+        watcher.send(type="sync", version=0)
+        refused = watcher.expect("error")
+        assert refused["code"] == "rate-limited" and "resync" in refused["message"]
+        watcher.send(type="sync", version=events - 50)
+        assert len(watcher.expect("update")["events"]) == 50, "a short catch-up is always answered"
+        watcher.send(type="spectate", code=code, version=0)
+        assert watcher.expect("error")["code"] == "rate-limited"
+        time.sleep(2.1)
+        watcher.send(type="sync", version=0)
+        assert len(watcher.expect("update")["events"]) == events, "after the pause it is answered again"
+        other = Client(server.url)
+        other.send(type="spectate", code=code, version=0)
+        assert len(other.expect("update")["events"]) == events, "the limit is per connection"
+        watcher.close()
+        other.close()
+
+
+def test_a_connection_that_does_not_read_is_closed_past_its_outbox_bytes() -> None:
+    limit = 1024 * 1024
+    settings = fast_settings(outbox_bytes=limit, resync_seconds=0.0)
+    with RunningServer(":memory:", settings) as server:
+        code, _ = finished_match(server)
+        reader = Client(server.url)
+        reader.send(type="spectate", code=code, version=0)
+        size = len(reader.ws.recv(timeout=10)) + len(reader.ws.recv(timeout=10))  # welcome, update
+        assert size > 20_000
+        slow = Client(server.url)
+        slow.send(type="spectate", code=code, version=0)
+        received = 0
+        with pytest.raises(ConnectionClosed) as closed:
+            for _ in range(2000):
+                slow.send(type="sync", version=0)  # never reads: the answers pile up on the server
+                time.sleep(0.001)
+            while True:
+                received += len(slow.ws.recv(timeout=10))
+        # the close frame itself may wait behind the unread bytes: the server then drops the socket
+        assert closed.value.rcvd is None or closed.value.rcvd.code == 1008
+        assert received < 1000 * size, "closed, the answers queued dropped, long before all were sent"
+        reader.send(type="ping")
+        assert reader.expect("pong"), "the server still serves the others"
+        reader.close()
+        slow.close()
+
+
+def test_a_connection_may_create_only_a_few_rooms_an_hour() -> None:
+    with RunningServer(":memory:", fast_settings(creates_per_hour=3)) as server:
+        client = Client(server.url)
+        for _ in range(3):
+            client.send(type="create", name="Ann", edition="classic", seats=2)
+            client.expect("welcome")
+        client.send(type="create", name="Ann", edition="classic", seats=2)
+        assert client.expect("error")["code"] == "rate-limited"
+        other = Client(server.url)
+        other.send(type="create", name="Bob", edition="classic", seats=2)
+        assert other.expect("welcome")["seat"] == 0, "another connection may still create"
+        client.close()
+        other.close()
+
+
+def test_abandoned_lobbies_do_not_fill_the_server_after_a_restart(tmp_path: Path) -> None:
+    db = str(tmp_path / "rooms.sqlite3")
+    settings = fast_settings(max_rooms=3)
+    codes = []
+    with RunningServer(db, settings) as first:
+        for _ in range(10):
+            client = Client(first.url)
+            client.send(type="create", name="Ann", edition="classic", seats=2)
+            codes.append(client.expect("welcome")["code"])
+            client.close()
+            deadline = time.monotonic() + 5
+            while codes[-1] in first.hub.rooms:
+                assert time.monotonic() < deadline, "the empty lobby stays in memory"
+                time.sleep(0.01)
+    with RunningServer(db, settings) as second:
+        assert second.hub.rooms == {}, "lobbies are not loaded at start-up"
+        client = Client(second.url)
+        client.send(type="create", name="Ann", edition="classic", seats=2)
+        assert client.expect("welcome")["seat"] == 0
+        guest = Client(second.url)
+        guest.send(type="join", code=codes[0], name="Bob")
+        assert guest.expect("welcome")["seat"] == 1, "a stored lobby comes back when asked for"
+        client.close()
+        guest.close()
+    with RunningServer(db, fast_settings(lobby_hours=0.0)) as third:
+        guest = Client(third.url)
+        guest.send(type="join", code=codes[1], name="Bob")
+        assert guest.expect("error")["code"] == "not-found", "lobbies untouched for lobby_hours are deleted"
+        guest.close()
