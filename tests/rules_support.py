@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from unokit import Game
+from unokit import Game, Rules
 from unokit.cards import card_name
+from unokit.deck import stacked_deck
 
 NamedEvent = tuple[str, int, int, tuple[Any, ...]]
 
@@ -38,3 +39,22 @@ def events_since(game: Game, index: int) -> list[NamedEvent]:
         shown = data if kind in ("round_end", "match_end") else tuple(names(data))
         out.append((kind, seat, value, shown))
     return out
+
+
+def stacked_game(
+    edition: str,
+    hands: Sequence[Sequence[str]],
+    start: str,
+    draw: Sequence[str] = (),
+    *,
+    dealer: int | None = None,
+    seed: int = 1,
+    **options: Any,
+) -> Game:
+    """A game of ``edition`` dealing exactly ``hands`` (hand size taken from the hands; by default
+    the last seat deals, so seat 0 plays first)."""
+    n = len(hands)
+    dealer = n - 1 if dealer is None else dealer
+    rules = Rules.from_dict({"hand_size": len(hands[0]), **options})
+    order = stacked_deck(edition, hands=hands, start=start, draw=draw, dealer=dealer, rules=rules)
+    return Game(edition, n, seed=seed, deck=order, dealer=dealer, rules=rules)

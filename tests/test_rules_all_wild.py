@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
-from rules_support import events_since, hand, legal, sizes
+from rules_support import events_since, hand, legal, sizes, stacked_game
 from unokit import Game, NotationError, Rules
 from unokit.cards import NO_COLOUR, card_name, parse_card
-from unokit.deck import stacked_deck
 from unokit.errors import IllegalActionError, WrongPlayerError
 
 EDITION = "all-wild"
@@ -34,11 +33,7 @@ def make_game(
     **options: Any,
 ) -> Game:
     """An All Wild game dealing exactly ``hands`` (hand size taken from the hands)."""
-    n = len(hands)
-    dealer = n - 1 if dealer is None else dealer
-    rules = Rules.from_dict({"hand_size": len(hands[0]), **options})
-    order = stacked_deck(EDITION, hands=hands, start=start, draw=draw, dealer=dealer, rules=rules)
-    return Game(EDITION, n, seed=seed, deck=order, dealer=dealer, rules=rules)
+    return stacked_game(EDITION, hands, start, draw, dealer=dealer, seed=seed, **options)
 
 
 def kinds_since(game: Game, index: int) -> list[str]:
