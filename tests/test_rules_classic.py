@@ -841,3 +841,38 @@ def test_action_after_match_end_raises_game_over_error() -> None:
         play(game, 1, "draw")
     assert game.state_key() == key
     assert game.events == events
+
+
+def test_every_option_is_checked_against_the_options_table() -> None:
+    from dataclasses import fields
+
+    from unokit.rules import OPTIONS
+
+    assert set(OPTIONS) == {f.name for f in fields(Rules)}
+    for name, spec in OPTIONS.items():
+        if spec.kind in ("int", "float"):
+            assert Rules.from_dict({name: spec.low}) == Rules(**{name: spec.low})
+            assert Rules.from_dict({name: spec.high}) == Rules(**{name: spec.high})
+            for outside in (spec.low - 1, spec.high + 1):
+                with pytest.raises(UnknownOptionError, match=f"rule option '{name}': must be"):
+                    Rules.from_dict({name: outside})
+        elif spec.kind == "choice":
+            for choice in spec.choices:
+                assert getattr(Rules.from_dict({name: choice}), name) == choice
+            with pytest.raises(UnknownOptionError, match=f"rule option '{name}': must be one of"):
+                Rules.from_dict({name: "nothing"})
+        elif spec.kind == "bool":
+            with pytest.raises(UnknownOptionError, match="true or false"):
+                Rules.from_dict({name: 1})
+        elif spec.kind == "ints":
+            assert spec.length is not None
+            top = [int(spec.high)] * spec.length
+            assert list(getattr(Rules.from_dict({name: top}), name)) == top
+            with pytest.raises(UnknownOptionError, match=f"{spec.length} whole numbers"):
+                Rules.from_dict({name: [int(spec.high) + 1] * spec.length})
+            with pytest.raises(UnknownOptionError, match=f"{spec.length} whole numbers"):
+                Rules.from_dict({name: top[1:]})
+        else:
+            assert spec.kind == "deck"
+            with pytest.raises(UnknownOptionError, match="counts from"):
+                Rules.from_dict({name: [("R1", int(spec.high) + 1)]})

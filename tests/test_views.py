@@ -122,6 +122,68 @@ def test_uncalled_uno_in_views() -> None:
     assert game.view(0).legal_actions == ()
 
 
+def uno_game() -> Game:
+    """Classic, two cards each, dealer 0: seat 1 plays first and may go down to one card."""
+    rules = Rules(hand_size=2)
+    hands = [["G1", "G2"], ["R7", "R8"], ["R1", "Y2"]]
+    order = stacked_deck("classic", hands=hands, start="R5", draw=("B9", "G9", "B8"), dealer=0, rules=rules)
+    return Game("classic", 3, seed=2, rules=rules, deck=order, dealer=0)
+
+
+def test_called_with_the_card() -> None:
+    game = uno_game()
+    assert game.view(None).called == ()
+    game.apply_notation(1, "R7!")
+    for seat in (0, 1, 2, None):
+        view = game.view(seat)
+        assert view.called == (1,)
+        assert view.uncalled == ()
+    game.apply_notation(2, "R1!")
+    assert game.view(None).called == (1, 2)
+
+
+def test_called_late() -> None:
+    game = uno_game()
+    game.apply_notation(1, "R7")
+    assert game.view(None).called == ()
+    assert game.view(None).uncalled == (1,)
+    game.apply_notation(1, "uno")
+    assert game.view(0).called == (1,)
+    assert game.view(0).uncalled == ()
+
+
+def test_never_called_and_window_closed_is_not_called() -> None:
+    game = uno_game()
+    game.apply_notation(1, "R7")
+    game.apply_notation(2, "draw")  # the next player began their turn: the window closed
+    view = game.view(None)
+    assert view.hand_sizes[1] == 1
+    assert view.uncalled == ()
+    assert view.called == ()
+    assert json.loads(json.dumps(view.to_dict(history=False)))["called"] == []
+
+
+def test_caught_is_not_called() -> None:
+    game = uno_game()
+    game.apply_notation(1, "R7")
+    game.apply_notation(0, "catch@1")
+    view = game.view(None)
+    assert view.hand_sizes[1] == 3
+    assert view.called == view.uncalled == ()
+
+
+def test_a_call_lasts_until_the_hand_changes() -> None:
+    from unokit.views import called_uno
+
+    called = [("dealer", 0, 1, ()), ("play", 1, 1, (3,))]
+    assert called_uno(called, (2, 1, 2)) == (1,)
+    assert called_uno([*called, ("draw", 1, 1, ())], (2, 1, 2)) == ()
+    assert called_uno([*called, ("swap", 0, 1, ())], (2, 1, 2)) == ()
+    assert called_uno([*called, ("take", 2, 1, ())], (2, 1, 2)) == ()
+    assert called_uno([*called, ("dealer", 1, 2, ())], (2, 1, 2)) == ()  # a new round
+    assert called_uno([*called, ("play", 0, 0, (4,))], (1, 1, 2), uncalled=(0,)) == (1,)
+
+
 def test_all_wild_view_has_no_colour() -> None:
     game = Game("all-wild", 4, seed=3)
     view = game.view(game.actor)

@@ -119,13 +119,25 @@ def test_rate_limiter_refills_at_its_rate() -> None:
 def test_options_list_every_rule_option_with_its_default() -> None:
     from dataclasses import fields
 
-    from unokit.rules import Rules
+    from unokit.rules import OPTIONS, Rules
 
     data = options()
     assert data["editions"] == ["classic", "wild-jackpot", "space-jam", "all-wild"]
     assert set(data["rules"]) == {f.name for f in fields(Rules)} - {"deck"}
     assert data["rules"]["target_score"] == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
     assert data["rules"]["lever_weights"]["default"] == [1, 1, 1, 1, 1, 1]
+    assert data["rules"]["lever_weights"]["editions"] == ["wild-jackpot"]
+    assert data["rules"]["allow_bluff"]["editions"] == ["classic", "space-jam", "wild-jackpot"]
+    assert data["rules"]["forced_swap_final_card"] == {
+        "choices": ["wins", "swaps"],
+        "editions": ["all-wild"],
+        "default": "wins",
+    }
+    for name, entry in data["rules"].items():  # the engine's table, as it is
+        spec = OPTIONS[name]
+        assert entry.get("editions") == (list(spec.editions) if spec.editions is not None else None)
+        if "min" in entry:
+            assert (entry["min"], entry["max"]) == (spec.low, spec.high)
     assert data["bots"] == ["heuristic", "random", "ismcts"]
     assert data["rule_card_counts"]["4"] == 2 and data["rule_card_counts"]["10"] == 1
     json.dumps(data)

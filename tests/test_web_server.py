@@ -69,7 +69,7 @@ def test_create_join_and_lobby_rules(server: RunningServer) -> None:
     assert [(s["name"], s["kind"], s["ready"]) for s in lobby["seats"]] == [
         ("Ann", "human", True),
         ("Bob", "human", True),
-        ("", "open", False),
+        ("Seat 2", "open", False),
     ]
     assert lobby["players"] == 3 and lobby["host"] == 0 and lobby["rule_cards"] is None
     # only the host changes seats or starts, and not with open seats

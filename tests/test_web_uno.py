@@ -103,7 +103,7 @@ def test_a_player_catches_a_player_who_did_not_call_uno(server: RunningServer) -
     ann, bob, _ = seated(server, bob_is_a_bot=False)
     assert bob is not None
     played = forget_uno(ann)
-    assert legal(played) == {"uno"} and played["view"]["uncalled"] == [0]
+    assert legal(played) == {"uno"} and played["view"]["uncalled"] == [0] and played["view"]["called"] == []
     seen = bob.expect("update", where=lambda m: m["version"] == played["version"])
     assert "catch@0" in legal(seen) and "draw" in legal(seen)
     assert seen["view"]["hand_sizes"] == [1, 2] and seen["view"]["uncalled"] == [0]
@@ -132,7 +132,9 @@ def test_a_late_call_before_anyone_catches_protects_the_player(server: RunningSe
     assert [(e["kind"], e["seat"]) for e in called["events"]] == [("uno", 0)]
     assert called["events"][0]["text"] == "You call UNO!"
     assert called["view"]["uncalled"] == [] and legal(called) == set()
+    assert called["view"]["called"] == [0]
     told = bob.expect("update", where=lambda m: m["version"] == called["version"])
+    assert told["view"]["called"] == [0]
     assert told["events"][0]["text"] == "Ann calls UNO!" and "catch@0" not in legal(told)
     # Bob's catch comes too late: refused, stale at the version he saw, illegal at the new one
     bob.send(type="act", action="catch@0", version=seen["version"])
@@ -145,6 +147,30 @@ def test_a_late_call_before_anyone_catches_protects_the_player(server: RunningSe
     bob.close()
 
 
+def test_legal_entries_say_what_each_action_is(server: RunningServer) -> None:
+    ann, bob, _ = seated(server, bob_is_a_bot=False)
+    assert bob is not None and ann.update is not None
+    first = ann.update
+    assert first["asks"] == "play a card or draw"
+    entries = {entry["action"]: entry for entry in first["legal"]}
+    assert {key: entries["R7!"][key] for key in ("type", "card", "seat", "colour")} == {
+        "type": "play_uno",
+        "card": "R7",
+        "seat": None,
+        "colour": None,
+    }
+    assert (entries["R7"]["type"], entries["R7"]["card"]) == ("play", "R7")
+    assert (entries["draw"]["type"], entries["draw"]["card"], entries["draw"]["seat"]) == ("draw", None, None)
+    played = forget_uno(ann)
+    assert [(e["type"], e["card"], e["seat"]) for e in played["legal"]] == [("call_uno", None, None)]
+    seen = bob.expect("update", where=lambda m: m["version"] == played["version"])
+    assert seen["asks"] == "play a card or draw" and seen["view"]["actor"] == 1
+    catch = next(entry for entry in seen["legal"] if entry["action"] == "catch@0")
+    assert (catch["type"], catch["card"], catch["seat"]) == ("catch", None, 0)
+    ann.close()
+    bob.close()
+
+
 def test_the_window_closes_when_the_next_player_begins_their_turn(server: RunningServer) -> None:
     ann, bob, _ = seated(server, bob_is_a_bot=False)
     assert bob is not None
@@ -153,6 +179,7 @@ def test_the_window_closes_when_the_next_player_begins_their_turn(server: Runnin
     bob.send(type="act", action="draw", version=seen["version"])  # Bob begins his turn instead of catching
     drew = bob.expect("update", where=lambda m: m["version"] > seen["version"])
     assert drew["events"][0]["kind"] == "draw" and drew["view"]["uncalled"] == []
+    assert drew["view"]["called"] == [], "Ann holds one card but never called UNO"
     assert "catch@0" not in legal(drew)
     bob.send(type="act", action="catch@0", version=drew["version"])
     assert bob.expect("error")["code"] == "not-your-turn"  # Blue 1 did not match: Ann's turn

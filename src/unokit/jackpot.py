@@ -15,6 +15,7 @@ Rule cards are numbered by their position in ``game.extra["texts"]``.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -76,6 +77,19 @@ def rule_cards_per_player(count: int, players: int) -> int:
 
 
 @lru_cache(maxsize=4096)
+def suggested_rule_cards(count: int, rng: random.Random) -> list[str]:
+    """``count`` rule card texts drawn from the rule sheet's suggestions, shuffled by ``rng``
+    (the suggestions repeat when more are needed): the cards of a player who wrote none.
+
+    >>> cards = suggested_rule_cards(3, random.Random(1))
+    >>> len(cards), all(text in rc.SUGGESTIONS for text in cards)
+    (3, True)
+    """
+    pool = list(rc.SUGGESTIONS)
+    rng.shuffle(pool)
+    return [pool[i % len(pool)] for i in range(count)]
+
+
 def _read(text: str) -> rc.RuleCard:
     return rc.read_rule(text)
 
@@ -129,10 +143,7 @@ class WildJackpot(Classic):
     def setup(self, game: Game, rule_cards: Sequence[str] | None) -> None:
         """Load the written rule cards (by default drawn from the sheet's suggestions) into the dispenser."""
         if rule_cards is None:
-            total = rule_cards_per_player(game.rules.rule_card_count, game.n) * game.n
-            pool = list(rc.SUGGESTIONS)
-            game.rng.shuffle(pool)
-            texts = [pool[i % len(pool)] for i in range(total)]
+            texts = suggested_rule_cards(rule_cards_per_player(game.rules.rule_card_count, game.n) * game.n, game.rng)
         else:
             texts = [rc.clean_rule_text(text) for text in rule_cards]
             if not 1 <= len(texts) <= 100:

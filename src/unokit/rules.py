@@ -22,6 +22,86 @@ FORCED_SWAP_FINAL = ("wins", "swaps")
 
 
 @dataclass(frozen=True)
+class OptionSpec:
+    """What values a rule option takes, and the editions it matters in.
+
+    ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``), ``ints``
+    (``length`` whole numbers, not all zero) or ``deck`` (card and count pairs); numbers, and
+    the counts of ``ints`` and ``deck``, lie from ``low`` to ``high``.  ``editions`` is
+    ``None`` when the option matters in every edition."""
+
+    kind: str
+    low: float = 0
+    high: float = 0
+    choices: tuple[str, ...] = ()
+    length: int | None = None
+    editions: tuple[str, ...] | None = None
+
+
+_WILD_DRAW_FOUR = ("classic", "space-jam", "wild-jackpot")
+"""The editions that have a Wild Draw Four."""
+
+OPTIONS: dict[str, OptionSpec] = {
+    "scoring": OptionSpec("choice", choices=SCORING_METHODS),
+    "target_score": OptionSpec("int", 1, 1_000_000),
+    "hand_size": OptionSpec("int", 1, 30),
+    "allow_bluff": OptionSpec("bool", editions=_WILD_DRAW_FOUR),
+    "challenger_plays_after_catching_bluff": OptionSpec("bool", editions=_WILD_DRAW_FOUR),
+    "two_player_reverse_skips": OptionSpec("bool"),
+    "uno_penalty": OptionSpec("int", 0, 20),
+    "jam_slam_chance": OptionSpec("float", 0, 1, editions=("space-jam",)),
+    "jam_discard": OptionSpec("int", 0, 20, editions=("space-jam",)),
+    "jam_draw": OptionSpec("int", 0, 20, editions=("space-jam",)),
+    "forced_swap_final_card": OptionSpec("choice", choices=FORCED_SWAP_FINAL, editions=("all-wild",)),
+    "lever_weights": OptionSpec("ints", 0, 1000, length=6, editions=("wild-jackpot",)),
+    "rule_card_count": OptionSpec("int", 1, 100, editions=("wild-jackpot",)),
+    "deck": OptionSpec("deck", 0, 1000),
+}
+"""Every rule option's values and editions: :class:`Rules` checks its values against this table."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _problem(spec: OptionSpec, value: Any) -> str | None:
+    """Why ``value`` is not a value of the option ``spec`` describes (``None`` if it is)."""
+    low, high = spec.low, spec.high
+    if spec.kind == "bool":
+        return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+    if spec.kind == "choice":
+        return None if value in spec.choices else f"must be one of {', '.join(spec.choices)}, not {value!r}"
+    if spec.kind == "int":
+        if not _is_int(value):
+            return f"must be an integer, not {value!r}"
+        return None if low <= value <= high else f"must be between {low} and {high}"
+    if spec.kind == "float":
+        in_range = not isinstance(value, bool) and isinstance(value, (int, float)) and low <= value <= high
+        return None if in_range else f"must be a number between {low} and {high}"
+    if spec.kind == "ints":
+        if (
+            not isinstance(value, tuple)
+            or len(value) != spec.length
+            or not all(_is_int(w) and low <= w <= high for w in value)
+            or sum(value) == 0
+        ):
+            return f"must be {spec.length} whole numbers from {low} to {high}, not all zero"
+        return None
+    if value is None:  # deck: the edition's own
+        return None
+    if not isinstance(value, tuple) or not all(
+        isinstance(item, tuple)
+        and len(item) == 2
+        and isinstance(item[0], str)
+        and _is_int(item[1])
+        and low <= item[1] <= high
+        for item in value
+    ):
+        return f"must be (card, count) pairs with counts from {low} to {high}"
+    return None
+
+
+@dataclass(frozen=True)
 class Rules:
     """Every rule option of a game.  Defaults follow the printed rule sheets."""
 
@@ -62,47 +142,9 @@ class Rules:
             return UnknownOptionError(f"rule option {name!r}: {why}")
 
         for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type == "bool" and not isinstance(value, bool):
-                raise bad(f.name, f"must be true or false, not {value!r}")
-            if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-                raise bad(f.name, f"must be an integer, not {value!r}")
-        if self.scoring not in SCORING_METHODS:
-            raise bad("scoring", f"must be one of {', '.join(SCORING_METHODS)}, not {self.scoring!r}")
-        if self.forced_swap_final_card not in FORCED_SWAP_FINAL:
-            raise bad("forced_swap_final_card", f"must be one of {', '.join(FORCED_SWAP_FINAL)}")
-        if not 1 <= self.target_score <= 1_000_000:
-            raise bad("target_score", "must be between 1 and 1000000")
-        if not 1 <= self.hand_size <= 30:
-            raise bad("hand_size", "must be between 1 and 30")
-        for name in ("uno_penalty", "jam_discard", "jam_draw"):
-            if not 0 <= getattr(self, name) <= 20:
-                raise bad(name, "must be between 0 and 20")
-        weights = self.lever_weights
-        if (
-            not isinstance(weights, tuple)
-            or len(weights) != 6
-            or not all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w <= 1000 for w in weights)
-            or sum(weights) == 0
-        ):
-            raise bad("lever_weights", "must be six whole numbers from 0 to 1000, not all zero")
-        if not 1 <= self.rule_card_count <= 100:
-            raise bad("rule_card_count", "must be between 1 and 100")
-        chance = self.jam_slam_chance
-        if isinstance(chance, bool) or not isinstance(chance, (int, float)) or not 0.0 <= chance <= 1.0:
-            raise bad("jam_slam_chance", "must be a number between 0 and 1")
-        if self.deck is not None:
-            deck = self.deck
-            if not isinstance(deck, tuple) or not all(
-                isinstance(item, tuple)
-                and len(item) == 2
-                and isinstance(item[0], str)
-                and isinstance(item[1], int)
-                and not isinstance(item[1], bool)
-                and 0 <= item[1] <= 1000
-                for item in deck
-            ):
-                raise bad("deck", "must be (card, count) pairs with counts from 0 to 1000")
+            problem = _problem(OPTIONS[f.name], getattr(self, f.name))
+            if problem is not None:
+                raise bad(f.name, problem)
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> Rules:

@@ -112,6 +112,8 @@ class View:
     legal_actions: tuple[int, ...]
     uncalled: tuple[int, ...]
     """Seats holding one card without having called UNO (catchable)."""
+    called: tuple[int, ...]
+    """Seats holding one card that called UNO for it (see :func:`called_uno`)."""
     scores: tuple[int, ...]
     round: int
     target_score: int
@@ -175,6 +177,7 @@ def build_view(game: Game, seat: int | None) -> View:
         raise WrongPlayerError(f"no seat {seat!r} at a table of {game.n}")
     hand = tuple(sorted(game.hands[seat])) if seat is not None else ()
     legal = game.legal_actions(seat) if seat is not None else ()
+    history = _redacted_history(game, seat)
     return View(
         edition=game.edition.name,
         seat=seat,
@@ -193,12 +196,13 @@ def build_view(game: Game, seat: int | None) -> View:
         deciders=game.deciders(),
         legal_actions=legal,
         uncalled=tuple(sorted(game.exposed)),
+        called=called_uno(history, tuple(len(h) for h in game.hands), game.exposed),
         scores=tuple(game.scores),
         round=game.round,
         target_score=game.rules.target_score,
         scoring=game.rules.scoring,
         winner=game.winner,
-        history=_redacted_history(game, seat),
+        history=history,
         public=game.edition.public_info(game, seat),
         drawn=game.drawn if seat is not None and seat == game.actor and game.phase_name == "drawn" else -1,
         decision=decision_info(game),
@@ -213,6 +217,50 @@ def round_start(history: Sequence[Event]) -> int:
         if history[index][0] == "dealer":
             return index
     return 0
+
+
+_HAND_CHANGES = frozenset({"deal", "draw", "discard", "take", "give", "swap"})
+"""Events that change a hand otherwise than by playing a card: a call made before them no longer counts."""
+
+
+def called_uno(history: Sequence[Event], hand_sizes: Sequence[int], uncalled: Sequence[int] = ()) -> tuple[int, ...]:
+    """Seats holding one card that called UNO for it, from the current round's ``history``.
+
+    A seat called if its last play carried the call (``("play", seat, 1, ...)``) or an
+    ``("uno", seat, ...)`` event came after it, and no later event changed its hand
+    (a draw, a catch of it, a discard, a card taken, given or swapped).  A seat that
+    holds one card without the call, whether it may still be caught (``uncalled``) or
+    not, did not call.
+
+    >>> history = [("dealer", 0, 1, ()), ("play", 1, 1, (3,)), ("play", 2, 0, (4,))]
+    >>> called_uno(history, (5, 1, 1))
+    (1,)
+    >>> called_uno([*history, ("uno", 2, 0, ())], (5, 1, 1))
+    (1, 2)
+    """
+    single = {seat for seat, size in enumerate(hand_sizes) if size == 1} - set(uncalled)
+    if not single:
+        return ()
+    called: set[int] = set()
+    start = round_start(history)
+    for index in range(len(history) - 1, start - 1, -1):
+        kind, seat, value, _ = history[index]
+        if kind == "play" or kind == "uno":
+            if seat in single:
+                single.discard(seat)
+                if kind == "uno" or value == 1:
+                    called.add(seat)
+        elif kind == "catch":
+            single.discard(value)
+        elif kind in _HAND_CHANGES:
+            single.discard(seat)
+            if kind in ("take", "give", "swap"):
+                single.discard(value)
+        elif kind == "dealer":
+            break
+        if not single:
+            break
+    return tuple(sorted(called))
 
 
 def _redacted_history(game: Game, seat: int | None) -> History:

@@ -31,7 +31,7 @@ from unokit.bots import bot_kinds
 from unokit.editions import get_edition
 from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
-from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS, Rules
+from unokit.rules import OPTIONS, Rules
 from unokit.web.protocol import BOT_LEVELS, EDITION_NAMES, MAX_FRAME, MAX_NAME, ProtocolError, parse_message
 from unokit.web.replays import ReplayCache
 from unokit.web.rooms import (
@@ -90,32 +90,27 @@ class RateLimiter:
 
 
 def options() -> dict[str, Any]:
-    """What ``GET /api/options`` answers: editions, rule options with their limits, bot levels."""
+    """What ``GET /api/options`` answers: editions, rule options with their limits (from
+    :data:`unokit.rules.OPTIONS`), bot levels.  The deck override is not offered."""
     defaults = Rules()
-    jackpot, jam, wd4 = ["wild-jackpot"], ["space-jam"], ["classic", "space-jam", "wild-jackpot"]
-
-    def num(kind: str, low: float, high: float, only: list[str] | None = None) -> dict[str, Any]:
-        entry: dict[str, Any] = {"type": kind, "min": low, "max": high}
-        return entry if only is None else {**entry, "editions": only}
-
-    rules: dict[str, dict[str, Any]] = {
-        "scoring": {"choices": list(SCORING_METHODS)},
-        "target_score": num("int", 1, 1_000_000),
-        "hand_size": num("int", 1, 30),
-        "allow_bluff": {"type": "bool", "editions": wd4},
-        "challenger_plays_after_catching_bluff": {"type": "bool", "editions": wd4},
-        "two_player_reverse_skips": {"type": "bool"},
-        "uno_penalty": num("int", 0, 20),
-        "jam_slam_chance": num("float", 0, 1, jam),
-        "jam_discard": num("int", 0, 20, jam),
-        "jam_draw": num("int", 0, 20, jam),
-        "forced_swap_final_card": {"choices": list(FORCED_SWAP_FINAL), "editions": ["all-wild"]},
-        "lever_weights": {"type": "ints", "length": 6, "min": 0, "max": 1000, "editions": jackpot},
-        "rule_card_count": num("int", 1, 100, jackpot),
-    }
-    for name, entry in rules.items():
+    rules: dict[str, dict[str, Any]] = {}
+    for name, spec in OPTIONS.items():
+        if spec.kind == "deck":
+            continue
+        entry: dict[str, Any]
+        if spec.kind == "choice":
+            entry = {"choices": list(spec.choices)}
+        elif spec.kind == "bool":
+            entry = {"type": "bool"}
+        elif spec.kind == "ints":
+            entry = {"type": "ints", "length": spec.length, "min": spec.low, "max": spec.high}
+        else:
+            entry = {"type": spec.kind, "min": spec.low, "max": spec.high}
+        if spec.editions is not None:
+            entry["editions"] = list(spec.editions)
         value = getattr(defaults, name)
         entry["default"] = list(value) if isinstance(value, tuple) else value
+        rules[name] = entry
     return {
         "editions": list(EDITION_NAMES),
         "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},

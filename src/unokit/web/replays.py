@@ -85,6 +85,7 @@ class MatchReplay:
                 "steps": self.steps,
                 "edition": game.edition.name,
                 "view": view.to_dict(history=False),
+                "asks": game.asks(),
                 "events": events,
                 "seats": [
                     {"seat": s, "name": name, "kind": kind, "away": False}

@@ -30,11 +30,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit import rulecards
-from unokit.actions import INTERRUPT_TYPES
+from unokit.actions import INTERRUPT_TYPES, ActionType
 from unokit.bots import Bot, make_bot
+from unokit.cards import card_name, colour_letter
 from unokit.errors import NotationError, UnoError, WrongPlayerError
 from unokit.game import Game
-from unokit.jackpot import rule_cards_per_player
+from unokit.jackpot import rule_cards_per_player, suggested_rule_cards
 from unokit.narrate import Narrator, describe_action, narrate_events
 from unokit.record import replay, to_record
 from unokit.rules import Rules
@@ -231,6 +232,8 @@ class Room:
         return rule_cards_per_player(self.rules.rule_card_count, self.settings.players)
 
     def names(self) -> list[str]:
+        """The seats' names: the player's, the bot's, or ``Seat {index}`` for an open seat (0-based, as
+        the bots' names and the engine's seats)."""
         return [seat.name or f"Seat {seat.index}" for seat in self.seats]
 
     def is_away(self, seat: int) -> bool:
@@ -356,9 +359,7 @@ class Room:
             for seat in self.seats:
                 written = seat.rule_cards if seat.kind == "human" else None
                 if written is None:
-                    pool = list(rulecards.SUGGESTIONS)
-                    rng.shuffle(pool)
-                    written = [pool[i % len(pool)] for i in range(count)]
+                    written = suggested_rule_cards(count, rng)
                 rule_cards += written
         fixed = self.setup
         game = Game(
@@ -435,7 +436,11 @@ class Room:
             member.send(self.update_message(member))
 
     def seats_message(self) -> list[dict[str, Any]]:
-        return [{"seat": s.index, "name": s.name, "kind": s.kind, "away": self.is_away(s.index)} for s in self.seats]
+        """Every seat with its name (an open seat's is :meth:`names`'), kind and whether it is away."""
+        return [
+            {"seat": s.index, "name": name, "kind": s.kind, "away": self.is_away(s.index)}
+            for s, name in zip(self.seats, self.names(), strict=True)
+        ]
 
     def lobby_message(self, member: Member) -> dict[str, Any]:
         seats = self.seats_message()
@@ -480,10 +485,7 @@ class Room:
         history = view.history
         events = narrate_events(narrator, history, member.version)
         member.version = len(history)
-        legal = [
-            {"action": game.actions.format(a), "label": describe_action(game, view, a, names)}
-            for a in view.legal_actions
-        ]
+        legal = [legal_entry(game, view, action, names) for action in view.legal_actions]
         return {
             "type": "update",
             "code": self.code,
@@ -491,6 +493,7 @@ class Room:
             "view": view.to_dict(history=False),
             "events": events,
             "legal": legal,
+            "asks": game.asks(),
             "seats": self.seats_message(),
             "you": seat,
             "finished": game.is_over,
@@ -586,6 +589,27 @@ class Room:
 
     def close(self) -> None:
         self.closed = True
+
+
+_CARD_ACTIONS = frozenset({ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE})
+_SEAT_ACTIONS = frozenset({ActionType.TARGET, ActionType.CATCH})
+
+
+def legal_entry(game: Game, view: View, action: int, names: list[str]) -> dict[str, Any]:
+    """A legal action as an ``update`` lists it: notation, words, and what it is (from the engine's decoding).
+
+    ``type`` is the :class:`~unokit.actions.ActionType` in lower case; ``card`` the card it plays,
+    discards or gives, ``seat`` the seat it targets or catches, ``colour`` the colour it names
+    (each ``None`` when the action has none)."""
+    kind, arg = game.actions.decode(action)
+    return {
+        "action": game.actions.format(action),
+        "label": describe_action(game, view, action, names),
+        "type": kind.name.lower(),
+        "card": card_name(arg) if kind in _CARD_ACTIONS else None,
+        "seat": arg if kind in _SEAT_ACTIONS else None,
+        "colour": colour_letter(arg) if kind is ActionType.COLOUR else None,
+    }
 
 
 def _reading(text: str) -> dict[str, Any]:

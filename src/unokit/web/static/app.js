@@ -111,6 +111,7 @@ const state = {
   version: 0,
   view: null,
   legal: [],
+  asks: "",
   seats: [],
   finished: false,
   lobby: null,
@@ -170,7 +171,7 @@ function savedName() {
 function seatName(seat) {
   if (seat === state.seat && seat !== null) return "You";
   const entry = state.seats.find((s) => s.seat === seat);
-  return entry?.name || `Seat ${seat + 1}`;
+  return entry?.name ?? ""; // the server names every seat
 }
 
 function setScreen(name) {
@@ -351,20 +352,6 @@ async function loadOptions() {
   return state.options;
 }
 
-const EDITION_TITLES = {
-  classic: "Classic UNO",
-  "wild-jackpot": "UNO Wild Jackpot",
-  "space-jam": "UNO Space Jam",
-  "all-wild": "UNO All Wild",
-};
-const EDITION_OF_OPTION = {
-  jam_slam_chance: ["space-jam"],
-  jam_discard: ["space-jam"],
-  jam_draw: ["space-jam"],
-  forced_swap_final_card: ["all-wild"],
-  lever_weights: ["wild-jackpot"],
-  rule_card_count: ["wild-jackpot"],
-};
 const OPTION_LABELS = {
   hand_size: "Cards dealt",
   allow_bluff: "Wild Draw Four may be bluffed (and challenged)",
@@ -389,6 +376,10 @@ const LEVER_LABELS = {
 const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
 const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function humanize(name) {
   const text = name.replaceAll("_", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -398,8 +389,14 @@ function optionSpecs(options) {
   return Object.entries(options.rules ?? {}).filter(([name]) => !FIXED_OPTIONS.has(name));
 }
 
-function optionEditions(name, spec) {
-  return Array.isArray(spec.editions) ? spec.editions : EDITION_OF_OPTION[name] ?? null;
+/** The editions an option matters in (from /api/options), or null for every edition. */
+function optionEditions(spec) {
+  return Array.isArray(spec.editions) ? spec.editions : null;
+}
+
+/** An edition's title (from /api/options, once loaded). */
+function editionTitle(edition) {
+  return state.options?.edition_titles?.[edition] ?? edition ?? "";
 }
 
 function buildRuleFields(options) {
@@ -407,7 +404,7 @@ function buildRuleFields(options) {
   box.replaceChildren();
   for (const [name, spec] of optionSpecs(options)) {
     const label = spec.label || OPTION_LABELS[name] || humanize(name);
-    const editions = optionEditions(name, spec);
+    const editions = optionEditions(spec);
     const wrap = el("div", { class: "rule-field", dataset: { option: name, editions: editions ? editions.join(" ") : "" } });
     const def = spec.default;
     if (Array.isArray(spec.choices)) {
@@ -426,7 +423,7 @@ function buildRuleFields(options) {
       const fieldset = el("fieldset", {}, el("legend", { text: label }));
       def.forEach((value, index) => {
         const itemLabel = name === "lever_weights" ? LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}` : `#${index + 1}`;
-        const input = el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min ?? 0, max: spec.max ?? 1000, value });
+        const input = el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value });
         fieldset.append(el("label", { class: "inline" }, itemLabel, " ", input));
       });
       wrap.append(fieldset);
@@ -499,11 +496,10 @@ async function showStart() {
   }
   if (form.edition.options.length) return;
   for (const edition of options.editions ?? []) {
-    const title = options.edition_titles?.[edition] ?? EDITION_TITLES[edition] ?? edition;
-    form.edition.append(el("option", { value: edition, text: title }));
+    form.edition.append(el("option", { value: edition, text: editionTitle(edition) }));
   }
   const scoring = options.rules?.scoring;
-  for (const choice of scoring?.choices ?? ["winner-collects", "running-tally", "single-round"]) {
+  for (const choice of scoring?.choices ?? []) {
     const option = el("option", { value: choice, text: choice });
     if (choice === scoring?.default) option.selected = true;
     form.scoring.append(option);
@@ -631,8 +627,7 @@ function renderLobby() {
   const changed = Object.entries(changedRules(lobby.rules ?? {}, lobby.edition))
     .map(([key, value]) => `${OPTION_LABELS[key] ?? humanize(key)}: ${Array.isArray(value) ? value.join(", ") : value}`)
     .join(" · ");
-  const titles = state.options?.edition_titles ?? EDITION_TITLES;
-  $("#lobby-rules").textContent = `${titles[lobby.edition] ?? lobby.edition} · ${lobby.players ?? lobby.seats.length} seats${
+  $("#lobby-rules").textContent = `${editionTitle(lobby.edition)} · ${lobby.players ?? lobby.seats.length} seats${
     changed ? ` · ${changed}` : ""
   }`;
   const list = $("#lobby-seats");
@@ -660,7 +655,7 @@ function renderLobby() {
         );
       }
     }
-    const name = seat.kind === "open" ? "open seat" : seat.name || `Seat ${seat.seat + 1}`;
+    const name = seat.kind === "open" ? `${seat.name} (open)` : seat.name;
     list.append(
       el(
         "li",
@@ -687,7 +682,7 @@ function changedRules(rules, edition) {
     const spec = specs?.[name];
     if (specs && !spec) continue;
     if (spec && JSON.stringify(spec.default) === JSON.stringify(value)) continue;
-    const editions = spec ? optionEditions(name, spec) : EDITION_OF_OPTION[name];
+    const editions = spec ? optionEditions(spec) : null;
     if (editions && !editions.includes(edition)) continue;
     out[name] = value;
   }
@@ -840,6 +835,7 @@ function onUpdate(message) {
   state.version = Math.max(state.version, message.version);
   state.view = message.view;
   state.legal = Array.isArray(message.legal) ? message.legal : [];
+  state.asks = typeof message.asks === "string" ? message.asks : "";
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   state.finished = Boolean(message.finished);
@@ -915,19 +911,6 @@ function addLog(event) {
 
 // ------------------------------------------------------------------ table rendering
 
-const PHASE_ASKS = {
-  turn: "play a card or draw",
-  drawn: "play the drawn card or keep it",
-  colour: "choose a colour",
-  challenge: "challenge the Wild Draw Four or accept it",
-  discard: "discard a card",
-  target: "choose a player",
-  over: "nothing: the match is over",
-  "rule-run": "play as many cards in a row as they can",
-  "lever-discard": "discard up to one card of each colour, or be done",
-  honour: "carry out the rule card's task and confirm it is done",
-  give: "give a card of their choice",
-};
 const DIALOG_TITLES = {
   drawn: "You drew a card",
   colour: "Choose a colour",
@@ -939,14 +922,8 @@ const DIALOG_TITLES = {
   give: "Give a card",
 };
 const HAND_PHASES = new Set(["turn", "rule-run"]);
-const INTERRUPTS = /^(uno|catch@\d+)$/;
-const CARD_ACTION = /^([->]?)([RYGBO](?:[0-9]|S|R|\+2|\$)|W(?:\+4|J|\$|R|S2|S|\+2|T2|X)?)(!?)$/;
-
-function parseAction(action) {
-  const match = CARD_ACTION.exec(action);
-  if (!match) return null;
-  return { card: match[2], prefix: match[1], uno: match[3] === "!" };
-}
+/** The out-of-turn actions (the server's `legal[].type`): UNO calls and catches. */
+const INTERRUPT_TYPES = new Set(["call_uno", "catch"]);
 
 function ruleText(id) {
   const shown = state.view?.public?.rule_cards_shown ?? [];
@@ -955,7 +932,7 @@ function ruleText(id) {
 }
 
 function myDecisions() {
-  return state.legal.filter((entry) => !INTERRUPTS.test(entry.action));
+  return state.legal.filter((entry) => !INTERRUPT_TYPES.has(entry.type));
 }
 
 function renderTable() {
@@ -982,15 +959,15 @@ function seatOrder(view) {
 }
 
 function unoState(view, seat) {
-  if (view.hand_sizes[seat] !== 1) return null;
-  return view.uncalled.includes(seat) ? "uncalled" : "called";
+  if (view.uncalled.includes(seat)) return "uncalled";
+  return (view.called ?? []).includes(seat) ? "called" : null;
 }
 
 function renderOpponents(view) {
   const box = $("#opponents");
   box.replaceChildren();
   const catchable = new Map(
-    state.legal.filter((entry) => entry.action.startsWith("catch@")).map((entry) => [Number(entry.action.slice(6)), entry]),
+    state.legal.filter((entry) => entry.type === "catch").map((entry) => [entry.seat, entry]),
   );
   for (const seat of seatOrder(view)) {
     const info = state.seats.find((s) => s.seat === seat) ?? {};
@@ -1057,10 +1034,9 @@ function renderStatus(view) {
     const winner = view.winner >= 0 ? seatName(view.winner) : null;
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
   } else if (mine.length) {
-    status.textContent = `Your move: ${PHASE_ASKS[view.phase] ?? view.phase}.`;
+    status.textContent = `Your move: ${state.asks || view.phase}.`;
   } else {
-    const who = seatName(view.actor);
-    status.textContent = `${who === "You" ? "You" : who} to ${PHASE_ASKS[view.phase] ?? view.phase}.`;
+    status.textContent = `${seatName(view.actor)} to ${state.asks || view.phase}.`;
   }
   status.classList.toggle("mine", mine.length > 0);
 }
@@ -1082,16 +1058,15 @@ function renderActions(view) {
   box.replaceChildren();
   const handPhase = HAND_PHASES.has(view.phase);
   for (const entry of state.legal) {
-    const action = entry.action;
-    if (parseAction(action)) continue; // cards are played from the hand
-    if (action === "uno") box.append(actionButton(entry, "uno-button"));
-    else if (action.startsWith("catch@")) box.append(actionButton(entry, "catch"));
-    else if (handPhase) box.append(actionButton(entry, action === "draw" ? "primary" : ""));
+    if (entry.card) continue; // cards are played from the hand
+    if (entry.type === "call_uno") box.append(actionButton(entry, "uno-button"));
+    else if (entry.type === "catch") box.append(actionButton(entry, "catch"));
+    else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
 }
 
 function cardActions(card) {
-  return state.legal.filter((entry) => parseAction(entry.action)?.card === card);
+  return state.legal.filter((entry) => entry.card === card);
 }
 
 function renderHand(view) {
@@ -1138,7 +1113,7 @@ function playCard(card) {
   if (!actions.length) return toast(`${cardLongName(card)} cannot be played now.`);
   if (actions.length === 1) return act(actions[0].action);
   // several ways to play it (e.g. play, or play and call UNO): ask, UNO first
-  const ordered = [...actions].sort((a, b) => Number(b.action.endsWith("!")) - Number(a.action.endsWith("!")));
+  const ordered = [...actions].sort((a, b) => Number(b.type === "play_uno") - Number(a.type === "play_uno"));
   openChoice(`Play ${cardLongName(card)}`, "", ordered);
   return undefined;
 }
@@ -1160,7 +1135,7 @@ function renderDecision(view) {
   let cancel = false;
   if (view && !HAND_PHASES.has(view.phase) && mine.length && !state.spectator) {
     choiceOpen = null;
-    title = DIALOG_TITLES[view.phase] ?? PHASE_ASKS[view.phase] ?? view.phase;
+    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks || view.phase);
     detail = decisionDetail(view);
     entries = state.legal; // the phase's choices plus UNO / catch, which stay open meanwhile
   } else if (choiceOpen && mine.length) {
@@ -1208,7 +1183,6 @@ function renderDecision(view) {
 
 function decisionButton(entry, index) {
   const action = entry.action;
-  const parsed = parseAction(action);
   const number = index < 9 ? `${index + 1}` : "";
   const label = entry.label || action;
   const props = {
@@ -1222,16 +1196,16 @@ function decisionButton(entry, index) {
       act(action);
     },
   };
-  if (action.startsWith("=")) {
-    const colour = COLOUR_NAMES[action.slice(1)] ?? "";
+  if (entry.colour) {
+    const colour = COLOUR_NAMES[entry.colour] ?? "";
     props.class += ` colour-option c-${colour}`;
     return el("button", props, el("span", { class: "key", text: number }), label);
   }
-  if (parsed) {
-    return el("button", props, el("span", { class: "key", text: number }), cardNode(parsed.card, { small: true }), label);
+  if (entry.card) {
+    return el("button", props, el("span", { class: "key", text: number }), cardNode(entry.card, { small: true }), label);
   }
-  if (action === "uno") props.class += " uno-button";
-  if (action.startsWith("catch@")) props.class += " catch";
+  if (entry.type === "call_uno") props.class += " uno-button";
+  if (entry.type === "catch") props.class += " catch";
   return el("button", props, el("span", { class: "key", text: number }), label);
 }
 
@@ -1524,10 +1498,8 @@ function onKey(event) {
       playCard(card.dataset.card);
     }
   } else if (lower === "d" || lower === "p" || lower === "u" || lower === "c") {
-    const wanted = { d: "draw", p: "pass", u: "uno" }[lower];
-    const entry = wanted
-      ? state.legal.find((item) => item.action === wanted)
-      : state.legal.find((item) => item.action.startsWith("catch@"));
+    const wanted = { d: "draw", p: "pass", u: "call_uno", c: "catch" }[lower];
+    const entry = state.legal.find((item) => item.type === wanted);
     if (entry) {
       event.preventDefault();
       choiceOpen = null;
@@ -1608,9 +1580,8 @@ function renderReplay(data) {
   show($("#replay-error"), false);
   if (!replay.meta) {
     replay.meta = true;
-    const titles = state.options?.edition_titles ?? EDITION_TITLES;
     const names = (data.seats ?? []).map((seat) => seat.name);
-    $("#replay-meta").textContent = `${titles[data.edition] ?? data.edition ?? ""} · ${names.length} players: ${names.join(
+    $("#replay-meta").textContent = `${editionTitle(data.edition)} · ${names.length} players: ${names.join(
       ", ",
     )} · ${data.steps} moves`;
   }
@@ -1629,6 +1600,7 @@ function renderReplay(data) {
   state.seats = Array.isArray(data.seats) ? data.seats : [];
   state.finished = Boolean(data.finished);
   state.legal = [];
+  state.asks = typeof data.asks === "string" ? data.asks : "";
   state.busy = false;
   show($("#table"));
   renderTable();
