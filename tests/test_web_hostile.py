@@ -6,6 +6,7 @@ import contextlib
 import json
 import secrets
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -220,3 +221,20 @@ def test_bad_settings_are_refused_with_the_engines_reason(server: RunningServer)
         assert error["code"] == "malformed" and reason in error["message"], error
     assert client.quiet(0.1) == []
     client.close()
+
+
+def test_the_room_routes_are_rate_limited_per_address() -> None:
+    with RunningServer(":memory:", fast_settings(rate=1.0, burst=5.0)) as server:
+        statuses = []
+        for _ in range(12):
+            try:
+                with urllib.request.urlopen(f"{server.http}/api/rooms/ABCDEFGH/record", timeout=10) as answer:
+                    statuses.append(answer.status)
+            except urllib.error.HTTPError as error:
+                statuses.append(error.code)
+                assert "error" in json.loads(error.read())
+        # the burst is answered (an unknown code: 404), then the address is refused (429)
+        assert statuses[:5] == [404] * 5
+        assert 429 in statuses[5:]
+        with urllib.request.urlopen(f"{server.http}/api/options", timeout=10) as answer:
+            assert answer.status == 200, "other routes are not limited"

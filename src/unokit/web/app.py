@@ -16,6 +16,7 @@ import logging
 import math
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,39 @@ async def api_options(request: Request) -> Response:
     return JSONResponse(options())
 
 
+class AddressLimits:
+    """One :class:`RateLimiter` per client address, for the JSON API's room routes; the
+    addresses least recently seen are forgotten past ``size``."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self.buckets: OrderedDict[str, RateLimiter] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        bucket = self.buckets.pop(address, None)
+        if bucket is None:
+            bucket = RateLimiter(self.rate, self.burst)
+            while len(self.buckets) >= self.size:
+                self.buckets.popitem(last=False)
+        self.buckets[address] = bucket
+        return bucket.allow()
+
+
+def _refused_for_rate(request: Request) -> Response | None:
+    """A ``429`` answer if the client's address asks the room routes too often."""
+    limits: AddressLimits = request.app.state.address_limits
+    address = request.client.host if request.client is not None else "unknown"
+    if limits.allow(address):
+        return None
+    return JSONResponse({"error": "too many requests: slow down"}, status_code=429)
+
+
 async def api_record(request: Request) -> Response:
+    refused = _refused_for_rate(request)
+    if refused is not None:
+        return refused
     hub: Hub = request.app.state.hub
     code = str(request.path_params["code"]).strip().upper()
     stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
@@ -158,6 +191,9 @@ STEP_PATTERN = re.compile(r"[0-9]{1,9}")
 
 async def api_replay(request: Request) -> Response:
     """The table after the first ``step`` actions of a finished match, as a spectator saw it."""
+    refused = _refused_for_rate(request)
+    if refused is not None:
+        return refused
     hub: Hub = request.app.state.hub
     replays: ReplayCache = request.app.state.replays
     code = str(request.path_params["code"]).strip().upper()
@@ -459,5 +495,6 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.replays = ReplayCache()
+    app.state.address_limits = AddressLimits(hub.settings.rate, hub.settings.burst)
     app.add_middleware(SecurityHeaders)
     return app
