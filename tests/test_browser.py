@@ -366,6 +366,11 @@ def test_spectator_sees_no_hand(live_server: LiveServer, open_page: OpenPage) ->
             if event["kind"] in ("deal", "draw", "reveal", "take", "give"):
                 assert event["cards"] == [], event
     watcher.screenshot("spectator")
+    # a reload goes on watching (the address says so), with no hand
+    watcher.reload()
+    expect(page.locator("#spectating")).to_be_visible()
+    expect(page.locator("#join")).to_be_hidden()
+    expect(page.locator("#hand-area")).to_be_hidden()
     assert not real_errors(watcher) and not real_errors(host)
 
 

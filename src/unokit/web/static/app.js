@@ -570,7 +570,7 @@ function watch(code) {
   state.spectator = true;
   state.secret = null;
   state.version = 0;
-  history.replaceState(null, "", `/r/${code}`);
+  history.replaceState(null, "", `/r/${code}?watch`); // a reload keeps watching
   startConnection({ type: "spectate", code, version: 0 });
 }
 
