@@ -25,7 +25,7 @@ from unokit.narrate import Narrator, plain
 from unokit.record import replay
 from unokit.web.replays import CHECKPOINT_EVERY, MatchReplay, ReplayCache
 from unokit.web.rooms import FixedSetup
-from web_support import Client, RunningServer, fast_settings, play_to_end
+from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside
 
 SEED = 2**52 + 7
 
@@ -69,22 +69,8 @@ CARDS = {card_name(face) for face in get_edition("classic").actions.faces}
 def strings_outside_public_places(body: dict[str, Any]) -> list[str]:
     """Every string of an answer outside the places that name public cards (the top card, the
     discard pile, the cards of events, which are compared with the redacted events)."""
-    found: list[str] = []
-
-    def walk(value: Any, path: tuple[str, ...]) -> None:
-        if path in {("view", "top_card"), ("view", "state", "discard_pile")} or path[-1:] in {("cards",), ("text",)}:
-            return
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk(item, (*path, key))
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, path)
-        elif isinstance(value, str):
-            found.append(value)
-
-    walk(body, ())
-    return found
+    public = {("view", "top_card"), ("view", "state", "discard_pile")}
+    return strings_outside(body, lambda path: path in public or path[-1:] in {("cards",), ("text",)})
 
 
 def expected_view(game: Game) -> dict[str, Any]:

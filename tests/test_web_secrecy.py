@@ -27,7 +27,7 @@ from unokit.game import Game
 from unokit.narrate import Narrator, plain
 from unokit.record import replay
 from unokit.web.rooms import FixedSetup
-from web_support import Client, RunningServer, fast_settings, play_to_end
+from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
 SEED = 2**52
@@ -101,24 +101,11 @@ def card_strings(edition: str) -> set[str]:
 
 def strings_outside_allowed(message: dict[str, Any]) -> list[str]:
     """Every string of an update outside the places that may name cards."""
-    found: list[str] = []
-
-    def walk(value: Any, path: tuple[str, ...]) -> None:
-        if path in {("view", "hand"), ("view", "top_card"), ("view", "state", "discard_pile")}:
-            return
-        if path[:1] == ("legal",) or path[-1:] in {("cards",), ("text",)}:
-            return
-        if isinstance(value, dict):
-            for key, item in value.items():
-                walk(item, (*path, key))
-        elif isinstance(value, list):
-            for item in value:
-                walk(item, path)
-        elif isinstance(value, str):
-            found.append(value)
-
-    walk(message, ())
-    return found
+    allowed = {("view", "hand"), ("view", "top_card"), ("view", "state", "discard_pile")}
+    return strings_outside(
+        message,
+        lambda path: path in allowed or path[:1] == ("legal",) or path[-1:] in {("cards",), ("text",)},
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -196,3 +196,24 @@ def play_to_end(
         if message["type"] == "error":
             assert message["code"] in ("stale",), message
             acted_at = -1
+
+
+def strings_outside(message: Any, skip: Callable[[tuple[str, ...]], bool]) -> list[str]:
+    """Every string in ``message`` (dicts and lists walked, keys making the path) outside the
+    paths ``skip`` is true for."""
+    found: list[str] = []
+
+    def walk(value: Any, path: tuple[str, ...]) -> None:
+        if skip(path):
+            return
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, (*path, key))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, path)
+        elif isinstance(value, str):
+            found.append(value)
+
+    walk(message, ())
+    return found

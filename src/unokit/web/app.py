@@ -46,7 +46,7 @@ from unokit.web.rooms import (
     code_tag,
     read_rule_message,
 )
-from unokit.web.storage import SqliteStorage, Storage
+from unokit.web.storage import SqliteStorage, Storage, StoredRoom
 
 __all__ = ["RateLimiter", "create_app", "options"]
 
@@ -173,17 +173,24 @@ async def api_record(request: Request) -> Response:
     refused = _refused_for_rate(request)
     if refused is not None:
         return refused
-    hub: Hub = request.app.state.hub
     code = str(request.path_params["code"]).strip().upper()
+    found = _finished_match(request.app.state.hub, code, "record")
+    if isinstance(found, Response):
+        return found
+    return JSONResponse(found[1])
+
+
+def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, dict[str, Any]] | Response:
+    """The stored room and record of the finished match ``code``, or the error answer."""
     stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
     if stored is None:
         return JSONResponse({"error": "no room has that code"}, status_code=404)
     if stored.status != "finished":
-        return JSONResponse({"error": "the record is shown once the match is over"}, status_code=403)
+        return JSONResponse({"error": f"the {what} is shown once the match is over"}, status_code=403)
     record = hub.storage.load_record(code)
     if record is None:  # pragma: no cover - a finished room always has a game
         return JSONResponse({"error": "no record"}, status_code=404)
-    return JSONResponse(record)
+    return stored, record
 
 
 STEP_PATTERN = re.compile(r"[0-9]{1,9}")
@@ -194,19 +201,14 @@ async def api_replay(request: Request) -> Response:
     refused = _refused_for_rate(request)
     if refused is not None:
         return refused
-    hub: Hub = request.app.state.hub
     replays: ReplayCache = request.app.state.replays
     code = str(request.path_params["code"]).strip().upper()
     match = replays.get(code)
     if match is None:
-        stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
-        if stored is None:
-            return JSONResponse({"error": "no room has that code"}, status_code=404)
-        if stored.status != "finished":
-            return JSONResponse({"error": "the replay is shown once the match is over"}, status_code=403)
-        record = hub.storage.load_record(code)
-        if record is None:  # pragma: no cover - a finished room always has a game
-            return JSONResponse({"error": "no record"}, status_code=404)
+        found = _finished_match(request.app.state.hub, code, "replay")
+        if isinstance(found, Response):
+            return found
+        stored, record = found
         match = replays.add(code, record, [row.kind for row in sorted(stored.seats, key=lambda row: row.seat)])
     text = str(request.path_params["step"])
     if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
