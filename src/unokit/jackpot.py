@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from unokit import rulecards as rc
@@ -76,10 +75,11 @@ def rule_cards_per_player(count: int, players: int) -> int:
     return max(1, count // players)
 
 
-@lru_cache(maxsize=4096)
 def suggested_rule_cards(count: int, rng: random.Random) -> list[str]:
     """``count`` rule card texts drawn from the rule sheet's suggestions, shuffled by ``rng``
-    (the suggestions repeat when more are needed): the cards of a player who wrote none.
+    (a suggestion repeats only when more cards than suggestions are needed): the cards of the
+    players who wrote none.  Each call draws anew from ``rng``: ask once for every such player's
+    cards so that they differ.
 
     >>> cards = suggested_rule_cards(3, random.Random(1))
     >>> len(cards), all(text in rc.SUGGESTIONS for text in cards)

@@ -356,11 +356,11 @@ class Room:
             rule_cards = []
             rng = random.Random(self.setup.seed if self.setup is not None else secrets.randbits(64))
             count = self.rule_card_count()
-            for seat in self.seats:
-                written = seat.rule_cards if seat.kind == "human" else None
-                if written is None:
-                    written = suggested_rule_cards(count, rng)
-                rule_cards += written
+            written_by = [seat.rule_cards if seat.kind == "human" else None for seat in self.seats]
+            # One draw for every seat that wrote nothing, so their cards differ while suggestions last.
+            drawn = iter(suggested_rule_cards(count * written_by.count(None), rng))
+            for written in written_by:
+                rule_cards += written if written is not None else [next(drawn) for _ in range(count)]
         fixed = self.setup
         game = Game(
             self.settings.edition,
