@@ -4,9 +4,18 @@ and the words of a player's own decision."""
 from __future__ import annotations
 
 import random
+import re
 
+import pytest
+
+from unokit import game as game_module
 from unokit import rulecards
+from unokit.cards import card_name
+from unokit.deck import stacked_deck
+from unokit.game import EDITION_PHASES, Game
 from unokit.jackpot import suggested_rule_cards
+from unokit.rules import Rules
+from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings
 
 
@@ -40,3 +49,47 @@ def test_bots_of_a_wild_jackpot_room_write_different_rule_cards() -> None:
             assert len(texts) == 8 and len(bots) == 6
             assert len(set(bots)) == 6, f"the bots wrote the same card twice: {bots}"
             host.close()
+
+
+PLAY_RUN = rulecards.SUGGESTIONS[1]  # "Play as many cards in a row as you can."
+
+
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild", "wild-jackpot"])
+def test_a_decision_is_asked_of_you_in_the_second_person(edition: str) -> None:
+    game = Game(edition, 3, seed=4)
+    phases = [*range(len(game_module._PHASE_ASKS)), *(EDITION_PHASES + i for i in range(len(game.edition.phase_asks)))]
+    for phase in phases:
+        game.phase = phase
+        spoken_to, spoken_of = game.asks(you=True), game.asks()
+        assert not re.search(r"\b(they|their|them)\b", spoken_to), spoken_to
+        assert not re.search(r"\b(you|your)\b", spoken_of), spoken_of
+        assert "{" not in spoken_to + spoken_of
+
+
+def test_the_update_asks_the_actor_with_you_and_the_others_with_they() -> None:
+    rules = {"hand_size": 3, "scoring": "single-round", "lever_weights": [0, 1, 0, 0, 0, 0]}
+    ann, bob = ["R$", "B1", "B2"], ["R3", "R4", "Y9"]
+    deck = stacked_deck("wild-jackpot", [ann, bob], "R7", dealer=1, rules=Rules.from_dict(rules))
+    setup = FixedSetup(2**40 + 9, tuple(card_name(card) for card in deck), dealer=1)
+    with RunningServer(":memory:", fast_settings()) as server:
+        code, secret = server.create_fixed_room(setup, "wild-jackpot", seats=2, rules=rules)
+        host = Client(server.url)
+        host.send(type="resume", code=code, secret=secret)
+        host.expect("lobby")
+        guest = Client(server.url)
+        guest.send(type="join", code=code, name="Bob")
+        guest.expect("welcome")
+        for seat, client in enumerate((host, guest)):  # every card in the dispenser is the run
+            client.send(type="rule_cards", texts=[PLAY_RUN] * 4)
+            client.expect("lobby", where=lambda m, seat=seat: m["seats"][seat]["ready"])
+        host.send(type="start")
+        first = host.expect("update")
+        host.send(type="act", action="R$", version=first["version"])
+        # the lever's "the player on your right": Bob runs
+        bob_sees = guest.expect("update", where=lambda m: m["view"]["phase"] == "rule-run")
+        ann_sees = host.expect("update", where=lambda m: m["view"]["phase"] == "rule-run")
+        assert bob_sees["view"]["actor"] == 1
+        assert bob_sees["asks"] == "play as many cards in a row as you can"
+        assert ann_sees["asks"] == "play as many cards in a row as they can"
+        host.close()
+        guest.close()

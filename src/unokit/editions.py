@@ -287,7 +287,8 @@ class Edition:
     phase_names: tuple[str, ...] = ()
     """Names of the edition's own phases (numbered from ``game.EDITION_PHASES``)."""
     phase_asks: tuple[str, ...] = ()
-    """What each of those phases asks the actor, in words."""
+    """What each of those phases asks the actor, in words (``{they}`` and ``{their}`` stand for the
+    actor: see :meth:`Game.asks`)."""
 
     def setup(self, game: Game, rule_cards: Sequence[str] | None) -> None:
         """Edition-specific set-up before the first deal."""

@@ -66,6 +66,9 @@ _PHASE_ASKS = (
     "choose a player",
     "nothing: the match is over",
 )
+_THEY = {"they": "they", "their": "their", "them": "them"}
+_YOU = {"they": "you", "their": "your", "them": "you"}
+"""The pronouns of a phase's words (:meth:`Game.asks`), spoken of the actor or to them."""
 
 # Pending operations, run in stack order until one asks for a decision.
 OP_END_TURN = 0  # seat ends the turn; arg = players skipped
@@ -303,11 +306,17 @@ class Game:
             return self.edition.phase_names[self.phase - EDITION_PHASES]
         return PHASE_NAMES[self.phase]
 
-    def asks(self) -> str:
-        """What the actor is asked, in words."""
+    def asks(self, you: bool = False) -> str:
+        """What the actor is asked, in words: spoken of the actor, or to them when ``you`` is true.
+
+        >>> Game("wild-jackpot", 2, seed=1).asks()
+        'play a card or draw'
+        """
         if self.phase >= EDITION_PHASES:
-            return self.edition.phase_asks[self.phase - EDITION_PHASES]
-        return _PHASE_ASKS[self.phase]
+            words = self.edition.phase_asks[self.phase - EDITION_PHASES]
+        else:
+            words = _PHASE_ASKS[self.phase]
+        return words.format_map(_YOU if you else _THEY) if "{" in words else words
 
     def deciders(self) -> tuple[int, ...]:
         """Every seat with a legal action now: the actor, and out-of-turn players

@@ -128,10 +128,10 @@ class WildJackpot(Classic):
     }
     phase_names = ("rule-run", "lever-discard", "honour", "give")
     phase_asks = (
-        "play as many cards in a row as they can",
+        "play as many cards in a row as {they} can",
         "discard up to one card of each colour, or be done",
         "carry out the rule card's task and confirm it is done",
-        "give a card of their choice",
+        "give a card of {their} choice",
     )
 
     def __init__(self) -> None:

@@ -493,7 +493,7 @@ class Room:
             "view": view.to_dict(history=False),
             "events": events,
             "legal": legal,
-            "asks": game.asks(),
+            "asks": game.asks(you=seat is not None and seat == game.actor),
             "seats": self.seats_message(),
             "you": seat,
             "finished": game.is_over,
