@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import random
 import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +97,30 @@ def test_the_update_asks_the_actor_with_you_and_the_others_with_they() -> None:
         assert ann_sees["asks"] == "play as many cards in a row as they can"
         host.close()
         guest.close()
+
+
+def run_serve(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``unokit serve`` in a process of its own (it would serve forever if it started)."""
+    command = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve", *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+
+
+def test_serve_on_a_port_in_use_says_so_and_exits_2() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = run_serve("--port", str(port), "--db", ":memory:")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"unokit: error: cannot listen on 127.0.0.1:{port}: the port is in use"
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_serve_with_a_database_that_cannot_be_opened_says_so_and_exits_2(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-folder" / "games.sqlite3"
+    done = run_serve("--port", "0", "--db", str(missing))
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("unokit: error: cannot open the database"), done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert not missing.parent.exists()

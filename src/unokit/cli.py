@@ -584,10 +584,13 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         raise UsageError(f"--away-seconds must be from 0 to 3600 seconds, not {args.away_seconds}")
     try:
         from unokit.web.rooms import ServerSettings
-        from unokit.web.server import serve
+        from unokit.web.server import ServeError, serve
     except ImportError as exc:
         raise UsageError(f"serve needs the web extra (pip install 'unokit[web]'): {exc}") from None
-    serve(args.host, args.port, args.db, ServerSettings(bot_delay=args.bot_delay, away_seconds=args.away_seconds))
+    try:
+        serve(args.host, args.port, args.db, ServerSettings(bot_delay=args.bot_delay, away_seconds=args.away_seconds))
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
     return 0
 
 
