@@ -1,0 +1,127 @@
+// The game socket: connect, reconnect with back-off, resume or resync on (re)connection, send and act.
+// Messages are handed to the handler that app.js registers, so this module imports no screen.
+
+import { $, show, toast } from "./dom.js";
+import { state } from "./state.js";
+
+/** What the rest of the page registers: the message router and the table's redraw. */
+export const hooks = {
+  /** @type {(message: import("./state.js").Message) => void} */
+  message: () => {},
+  /** @type {() => void} */
+  render: () => {},
+};
+
+export const conn = {
+  /** @type {WebSocket | null} */
+  ws: null,
+  attempt: 0,
+  wanted: false,
+  timer: 0,
+  pingTimer: 0,
+
+  connect() {
+    this.wanted = true;
+    clearTimeout(this.timer);
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    setConn("connecting");
+    ws.addEventListener("open", () => {
+      this.attempt = 0;
+      setConn("connected");
+      state.catchingUp = true;
+      const hello = helloMessage();
+      if (hello) ws.send(JSON.stringify(hello));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }, true), 25000);
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message === "object") hooks.message(message);
+    });
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      state.busy = false;
+      if (!this.wanted) return;
+      const delay = Math.min(10000, 400 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+      this.attempt += 1;
+      setConn("reconnecting");
+      this.timer = setTimeout(() => this.connect(), delay);
+    });
+  },
+
+  /**
+   * Send a message if the socket is open; else say so (unless `quiet`) and return false.
+   * @param {Record<string, unknown>} message
+   * @param {boolean} [quiet]
+   * @returns {boolean}
+   */
+  send(message, quiet = false) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    if (!quiet) toast("Not connected: reconnecting…");
+    return false;
+  },
+
+  ensure() {
+    if (!this.ws) this.connect();
+  },
+};
+
+/** @param {"connecting" | "connected" | "reconnecting"} status */
+function setConn(status) {
+  const node = $("#conn");
+  node.textContent = { connecting: "connecting…", connected: "online", reconnecting: "reconnecting…" }[status];
+  node.dataset.status = status;
+  show(node);
+}
+
+/** What to send when a socket opens: resume a held seat, else the pending create / join / spectate. */
+function helloMessage() {
+  if (state.code && state.secret) {
+    return { type: "resume", code: state.code, secret: state.secret, version: state.version };
+  }
+  if (state.code && state.spectator) return { type: "spectate", code: state.code, version: state.version };
+  return state.hello;
+}
+
+/**
+ * Open a game with `hello` (create / join / spectate): on the open socket, else on a new one.
+ * @param {import("./state.js").Message} hello
+ */
+export function startConnection(hello) {
+  state.hello = hello;
+  state.view = null;
+  state.lobby = null;
+  state.version = 0;
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello));
+  else conn.connect();
+}
+
+/**
+ * Send one of the legal actions; the page is busy until the server answers (or 4 seconds pass).
+ * @param {string} action
+ */
+export function act(action) {
+  if (state.busy) return;
+  if (conn.send({ type: "act", action, version: state.version })) {
+    state.busy = true;
+    hooks.render();
+    setTimeout(() => {
+      if (state.busy) {
+        state.busy = false;
+        hooks.render();
+      }
+    }, 4000);
+  }
+}

@@ -1,0 +1,65 @@
+// Small DOM helpers and the toast.  Every user-provided string goes on the page as text, never as HTML.
+
+/**
+ * The first element matching `selector` (the page's elements are known to exist).
+ * @template {Element} [T=HTMLElement]
+ * @param {string} selector
+ * @param {ParentNode} [root]
+ * @returns {T}
+ */
+export const $ = (selector, root = document) => /** @type {T} */ (root.querySelector(selector));
+
+/**
+ * Every element matching `selector`.
+ * @template {Element} [T=HTMLElement]
+ * @param {string} selector
+ * @param {ParentNode} [root]
+ * @returns {T[]}
+ */
+export const $$ = (selector, root = document) => /** @type {T[]} */ (Array.from(root.querySelectorAll(selector)));
+
+/** @typedef {Node | string | number | null | undefined | false} Child */
+
+/**
+ * Create an element; `props` sets class, text, dataset, event handlers (on*) and attributes.
+ * @param {string} tag
+ * @param {Record<string, any>} [props]
+ * @param {...(Child | Child[])} children
+ * @returns {HTMLElement}
+ */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value === true) node.setAttribute(key, "");
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/**
+ * @param {HTMLElement} node
+ * @param {boolean} [visible]
+ */
+export function show(node, visible = true) {
+  node.hidden = !visible;
+}
+
+let toastTimer = 0;
+
+/** @param {string} message */
+export function toast(message) {
+  const box = $("#toast");
+  box.textContent = message;
+  show(box);
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => show(box, false), 4500);
+}

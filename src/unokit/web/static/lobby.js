@@ -1,0 +1,257 @@
+// The lobby: seats, host controls, the invite link, and the rule-card editor of Wild Jackpot rooms.
+
+import { $, el, show, toast } from "./dom.js";
+import { state, editionTitle, setScreen } from "./state.js";
+import { conn } from "./connection.js";
+import { OPTION_LABELS, humanize, optionEditions } from "./start.js";
+
+const READ_DELAY_MS = 300;
+
+/** @param {import("./state.js").Message} message a `lobby` message */
+export function onLobby(message) {
+  state.lobby = /** @type {import("./state.js").Lobby} */ (message);
+  if (message.code) state.code = message.code;
+  state.seats = message.seats ?? [];
+  if (typeof message.you === "number") state.seat = message.you;
+  if (typeof message.host === "number" && state.seat !== null) state.host = message.host === state.seat;
+  if (state.view) return; // the match has begun: the table has the seats
+  setScreen("lobby");
+  renderLobby();
+}
+
+export function renderLobby() {
+  const lobby = state.lobby;
+  if (!lobby) return;
+  $("#lobby-code").textContent = state.code;
+  /** @type {HTMLInputElement} */ ($("#invite-link")).value = new URL(state.invite || `/r/${state.code}`, location.href).href;
+  const changed = Object.entries(changedRules(lobby.rules ?? {}, lobby.edition))
+    .map(([key, value]) => `${OPTION_LABELS[key] ?? humanize(key)}: ${Array.isArray(value) ? value.join(", ") : value}`)
+    .join(" · ");
+  $("#lobby-rules").textContent = `${editionTitle(lobby.edition)} · ${lobby.players ?? lobby.seats.length} seats${
+    changed ? ` · ${changed}` : ""
+  }`;
+  const list = $("#lobby-seats");
+  list.replaceChildren();
+  let open = 0;
+  for (const seat of lobby.seats) {
+    if (seat.kind === "open") open += 1;
+    const isMe = seat.seat === state.seat;
+    const badges = [];
+    badges.push(el("span", { class: `badge kind-${seat.kind}`, text: seat.kind }));
+    if (seat.seat === lobby.host) badges.push(el("span", { class: "badge", text: "host" }));
+    if (seat.away) badges.push(el("span", { class: "badge away", text: "away" }));
+    if (lobby.rule_cards && seat.kind === "human") {
+      badges.push(el("span", { class: `badge ${seat.ready ? "ready" : ""}`, text: seat.ready ? "cards written" : "writing" }));
+    }
+    const controls = [];
+    if (state.host) {
+      if (seat.kind === "open") {
+        controls.push(
+          el("button", { type: "button", text: "Add bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, true) }),
+        );
+      } else if (seat.kind === "bot") {
+        controls.push(
+          el("button", { type: "button", text: "Remove bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, false) }),
+        );
+      }
+    }
+    const name = seat.kind === "open" ? `${seat.name} (open)` : seat.name;
+    list.append(
+      el(
+        "li",
+        { class: `seat-row${isMe ? " me" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
+        el("span", { class: "seat-name", text: isMe ? `${name} (you)` : name }),
+        el("span", { class: "badges" }, badges),
+        el("span", { class: "controls" }, controls),
+      ),
+    );
+  }
+  show($("#host-controls"), state.host);
+  show($("#lobby-wait"), !state.host);
+  /** @type {HTMLButtonElement} */ ($("#fill-bots")).disabled = open === 0;
+  /** @type {HTMLButtonElement} */ ($("#start-game")).disabled = open > 0;
+  renderRuleEditor();
+}
+
+/**
+ * The rule options that differ from the defaults (all of them while the defaults are unknown), for `edition`.
+ * @param {Record<string, any>} rules
+ * @param {string} edition
+ * @returns {Record<string, any>}
+ */
+function changedRules(rules, edition) {
+  const specs = state.options?.rules;
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const [name, value] of Object.entries(rules)) {
+    if (value === null || value === undefined) continue;
+    const spec = specs?.[name];
+    if (specs && !spec) continue;
+    if (spec && JSON.stringify(spec.default) === JSON.stringify(value)) continue;
+    const editions = spec ? optionEditions(spec) : null;
+    if (editions && !editions.includes(edition)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * @param {number} seat
+ * @param {boolean} bot
+ */
+function setBot(seat, bot) {
+  conn.send({ type: "seat", seat, bot });
+}
+
+function fillBots() {
+  for (const seat of state.lobby?.seats ?? []) if (seat.kind === "open") setBot(seat.seat, true);
+}
+
+const RULE_PLACEHOLDERS = [
+  "Draw until you have 7 cards in your hand.",
+  "Give 2 cards to the player on your left",
+  "Make chicken noises until your next turn.",
+  "Everyone draws two cards",
+  "Skip your next turn",
+  "Swap hands with the player with the most cards",
+];
+
+/** @param {number} index */
+const ruleInput = (index) => /** @type {HTMLInputElement} */ ($(`#rule-inputs [name=rule-${index}]`));
+
+function renderRuleEditor() {
+  const form = $("#rule-cards");
+  const cards = state.lobby?.rule_cards;
+  if (!cards || state.seat === null) {
+    show(form, false);
+    state.ruleEditorCount = -1;
+    return;
+  }
+  show(form);
+  const mine = cards.mine ?? [];
+  if (state.ruleEditorCount !== cards.count) {
+    state.ruleEditorCount = cards.count;
+    const box = $("#rule-inputs");
+    box.replaceChildren();
+    const suggested = Array.isArray(cards.suggestions) ? cards.suggestions.filter((text) => typeof text === "string") : [];
+    const placeholders = suggested.length ? suggested : RULE_PLACEHOLDERS;
+    for (let index = 0; index < cards.count; index += 1) {
+      const input = /** @type {HTMLInputElement} */ (
+        el("input", {
+          type: "text",
+          maxlength: 120,
+          name: `rule-${index}`,
+          placeholder: placeholders[index % placeholders.length],
+          "aria-label": `Rule card ${index + 1}`,
+        })
+      );
+      input.value = mine[index]?.text ?? "";
+      input.addEventListener("input", () => scheduleReading(index));
+      const reading = el("p", { class: "reading muted", dataset: { index }, "aria-live": "polite" });
+      box.append(el("div", { class: "rule-input" }, el("label", {}, `Card ${index + 1}`, " ", input), reading));
+      if (mine[index]) showReading(index, mine[index].text, mine[index].reading, mine[index].enforced);
+    }
+  }
+  const status = $("#rule-status");
+  if (mine.length) {
+    status.textContent = `Submitted ${mine.length} rule card${mine.length === 1 ? "" : "s"}. You may change them until the start.`;
+  }
+}
+
+/** @type {Map<number, number>} */
+const readTimers = new Map();
+
+/** @param {number} index */
+function scheduleReading(index) {
+  clearTimeout(readTimers.get(index));
+  readTimers.set(
+    index,
+    setTimeout(() => {
+      const input = ruleInput(index);
+      const text = input.value;
+      if (!text.trim()) return showReading(index, "", "", null);
+      if (conn.send({ type: "read_rule", text }, true)) state.expect.push({ kind: "read", index, text });
+      return undefined;
+    }, READ_DELAY_MS),
+  );
+}
+
+/** @param {import("./state.js").Message} message a `reading` message */
+export function onReading(message) {
+  const position = state.expect.findIndex((entry) => entry.kind === "read");
+  const expected = position >= 0 ? state.expect.splice(position, 1)[0] : null;
+  if (!expected || expected.kind !== "read") return;
+  showReading(expected.index, expected.text, message.reading, message.enforced);
+}
+
+/**
+ * Show how a rule card is read; `enforced` null means an error message or nothing.
+ * @param {number} index
+ * @param {string} text
+ * @param {string} reading
+ * @param {boolean | null} enforced
+ */
+export function showReading(index, text, reading, enforced) {
+  const input = /** @type {HTMLInputElement | null} */ (ruleInput(index));
+  const node = /** @type {HTMLElement | null} */ ($(`#rule-inputs .reading[data-index="${index}"]`));
+  if (!input || !node) return;
+  if (text && input.value !== text && input.value.trim() !== text.trim()) return; // outdated reply
+  node.className = `reading ${enforced === true ? "enforced" : enforced === false ? "honour" : text ? "bad" : "muted"}`;
+  if (!text) {
+    node.textContent = "";
+    return;
+  }
+  const head = enforced === true ? "Enforced" : enforced === false ? "Honour task" : "Cannot be written";
+  node.replaceChildren(el("strong", { text: `${head}: ` }), readingBody(reading));
+}
+
+/**
+ * A reading without its leading "enforced:" / "honour task:" (shown as a heading instead).
+ * @param {unknown} reading
+ */
+function readingBody(reading) {
+  return String(reading ?? "").replace(/^(enforced|honour task):\s*/i, "");
+}
+
+/** @param {SubmitEvent} event */
+function onSubmitRules(event) {
+  event.preventDefault();
+  const count = state.lobby?.rule_cards?.count ?? 0;
+  const texts = [];
+  for (let index = 0; index < count; index += 1) {
+    const input = ruleInput(index);
+    const text = input.value.trim() || input.placeholder;
+    input.value = text;
+    texts.push(text);
+  }
+  if (!conn.send({ type: "rule_cards", texts })) return;
+  state.expect.push({ kind: "submit" });
+  $("#rule-status").textContent = "Submitting…";
+  // the lobby message that follows confirms; drop the expectation then
+  setTimeout(() => {
+    const position = state.expect.findIndex((entry) => entry.kind === "submit");
+    if (position >= 0) state.expect.splice(position, 1);
+  }, 3000);
+}
+
+async function copyInvite() {
+  const input = /** @type {HTMLInputElement} */ ($("#invite-link"));
+  try {
+    await navigator.clipboard.writeText(input.value);
+    toast("Invite link copied.");
+  } catch {
+    // no clipboard API (a page served over plain http to another machine): copy the selection
+    input.focus();
+    input.select();
+    const copied = document.execCommand?.("copy");
+    toast(copied ? "Invite link copied." : "Select the link and copy it.");
+  }
+}
+
+/** Wire the lobby's buttons and the rule-card form. */
+export function bindLobby() {
+  $("#copy-invite").addEventListener("click", copyInvite);
+  $("#fill-bots").addEventListener("click", fillBots);
+  $("#start-game").addEventListener("click", () => conn.send({ type: "start" }));
+  $("#rule-cards").addEventListener("submit", onSubmitRules);
+}

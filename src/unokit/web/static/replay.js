@@ -1,0 +1,176 @@
+// Replay of a finished match, move by move: for each step the server answers the table as a spectator saw
+// it after that many actions (`GET /api/rooms/CODE/replay/STEP`: the view, the events of that step
+// in words, the seats), and the page draws it with the table's own rendering.  No hand is ever
+// shown, and the page knows no rules: it only asks for steps.
+
+import { $, el, show } from "./dom.js";
+import { state, editionTitle, setScreen } from "./state.js";
+import { conn } from "./connection.js";
+import { renderTable } from "./table.js";
+
+/** @typedef {Record<string, any>} ReplayStep what the server answers for one step */
+
+const REPLAY_CACHE = 400; // steps kept in the page
+const REPLAY_LOG_STEPS = 40; // steps told in the log, up to the current one
+
+const replay = {
+  /** @type {string | null} */
+  code: null,
+  step: 0,
+  steps: 0,
+  wanted: 0,
+  /** @type {Map<number, ReplayStep>} */
+  cache: new Map(),
+  sliderTimer: 0,
+  meta: false,
+};
+
+/**
+ * Open the replay of room `code` at its first step.
+ * @param {string} code
+ */
+export function startReplay(code) {
+  state.code = code;
+  conn.wanted = false;
+  state.spectator = true;
+  state.seat = null;
+  state.legal = [];
+  state.resultsQueue = [];
+  replay.code = code;
+  replay.cache.clear();
+  replay.meta = false;
+  setScreen("replay");
+  document.body.classList.add("replaying");
+  show($("#table"), false);
+  $("#replay-code").textContent = code;
+  $("#replay-pos").textContent = "Loading…";
+  return replayGo(0);
+}
+
+/**
+ * @param {number} step
+ * @returns {Promise<ReplayStep>}
+ */
+async function replayStep(step) {
+  const cached = replay.cache.get(step);
+  if (cached) return cached;
+  const response = await fetch(`/api/rooms/${encodeURIComponent(/** @type {string} */ (replay.code))}/replay/${step}`);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  replay.cache.set(step, data);
+  if (replay.cache.size > REPLAY_CACHE) replay.cache.delete(/** @type {number} */ (replay.cache.keys().next().value));
+  return data;
+}
+
+/**
+ * Show step `step` (clamped to the match), once the server has answered; a later request wins.
+ * @param {number} step
+ */
+async function replayGo(step) {
+  const last = replay.meta ? replay.steps : Infinity;
+  const wanted = Math.max(0, Math.min(last, Math.trunc(step) || 0));
+  replay.wanted = wanted;
+  let data;
+  try {
+    data = await replayStep(wanted);
+  } catch (error) {
+    if (replay.wanted === wanted) {
+      const box = $("#replay-error");
+      box.textContent = `No replay: ${/** @type {Error} */ (error).message}`;
+      show(box);
+      $("#replay-pos").textContent = "";
+    }
+    return;
+  }
+  if (replay.wanted === wanted && state.screen === "replay") renderReplay(data);
+}
+
+/** @param {ReplayStep} data */
+function renderReplay(data) {
+  replay.step = data.step;
+  replay.steps = data.steps;
+  show($("#replay-error"), false);
+  if (!replay.meta) {
+    replay.meta = true;
+    const names = (data.seats ?? []).map((/** @type {{name: string}} */ seat) => seat.name);
+    $("#replay-meta").textContent = `${editionTitle(data.edition)} · ${names.length} players: ${names.join(
+      ", ",
+    )} · ${data.steps} moves`;
+  }
+  $("#replay-pos").textContent = `step ${data.step} of ${data.steps}`;
+  const slider = /** @type {HTMLInputElement} */ ($("#replay-slider"));
+  slider.max = String(data.steps);
+  slider.value = String(data.step);
+  /** @type {HTMLButtonElement} */ ($("#replay-first")).disabled = /** @type {HTMLButtonElement} */ ($("#replay-prev")).disabled =
+    data.step <= 0;
+  /** @type {HTMLButtonElement} */ ($("#replay-next")).disabled = /** @type {HTMLButtonElement} */ ($("#replay-last")).disabled =
+    data.step >= data.steps;
+  const told = (data.events ?? [])
+    .map((/** @type {{text?: unknown}} */ event) => (typeof event.text === "string" ? event.text.trim() : ""))
+    .filter(Boolean)
+    .map((/** @type {string} */ text) => (/[.!?]$/.test(text) ? text : `${text}.`));
+  $("#replay-action").textContent = told.length ? told.join(" ") : data.step ? "" : "The cards are dealt.";
+  state.view = data.view;
+  state.seats = Array.isArray(data.seats) ? data.seats : [];
+  state.finished = Boolean(data.finished);
+  state.legal = [];
+  state.asks = typeof data.asks === "string" ? data.asks : "";
+  state.busy = false;
+  show($("#table"));
+  renderTable();
+  $("#spectating").textContent = "Replay: the table as the spectators saw it. No hand is shown.";
+  renderReplayLog(data.step);
+}
+
+/**
+ * The log: the events of the steps before this one that the page holds, then this step's, marked.
+ * @param {number} step
+ */
+function renderReplayLog(step) {
+  const items = [];
+  for (let at = step; at >= 0 && at > step - REPLAY_LOG_STEPS; at -= 1) {
+    const data = replay.cache.get(at);
+    if (!data) break;
+    const lines = (data.events ?? []).filter(
+      (/** @type {{text?: unknown}} */ event) => typeof event.text === "string" && event.text,
+    );
+    items.unshift(
+      ...lines.map((/** @type {{kind: string, text: string}} */ event) =>
+        el("li", { class: `log-${event.kind}${at === step ? " current" : ""}`, dataset: { step: at }, text: event.text }),
+      ),
+    );
+  }
+  const list = $("#log");
+  list.replaceChildren(...items);
+  list.scrollTop = list.scrollHeight;
+  const panel = list.parentElement;
+  if (panel) panel.scrollTop = panel.scrollHeight;
+}
+
+function replaySlide() {
+  clearTimeout(replay.sliderTimer);
+  const value = Number(/** @type {HTMLInputElement} */ ($("#replay-slider")).value);
+  replay.sliderTimer = setTimeout(() => replayGo(value), 40);
+}
+
+/**
+ * The replay's keys: ←/→ step, Home / End.
+ * @param {KeyboardEvent} event
+ */
+export function replayKey(event) {
+  /** @type {Record<string, number>} */
+  const moves = { ArrowRight: replay.wanted + 1, ArrowLeft: replay.wanted - 1, Home: 0, End: replay.steps };
+  if (event.key in moves) {
+    event.preventDefault();
+    replayGo(moves[event.key]);
+  }
+}
+
+/** Wire the replay's controls. */
+export function bindReplay() {
+  $("#replay-first").addEventListener("click", () => replayGo(0));
+  $("#replay-prev").addEventListener("click", () => replayGo(replay.wanted - 1));
+  $("#replay-next").addEventListener("click", () => replayGo(replay.wanted + 1));
+  $("#replay-last").addEventListener("click", () => replayGo(replay.steps));
+  $("#replay-slider").addEventListener("input", replaySlide);
+}

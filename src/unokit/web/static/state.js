@@ -1,0 +1,242 @@
+// The client state: what the server last said, the seats held in this browser, the screen shown,
+// and a few read-only questions about them.  Legality always comes from the server's `legal` list.
+
+import { $, $$, show } from "./dom.js";
+
+const STORE_PREFIX = "unokit.seat.";
+const NAME_KEY = "unokit.name";
+
+/** @typedef {Record<string, any>} Message a message from the server (checked where it is read) */
+/** @typedef {{seat: number, name: string, kind: string, away?: boolean, ready?: boolean}} SeatInfo */
+/** @typedef {{action: string, label?: string, type?: string, card?: string, seat?: number, colour?: string}} LegalEntry */
+/** @typedef {{kind: string, text?: string, value: number, seat: number, scores?: number[], cards?: string[]}} GameEvent */
+/** @typedef {Record<string, any>} Decision the open decision's details (`view.decision`) */
+/**
+ * @typedef {object} PublicInfo
+ * @property {[number, string, string][]} [rule_cards_shown] id, text and reading of each rule card shown
+ * @property {number} [rule_cards_in_dispenser]
+ * @property {number} [rule_cards_used]
+ * @property {string[]} [lever_outcomes]
+ */
+/**
+ * The table as this seat (or a spectator) sees it.
+ * @typedef {object} View
+ * @property {number} players
+ * @property {number[]} hand_sizes
+ * @property {number} actor
+ * @property {string} phase
+ * @property {number} dealer
+ * @property {number[]} uncalled
+ * @property {number[]} [called]
+ * @property {string} scoring
+ * @property {number[]} scores
+ * @property {string} top_card
+ * @property {number} draw_pile_size
+ * @property {number} discard_pile_size
+ * @property {string | null} colour
+ * @property {number} direction
+ * @property {number} target_score
+ * @property {number} round
+ * @property {number} winner
+ * @property {string[]} [hand]
+ * @property {Decision} [decision]
+ * @property {PublicInfo} [public]
+ */
+/**
+ * @typedef {object} OptionSpec
+ * @property {any} [default]
+ * @property {any[]} [choices]
+ * @property {string} [type]
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {string} [label]
+ * @property {string[]} [editions]
+ */
+/**
+ * What `/api/options` answers.
+ * @typedef {object} Options
+ * @property {string[]} [editions]
+ * @property {Record<string, string>} [edition_titles]
+ * @property {Record<string, OptionSpec>} [rules]
+ * @property {string[]} [bots]
+ */
+/** @typedef {{text: string, reading: string, enforced: boolean}} MyRuleCard */
+/**
+ * @typedef {object} Lobby
+ * @property {string} [code]
+ * @property {SeatInfo[]} seats
+ * @property {number} [you]
+ * @property {number} [host]
+ * @property {Record<string, any>} [rules]
+ * @property {string} edition
+ * @property {number} [players]
+ * @property {{count: number, mine?: MyRuleCard[], suggestions?: unknown[]} | null} [rule_cards]
+ */
+/**
+ * A round or match result waiting to be shown.
+ * @typedef {object} Result
+ * @property {"round" | "match"} kind
+ * @property {GameEvent} event
+ * @property {GameEvent[]} hands
+ * @property {number} [round]
+ * @property {GameEvent | null} [roundEvent]
+ */
+/** @typedef {{kind: "read", index: number, text: string} | {kind: "submit"}} Expected */
+
+export const state = {
+  screen: "start",
+  /** @type {Options | null} */
+  options: null,
+  /** @type {string | null} */
+  code: null,
+  /** @type {number | null} */
+  seat: null,
+  /** @type {string | null} */
+  secret: null,
+  host: false,
+  /** @type {string | null} */
+  invite: null,
+  spectator: false,
+  version: 0,
+  /** @type {View | null} */
+  view: null,
+  /** @type {LegalEntry[]} */
+  legal: [],
+  asks: "",
+  /** @type {SeatInfo[]} */
+  seats: [],
+  finished: false,
+  /** @type {Lobby | null} */
+  lobby: null,
+  /** @type {Message | null} the first message of a new connection when no seat is held yet (create / join / spectate) */
+  hello: null,
+  catchingUp: true, // the first update after (re)connecting replays history: no animations, no round popups
+  busy: false,
+  selected: -1,
+  /** @type {GameEvent[]} */
+  roundHands: [],
+  eventRound: 0,
+  /** @type {Result[]} */
+  resultsQueue: [],
+  /** @type {Expected[]} replies expected to read_rule / rule_cards, in order */
+  expect: [],
+  ruleEditorCount: -1,
+};
+
+/**
+ * @param {string} code
+ * @returns {{secret: string, seat: number | null} | null}
+ */
+export function storedSeat(code) {
+  try {
+    const raw = localStorage.getItem(STORE_PREFIX + code);
+    const data = raw ? JSON.parse(raw) : null;
+    return data && typeof data.secret === "string" ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {string} code
+ * @param {string} secret
+ * @param {number | null} seat
+ */
+export function storeSeat(code, secret, seat) {
+  try {
+    localStorage.setItem(STORE_PREFIX + code, JSON.stringify({ secret, seat }));
+  } catch {
+    // storage full or disabled: the seat lasts as long as the page
+  }
+}
+
+/** @param {string} code */
+export function forgetSeat(code) {
+  try {
+    localStorage.removeItem(STORE_PREFIX + code);
+  } catch {
+    // ignore
+  }
+}
+
+/** @param {string} name */
+export function rememberName(name) {
+  try {
+    localStorage.setItem(NAME_KEY, name);
+  } catch {
+    // ignore
+  }
+}
+
+export function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A seat's name, "You" for this browser's seat.
+ * @param {number | null} seat
+ * @returns {string}
+ */
+export function seatName(seat) {
+  if (seat === state.seat && seat !== null) return "You";
+  const entry = state.seats.find((s) => s.seat === seat);
+  return entry?.name ?? ""; // the server names every seat
+}
+
+/**
+ * An edition's title (from /api/options, once loaded).
+ * @param {string | null | undefined} edition
+ * @returns {string}
+ */
+export function editionTitle(edition) {
+  return state.options?.edition_titles?.[/** @type {string} */ (edition)] ?? edition ?? "";
+}
+
+/** @param {string} name the id of the `.screen` section to show */
+export function setScreen(name) {
+  state.screen = name;
+  for (const section of $$(".screen")) show(section, section.id === name);
+  if (name !== "table") {
+    show($("#decision"), false);
+    document.body.classList.remove("has-decision");
+  }
+  const label = $("#room-label");
+  const role = name === "replay" ? " · replay" : state.spectator ? " · watching" : "";
+  label.textContent = state.code ? `Room ${state.code}${role}` : "";
+  show(label, Boolean(state.code));
+}
+
+/** The phases in which cards are played from the hand. */
+export const HAND_PHASES = new Set(["turn", "rule-run"]);
+/** The out-of-turn actions (the server's `legal[].type`): UNO calls and catches. */
+const INTERRUPT_TYPES = new Set(["call_uno", "catch"]);
+
+/**
+ * The rule card shown with this id, if any.
+ * @param {number} id
+ * @returns {{text: string, reading: string} | null}
+ */
+export function ruleText(id) {
+  const shown = state.view?.public?.rule_cards_shown ?? [];
+  const entry = shown.find((item) => item[0] === id);
+  return entry ? { text: entry[1], reading: entry[2] } : null;
+}
+
+/** The legal actions that are this seat's own decision (not UNO calls or catches). */
+export function myDecisions() {
+  return state.legal.filter((entry) => !INTERRUPT_TYPES.has(entry.type ?? ""));
+}
+
+/**
+ * @param {View} view
+ * @param {number} seat
+ * @returns {"uncalled" | "called" | null}
+ */
+export function unoState(view, seat) {
+  if (view.uncalled.includes(seat)) return "uncalled";
+  return (view.called ?? []).includes(seat) ? "called" : null;
+}
