@@ -16,7 +16,16 @@ def msg(**fields: object) -> str:
 
 def test_every_type_accepts_its_fields() -> None:
     samples = {
-        "create": {"name": "Ann", "edition": "classic", "seats": 4, "rules": {"target_score": 200}, "bot": "random"},
+        "create": {
+            "name": "Ann",
+            "edition": "classic",
+            "seats": 4,
+            "rules": {"target_score": 200},
+            "bot": "random",
+            "timer": 45,
+            "public": True,
+            "late_join": False,
+        },
         "join": {"code": "ABCDEFGH", "name": "Bob"},
         "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3},
         "spectate": {"code": "ABCDEFGH", "version": 0},
@@ -27,6 +36,11 @@ def test_every_type_accepts_its_fields() -> None:
         "act": {"action": "R7!", "version": 12},
         "sync": {"version": 0},
         "ping": {},
+        "chat": {"text": "good game <b>all</b>"},
+        "rematch": {},
+        "kick": {"seat": 3},
+        "leave": {},
+        "back": {},
     }
     assert set(samples) == set(MESSAGES)
     for kind, fields in samples.items():

@@ -49,7 +49,7 @@ def fill_with_bots(host: Client, seats: range) -> None:
 
 
 def test_create_join_and_lobby_rules(server: RunningServer) -> None:
-    host, code = create_room(server, seats=3)
+    host, code = create_room(server, seats=3, late_join=False)
     assert len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
     assert host.welcome is not None
     assert host.welcome == {

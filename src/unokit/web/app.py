@@ -33,10 +33,21 @@ from unokit.editions import get_edition
 from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import OPTIONS, Rules
-from unokit.web.protocol import BOT_LEVELS, EDITION_NAMES, MAX_FRAME, MAX_NAME, ProtocolError, parse_message
+from unokit.web.chat import MAX_CHAT, ChatLimiter, chat_history, post_chat
+from unokit.web.protocol import (
+    BOT_LEVELS,
+    EDITION_NAMES,
+    MAX_FRAME,
+    MAX_NAME,
+    MAX_TIMER,
+    ProtocolError,
+    parse_message,
+)
+from unokit.web.rematch import vote_rematch
 from unokit.web.replays import ReplayCache
 from unokit.web.rooms import (
     CODE_LENGTH,
+    MIN_TIMER,
     Hub,
     Member,
     Room,
@@ -118,7 +129,14 @@ def options() -> dict[str, Any]:
         "rules": rules,
         "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
         "rule_card_counts": {str(n): rule_cards_per_player(defaults.rule_card_count, n) for n in range(2, 11)},
-        "limits": {"name": MAX_NAME, "rule_text": MAX_RULE_LENGTH, "frame": MAX_FRAME, "seats": [2, 10]},
+        "limits": {
+            "name": MAX_NAME,
+            "rule_text": MAX_RULE_LENGTH,
+            "frame": MAX_FRAME,
+            "seats": [2, 10],
+            "chat": MAX_CHAT,
+            "timer": [MIN_TIMER, MAX_TIMER],
+        },
     }
 
 
@@ -167,6 +185,34 @@ def _refused_for_rate(request: Request) -> Response | None:
     if limits.allow(address):
         return None
     return JSONResponse({"error": "too many requests: slow down"}, status_code=429)
+
+
+PUBLIC_ROOMS = 50
+"""The most rooms ``GET /api/rooms`` lists."""
+
+
+async def api_rooms(request: Request) -> Response:
+    """The public lobbies with an open seat, newest first: nothing in it but what the start page shows."""
+    refused = _refused_for_rate(request)
+    if refused is not None:
+        return refused
+    hub: Hub = request.app.state.hub
+    rooms = []
+    for found in hub.storage.public_lobbies(PUBLIC_ROOMS):
+        settings = RoomSettings.from_dict(found.settings)
+        rooms.append(
+            {
+                "code": found.code,
+                "edition": settings.edition,
+                "players": settings.players,
+                "open": found.open,
+                "host": found.host_name,
+                "options": settings.options(),
+                "rules": Rules.from_dict(settings.rules).to_dict(),
+                "created": found.created,
+            }
+        )
+    return JSONResponse({"rooms": rooms})
 
 
 async def api_record(request: Request) -> Response:
@@ -267,6 +313,7 @@ class Connection:
         self.created: collections.deque[float] = collections.deque()
         """When this connection created its rooms in the last hour."""
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
+        self.chat_limiter = ChatLimiter()
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -358,6 +405,15 @@ class Connection:
         if self.member.room is not None:
             self.member.room.detach(self.member)
 
+    def enter(
+        self, room: Room, seat: int | None, secret: str | None, version: int = 0, claim: int | None = None
+    ) -> None:
+        """Leave the previous room, and enter ``room``: ``welcome``, the room, then the chat so far."""
+        self.leave()
+        self.send(room.welcome(Member(self.send, seat=seat, claim=claim), secret))
+        room.attach(self.member, seat, version, claim)
+        self.send(chat_history(room))
+
     def handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         member = self.member
@@ -367,35 +423,48 @@ class Connection:
             self.send(read_rule_message(message["text"]))
         elif kind == "create":
             settings = RoomSettings(
-                message["edition"], message["seats"], message.get("rules", {}), message.get("bot", "heuristic")
+                message["edition"],
+                message["seats"],
+                message.get("rules", {}),
+                message.get("bot", "heuristic"),
+                message.get("timer", 30),
+                message.get("public", False),
+                message.get("late_join", True),
             )
             self.check_create()
             room, secret = self.hub.create(settings, message["name"])
             self.created.append(time.monotonic())
-            self.leave()
-            self.send(room.welcome(Member(self.send, seat=0), secret))
-            room.attach(member, 0)
+            self.enter(room, 0, secret)
         elif kind == "join":
             room = self.hub.get(message["code"])
-            seat, secret = room.join(message["name"])
-            self.leave()
-            self.send(room.welcome(Member(self.send, seat=seat), secret))
-            room.attach(member, seat)
+            seat, secret, claimed = room.join(message["name"])
+            self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
         elif kind == "resume":
             room = self.hub.get(message["code"])
             found = room.seat_of_secret(message["secret"])
             if found is None:
                 raise RoomError("forbidden", "that secret opens no seat in this room")
             self.check_resync(room, message.get("version", 0))
-            self.leave()
-            self.send(room.welcome(Member(self.send, seat=found), message["secret"]))
-            room.attach(member, found, message.get("version", 0))
+            seat, claimed = found
+            claim = seat if claimed else None
+            self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
         elif kind == "spectate":
             room = self.hub.get(message["code"])
             self.check_resync(room, message.get("version", 0))
-            self.leave()
-            self.send(room.welcome(Member(self.send, seat=None)))
-            room.attach(member, None, message.get("version", 0))
+            self.enter(room, None, None, message.get("version", 0))
+        elif kind == "chat":
+            room = self.room()
+            if not self.chat_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
+            post_chat(room, member, message["text"])
+        elif kind == "rematch":
+            vote_rematch(self.room(), member)
+        elif kind == "kick":
+            self.room().kick(member, message["seat"])
+        elif kind == "leave":
+            self.room().leave(member)
+        elif kind == "back":
+            self.room().back(member)
         elif kind == "seat":
             self.room().set_seat(member, message["seat"], message["bot"])
         elif kind == "rule_cards":
@@ -489,6 +558,7 @@ def create_app(
         Route("/r/{code}", page),
         Route("/replay/{code}", page),
         Route("/api/options", api_options),
+        Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}/record", api_record),
         Route("/api/rooms/{code}/replay/{step}", api_replay),
         WebSocketRoute("/ws", game_socket),

@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from unokit.rules import Rules
+from unokit.web.chat import clean_chat
 
 __all__ = [
     "ERROR_CODES",
@@ -42,6 +43,9 @@ MAX_FRAME = 8 * 1024
 MAX_NAME = 24
 """The longest display name, in characters."""
 MAX_VERSION = 10**9
+MAX_TIMER = 300
+"""The longest turn timer a room may set, in seconds (the shortest, but 0 for none, is
+``ServerSettings.min_timer``, checked by the room)."""
 
 ERROR_CODES = (
     "malformed",
@@ -64,8 +68,8 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Field:
-    """One field of a message: its kind (``str``, ``int``, ``bool``, ``name``, ``texts``,
-    ``rules``, ``choice``), limits, and whether it may be left out."""
+    """One field of a message: its kind (``str``, ``int``, ``bool``, ``name``, ``chat``,
+    ``texts``, ``rules``, ``choice``), limits, and whether it may be left out."""
 
     kind: str
     required: bool = True
@@ -96,6 +100,9 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "seats": _int(2, 10),
         "rules": Field("rules", required=False),
         "bot": Field("choice", required=False, choices=BOT_LEVELS),
+        "timer": _int(0, MAX_TIMER, required=False),
+        "public": Field("bool", required=False),
+        "late_join": Field("bool", required=False),
     },
     "join": {"code": _CODE, "name": Field("name")},
     "resume": {"code": _CODE, "secret": _text(64), "version": _int(0, MAX_VERSION, required=False)},
@@ -107,6 +114,11 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "act": {"action": _text(32), "version": _VERSION},
     "sync": {"version": _VERSION},
     "ping": {},
+    "chat": {"text": Field("chat", max_length=1000)},
+    "rematch": {},
+    "kick": {"seat": _int(0, 9)},
+    "leave": {},
+    "back": {},
 }
 """Every client message type and its fields (``type`` aside)."""
 
@@ -179,6 +191,13 @@ def _check(kind: str, name: str, spec: Field, value: Any) -> Any:
     if spec.kind == "name":
         try:
             return clean_name(value)
+        except ValueError as exc:
+            raise ProtocolError(f"{where}: {exc}") from None
+    if spec.kind == "chat":
+        if isinstance(value, str) and len(value) > spec.max_length:
+            raise ProtocolError(f"{where} holds at most {spec.max_length} characters")
+        try:
+            return clean_chat(value)
         except ValueError as exc:
             raise ProtocolError(f"{where}: {exc}") from None
     if spec.kind == "texts":

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
+import dataclasses
 import heapq
 import hmac
 import itertools
@@ -25,26 +25,44 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from unokit import rulecards
-from unokit.actions import INTERRUPT_TYPES, ActionType
+from unokit.actions import INTERRUPT_TYPES
 from unokit.bots import Bot, make_bot
-from unokit.cards import card_name, colour_letter
 from unokit.errors import NotationError, UnoError, WrongPlayerError
 from unokit.game import Game
 from unokit.jackpot import rule_cards_per_player, suggested_rule_cards
-from unokit.narrate import Narrator, describe_action, narrate_events
+from unokit.narrate import Narrator, narrate_events
 from unokit.record import replay, to_record
 from unokit.rules import Rules
 from unokit.views import View
-from unokit.web.storage import SeatRow, Storage, StoredRoom, hash_secret
+from unokit.web.chat import CHAT_HISTORY
+from unokit.web.messages import legal_entry, read_rule_message, reading_entry
+from unokit.web.protocol import MAX_TIMER
+from unokit.web.rematch import check_rematch, rematch_status
+from unokit.web.settings import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    MIN_TIMER,
+    FixedSetup,
+    RoomError,
+    RoomSettings,
+    ServerSettings,
+    code_tag,
+    new_room_code,
+    new_secret,
+)
+from unokit.web.storage import ChatRow, SeatRow, Storage, StoredRoom, hash_secret
+from unokit.web.timers import pause_for, reaction_times
 
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
+    "MIN_TIMER",
     "FixedSetup",
     "Hub",
     "Member",
@@ -52,106 +70,18 @@ __all__ = [
     "RoomError",
     "RoomSettings",
     "ServerSettings",
+    "code_tag",
     "new_room_code",
+    "new_secret",
+    "read_rule_message",
 ]
 
 log = logging.getLogger("unokit.web")
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Room codes use letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L)."""
-CODE_LENGTH = 8
 EXPIRY_EVERY = 600.0
 """Seconds between two looks for lobbies to expire."""
 SLICE = 0.002
 """Seconds of bots' work after which the scheduler lets the clients' messages through."""
-
-
-def new_room_code() -> str:
-    """A random room code (``secrets``): 8 characters of :data:`CODE_ALPHABET`, about 40 bits."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def code_tag(code: str) -> str:
-    """A room's name in the server log: a short hash of its code (the code itself lets anyone in).
-
-    >>> len(code_tag("ABCDEFGH")), code_tag("ABCDEFGH") == code_tag("ABCDEFGH")
-    (8, True)
-    """
-    return hashlib.sha256(code.encode()).hexdigest()[:8]
-
-
-def new_secret() -> str:
-    """A seat secret: 32 URL-safe characters (192 random bits)."""
-    return secrets.token_urlsafe(24)
-
-
-class RoomError(Exception):
-    """A request refused: ``code`` is one of the protocol's error codes."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True)
-class ServerSettings:
-    """Settings of the whole server."""
-
-    bot_delay: float = 0.7
-    """Seconds a bot waits before acting (calling UNO for itself: at once)."""
-    away_seconds: float = 20.0
-    """Seconds before the room's bot plays the pending decision of a seat nobody is connected to."""
-    max_rooms: int = 10_000
-    """Rooms in memory in the lobby or playing at once (matches in play, and lobbies someone is
-    connected to); more are refused."""
-    ismcts_ms: float = 500.0
-    """Time budget of an ``ismcts`` bot's decision, in milliseconds."""
-    rate: float = 20.0
-    """Messages a connection may send per second, on average."""
-    burst: float = 40.0
-    """Messages a connection may send at once."""
-    outbox_bytes: int = 8 * 1024 * 1024
-    """Bytes of messages queued for a connection that does not read them; past that it is closed."""
-    resync_events: int = 256
-    """A ``sync``, ``resume`` or ``spectate`` that sends more events than this is a full resync..."""
-    resync_seconds: float = 5.0
-    """... and a connection may ask for one every this many seconds (else ``rate-limited``)."""
-    creates_per_hour: int = 5
-    """Rooms one connection may create per hour (else ``rate-limited``)."""
-    lobby_hours: float = 24.0
-    """Lobbies untouched for longer than this are deleted from the store."""
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """What the host chose: edition, number of seats, rule options and the bots' level."""
-
-    edition: str
-    players: int
-    rules: dict[str, Any]
-    bot: str = "heuristic"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"edition": self.edition, "players": self.players, "rules": self.rules, "bot": self.bot}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
-        return cls(data["edition"], data["players"], dict(data["rules"]), data.get("bot", "heuristic"))
-
-
-@dataclass(frozen=True)
-class FixedSetup:
-    """A room's game fixed in advance, for tests: no message can ask for one, only code that
-    calls :meth:`Hub.create` directly.
-
-    ``seed`` seeds the game, the rule cards drawn for seats in Wild Jackpot and the bots;
-    ``deck`` (top first, in notation: see :func:`unokit.deck.stacked_deck`) and ``dealer``
-    fix the first deal."""
-
-    seed: int
-    deck: tuple[str, ...] | None = None
-    dealer: int | None = None
 
 
 @dataclass
@@ -166,11 +96,31 @@ class Seat:
     rule_cards: list[str] | None = None
     away_since: float = 0.0
     """When the last connection of a human seat left (monotonic clock)."""
+    auto: bool = False
+    """A human seat whose decisions the room's bot makes at bot speed (its player timed out or
+    is away), until the player is back."""
+    claim_name: str | None = None
+    """A late arrival's name: this bot seat becomes theirs at the next round ..."""
+    claim_hash: str | None = None
+    """... and the hash of their secret."""
 
     def row(self, bot: str) -> SeatRow:
         return SeatRow(
-            self.index, self.name, self.kind, bot if self.kind == "bot" else None, self.secret_hash, self.rule_cards
+            self.index,
+            self.name,
+            self.kind,
+            bot if self.kind == "bot" else None,
+            self.secret_hash,
+            self.rule_cards,
+            self.claim_name,
+            self.claim_hash,
         )
+
+    def empty(self, kind: str = "open") -> None:
+        """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
+        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""
+        self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
+        self.auto = False
 
 
 @dataclass(eq=False)
@@ -185,36 +135,60 @@ class Member:
     version: int = 0
     """How many of the match's events this connection has been sent."""
     narrator: Narrator | None = field(default=None, repr=False)
+    claim: int | None = None
+    """A late arrival's claimed seat: watched as a spectator until the next round."""
 
 
 class Room:
     """A lobby, then a match."""
 
     def __init__(
-        self, hub: Hub, code: str, settings: RoomSettings, created: float, setup: FixedSetup | None = None
+        self,
+        hub: Hub,
+        code: str,
+        settings: RoomSettings,
+        created: float,
+        setup: FixedSetup | None = None,
+        seed: int | None = None,
     ) -> None:
         self.hub = hub
         self.code = code
         self.settings = settings
         self.setup = setup
         """The game fixed in advance (tests only), else ``None``: everything is drawn at random."""
+        self.seed = seed if seed is not None else setup.seed if setup is not None else secrets.randbits(62)
+        """The room's seed: settles the bots' UNO races (:func:`unokit.web.timers.reaction_times`)."""
         self.rules = Rules.from_dict(settings.rules)
         self.created = created
         self.seats = [Seat(index) for index in range(settings.players)]
+        self.host: int | None = 0
+        """The host's seat (``None``: nobody hosts now; the next player to join or come back will)."""
         self.game: Game | None = None
         self.status = "lobby"
         self.members: list[Member] = []
         self.bots: dict[int, Bot] = {}
         self.last_change = time.monotonic()
+        self.pause = 0.0
+        """The extra pause after the last change, in units of ``bot_delay`` (:func:`pause_for`)."""
+        self.decision_since = self.last_change
+        """When the pending turn decision began (the turn timer counts from it)."""
         self.tag = code_tag(code)
         """What the log says of the room (never its code, which opens it)."""
         self.declined_at = -1
         """The version at which the bots last let an UNO window pass."""
+        self.raced: tuple[int, set[int]] = (-1, set())
+        """The version of the UNO window and the bots that let it pass so far."""
         self.closed = False
         self.token = 0
         """Changes with every change of the room: a step scheduled before it is dropped."""
         self.thinking = False
         """A bot of this room is thinking in a worker thread."""
+        self.votes: set[int] = set()
+        """The seats that voted for a rematch."""
+        self.moved_to: str | None = None
+        """The rematch room's code, once the rematch began."""
+        self.chat_log: deque[ChatRow] = deque(maxlen=CHAT_HISTORY)
+        self.chat_next = 1
 
     # ------------------------------------------------------------ queries
 
@@ -240,25 +214,36 @@ class Room:
         """A human seat without a connection."""
         return self.seats[seat].kind == "human" and not any(m.seat == seat for m in self.members)
 
-    def seat_of_secret(self, secret: str) -> int | None:
+    def seat_of_secret(self, secret: str) -> tuple[int, bool] | None:
+        """The seat the secret opens, and whether it is a late arrival's claim on it."""
         digest = hash_secret(secret)
         found = None
         for seat in self.seats:
             if seat.secret_hash is not None and hmac.compare_digest(seat.secret_hash, digest):
-                found = seat.index
+                found = seat.index, False
+            if seat.claim_hash is not None and hmac.compare_digest(seat.claim_hash, digest):
+                found = seat.index, True
         return found
+
+    def connected_humans(self) -> list[int]:
+        return [seat.index for seat in self.seats if seat.kind == "human" and not self.is_away(seat.index)]
 
     # ------------------------------------------------------------ members
 
-    def attach(self, member: Member, seat: int | None, version: int = 0) -> None:
-        """Attach a connection (as ``seat``'s player or a spectator) and send it the room."""
+    def attach(self, member: Member, seat: int | None, version: int = 0, claim: int | None = None) -> None:
+        """Attach a connection (as ``seat``'s player, a spectator, or a late arrival waiting for
+        the ``claim``ed seat) and send it the room."""
         self.members.append(member)
         member.room = self
         member.seat = seat
+        member.claim = claim
         member.narrator = None
         member.version = version if 0 <= version <= self.version else 0
         if seat is not None:
             self.seats[seat].away_since = 0.0
+            self.seats[seat].auto = False
+            if self.host is None and self.status == "lobby":
+                self.set_host(seat)
         self.changed()
 
     def detach(self, member: Member) -> None:
@@ -269,6 +254,8 @@ class Room:
         if member.seat is not None and self.is_away(member.seat):
             self.seats[member.seat].away_since = time.monotonic()
         if not self.closed:
+            check_rematch(self)
+        if not self.closed:
             self.changed()
         if self.status != "playing" and not self.members:
             self.hub.evict(self)  # nothing happens there until someone comes back: it stays in the store
@@ -277,18 +264,29 @@ class Room:
         message: dict[str, Any] = {
             "type": "welcome",
             "code": self.code,
-            "seat": member.seat,
-            "host": member.seat == 0,
+            "seat": member.seat if member.claim is None else member.claim,
+            "host": member.seat is not None
+            and (member.seat == self.host or (self.host is None and self.status == "lobby")),
             "invite": f"/r/{self.code}",
         }
         if secret is not None:
             message["secret"] = secret
+        if member.claim is not None:
+            message["claimed"] = True
         return message
 
     # ------------------------------------------------------------ lobby
 
-    def join(self, name: str) -> tuple[int, str]:
-        """Take the lowest open seat; returns it and its new secret."""
+    def join(self, name: str) -> tuple[int, str, bool]:
+        """Take the lowest open seat, or during a match claim the lowest bot seat (``late_join``);
+        returns the seat, its new secret and whether it is a claim."""
+        if self.status == "playing" and self.settings.late_join:
+            for seat in self.seats:
+                if seat.kind == "bot" and seat.claim_name is None:
+                    secret = new_secret()
+                    seat.claim_name, seat.claim_hash = name, hash_secret(secret)
+                    self.store_seats()
+                    return seat.index, secret, True
         if self.status != "lobby":
             raise RoomError("started", "the match has begun: you may watch it")
         for seat in self.seats:
@@ -296,13 +294,13 @@ class Room:
                 secret = new_secret()
                 seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
                 self.store_seats()
-                return seat.index, secret
+                return seat.index, secret, False
         raise RoomError("full", "every seat is taken")
 
     def set_seat(self, member: Member, index: int, bot: bool) -> None:
         """The host puts a bot in an open (or away) seat, or empties a bot's seat."""
         self.check_host(member)
-        if index >= len(self.seats) or index == 0:
+        if index >= len(self.seats) or index == self.host:
             raise RoomError("forbidden", f"seat {index} cannot be changed")
         seat = self.seats[index]
         if bot:
@@ -310,11 +308,11 @@ class Room:
                 return
             if seat.kind == "human" and not self.is_away(index):
                 raise RoomError("forbidden", f"{seat.name} is seated there")
-            seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "bot", f"Bot {index}", None, None
+            seat.empty("bot")
         else:
             if seat.kind != "bot":
                 raise RoomError("forbidden", f"seat {index} holds no bot")
-            seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "open", "", None, None
+            seat.empty()
         self.store_seats()
         self.changed()
 
@@ -340,10 +338,73 @@ class Room:
         self.changed()
 
     def check_host(self, member: Member) -> None:
-        if member.seat != 0:
+        if member.seat is None or member.seat != self.host:
             raise RoomError("forbidden", "only the host may do that")
         if self.status != "lobby":
             raise RoomError("started", "the match has begun")
+
+    def set_host(self, seat: int | None) -> None:
+        self.host = seat
+        self.hub.storage.set_host(self.code, seat)
+
+    def next_human(self, after: int, connected: bool) -> int | None:
+        """The next human seat after ``after`` in seat order (wrapping), connected if asked."""
+        count = len(self.seats)
+        for step in range(1, count):
+            index = (after + step) % count
+            if self.seats[index].kind == "human" and not (connected and self.is_away(index)):
+                return index
+        return None
+
+    def pass_host(self) -> None:
+        """The host has been gone ``host_grace`` seconds: the next connected player hosts."""
+        if self.status != "lobby" or self.host is None or not self.is_away(self.host):
+            return
+        heir = self.next_human(self.host, connected=True)
+        if heir is not None:
+            self.set_host(heir)
+            self.changed()
+
+    def kick(self, member: Member, index: int) -> None:
+        """The host empties a player's seat (lobby only): its secret opens nothing more."""
+        self.check_host(member)
+        if index >= len(self.seats) or index == self.host or self.seats[index].kind != "human":
+            raise RoomError("forbidden", f"seat {index} holds no other player")
+        self.seats[index].empty()
+        self.store_seats()
+        for other in [m for m in self.members if m.seat == index]:
+            other.send({"type": "removed", "message": "the host removed you from the room"})
+            self.detach(other)
+        self.changed()
+
+    def leave(self, member: Member) -> None:
+        """A member leaves: in the lobby their seat opens (and the host passes on); during a
+        match their seat is played by the room's bot at once, until they come back."""
+        seat = member.seat
+        if seat is not None and self.status == "lobby":
+            self.seats[seat].empty()
+            if self.host == seat:
+                self.set_host(self.next_human(seat, connected=False))
+            self.store_seats()
+            for other in [m for m in self.members if m.seat == seat]:
+                other.send({"type": "left"})
+                self.detach(other)
+            return
+        if seat is not None and self.status == "playing":
+            self.seats[seat].auto = True
+        member.send({"type": "left"})
+        self.detach(member)
+
+    def back(self, member: Member) -> None:
+        """A player takes their seat back from the room's bot."""
+        if member.seat is None:
+            raise RoomError("forbidden", "spectators have no seat to take back")
+        self.take_back(member.seat)
+
+    def take_back(self, seat: int) -> None:
+        if self.seats[seat].auto:
+            self.seats[seat].auto = False
+            self.changed()
 
     def start(self, member: Member) -> None:
         """The host starts the match: every seat must be taken (by a player or a bot)."""
@@ -351,6 +412,9 @@ class Room:
         empty = [seat.index for seat in self.seats if seat.kind == "open"]
         if empty:
             raise RoomError("forbidden", f"seats {', '.join(map(str, empty))} are open: fill them with bots")
+        self.start_match()
+
+    def start_match(self) -> None:
         rule_cards: list[str] | None = None
         if self.jackpot:
             rule_cards = []
@@ -379,7 +443,7 @@ class Room:
     def begin(self, game: Game) -> None:
         self.game = game
         self.status = "finished" if game.is_over else "playing"
-        self.last_change = time.monotonic()
+        self.last_change = self.decision_since = time.monotonic()
 
     # ------------------------------------------------------------ play
 
@@ -391,6 +455,7 @@ class Room:
         seat = member.seat
         if seat is None:
             raise RoomError("forbidden", "spectators do not play")
+        self.take_back(seat)  # any action, even one refused, shows the player is back
         if version != self.version:
             raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
         try:
@@ -408,18 +473,40 @@ class Room:
         """Apply an action through the engine (raises, changing nothing, if illegal), store and announce it."""
         game = self.game
         assert game is not None
+        before = len(game.events)
         game.apply(seat, action)
         self.hub.storage.append_action(self.code, len(game.history) - 1, seat, game.actions.format(action))
+        new = game.events[before:]
         self.last_change = time.monotonic()
+        self.pause = pause_for(new)
+        if game.actions.types[action] not in INTERRUPT_TYPES:
+            self.decision_since = self.last_change
         if game.is_over:
             self.status = "finished"
             self.hub.storage.save_result(
                 self.code,
                 {"winner": game.winner, "scores": list(game.scores), "rounds": game.round, "names": self.names()},
             )
+        elif any(event[0] == "round_end" for event in new):
+            self.seat_late_arrivals()  # the next round is dealt: claimed seats pass to their players
         self.changed()
         if game.is_over and not self.members:
             self.hub.evict(self)
+
+    def seat_late_arrivals(self) -> None:
+        claimed = [seat for seat in self.seats if seat.claim_name is not None and seat.kind == "bot"]
+        if not claimed:
+            return
+        now = time.monotonic()
+        for seat in claimed:
+            seat.kind, seat.name, seat.secret_hash = "human", seat.claim_name or "", seat.claim_hash
+            seat.claim_name = seat.claim_hash = None
+            seat.auto, seat.away_since = False, now
+        for member in self.members:
+            if member.claim is not None and self.seats[member.claim].kind == "human":
+                member.seat, member.claim = member.claim, None
+            member.narrator = None  # the names changed
+        self.store_seats()
 
     # ------------------------------------------------------------ messages
 
@@ -436,9 +523,17 @@ class Room:
             member.send(self.update_message(member))
 
     def seats_message(self) -> list[dict[str, Any]]:
-        """Every seat with its name (an open seat's is :meth:`names`'), kind and whether it is away."""
+        """Every seat with its name (an open seat's is :meth:`names`'), kind, whether it is away,
+        played by the room's bot (``auto``) or claimed by a late arrival."""
         return [
-            {"seat": s.index, "name": name, "kind": s.kind, "away": self.is_away(s.index)}
+            {
+                "seat": s.index,
+                "name": name,
+                "kind": s.kind,
+                "away": self.is_away(s.index),
+                "auto": s.auto and s.kind == "human",
+                "claimed": s.claim_name is not None,
+            }
             for s, name in zip(self.seats, self.names(), strict=True)
         ]
 
@@ -453,7 +548,7 @@ class Room:
             mine = self.seats[member.seat].rule_cards if member.seat is not None else None
             rule_cards = {
                 "count": self.rule_card_count(),
-                "mine": [_reading(text) for text in mine or ()],
+                "mine": [reading_entry(text) for text in mine or ()],
                 "suggestions": list(rulecards.SUGGESTIONS),
             }
         return {
@@ -464,9 +559,10 @@ class Room:
             "players": self.settings.players,
             "bot": self.settings.bot,
             "seats": seats,
-            "host": 0,
+            "host": self.host,
             "you": member.seat,
             "rule_cards": rule_cards,
+            "options": self.settings.options(),
         }
 
     def update_message(self, member: Member) -> dict[str, Any]:
@@ -497,52 +593,121 @@ class Room:
             "seats": self.seats_message(),
             "you": seat,
             "finished": game.is_over,
+            "timer": self.timer_message(),
+            "host": self.host,
+            "options": self.settings.options(),
+            "rematch": rematch_status(self),
+            "claimed_seat": member.claim,
         }
+
+    def timer_message(self) -> dict[str, Any] | None:
+        """The turn timer of the human seat deciding now, if it is timed."""
+        deadline = self.turn_deadline()
+        if deadline is None or not self.settings.timer:
+            return None
+        assert self.game is not None
+        remaining = max(0.0, deadline - time.monotonic())
+        return {"seat": self.game.actor, "remaining": round(remaining, 2), "total": self.settings.timer}
 
     # ------------------------------------------------------------ automatic play
 
-    def next_step(self) -> tuple[float, str] | None:
-        """When the next automatic step is due and what it is (``interrupt`` or ``turn``), if any."""
+    def turn_deadline(self) -> float | None:
+        """When the room's bot makes the pending decision of the human seat deciding now (its
+        turn timer, or ``away_seconds`` after it left), if it is not already played as ``auto``."""
         game = self.game
-        if game is None or game.is_over or self.closed or self.thinking:
+        if game is None or game.is_over:
+            return None
+        seat = self.seats[game.actor]
+        if seat.kind != "human" or seat.auto:
+            return None
+        deadlines = []
+        if self.settings.timer:
+            deadlines.append(self.decision_since + self.settings.timer)
+        if self.is_away(seat.index):
+            deadlines.append(max(self.last_change, seat.away_since) + self.hub.settings.away_seconds)
+        return min(deadlines) if deadlines else None
+
+    def racers(self) -> list[tuple[int, bool]]:
+        """The bots that may call UNO for themselves or catch now and have not let it pass."""
+        game = self.game
+        assert game is not None
+        version, passed = self.raced
+        if version != self.version:
+            passed = set()
+            self.raced = (self.version, passed)
+        space = game.actions
+        found = []
+        for seat in game.deciders():
+            if self.seats[seat].kind != "bot" or seat in passed:
+                continue
+            legal = game.legal_actions(seat)
+            if any(space.types[a] in INTERRUPT_TYPES for a in legal):
+                found.append((seat, space.call_uno in legal))
+        return found
+
+    def first_racer(self) -> tuple[int, float] | None:
+        """The bot that reacts first to the open UNO window, and its reaction time (in units of ``bot_delay``)."""
+        racers = self.racers()
+        if not racers:
+            return None
+        times = reaction_times(self.seed, self.version, racers)
+        seat = min(times, key=lambda s: (times[s], s))
+        return seat, times[seat]
+
+    def next_step(self) -> tuple[float, str] | None:
+        """When the next automatic step is due and what it is (``interrupt``, ``turn``, ``timeout``
+        for a human's decision made by the room's bot, ``host`` in the lobby), if any."""
+        game = self.game
+        if self.closed or self.thinking:
             return None
         settings = self.hub.settings
+        if game is None:
+            if self.status == "lobby" and self.host is not None and self.is_away(self.host):
+                return self.seats[self.host].away_since + settings.host_grace, "host"
+            return None
+        if game.is_over:
+            return None
+        paused = self.last_change + settings.bot_delay * self.pause
         if game.exposed and self.declined_at != self.version:
-            bot_seats = [s for s in game.deciders() if self.seats[s].kind == "bot"]
-            if bot_seats:
-                own_call = any(s in game.exposed for s in bot_seats)
-                return self.last_change + (0.0 if own_call else settings.bot_delay), "interrupt"
-        actor = game.actor
-        seat = self.seats[actor]
-        if seat.kind == "bot":
-            return self.last_change + settings.bot_delay, "turn"
-        if self.is_away(actor):
-            return max(self.last_change, seat.away_since) + settings.away_seconds, "turn"
-        return None
+            first = self.first_racer()
+            if first is not None:
+                return paused + settings.bot_delay * first[1], "interrupt"
+        seat = self.seats[game.actor]
+        if seat.kind == "bot" or seat.auto:
+            return paused + settings.bot_delay, "turn"
+        deadline = self.turn_deadline()
+        return (deadline, "timeout") if deadline is not None else None
 
     def automatic_step(self, kind: str) -> None:
         """Run a due step of :meth:`next_step`: the bots' UNO calls and catches, or a turn
-        played by a bot (for a bot seat, or for an away player).  An ``ismcts`` bot thinks
-        in a worker thread; its action is dropped if the game moved on meanwhile."""
+        played by a bot (for a bot seat, or for a player who timed out or is away: that seat
+        is then ``auto``).  An ``ismcts`` bot thinks in a worker thread; its action is
+        dropped if the game moved on meanwhile."""
+        if kind == "host":
+            self.pass_host()
+            return
         game = self.game
         if game is None or game.is_over:
             return
         version = self.version
         if kind == "interrupt":
-            space = game.actions
-            for seat in game.deciders():
-                if self.seats[seat].kind != "bot":
-                    continue
-                if not any(space.types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat)):
-                    continue
+            first = self.first_racer()
+            if first is not None:
+                seat = first[0]
                 chosen = self.bot(seat).wants_interrupt(game.view(seat))
                 if chosen is not None and chosen in game.legal_actions(seat):
                     self.apply(seat, chosen)
+                    return
+                self.raced[1].add(seat)
+                if self.racers():
+                    self.hub.schedule(self)
                     return
             self.declined_at = version
             self.hub.schedule(self)
             return
         seat = game.actor
+        if kind == "timeout":
+            self.seats[seat].auto = True
         view = game.view(seat)
         if self.settings.bot == "ismcts":
             self.thinking = True
@@ -573,7 +738,7 @@ class Room:
         self.apply(seat, action)
 
     def bot(self, seat: int) -> Bot:
-        """The bot of a seat (a bot seat, or the stand-in for an away player)."""
+        """The bot of a seat (a bot seat, or the stand-in for a player who timed out or is away)."""
         bot = self.bots.get(seat)
         if bot is None:
             options: dict[str, Any] = {"ms": self.hub.settings.ismcts_ms} if self.settings.bot == "ismcts" else {}
@@ -589,41 +754,6 @@ class Room:
 
     def close(self) -> None:
         self.closed = True
-
-
-_CARD_ACTIONS = frozenset({ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE})
-_SEAT_ACTIONS = frozenset({ActionType.TARGET, ActionType.CATCH})
-
-
-def legal_entry(game: Game, view: View, action: int, names: list[str]) -> dict[str, Any]:
-    """A legal action as an ``update`` lists it: notation, words, and what it is (from the engine's decoding).
-
-    ``type`` is the :class:`~unokit.actions.ActionType` in lower case; ``card`` the card it plays,
-    discards or gives, ``seat`` the seat it targets or catches, ``colour`` the colour it names
-    (each ``None`` when the action has none)."""
-    kind, arg = game.actions.decode(action)
-    return {
-        "action": game.actions.format(action),
-        "label": describe_action(game, view, action, names),
-        "type": kind.name.lower(),
-        "card": card_name(arg) if kind in _CARD_ACTIONS else None,
-        "seat": arg if kind in _SEAT_ACTIONS else None,
-        "colour": colour_letter(arg) if kind is ActionType.COLOUR else None,
-    }
-
-
-def _reading(text: str) -> dict[str, Any]:
-    card = rulecards.read_rule(text)
-    return {"text": card.text, "reading": card.reading(), "enforced": card.enforced}
-
-
-def read_rule_message(text: str) -> dict[str, Any]:
-    """The ``reading`` answer to a ``read_rule`` request."""
-    try:
-        card = rulecards.read_rule(text)
-    except rulecards.RuleTextError as exc:
-        raise RoomError("bad-rule-card", str(exc)) from None
-    return {"type": "reading", "text": card.text, "reading": card.reading(), "enforced": card.enforced}
 
 
 class Hub:
@@ -702,10 +832,24 @@ class Hub:
 
         ``setup`` fixes the game's seed and first deal (for tests: the ``create`` message
         never gives one)."""
+        room = self.new_room(settings, setup)
+        secret = new_secret()
+        host = room.seats[0]
+        host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)
+        host.away_since = time.monotonic()  # the host's grace counts from now until they connect
+        room.store_seats()
+        self.schedule(room)
+        return room, secret
+
+    def new_room(self, settings: RoomSettings, setup: FixedSetup | None = None) -> Room:
+        """A new room in the lobby with every seat open, stored (its settings checked: ``malformed``
+        if they cannot be played; ``full`` if the server holds as many rooms as it may)."""
         self.expire_lobbies()
         active = sum(1 for room in self.rooms.values() if room.status != "finished")
         if active >= self.settings.max_rooms:
             raise RoomError("full", "the server holds as many rooms as it can: try again later")
+        if settings.timer and not self.settings.min_timer <= settings.timer <= MAX_TIMER:
+            raise RoomError("malformed", f"the turn timer is 0 (none) or {self.settings.min_timer} to {MAX_TIMER} s")
         try:
             rules = Rules.from_dict(settings.rules)
             Game(  # refuses a set-up that cannot be played
@@ -718,7 +862,7 @@ class Hub:
             )
         except UnoError as exc:
             raise RoomError("malformed", str(exc)) from None
-        settings = RoomSettings(settings.edition, settings.players, rules.to_dict(), settings.bot)
+        settings = dataclasses.replace(settings, rules=rules.to_dict())
         for _ in range(20):
             code = new_room_code()
             if code not in self.rooms and not self.storage.room_exists(code):
@@ -726,15 +870,10 @@ class Hub:
         else:  # pragma: no cover - 31**8 codes
             raise RoomError("server", "no free room code")
         created = time.time()
-        self.storage.create_room(code, settings.to_dict(), created)
         room = Room(self, code, settings, created, setup)
-        secret = new_secret()
-        host = room.seats[0]
-        host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)
-        room.store_seats()
+        self.storage.create_room(code, settings.to_dict(), created, seed=room.seed, public=settings.public)
         self.rooms[code] = room
-        self.schedule(room)
-        return room, secret
+        return room
 
     def get(self, code: str) -> Room:
         """The room of ``code`` (also one still in the store); ``not-found`` otherwise."""
@@ -765,7 +904,8 @@ class Hub:
     def restore(self, stored: StoredRoom, game: Game | None = None) -> Room:
         """A stored room back in memory, its game rebuilt from the record (or ``game``, so rebuilt)."""
         settings = RoomSettings.from_dict(stored.settings)
-        room = Room(self, stored.code, settings, stored.created)
+        room = Room(self, stored.code, settings, stored.created, seed=stored.seed)
+        room.host = stored.host
         now = time.monotonic()
         for row in stored.seats:
             seat = room.seats[row.seat]
@@ -775,7 +915,11 @@ class Hub:
                 row.secret_hash,
                 row.rule_cards,
             )
+            seat.claim_name, seat.claim_hash = row.claim_name, row.claim_hash
             seat.away_since = now
+        room.chat_log.extend(self.storage.load_chat(stored.code, CHAT_HISTORY))
+        if room.chat_log:
+            room.chat_next = room.chat_log[-1].id + 1
         if game is not None:
             room.begin(game)
         elif stored.status != "lobby":

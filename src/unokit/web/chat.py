@@ -1,0 +1,111 @@
+"""The room chat: what a message may hold, how often a connection may send one, and the room's log.
+
+A chat text is trimmed, 1 to :data:`MAX_CHAT` characters, with no control or format
+characters (nor line breaks, lone surrogates, private-use or unassigned characters), the
+same rule as names: anything else is refused by the message table (``malformed``).  Markup
+is kept as plain text: the client shows every text with ``textContent``.
+
+>>> clean_chat("  hello <b>all</b>  ")
+'hello <b>all</b>'
+>>> clean_chat("two\\nlines")
+Traceback (most recent call last):
+...
+ValueError: a chat message cannot hold the character U+000A
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+from unokit.web.storage import ChatRow
+
+if TYPE_CHECKING:
+    from unokit.web.rooms import Member, Room
+
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_HISTORY",
+    "CHAT_WINDOW",
+    "MAX_CHAT",
+    "ChatLimiter",
+    "chat_history",
+    "chat_message",
+    "clean_chat",
+    "post_chat",
+]
+
+MAX_CHAT = 200
+"""The longest chat message, in characters (after trimming)."""
+CHAT_BURST = 5
+"""Chat messages a connection may send within :data:`CHAT_WINDOW` seconds."""
+CHAT_WINDOW = 10.0
+CHAT_HISTORY = 50
+"""Chat messages sent to a member when it joins (``chat_history``)."""
+SPECTATOR_NAME = "Spectator"
+
+_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def clean_chat(value: object) -> str:
+    """A chat text, trimmed; :class:`ValueError` says what is wrong with it."""
+    if not isinstance(value, str):
+        raise ValueError("a chat message must be a string")
+    text = value.strip()
+    for char in text:
+        if unicodedata.category(char) in _REFUSED_CATEGORIES:
+            raise ValueError(f"a chat message cannot hold the character U+{ord(char):04X}")
+    if not text:
+        raise ValueError("a chat message cannot be empty")
+    if len(text) > MAX_CHAT:
+        raise ValueError(f"a chat message holds at most {MAX_CHAT} characters")
+    return text
+
+
+def chat_message(row: ChatRow) -> dict[str, Any]:
+    """A ``chat`` message to the room's members."""
+    return {"type": "chat", "id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "time": row.time}
+
+
+def post_chat(room: Room, member: Member, text: str) -> None:
+    """A chat message (already cleaned) to every member of ``room``, kept in the store.  A
+    spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`."""
+    seat = member.seat
+    name = room.seats[seat].name if seat is not None else SPECTATOR_NAME
+    row = ChatRow(room.chat_next, seat, name, text, round(time.time(), 3))
+    room.chat_next += 1
+    room.hub.storage.append_chat(room.code, row)
+    room.chat_log.append(row)
+    message = chat_message(row)
+    for other in list(room.members):
+        other.send(message)
+
+
+def chat_history(room: Room) -> dict[str, Any]:
+    """The room's last :data:`CHAT_HISTORY` chat messages, sent to a member as it enters."""
+    return {"type": "chat_history", "messages": [chat_message(row) for row in room.chat_log]}
+
+
+class ChatLimiter:
+    """At most :data:`CHAT_BURST` chat messages per :data:`CHAT_WINDOW` seconds (per connection).
+
+    >>> limiter = ChatLimiter()
+    >>> [limiter.allow(now=0.0) for _ in range(6)], limiter.allow(now=10.5)
+    ([True, True, True, True, True, False], True)
+    """
+
+    def __init__(self, burst: int = CHAT_BURST, window: float = CHAT_WINDOW) -> None:
+        self.burst = burst
+        self.window = window
+        self.sent: collections.deque[float] = collections.deque()
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        while self.sent and now - self.sent[0] >= self.window:
+            self.sent.popleft()
+        if len(self.sent) >= self.burst:
+            return False
+        self.sent.append(now)
+        return True

@@ -1,0 +1,87 @@
+"""The rematch: a new room with the same settings and seats, its match begun at once.
+
+When every player of a finished match who is connected has voted (``rematch``), the hub
+creates a new room with the same settings (edition, seats, rules, bots, room options).
+Each player who is connected keeps their seat, name and rule cards, with a new secret;
+a player who is not connected is replaced by a bot; bots stay bots.  The host is the old
+host if they are among the players kept, else the first of them.  The match begins at
+once, and every member of the old room is sent ``moved``: a player with their seat and
+new secret, a spectator with ``seat: null``.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from unokit.web.settings import RoomError, new_secret
+from unokit.web.storage import hash_secret
+
+if TYPE_CHECKING:
+    from unokit.web.rooms import Member, Room
+
+__all__ = ["check_rematch", "rematch_status", "start_rematch", "vote_rematch"]
+
+
+def rematch_status(room: Room) -> dict[str, Any] | None:
+    """``update.rematch``: ``None`` until the match is over, then the seats that voted and the
+    connected players still to vote."""
+    if room.game is None or not room.game.is_over:
+        return None
+    waiting = [seat for seat in room.connected_humans() if seat not in room.votes]
+    return {"votes": sorted(room.votes), "waiting": waiting}
+
+
+def vote_rematch(room: Room, member: Member) -> None:
+    """A player of the finished match asks for a rematch; it begins once every connected player has."""
+    if room.game is None or not room.game.is_over:
+        raise RoomError("forbidden", "a rematch is voted once the match is over")
+    if member.seat is None or room.seats[member.seat].kind != "human":
+        raise RoomError("forbidden", "only the players vote for a rematch")
+    if room.moved_to is not None:  # too late: the rematch has begun without this seat
+        member.send({"type": "moved", "code": room.moved_to, "seat": None})
+        return
+    room.votes.add(member.seat)
+    if not check_rematch(room):
+        room.changed()
+
+
+def check_rematch(room: Room) -> bool:
+    """Begin the rematch if every connected player voted for it (at least one is connected);
+    whether it began."""
+    if room.moved_to is not None or not room.votes or room.game is None or not room.game.is_over:
+        return False
+    connected = room.connected_humans()
+    if not connected or any(seat not in room.votes for seat in connected):
+        return False
+    start_rematch(room)
+    return True
+
+
+def start_rematch(room: Room) -> Room:
+    """Create and start the rematch of ``room`` and send its members ``moved``; returns the new room."""
+    hub = room.hub
+    kept = room.connected_humans()
+    new = hub.new_room(room.settings)
+    secrets_of: dict[int, str] = {}
+    now = time.monotonic()
+    for old, seat in zip(room.seats, new.seats, strict=True):
+        if old.index in kept:
+            secret = new_secret()
+            secrets_of[old.index] = secret
+            seat.kind, seat.name, seat.secret_hash = "human", old.name, hash_secret(secret)
+            seat.rule_cards = list(old.rule_cards) if old.rule_cards is not None else None
+            seat.away_since = now  # until they arrive, as after a reload
+        else:
+            seat.empty("bot")
+    new.store_seats()
+    new.set_host(room.host if room.host in kept else kept[0])
+    new.start_match()
+    room.moved_to = new.code
+    for member in list(room.members):
+        index = member.seat
+        if index is not None and index in secrets_of:
+            member.send({"type": "moved", "code": new.code, "seat": index, "secret": secrets_of[index]})
+        else:
+            member.send({"type": "moved", "code": new.code, "seat": None})
+    return new

@@ -1,0 +1,144 @@
+"""The settings of the server and of a room, room codes and seat secrets, and the error a request gets."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "MIN_TIMER",
+    "FixedSetup",
+    "RoomError",
+    "RoomSettings",
+    "ServerSettings",
+    "code_tag",
+    "new_room_code",
+    "new_secret",
+]
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes use letters and digits that cannot be mistaken for one another (no 0/O, 1/I/L)."""
+CODE_LENGTH = 8
+MIN_TIMER = 5
+"""The shortest turn timer of a room (0 aside: none); ``ServerSettings.min_timer`` may lower it for tests."""
+
+
+def new_room_code() -> str:
+    """A random room code (``secrets``): 8 characters of :data:`CODE_ALPHABET`, about 40 bits."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def code_tag(code: str) -> str:
+    """A room's name in the server log: a short hash of its code (the code itself lets anyone in).
+
+    >>> len(code_tag("ABCDEFGH")), code_tag("ABCDEFGH") == code_tag("ABCDEFGH")
+    (8, True)
+    """
+    return hashlib.sha256(code.encode()).hexdigest()[:8]
+
+
+def new_secret() -> str:
+    """A seat secret: 32 URL-safe characters (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class RoomError(Exception):
+    """A request refused: ``code`` is one of the protocol's error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """Settings of the whole server."""
+
+    bot_delay: float = 0.7
+    """Seconds a bot waits before acting (calling UNO for itself: at once)."""
+    away_seconds: float = 20.0
+    """Seconds before the room's bot plays the pending decision of a seat nobody is connected to."""
+    max_rooms: int = 10_000
+    """Rooms in memory in the lobby or playing at once (matches in play, and lobbies someone is
+    connected to); more are refused."""
+    ismcts_ms: float = 500.0
+    """Time budget of an ``ismcts`` bot's decision, in milliseconds."""
+    rate: float = 20.0
+    """Messages a connection may send per second, on average."""
+    burst: float = 40.0
+    """Messages a connection may send at once."""
+    outbox_bytes: int = 8 * 1024 * 1024
+    """Bytes of messages queued for a connection that does not read them; past that it is closed."""
+    resync_events: int = 256
+    """A ``sync``, ``resume`` or ``spectate`` that sends more events than this is a full resync..."""
+    resync_seconds: float = 5.0
+    """... and a connection may ask for one every this many seconds (else ``rate-limited``)."""
+    creates_per_hour: int = 5
+    """Rooms one connection may create per hour (else ``rate-limited``)."""
+    lobby_hours: float = 24.0
+    """Lobbies untouched for longer than this are deleted from the store."""
+    host_grace: float = 15.0
+    """Seconds a lobby's host may be gone before the host passes to the next connected player."""
+    min_timer: int = MIN_TIMER
+    """The shortest turn timer a room may set (besides 0, none).  Lower only for tests."""
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """What the host chose: edition, number of seats, rule options and the bots' level."""
+
+    edition: str
+    players: int
+    rules: dict[str, Any]
+    bot: str = "heuristic"
+    timer: int = 30
+    """Seconds a player has for each turn decision (0: no limit)."""
+    public: bool = False
+    """Listed on the start page while in the lobby with an open seat."""
+    late_join: bool = True
+    """During a match a newcomer may claim a bot's seat, theirs from the next round."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "players": self.players,
+            "rules": self.rules,
+            "bot": self.bot,
+            **self.options(),
+        }
+
+    def options(self) -> dict[str, Any]:
+        """The room options as ``lobby`` and ``update`` show them."""
+        return {"timer": self.timer, "public": self.public, "late_join": self.late_join}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
+        """Settings as stored (a room stored before turn timers has none)."""
+        return cls(
+            data["edition"],
+            data["players"],
+            dict(data["rules"]),
+            data.get("bot", "heuristic"),
+            int(data.get("timer", 0)),
+            bool(data.get("public", False)),
+            bool(data.get("late_join", True)),
+        )
+
+
+@dataclass(frozen=True)
+class FixedSetup:
+    """A room's game fixed in advance, for tests: no message can ask for one, only code that
+    calls :meth:`Hub.create` directly.
+
+    ``seed`` seeds the game, the rule cards drawn for seats in Wild Jackpot and the bots;
+    ``deck`` (top first, in notation: see :func:`unokit.deck.stacked_deck`) and ``dealer``
+    fix the first deal."""
+
+    seed: int
+    deck: tuple[str, ...] | None = None
+    dealer: int | None = None
