@@ -6,8 +6,10 @@ PLAY_ARGS ?= --edition classic --players 4
 SERVE_ARGS ?=
 # The browser tests drive Debian's Chromium (or the executable named by UNOKIT_CHROMIUM).
 CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
+# The browser client (plain JavaScript modules) is type-checked by TypeScript and linted by ESLint, pinned by package-lock.json.
+CLIENT := src/unokit/web/static
 
-.PHONY: play play-cli test install chromium lint typecheck pytest bench clean
+.PHONY: play play-cli test install chromium node client lint typecheck pytest bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("unokit needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -44,14 +46,34 @@ chromium:
 	  fi; \
 	fi
 
+node:
+	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm; \
+	  else \
+	    echo "The client checks need Node.js and npm: install Debian's packages as root" \
+	      "(apt-get install nodejs npm)." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
+node_modules/.installed: package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# Type-check (tsc, strict, on the JSDoc types) and lint (ESLint) the browser client.
+client: node_modules/.installed
+	npx tsc -p .
+	npx eslint $(CLIENT)
+
 pytest: install chromium
 	$(BIN)/pytest -n 2
 
-test: lint typecheck pytest
+test: lint typecheck client pytest
 
 bench: install
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python bench/vs_rlcard.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache node_modules
