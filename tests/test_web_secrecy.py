@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -27,6 +28,7 @@ from unokit.game import Game
 from unokit.narrate import Narrator, plain
 from unokit.record import replay
 from unokit.web.rooms import FixedSetup
+from unokit.web.storage import hash_secret
 from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
@@ -197,3 +199,89 @@ def test_a_seats_secret_reaches_only_its_own_socket(server: RunningServer) -> No
         assert guest_secret not in json.dumps(client.received), "the guest's secret reached another socket"
     for client in (host, guest, watcher, back):
         client.close()
+
+
+def test_the_room_features_messages_hold_no_hand_pile_or_other_seats_secret(server: RunningServer) -> None:
+    """Chat, chat history, the public list, lobby and update additions, a late arrival's
+    watching, the rematch vote and ``moved``: none holds a hand, the draw pile, a hash or
+    another seat's secret."""
+    ann = Client(server.url)
+    rules = {"scoring": "single-round", "hand_size": 4}
+    ann.send(type="create", name="Ann", edition="classic", seats=4, rules=rules, public=True, timer=30)
+    welcome = ann.expect("welcome")
+    code = welcome["code"]
+    bob = Client(server.url)
+    bob.send(type="join", code=code, name="Bob")
+    bob_welcome = bob.expect("welcome")
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("lobby")
+    ann.send(type="chat", text="hello from Ann")
+    watcher.send(type="chat", text="hello from the stands")
+    for client in (ann, bob, watcher):
+        client.expect("chat", where=lambda m: m["seat"] is None)
+    with urllib.request.urlopen(f"{server.http}/api/rooms", timeout=10) as response:
+        listing = response.read().decode()
+    assert code in listing
+    for seat in (2, 3):
+        ann.send(type="seat", seat=seat, bot=True)
+        ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    ann.send(type="start")
+    late = Client(server.url)
+    late.send(type="join", code=code, name="Cy")
+    late_welcome = late.expect("welcome")
+    assert late_welcome["claimed"] is True
+    failures: list[BaseException] = []
+
+    def run(client: Client, rng_seed: int) -> None:
+        try:
+            client.expect("update")
+            play_to_end(client, random.Random(rng_seed), timeout=60)
+        except BaseException as exc:
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(c, 90 + i)) for i, c in enumerate((ann, bob))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(90)
+    assert not failures, failures
+    ann.send(type="rematch")
+    bob.expect("update", where=lambda m: m["rematch"] is not None and m["rematch"]["votes"] == [0])
+    bob.send(type="rematch")
+    moved = {name: c.expect("moved") for name, c in (("ann", ann), ("bob", bob), ("watcher", watcher))}
+    late.expect("moved")
+    clients = {"ann": ann, "bob": bob, "watcher": watcher, "late": late}
+    for client in clients.values():
+        client.quiet(0.2)
+        client.close()
+    secrets = {
+        "ann": {welcome["secret"], moved["ann"]["secret"]},
+        "bob": {bob_welcome["secret"], moved["bob"]["secret"]},
+        "late": {late_welcome["secret"]},
+    }
+    every_secret = set().union(*secrets.values())
+    hashes = {hash_secret(secret) for secret in every_secret}
+    assert not any(text in listing for text in every_secret | hashes) and "seed" not in listing
+    cards = card_strings("classic")
+    kinds_seen: set[str] = set()
+    for name, client in clients.items():
+        own = secrets.get(name, set())
+        for message in client.received:
+            kinds_seen.add(message["type"])
+            text = json.dumps(message)
+            assert not any(secret in text for secret in every_secret - own), (name, message["type"])
+            assert not any(digest in text for digest in hashes) and "secret_hash" not in text
+            assert '"seed"' not in text and 'draw_pile":' not in text
+            if message["type"] == "update":
+                assert not cards.intersection(strings_outside_allowed(message))
+                if message["you"] is None:  # a spectator, or the late arrival waiting for the next round
+                    assert message["view"]["hand"] == [] and message["legal"] == []
+                    secret_events = [e for e in message["events"] if e["kind"] in SECRET_KINDS]
+                    assert all(not e["cards"] for e in secret_events), "a watcher saw hidden cards"
+            elif message["type"] != "welcome":
+                assert not cards.intersection(strings_outside(message, lambda path: path[-1:] == ("text",)))
+            if message["type"] == "moved" and "secret" in message:
+                assert message["seat"] == {"ann": 0, "bob": 1}[name]
+    assert {"chat", "chat_history", "lobby", "update", "moved"} <= kinds_seen
+    assert any(m["type"] == "update" and m["claimed_seat"] == 2 for m in late.received)
