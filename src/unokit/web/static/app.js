@@ -26,6 +26,7 @@ import { tableKey } from "./hand.js";
 import { showNextResult, closeResults } from "./dialogs.js";
 import { queueFx, leverFx, jamFx, ruleFx } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
+import { applyPrefs } from "./prefs.js";
 
 /** @typedef {import("./state.js").Message} Message */
 /** @typedef {import("./state.js").GameEvent} GameEvent */
@@ -233,6 +234,7 @@ function bind() {
   window.addEventListener("online", () => conn.wanted && conn.ensure());
 }
 
+applyPrefs();
 bind();
 route();
 loadOptions()

@@ -1,0 +1,78 @@
+// The player's preferences, kept in this browser (localStorage): sound, speed of the table's
+// motion, colour-blind marks and notifications.  Other modules read `prefs` and listen for the
+// "unokit:prefs" event on `document`, sent after every change.
+
+const PREFS_KEY = "unokit.prefs";
+
+/** @typedef {"slow" | "normal" | "fast"} Speed */
+/**
+ * @typedef {object} Prefs
+ * @property {boolean} muted no sound
+ * @property {Speed} speed how fast the table's motion plays
+ * @property {boolean} colourBlind a symbol and a pattern on every colour
+ * @property {boolean} notify a notification when it is your turn and the page is in the background
+ */
+
+/** @type {Prefs} */
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false };
+
+/** How long motion lasts at each speed, as a factor of its normal duration. */
+export const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
+
+/** @returns {Prefs} */
+function load() {
+  /** @type {Prefs} */
+  const prefs = { ...DEFAULTS };
+  try {
+    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}");
+    if (saved && typeof saved === "object") {
+      if (typeof saved.muted === "boolean") prefs.muted = saved.muted;
+      if (saved.speed === "slow" || saved.speed === "normal" || saved.speed === "fast") prefs.speed = saved.speed;
+      if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
+      if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
+    }
+  } catch {
+    // unreadable or unavailable storage: the defaults
+  }
+  return prefs;
+}
+
+/** The preferences now in force (read-only: change them with `setPref`). */
+export const prefs = load();
+
+/**
+ * Change one preference, remember it, and tell the page.
+ * @template {keyof Prefs} K
+ * @param {K} name
+ * @param {Prefs[K]} value
+ */
+export function setPref(name, value) {
+  prefs[name] = value;
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // storage full or disabled: the preference holds for this page only
+  }
+  applyPrefs();
+  document.dispatchEvent(new CustomEvent("unokit:prefs", { detail: { name, value } }));
+}
+
+/** Whether motion should be cut short: the system asks for reduced motion. */
+export function reducedMotion() {
+  return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+/**
+ * Milliseconds that a motion of `ms` normal milliseconds lasts now (0 with reduced motion).
+ * @param {number} ms
+ */
+export function motionMs(ms) {
+  return reducedMotion() ? 0 : Math.round(ms * SPEED_FACTORS[prefs.speed]);
+}
+
+/** Reflect the preferences on the page: `data-colour-blind` and `data-speed` on <html>. */
+export function applyPrefs() {
+  const root = document.documentElement;
+  root.toggleAttribute("data-colour-blind", prefs.colourBlind);
+  root.dataset.speed = prefs.speed;
+}
