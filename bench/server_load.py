@@ -1,16 +1,18 @@
 """Load on the web server: many rooms at once over real WebSockets on loopback.
 
 Starts ``unokit serve`` in a subprocess (127.0.0.1, a free port, a temporary SQLite file,
-bots with no delay), then opens ``--rooms`` connections at once.  Each creates a room,
-fills the other seats with bots, starts, and plays its seat with instant legal moves;
-a room whose match ends starts a new one, so the number of rooms stays the same.  After
-``--seconds`` it prints one JSON object:
+bots with no delay), then opens ``--rooms`` connections at once.  Each creates a room
+with a turn timer (``--timer``, 30 s), fills the other seats with bots, starts, and plays
+its seat with instant legal moves, and says something in the chat every ``--chat-every``
+seconds (3); a room whose match ends starts a new one, so the number of rooms stays the
+same.  After ``--seconds`` it prints one JSON object:
 
 - ``actions_per_s``: actions applied by the server (players' and bots'), from the stored actions;
 - ``latency_ms``: p50 / p99 / max from sending an ``act`` to receiving the ``update`` that
   acknowledges it (the first update past the act's version, when the act was not refused);
 - ``memory_per_room_kb``: growth of the server's resident memory (``VmRSS``) once every room
-  is playing, divided by the rooms.
+  is playing, divided by the rooms;
+- ``chat``: chat messages sent and received back (every room's player hears its own).
 
     python bench/server_load.py --rooms 200 --seconds 30
 """
@@ -21,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import random
 import re
 import sqlite3
@@ -65,6 +68,8 @@ class Stats:
         self.rooms_playing = 0
         self.lags: list[float] = []
         """How late the bench's own event loop wakes (its share of the measured latency)."""
+        self.chats_sent = 0
+        self.chats_heard = 0
 
 
 def choose(update: dict[str, Any], rng: random.Random) -> str | None:
@@ -77,13 +82,17 @@ def choose(update: dict[str, Any], rng: random.Random) -> str | None:
     return rng.choice([a for a in moves if a.endswith("!")] or moves)
 
 
-async def play_room(url: str, seed: int, players: int, stats: Stats, ready: asyncio.Event) -> None:
-    """One connection: create a room, fill it with bots, play instantly; a new match when one ends."""
+async def play_room(url: str, seed: int, args: argparse.Namespace, stats: Stats, ready: asyncio.Event) -> None:
+    """One connection: create a room, fill it with bots, play instantly and chat now and then;
+    a new match when one ends."""
     rng = random.Random(seed)
+    players = args.players
+    next_chat = time.monotonic() + rng.uniform(0, args.chat_every) if args.chat_every > 0 else math.inf
     async with connect(url, max_size=2**24, open_timeout=60) as ws:
         first = True
         while time.monotonic() < stats.stop_at:
-            await ws.send(json.dumps({"type": "create", "name": f"P{seed}", "edition": "classic", "seats": players}))
+            create = {"type": "create", "name": f"P{seed}", "edition": "classic", "seats": players, "timer": args.timer}
+            await ws.send(json.dumps(create))
             for seat in range(1, players):
                 await ws.send(json.dumps({"type": "seat", "seat": seat, "bot": True}))
             await ws.send(json.dumps({"type": "start"}))
@@ -101,6 +110,13 @@ async def play_room(url: str, seed: int, players: int, stats: Stats, ready: asyn
                 message = json.loads(raw)
                 now = time.monotonic()
                 kind = message["type"]
+                if now >= next_chat:
+                    next_chat = now + args.chat_every
+                    stats.chats_sent += 1
+                    await ws.send(json.dumps({"type": "chat", "text": f"good luck from room {seed}!"}))
+                if kind == "chat":
+                    stats.chats_heard += 1
+                    continue
                 if kind == "error":
                     code = message["code"]
                     stats.refused[code] = stats.refused.get(code, 0) + 1
@@ -151,7 +167,7 @@ async def run(args: argparse.Namespace, url: str, pid: int, db: Path) -> dict[st
     ready = asyncio.Event()
     started = time.monotonic()
     stats = Stats(args.rooms, started + args.ramp + args.seconds)
-    tasks = [asyncio.create_task(play_room(url, args.seed + i, args.players, stats, ready)) for i in range(args.rooms)]
+    tasks = [asyncio.create_task(play_room(url, args.seed + i, args, stats, ready)) for i in range(args.rooms)]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(ready.wait(), timeout=args.ramp)
     ramp = time.monotonic() - started
@@ -174,6 +190,7 @@ async def run(args: argparse.Namespace, url: str, pid: int, db: Path) -> dict[st
         "rooms": args.rooms,
         "rooms_playing": stats.rooms_playing,
         "players_per_room": args.players,
+        "timer_s": args.timer,
         "seconds": round(elapsed, 2),
         "ramp_s": round(ramp, 2),
         "actions": actions,
@@ -188,6 +205,7 @@ async def run(args: argparse.Namespace, url: str, pid: int, db: Path) -> dict[st
         },
         "client_loop_lag_ms": {"p50": round(percentile(lags, 0.5), 2), "p99": round(percentile(lags, 0.99), 2)},
         "matches_finished": stats.matches,
+        "chat": {"sent": stats.chats_sent, "heard": stats.chats_heard},
         "refused": stats.refused,
         "server_rss_mb": {"baseline": round(baseline / 1024, 1), "loaded": round(loaded / 1024, 1)},
         "server_peak_rss_mb": round(rss_kb(pid, "VmHWM") / 1024, 1),
@@ -208,6 +226,8 @@ def main() -> int:
     parser.add_argument("--ramp", type=float, default=60.0, help="at most this long to open every room (default 60)")
     parser.add_argument("--players", type=int, default=4, help="seats per room, one player and bots (default 4)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timer", type=int, default=30, help="each room's turn timer in seconds (default 30)")
+    parser.add_argument("--chat-every", type=float, default=3.0, help="seconds between chat messages (0: none)")
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 0 < args.seconds <= 600 or not 2 <= args.players <= 10:
         parser.error("--rooms 1..2000, --seconds up to 600, --players 2..10")
