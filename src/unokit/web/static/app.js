@@ -15,6 +15,7 @@
 //   dialogs.js    the decision dialog and the results overlay
 //   animation.js  the effects of the lever, the Jam card and rule cards
 //   replay.js     the replay of a finished match
+//   sound.js      the sounds (Web Audio); attention.js the turn's cues; settings.js the settings menu
 
 import { $, toast } from "./dom.js";
 import { state, storeSeat, forgetSeat, setScreen } from "./state.js";
@@ -27,6 +28,9 @@ import { showNextResult, closeResults } from "./dialogs.js";
 import { queueFx, leverFx, jamFx, ruleFx } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
+import { eventSound } from "./sound.js";
+import { noticeUpdate } from "./attention.js";
+import { bindSettings } from "./settings.js";
 
 /** @typedef {import("./state.js").Message} Message */
 /** @typedef {import("./state.js").GameEvent} GameEvent */
@@ -126,6 +130,7 @@ function onUpdate(message) {
   if (!live && state.finished && !state.resultsQueue.length) queueFinalResults(fresh);
   renderTable();
   showNextResult();
+  noticeUpdate(message);
 }
 
 /**
@@ -134,6 +139,7 @@ function onUpdate(message) {
  */
 function onEvent(event, live) {
   addLog(event);
+  if (live) eventSound(event); // until the table's event queue plays it as it presents the event
   switch (event.kind) {
     case "dealer":
       state.roundHands = [];
@@ -229,6 +235,7 @@ function bind() {
   bindLobby();
   $("#results-close").addEventListener("click", closeResults);
   bindReplay();
+  bindSettings();
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());
   window.addEventListener("online", () => conn.wanted && conn.ensure());

@@ -1,0 +1,152 @@
+// The settings menu in the top bar (sound, motion speed, colour-blind marks, turn notifications)
+// and the top bar's mute button.  Each control writes its preference with `setPref` (prefs.js);
+// the controls follow the preferences when they change elsewhere ("unokit:prefs").
+// The menu is made of native controls (checkboxes, radio buttons), so it works from the keyboard:
+// Tab moves through it, Space toggles, the arrows choose the speed, Escape closes it.
+
+import { $, $$, show } from "./dom.js";
+import { prefs, setPref } from "./prefs.js";
+import { askNotificationPermission } from "./attention.js";
+import { playSound } from "./sound.js";
+
+/** @typedef {import("./prefs.js").Speed} Speed */
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * A speaker, with waves or crossed out.
+ * @param {boolean} muted
+ */
+function speakerIcon(muted) {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  for (const [name, value] of Object.entries({
+    viewBox: "0 0 24 24",
+    width: "20",
+    height: "20",
+    fill: "none",
+    stroke: "currentColor",
+    "stroke-width": "2",
+    "stroke-linecap": "round",
+    "stroke-linejoin": "round",
+    "aria-hidden": "true",
+  })) {
+    svg.setAttribute(name, value);
+  }
+  const paths = muted ? ["M16 9l6 6", "M22 9l-6 6"] : ["M15.5 8.5a5 5 0 0 1 0 7", "M18.5 5.5a9 9 0 0 1 0 13"];
+  const body = document.createElementNS(SVG_NS, "path");
+  body.setAttribute("d", "M3 9.5h4l5-4.5v14l-5-4.5H3z");
+  body.setAttribute("fill", "currentColor");
+  svg.append(body);
+  for (const d of paths) {
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+function menu() {
+  return $("#settings-menu");
+}
+
+/** Open or close the menu. */
+function openMenu(open = true) {
+  const button = $("#settings-button");
+  show(menu(), open);
+  button.setAttribute("aria-expanded", String(open));
+  if (open) {
+    syncControls();
+    /** @type {HTMLElement | null} */ ($("input", menu()))?.focus();
+  }
+}
+
+/** Close the menu and give the focus back to its button. */
+function closeMenu() {
+  if (menu().hidden) return;
+  openMenu(false);
+  $("#settings-button").focus();
+}
+
+/** Show the preferences in force on the controls. */
+function syncControls() {
+  const mute = $("#mute-toggle");
+  mute.setAttribute("aria-pressed", String(prefs.muted));
+  if (mute.dataset.muted !== String(prefs.muted)) {
+    mute.replaceChildren(speakerIcon(prefs.muted));
+    mute.dataset.muted = String(prefs.muted);
+  }
+  const label = prefs.muted ? "Sound off: turn the sound on" : "Sound on: mute";
+  mute.title = label;
+  mute.setAttribute("aria-label", label);
+  /** @type {HTMLInputElement} */ ($("#pref-muted")).checked = prefs.muted;
+  for (const radio of $$('#settings-menu input[name="pref-speed"]')) {
+    /** @type {HTMLInputElement} */ (radio).checked = /** @type {HTMLInputElement} */ (radio).value === prefs.speed;
+  }
+  /** @type {HTMLInputElement} */ ($("#pref-colour-blind")).checked = prefs.colourBlind;
+  const allowed = "Notification" in window && Notification.permission === "granted";
+  /** @type {HTMLInputElement} */ ($("#pref-notify")).checked = prefs.notify && allowed;
+}
+
+/** @param {string} text */
+function notifyNote(text) {
+  const note = $("#pref-notify-note");
+  note.textContent = text;
+  show(note, Boolean(text));
+}
+
+/** @param {Event} event */
+async function onNotifyChange(event) {
+  const box = /** @type {HTMLInputElement} */ (event.target);
+  if (!box.checked) {
+    setPref("notify", false);
+    notifyNote("");
+    return;
+  }
+  if (!("Notification" in window)) {
+    box.checked = false;
+    notifyNote("This browser cannot show notifications.");
+    return;
+  }
+  const allowed = await askNotificationPermission();
+  box.checked = allowed;
+  setPref("notify", allowed);
+  notifyNote(allowed ? "" : "Notifications are blocked for this site: allow them in the browser's site settings.");
+}
+
+/** Wire the top bar's mute button and settings menu. */
+export function bindSettings() {
+  const button = $("#settings-button");
+  button.addEventListener("click", () => (menu().hidden ? openMenu() : closeMenu()));
+  $("#mute-toggle").addEventListener("click", () => {
+    setPref("muted", !prefs.muted);
+    playSound("play"); // a sound to tell that it is back on (nothing when muted)
+  });
+  $("#pref-muted").addEventListener("change", (event) => {
+    setPref("muted", /** @type {HTMLInputElement} */ (event.target).checked);
+    playSound("play");
+  });
+  for (const radio of $$('#settings-menu input[name="pref-speed"]')) {
+    radio.addEventListener("change", (event) => {
+      const input = /** @type {HTMLInputElement} */ (event.target);
+      if (input.checked) setPref("speed", /** @type {Speed} */ (input.value));
+    });
+  }
+  $("#pref-colour-blind").addEventListener("change", (event) =>
+    setPref("colourBlind", /** @type {HTMLInputElement} */ (event.target).checked),
+  );
+  $("#pref-notify").addEventListener("change", onNotifyChange);
+  $("#settings-close").addEventListener("click", closeMenu);
+  menu().addEventListener("keydown", (event) => {
+    event.stopPropagation(); // the table's keys do not act from the menu
+    if (event.key === "Escape") {
+      event.preventDefault();
+      closeMenu();
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    const target = /** @type {Node} */ (event.target);
+    if (!menu().hidden && !menu().contains(target) && !button.contains(target)) openMenu(false);
+  });
+  document.addEventListener("unokit:prefs", syncControls);
+  syncControls();
+}
