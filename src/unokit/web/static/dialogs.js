@@ -1,13 +1,26 @@
 // The decision dialog (colour, target, discard, give, challenge, drawn card, honour task, and the
 // choices the player opens, such as how to play a card) and the round and match results overlay.
+//
+// The dialog never covers the player's hand: on a phone it docks at the top of the screen, and
+// wherever it docks the page scrolls the hand clear of it.  A colour choice shows the hand and how
+// many cards of each colour it holds.  Every word about the player's own decision says "you".
+//
+// The results count each hand card by card (each card turned with its points, the hand's total
+// counting up), then the scores, and celebrate the winner (a burst of confetti with the Web
+// Animations API; none with reduced motion).  What they say follows the room's scoring:
+// winner-collects (the winner collects the points left in the other hands), running-tally (each
+// player adds the points left in their own hand; the lowest wins) and single-round (the first
+// player out wins; no points, so no score table).
 
 import { $, el, show } from "./dom.js";
 import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
+import { motionMs, reducedMotion } from "./prefs.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
+/** @typedef {import("./state.js").GameEvent} GameEvent */
 
 /** @type {Record<string, string>} */
 const DIALOG_TITLES = {
@@ -24,6 +37,11 @@ const DIALOG_TITLES = {
 /** @param {string} text */
 function capitalize(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** @param {number} count @param {string} word */
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 /**
@@ -88,16 +106,30 @@ export function renderDecision(view) {
     box.dataset.key = "";
     return;
   }
-  const key = JSON.stringify([title, detail, entries.map((entry) => entry.action), state.busy]);
+  const hand = view?.hand ?? [];
+  const key = JSON.stringify([title, detail, entries.map((entry) => entry.action), state.busy, hand]);
   if (!box.hidden && box.dataset.key === key) return;
+  const opening = box.hidden || box.dataset.phase !== (view?.phase ?? "") || box.dataset.title !== title;
   box.dataset.key = key;
   box.dataset.phase = view?.phase ?? "";
+  box.dataset.title = title;
   $("#decision-title").textContent = title;
   $("#decision-detail").textContent = detail;
   show($("#decision-detail"), Boolean(detail));
+  const colours = entries.some((entry) => entry.colour);
+  const handBox = $("#decision-hand");
+  handBox.replaceChildren();
+  if (colours && hand.length && !state.spectator) {
+    handBox.append(
+      el("span", { class: "decision-hand-label", text: "Your hand" }),
+      el("span", { class: "decision-hand-cards" }, sortedHand(hand).map((card) => cardNode(card, { small: true }))),
+    );
+  }
+  show(handBox, handBox.childElementCount > 0);
   const options = $("#decision-options");
   options.replaceChildren();
-  entries.forEach((entry, index) => options.append(decisionButton(entry, index)));
+  options.classList.toggle("colours", colours);
+  entries.forEach((entry, index) => options.append(decisionButton(entry, index, hand)));
   if (cancel) {
     options.append(
       el("button", {
@@ -112,15 +144,75 @@ export function renderDecision(view) {
     );
   }
   show(box);
+  if (opening) placeDecision();
   const firstButton = /** @type {HTMLButtonElement | null} */ ($("button:not([disabled])", options));
-  if (firstButton && !document.activeElement?.matches?.("input, textarea, select")) firstButton.focus();
+  if (firstButton && !document.activeElement?.matches?.("input, textarea, select")) firstButton.focus({ preventScroll: true });
+}
+
+/** Whether two boxes overlap. @param {DOMRect} a @param {DOMRect} b */
+function overlaps(a, b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+/**
+ * Dock the dialog where it leaves the hand in sight: at the top of a phone's screen (the hand is
+ * at the bottom of the table), at the bottom elsewhere; then scroll the hand clear of it.
+ */
+function placeDecision() {
+  const box = $("#decision");
+  const phone = window.matchMedia("(max-width: 600px), (max-height: 500px)").matches;
+  box.classList.toggle("dock-top", phone);
+  const area = $("#hand-area");
+  if (area.hidden || state.spectator) return;
+  const panel = $(".decision-box", box);
+  const hand = $("#hand");
+  const target = hand.childElementCount ? hand : area;
+  const clear = () => {
+    const cards = target.getBoundingClientRect();
+    const dialog = panel.getBoundingClientRect();
+    if (!overlaps(cards, dialog)) return;
+    const margin = 12;
+    const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
+    window.scrollBy({ top: shift, behavior: "instant" });
+  };
+  clear();
+}
+
+/**
+ * Cards of each colour in the hand.
+ * @param {string[]} hand
+ * @param {string} letter
+ */
+function colourCount(hand, letter) {
+  return hand.filter((card) => !card.startsWith("W") && card[0] === letter).length;
+}
+
+/**
+ * The words of a target choice, said to the player: "You" for their own seat.
+ * @param {LegalEntry} entry
+ * @returns {{who: string, what: string}}
+ */
+function targetWords(entry) {
+  const seat = /** @type {number} */ (entry.seat);
+  const label = entry.label || entry.action;
+  const who = seatName(seat);
+  if (seat !== state.seat) return { who, what: label };
+  const name = state.seats.find((s) => s.seat === seat)?.name ?? "";
+  let what = label;
+  if (name && label.startsWith(`${name} `)) {
+    what = `You ${label.slice(name.length + 1).replace(/^performs\b/, "perform")}`;
+  } else if (name) {
+    what = label.split(name).join("you");
+  }
+  return { who, what };
 }
 
 /**
  * @param {LegalEntry} entry
  * @param {number} index
+ * @param {string[]} hand
  */
-function decisionButton(entry, index) {
+function decisionButton(entry, index, hand) {
   const action = entry.action;
   const number = index < 9 ? `${index + 1}` : "";
   const label = entry.label || action;
@@ -135,17 +227,38 @@ function decisionButton(entry, index) {
       act(action);
     },
   };
+  const key = el("span", { class: "key", text: number });
   if (entry.colour) {
     const colour = COLOUR_NAMES[entry.colour] ?? "";
+    const count = colourCount(hand, entry.colour);
     props.class += ` colour-option c-${colour}`;
-    return el("button", props, el("span", { class: "key", text: number }), label);
+    return el(
+      "button",
+      props,
+      key,
+      el("span", { class: "cb-mark", "aria-hidden": "true" }),
+      el("span", { class: "colour-name", text: capitalize(colour) }),
+      hand.length ? el("span", { class: "colour-count", text: `${count} in your hand` }) : null,
+    );
   }
   if (entry.card) {
-    return el("button", props, el("span", { class: "key", text: number }), cardNode(entry.card, { small: true }), label);
+    return el("button", props, key, cardNode(entry.card, { small: true }), label);
+  }
+  if (entry.type === "target" && typeof entry.seat === "number") {
+    const { who, what } = targetWords(entry);
+    props.class += ` target-option${entry.seat === state.seat ? " me" : ""}`;
+    const count = state.view?.hand_sizes?.[entry.seat];
+    return el(
+      "button",
+      { ...props, dataset: { ...props.dataset, seat: entry.seat } },
+      key,
+      el("span", { class: "target-who" }, el("strong", { text: who }), typeof count === "number" ? el("span", { class: "muted", text: ` · ${plural(count, "card")}` }) : null),
+      el("span", { class: "target-what", text: what }),
+    );
   }
   if (entry.type === "call_uno") props.class += " uno-button";
   if (entry.type === "catch") props.class += " catch";
-  return el("button", props, el("span", { class: "key", text: number }), label);
+  return el("button", props, key, label);
 }
 
 /** @param {View} view */
@@ -167,9 +280,9 @@ function phaseDetail(view) {
     case "challenge":
       return decision.bluffer >= 0 ? `${seatName(decision.bluffer)} played it.` : "";
     case "discard":
-      return decision.discards_left ? `${decision.discards_left} left to discard.` : "";
+      return decision.discards_left ? `You have ${decision.discards_left} left to discard.` : "";
     case "give":
-      return decision.give_to >= 0 ? `To ${seatName(decision.give_to)}: ${decision.give_left} left to give.` : "";
+      return decision.give_to >= 0 ? `To ${seatName(decision.give_to)}: you have ${decision.give_left} left to give.` : "";
     case "target":
     case "honour": {
       const id = view.phase === "honour" ? decision.rule : decision.target_rule;
@@ -183,63 +296,321 @@ function phaseDetail(view) {
 
 // ------------------------------------------------------------------ round and match results
 
+/**
+ * A card's points, for the count on the results (the server's hand total is the authority:
+ * `handPoints` uses these only when they add up to it).
+ * @param {string} card
+ * @param {string} edition
+ */
+function cardPoints(card, edition) {
+  const wild = card.startsWith("W");
+  const kind = wild ? card : card.slice(1);
+  if (edition === "all-wild") return kind === "W" ? 20 : 50;
+  if (/^[0-9]$/.test(kind)) return Number(kind);
+  if (kind === "$") return 40;
+  return wild ? 50 : 20;
+}
+
+/**
+ * Each card's points when they add up to the server's total for the hand, else null.
+ * @param {string[]} cards
+ * @param {number} total
+ * @param {string} edition
+ * @returns {number[] | null}
+ */
+function handPoints(cards, total, edition) {
+  const points = cards.map((card) => cardPoints(card, edition));
+  return points.reduce((a, b) => a + b, 0) === total ? points : null;
+}
+
+/** Counting generations: a result closed (or replaced) stops its counting. */
+let counting = 0;
+
+/** @param {number} ms */
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Count `node`'s number from `from` to `to` over `ms` milliseconds.
+ * @param {HTMLElement} node
+ * @param {number} from
+ * @param {number} to
+ * @param {number} ms
+ * @param {(value: number) => string} format
+ * @param {number} generation
+ */
+function countUp(node, from, to, ms, format, generation) {
+  if (ms <= 0 || from === to) {
+    node.textContent = format(to);
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const start = performance.now();
+    /** @param {number} now */
+    const step = (now) => {
+      if (generation !== counting) return resolve(undefined);
+      const t = Math.min(1, (now - start) / ms);
+      node.textContent = format(Math.round(from + (to - from) * (1 - (1 - t) ** 3)));
+      if (t < 1) requestAnimationFrame(step);
+      else resolve(undefined);
+    };
+    requestAnimationFrame(step);
+  });
+}
+
+/**
+ * The words of a round's result, for its scoring.
+ * @param {GameEvent} roundEvent
+ * @param {string} scoring
+ * @param {number} round
+ * @param {boolean} named whether the title already says who won the round
+ */
+function roundWords(roundEvent, scoring, round, named) {
+  const you = roundEvent.seat === state.seat;
+  const who = seatName(roundEvent.seat);
+  if (scoring === "single-round") return `${you ? "You went" : `${who} went`} out first.`;
+  const won = named ? "" : `${you ? "You win" : `${who} wins`} round ${round}. `;
+  if (scoring === "running-tally") return `${won}Every player adds the points left in their own hand to their score.`;
+  const points = plural(roundEvent.value, "point");
+  return `${won}${you ? "You collect" : `${who} collects`} the ${points} left in the other hands.`;
+}
+
+/**
+ * What decides the match, for the scoring.
+ * @param {string} scoring
+ * @param {number} target
+ */
+function scoringNote(scoring, target) {
+  if (scoring === "single-round") return "A single round: the first player out wins. No points are counted.";
+  if (scoring === "running-tally") return `When a score reaches ${target}, the lowest score wins.`;
+  return `The first to ${target} points wins.`;
+}
+
 /** Show the next queued result, unless one is shown. */
 export function showNextResult() {
   const overlay = $("#results");
   if (!overlay.hidden || !state.resultsQueue.length) return;
   const result = /** @type {import("./state.js").Result} */ (state.resultsQueue.shift());
+  const view = state.view;
+  const scoring = view?.scoring ?? "winner-collects";
+  const edition = view?.edition ?? "";
+  const target = view?.target_score ?? 0;
   const match = result.kind === "match";
   const roundEvent = match ? result.roundEvent : result.event;
+  const round = match ? result.event.value : result.round ?? 0;
   const winner = result.event.seat;
-  const winnerName = seatName(winner);
   const youWin = winner === state.seat;
-  const roundWinner = roundEvent ? seatName(roundEvent.seat) : winnerName;
-  const roundLine = roundEvent
-    ? `${roundWinner === "You" ? "You win" : `${roundWinner} wins`} the round${
-        roundEvent.value ? ` and ${roundWinner === "You" ? "score" : "scores"} ${roundEvent.value} points` : ""
-      }.`
-    : "";
+  const winnerName = seatName(winner);
+  const single = scoring === "single-round";
+
   if (match) {
-    const rounds = result.event.value;
-    $("#results-title").textContent = `${youWin ? "You win" : `${winnerName} wins`} the match!`;
-    $("#results-sub").textContent = `${roundLine} The match took ${rounds} round${rounds === 1 ? "" : "s"}.`.trim();
+    const what = single ? "" : " the match";
+    $("#results-title").textContent = youWin ? `You win${what}!` : `${winnerName} wins${what}!`;
   } else {
-    $("#results-title").textContent = `Round ${result.round ?? ""} is over`;
-    $("#results-sub").textContent = roundLine;
+    const roundWinner = /** @type {GameEvent} */ (roundEvent).seat;
+    $("#results-title").textContent =
+      roundWinner === state.seat ? `You win round ${round}!` : `${seatName(roundWinner)} wins round ${round}`;
   }
+  const lines = [];
+  if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
+  if (match && !single) {
+    const final = result.event.scores ?? [];
+    const mine = final[winner];
+    if (scoring === "running-tally") lines.push(`${youWin ? "You have" : `${winnerName} has`} the lowest score: ${mine}.`);
+    else lines.push(`${youWin ? "You reach" : `${winnerName} reaches`} ${mine} points.`);
+    lines.push(`The match took ${plural(round, "round")}.`);
+  }
+  $("#results-sub").textContent = lines.join(" ");
+  $("#results-note").textContent = scoringNote(scoring, target);
   overlay.dataset.kind = result.kind;
-  const hands = $("#results-hands tbody");
-  hands.replaceChildren();
+  overlay.dataset.scoring = scoring;
+  overlay.dataset.counted = "false";
+  overlay.classList.toggle("you-win", youWin);
+
+  // the hands, their cards face down until counted
+  const body = $("#results-hands tbody");
+  body.replaceChildren();
+  /** @type {{hand: GameEvent, cells: HTMLElement[], points: number[] | null, total: HTMLElement}[]} */
+  const rows = [];
   for (const hand of result.hands) {
     const cards = Array.isArray(hand.cards) ? sortedHand(hand.cards) : [];
-    hands.append(
+    const points = single ? null : handPoints(cards, hand.value, edition);
+    const cells = cards.map((card, index) =>
       el(
-        "tr",
-        {},
-        el("th", { text: seatName(hand.seat) }),
-        el("td", { class: "result-cards" }, cards.length ? cards.map((card) => cardNode(card, { small: true })) : "out"),
-        el("td", { class: "num", text: `${hand.value} pts` }),
+        "span",
+        { class: "result-card pending" },
+        cardNode(card, { small: true }),
+        points ? el("span", { class: "card-points", text: String(points[index]) }) : null,
       ),
     );
+    const out = cards.length === 0;
+    const isWinner = roundEvent ? hand.seat === roundEvent.seat : false;
+    let totalText = `${hand.value} pts`;
+    if (single) totalText = out ? "" : plural(cards.length, "card");
+    else if (scoring === "running-tally") totalText = `+${hand.value}`;
+    else if (isWinner && roundEvent) totalText = `+${roundEvent.value}`; // what the winner collects
+    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : "0 pts";
+    const total = el("td", { class: `num hand-total${isWinner && !single ? " collected" : ""}`, text: startText });
+    body.append(
+      el(
+        "tr",
+        { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat, points: hand.value, cards: cards.length } },
+        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? el("span", { class: "badge out", text: "out" }) : null),
+        el(
+          "td",
+          { class: "result-cards" },
+          out
+            ? el("span", { class: "muted", text: hand.seat === state.seat ? "You played every card" : "No cards left" })
+            : el("div", { class: "result-card-row" }, cells),
+        ),
+        total,
+      ),
+    );
+    rows.push({ hand, cells, points, total: /** @type {HTMLElement} */ (total) });
+    total.dataset.final = totalText;
   }
   show($("#results-hands"), result.hands.length > 0);
-  const scores = result.event.scores ?? roundEvent?.scores ?? state.view?.scores ?? [];
-  const body = $("#results-scores tbody");
-  body.replaceChildren();
-  scores.forEach((score, seat) => {
-    body.append(el("tr", { class: seat === winner ? "winner" : "" }, el("td", { text: seatName(seat) }), el("td", { class: "num", text: score })));
+
+  // the scores: before the round, then counted up to after it
+  const scores = result.event.scores ?? roundEvent?.scores ?? view?.scores ?? [];
+  const gains = scores.map((_, seat) => {
+    if (scoring === "running-tally") return result.hands.find((hand) => hand.seat === seat)?.value ?? 0;
+    if (scoring === "winner-collects" && roundEvent && seat === roundEvent.seat) return roundEvent.value;
+    return 0;
   });
+  const scoreBody = $("#results-scores tbody");
+  scoreBody.replaceChildren();
+  /** @type {{seat: number, cell: HTMLElement, gain: HTMLElement}[]} */
+  const scoreCells = [];
+  scores.forEach((score, seat) => {
+    const cell = el("td", { class: "num score", text: score - gains[seat] });
+    const gain = el("td", { class: "num gain muted", text: "" });
+    scoreBody.append(
+      el(
+        "tr",
+        { class: [seat === winner ? "winner" : "", seat === state.seat ? "me" : ""].join(" ").trim(), dataset: { seat, score } },
+        el("td", {}, seatName(seat), seat === winner && match ? el("span", { class: "trophy", text: " 🏆", "aria-label": "winner" }) : null),
+        gain,
+        cell,
+      ),
+    );
+    scoreCells.push({ seat, cell, gain });
+  });
+  show($("#results-scores-title"), !single);
+  show($("#results-scores"), !single);
+
   const replay = /** @type {HTMLAnchorElement} */ ($("#results-replay"));
   replay.href = `/r/${state.code}?replay`;
   show(replay, match);
   show($("#results-new"), match);
   $("#results-close").textContent = match ? "Close" : "Continue";
   show(overlay);
+  $(".overlay-box", overlay).scrollTop = 0;
   $("#results-close").focus();
+  counting += 1;
+  countResult(counting, rows, scoreCells, scores, gains, winner, match).catch(() => {});
+}
+
+/**
+ * Turn the cards and count the hands, then the scores, then celebrate the winner.
+ * @param {number} generation
+ * @param {{hand: GameEvent, cells: HTMLElement[], points: number[] | null, total: HTMLElement}[]} rows
+ * @param {{seat: number, cell: HTMLElement, gain: HTMLElement}[]} scoreCells
+ * @param {number[]} scores
+ * @param {number[]} gains
+ * @param {number} winner
+ * @param {boolean} match
+ */
+async function countResult(generation, rows, scoreCells, scores, gains, winner, match) {
+  const overlay = $("#results");
+  const cards = rows.reduce((sum, row) => sum + row.cells.length, 0);
+  const perCard = motionMs(Math.max(70, Math.min(180, 2400 / Math.max(1, cards))));
+  const scoring = overlay.dataset.scoring;
+  for (const row of rows) {
+    if (!row.cells.length) continue; // the winner's row: what they collect is shown once the others are counted
+    let sum = 0;
+    for (const [index, cell] of row.cells.entries()) {
+      if (generation !== counting) return;
+      cell.classList.remove("pending");
+      if (perCard) {
+        cell.animate(
+          [
+            { transform: "translateY(-10px) rotateY(90deg)", opacity: 0 },
+            { transform: "none", opacity: 1 },
+          ],
+          { duration: perCard * 1.6, easing: "cubic-bezier(0.2, 0.9, 0.3, 1.2)" },
+        );
+      }
+      if (row.points && scoring !== "single-round") {
+        sum += row.points[index];
+        row.total.textContent = scoring === "running-tally" ? `+${sum}` : `${sum} pts`;
+      }
+      if (perCard) await wait(perCard);
+    }
+    row.total.textContent = row.total.dataset.final ?? "";
+    if (perCard && row.cells.length) {
+      row.total.animate([{ transform: "scale(1.35)" }, { transform: "none" }], { duration: motionMs(260) });
+      await wait(motionMs(160));
+    }
+  }
+  if (generation !== counting) return;
+  for (const row of rows) {
+    if (row.cells.length || !row.total.dataset.final) continue;
+    row.total.textContent = row.total.dataset.final;
+    if (perCard) row.total.animate([{ transform: "scale(1.6)" }, { transform: "none" }], { duration: motionMs(360) });
+  }
+  if (scoring !== "single-round") {
+    const ms = motionMs(700);
+    await Promise.all(
+      scoreCells.map(({ seat, cell, gain }) => {
+        if (gains[seat]) gain.textContent = `+${gains[seat]}`;
+        return countUp(cell, scores[seat] - gains[seat], scores[seat], ms, String, generation);
+      }),
+    );
+  }
+  if (generation !== counting) return;
+  overlay.dataset.counted = "true";
+  celebrate(winner, match);
+}
+
+const CONFETTI_COLOURS = ["#d7263d", "#f5c518", "#15803d", "#1f6fd1", "#f07d18", "#ffffff"];
+
+/**
+ * Confetti for the winner (more for a match); nothing with reduced motion.
+ * @param {number} winner
+ * @param {boolean} match
+ */
+function celebrate(winner, match) {
+  const layer = $("#confetti");
+  layer.replaceChildren();
+  if (reducedMotion() || !("animate" in Element.prototype)) return;
+  const count = match ? 110 : winner === state.seat ? 60 : 30;
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  for (let i = 0; i < count; i += 1) {
+    const piece = el("span", { class: `confetti${i % 3 === 0 ? " round" : ""}` });
+    piece.style.setProperty("background", CONFETTI_COLOURS[i % CONFETTI_COLOURS.length]);
+    piece.style.setProperty("left", `${50 + (Math.random() - 0.5) * 20}%`);
+    layer.append(piece);
+    const dx = (Math.random() - 0.5) * width * 0.9;
+    const up = height * (0.45 + Math.random() * 0.4);
+    const spin = (Math.random() - 0.5) * 1440;
+    const duration = motionMs(1700 + Math.random() * 1300);
+    const animation = piece.animate(
+      [
+        { transform: "translate(0, 0) rotate(0deg)", opacity: 1 },
+        { transform: `translate(${dx * 0.6}px, ${-up}px) rotate(${spin * 0.5}deg)`, opacity: 1, offset: 0.4 },
+        { transform: `translate(${dx}px, ${height * 0.1}px) rotate(${spin}deg)`, opacity: 0 },
+      ],
+      { duration, delay: Math.random() * motionMs(250), easing: "cubic-bezier(0.2, 0.7, 0.4, 1)", fill: "forwards" },
+    );
+    animation.finished.then(() => piece.remove()).catch(() => {});
+  }
 }
 
 /** Close the results shown; show the next, or give the focus back to the table. */
 export function closeResults() {
+  counting += 1;
+  $("#confetti").replaceChildren();
   show($("#results"), false);
   showNextResult();
   if ($("#results").hidden) {

@@ -7,6 +7,7 @@ import { $, el, show } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { renderTable } from "./table.js";
+import { loadOptions } from "./start.js";
 
 /** @typedef {Record<string, any>} ReplayStep what the server answers for one step */
 
@@ -92,10 +93,9 @@ function renderReplay(data) {
   show($("#replay-error"), false);
   if (!replay.meta) {
     replay.meta = true;
-    const names = (data.seats ?? []).map((/** @type {{name: string}} */ seat) => seat.name);
-    $("#replay-meta").textContent = `${editionTitle(data.edition)} · ${names.length} players: ${names.join(
-      ", ",
-    )} · ${data.steps} moves`;
+    renderMeta(data);
+    // the edition's title comes with the game options, which may not have arrived yet
+    if (!state.options) loadOptions().then(() => renderMeta(data), () => {});
   }
   $("#replay-pos").textContent = `step ${data.step} of ${data.steps}`;
   const slider = /** @type {HTMLInputElement} */ ($("#replay-slider"));
@@ -120,6 +120,19 @@ function renderReplay(data) {
   renderTable();
   $("#spectating").textContent = "Replay: the table as the spectators saw it. No hand is shown.";
   renderReplayLog(data.step);
+}
+
+/**
+ * The match's edition, players and length, above the controls.
+ * @param {ReplayStep} data
+ */
+function renderMeta(data) {
+  const names = (data.seats ?? []).map((/** @type {{name: string}} */ seat) => seat.name);
+  const meta = $("#replay-meta");
+  meta.replaceChildren(
+    el("strong", { class: "replay-edition", text: editionTitle(data.edition) }),
+    ` · ${names.length} players: ${names.join(", ")} · ${data.steps} moves`,
+  );
 }
 
 /**
