@@ -309,9 +309,17 @@ def play_out(page: Page) -> None:
     """Ann plays her three red cards, the second with the UNO call."""
     for card in ("R7", "R3", "R1"):
         my_turn(page)
+        arm = page.locator('#uno-button[data-uno="arm"]')  # UNO pressed before the card, where the table has it
+        if card == "R3" and arm.count():
+            arm.click()
         page.click(f'#hand .card.playable[data-card="{card}"]')
-        if card == "R3":
-            page.click('#decision-options button[data-action="R3!"]')
+        if card == "R3":  # else the page asks how to play it: with the UNO call
+            page.wait_for_function(
+                """() => document.querySelector('#decision-options button[data-action="R3!"]')
+                    || !document.querySelector('#hand [data-card="R3"]')"""
+            )
+            if page.locator('#decision-options button[data-action="R3!"]').count():
+                page.click('#decision-options button[data-action="R3!"]')
     expect(page.locator("#results")).to_be_visible()
 
 
@@ -367,9 +375,11 @@ def test_single_round_results_show_no_points_table_and_the_replay_names_the_edit
     code, secret = fixed_room(live_server, "classic", rules, RESULT_HANDS, "R5", RESULT_DRAWS)
     watch = open_page(viewport=TALL_PHONE)
     page = watch.page
+    page.emulate_media(reduced_motion="reduce")
     seat_ann(live_server, page, code, secret)
     play_out(page)
-    expect(page.locator("#results")).to_have_attribute("data-counted", "true", timeout=15_000)
+    expect(page.locator("#results")).to_have_attribute("data-counted", "true")  # at once: no motion
+    assert page.locator("#confetti > *").count() == 0
     expect(page.locator("#results-title")).to_have_text("You win!")
     expect(page.locator("#results-sub")).to_have_text("You went out first.")
     check_hands(page, "cards")
