@@ -15,6 +15,8 @@
 //   dialogs.js    the decision dialog and the results overlay
 //   animation.js  the effects of the lever, the Jam card and rule cards
 //   replay.js     the replay of a finished match
+//   chat.js       the room chat (lobby and table) and its quick reactions
+//   room.js       the banners above the table (auto seat, late arrival), rematch, moved / removed / left
 //   sound.js      the sounds (Web Audio); attention.js the turn's cues; settings.js the settings menu
 
 import { $, toast } from "./dom.js";
@@ -28,6 +30,8 @@ import { showNextResult, closeResults } from "./dialogs.js";
 import { queueFx, leverFx, jamFx, ruleFx } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
+import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
+import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom } from "./room.js";
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
@@ -50,6 +54,16 @@ function handleMessage(message) {
       return onReading(message);
     case "error":
       return onError(message);
+    case "chat":
+      return onChat(message);
+    case "chat_history":
+      return onChatHistory(message);
+    case "moved":
+      return onMoved(message);
+    case "removed":
+      return onRemoved(message);
+    case "left":
+      return onLeft();
     default:
       return undefined;
   }
@@ -67,6 +81,7 @@ function onWelcome(message) {
     state.secret = message.secret;
     storeSeat(/** @type {string} */ (state.code), message.secret, state.seat);
   }
+  onRoomWelcome(message);
   const path = `/r/${state.code}`;
   if (location.pathname !== path) history.replaceState(null, "", path);
   setScreen(state.view ? "table" : state.screen === "start" || state.screen === "join" ? "lobby" : state.screen);
@@ -74,6 +89,7 @@ function onWelcome(message) {
 
 /** @param {Message} message */
 function onError(message) {
+  if (chatError(message)) return undefined; // said in the chat
   const text = typeof message.message === "string" ? message.message : "Something went wrong.";
   const code = message.code;
   if (code === "bad-rule-card" && state.expect.length) {
@@ -123,6 +139,7 @@ function onUpdate(message) {
   state.asks = typeof message.asks === "string" ? message.asks : "";
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
+  onRoomUpdate(message);
   state.finished = Boolean(message.finished);
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
@@ -233,6 +250,8 @@ function bind() {
     startReplay(/** @type {string} */ (state.code));
   });
   bindLobby();
+  bindChat();
+  bindRoom();
   $("#results-close").addEventListener("click", closeResults);
   bindReplay();
   bindSettings();

@@ -1,9 +1,10 @@
-// The lobby: seats, host controls, the invite link, and the rule-card editor of Wild Jackpot rooms.
+// The lobby: seats (the host's crown, removing a player), host controls, the room's rules and options in
+// words, leaving, the invite link, the rule-card editor of Wild Jackpot rooms, and "Play now"'s bots and start.
 
 import { $, el, show, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
-import { OPTION_LABELS, humanize, optionEditions } from "./start.js";
+import { botLabel, optionEditions, optionsInWords, rulesInWords } from "./start.js";
 
 const READ_DELAY_MS = 300;
 
@@ -13,61 +14,105 @@ export function onLobby(message) {
   if (message.code) state.code = message.code;
   state.seats = message.seats ?? [];
   if (typeof message.you === "number") state.seat = message.you;
-  if (typeof message.host === "number" && state.seat !== null) state.host = message.host === state.seat;
+  state.hostSeat = typeof message.host === "number" ? message.host : null;
+  state.roomOptions = message.options ?? state.roomOptions;
+  if (state.seat !== null) state.host = state.hostSeat === state.seat;
   if (state.view) return; // the match has begun: the table has the seats
   setScreen("lobby");
   renderLobby();
+  if (state.quickPlay) quickPlay();
 }
+
+/** "Play now against bots": fill the open seats with bots, then start, with the usual messages. */
+function quickPlay() {
+  const lobby = state.lobby;
+  if (!lobby || !state.host) return;
+  const open = lobby.seats.filter((seat) => seat.kind === "open");
+  if (open.length) {
+    if (!quickFilled) for (const seat of open) setBot(seat.seat, true);
+    quickFilled = true;
+    return;
+  }
+  state.quickPlay = false;
+  quickFilled = false;
+  conn.send({ type: "start" });
+}
+let quickFilled = false;
+
+/** A crown for the host (text, so that it reads as "Host" to a screen reader too). */
+const crown = () => el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" });
+
+/** @type {Record<string, string>} */
+const KIND_WORDS = { human: "player", bot: "bot", open: "open seat" };
 
 export function renderLobby() {
   const lobby = state.lobby;
   if (!lobby) return;
   $("#lobby-code").textContent = state.code;
   /** @type {HTMLInputElement} */ ($("#invite-link")).value = new URL(state.invite || `/r/${state.code}`, location.href).href;
-  const changed = Object.entries(changedRules(lobby.rules ?? {}, lobby.edition))
-    .map(([key, value]) => `${OPTION_LABELS[key] ?? humanize(key)}: ${Array.isArray(value) ? value.join(", ") : value}`)
-    .join(" · ");
-  $("#lobby-rules").textContent = `${editionTitle(lobby.edition)} · ${lobby.players ?? lobby.seats.length} seats${
-    changed ? ` · ${changed}` : ""
-  }`;
+  const changed = rulesInWords(changedRules(lobby.rules ?? {}, lobby.edition));
+  const bots = `${botLabel(lobby.bot, true)} bots`;
+  $("#lobby-rules").textContent = [`${editionTitle(lobby.edition)}`, `${lobby.players ?? lobby.seats.length} seats`, bots, ...changed].join(" · ");
+  $("#lobby-options").replaceChildren(...optionsInWords(lobby.options).map((text) => el("li", { text })));
   const list = $("#lobby-seats");
   list.replaceChildren();
   let open = 0;
   for (const seat of lobby.seats) {
     if (seat.kind === "open") open += 1;
     const isMe = seat.seat === state.seat;
+    const isHost = seat.seat === lobby.host;
     const badges = [];
-    badges.push(el("span", { class: `badge kind-${seat.kind}`, text: seat.kind }));
-    if (seat.seat === lobby.host) badges.push(el("span", { class: "badge", text: "host" }));
+    badges.push(el("span", { class: `badge kind-${seat.kind}`, text: KIND_WORDS[seat.kind] ?? seat.kind }));
+    if (isHost) badges.push(el("span", { class: "badge host", text: "host" }));
     if (seat.away) badges.push(el("span", { class: "badge away", text: "away" }));
     if (lobby.rule_cards && seat.kind === "human") {
       badges.push(el("span", { class: `badge ${seat.ready ? "ready" : ""}`, text: seat.ready ? "cards written" : "writing" }));
     }
     const controls = [];
-    if (state.host) {
+    if (state.host && !isMe) {
       if (seat.kind === "open") {
-        controls.push(
-          el("button", { type: "button", text: "Add bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, true) }),
-        );
+        controls.push(el("button", { type: "button", text: "Add bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, true) }));
       } else if (seat.kind === "bot") {
         controls.push(
           el("button", { type: "button", text: "Remove bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, false) }),
         );
+      } else if (seat.kind === "human") {
+        controls.push(
+          el("button", {
+            type: "button",
+            class: "kick",
+            text: "Remove",
+            title: `Remove ${seat.name} from the room`,
+            dataset: { seat: seat.seat },
+            onclick: () => conn.send({ type: "kick", seat: seat.seat }),
+          }),
+        );
       }
     }
-    const name = seat.kind === "open" ? `${seat.name} (open)` : seat.name;
+    const name = seat.kind === "open" ? "Open seat" : isMe ? "You" : seat.name;
     list.append(
       el(
         "li",
-        { class: `seat-row${isMe ? " me" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
-        el("span", { class: "seat-name", text: isMe ? `${name} (you)` : name }),
+        { class: `seat-row${isMe ? " me" : ""}${isHost ? " host" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
+        el("span", { class: "seat-number", text: seat.seat + 1 }),
+        isHost ? crown() : null,
+        el("span", { class: "seat-name", text: name, title: isMe ? seat.name : null }),
         el("span", { class: "badges" }, badges),
         el("span", { class: "controls" }, controls),
       ),
     );
   }
   show($("#host-controls"), state.host);
-  show($("#lobby-wait"), !state.host);
+  const wait = $("#lobby-wait");
+  show(wait, !state.host);
+  const hostName = lobby.seats.find((seat) => seat.seat === lobby.host)?.name;
+  wait.textContent =
+    state.seat === null
+      ? "You are watching this room."
+      : hostName
+        ? `Waiting for ${hostName} (the host) to start.`
+        : "Nobody hosts this room now: the next player to join or come back will.";
+  show($("#leave-room"), state.seat !== null);
   /** @type {HTMLButtonElement} */ ($("#fill-bots")).disabled = open === 0;
   /** @type {HTMLButtonElement} */ ($("#start-game")).disabled = open > 0;
   renderRuleEditor();
@@ -253,5 +298,6 @@ export function bindLobby() {
   $("#copy-invite").addEventListener("click", copyInvite);
   $("#fill-bots").addEventListener("click", fillBots);
   $("#start-game").addEventListener("click", () => conn.send({ type: "start" }));
+  $("#leave-room").addEventListener("click", () => conn.send({ type: "leave" }));
   $("#rule-cards").addEventListener("submit", onSubmitRules);
 }

@@ -1,18 +1,37 @@
-// The start page (create a room, join one by code) and the join page of /r/CODE; the rule options form.
+// The start page (what each edition is, "Play now against bots", the room form, the public rooms,
+// join by code) and the join page of /r/CODE; the words every option is shown with (no raw ids).
 
 import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
+import { cardNode } from "./cards.js";
 
 /** @typedef {import("./state.js").Options} Options */
 /** @typedef {import("./state.js").OptionSpec} OptionSpec */
+/** @typedef {import("./state.js").RoomOptions} RoomOptions */
 /** @typedef {Omit<HTMLFormElement, "name"> & {name: HTMLInputElement} & Record<string, any>} Form a form with its named fields */
+/**
+ * A public room, as `GET /api/rooms` lists it.
+ * @typedef {object} PublicRoom
+ * @property {string} code
+ * @property {string} edition
+ * @property {number} players
+ * @property {number} open
+ * @property {string | null} host
+ * @property {RoomOptions} [options]
+ * @property {Record<string, any>} [rules]
+ */
 
 /**
  * @param {EventTarget | null} node a form
  * @returns {Form}
  */
 const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
+
+/** Seconds between two refreshes of the public rooms while the start page is shown. */
+const PUBLIC_REFRESH_MS = 4000;
+const QUICK_SEATS = 4;
+const QUICK_NAME = "Player";
 
 /** The game options of `/api/options`, fetched once. */
 export async function loadOptions() {
@@ -23,8 +42,33 @@ export async function loadOptions() {
   return state.options;
 }
 
+// ------------------------------------------------------------------ words
+
+/** What each edition is: three cards to show and a sentence from its rule sheet. */
+/** @type {Record<string, {cards: string[], text: string}>} */
+export const EDITION_INFO = {
+  classic: {
+    cards: ["R7", "YR", "W+4"],
+    text: "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and Wild Draw Four shake things up.",
+  },
+  "wild-jackpot": {
+    cards: ["G$", "B5", "W$"],
+    text: "Classic UNO plus Jackpot cards: play one and pull the lever, and someone performs a rule card the players wrote.",
+  },
+  "space-jam": {
+    cards: ["O4", "BS", "WJ"],
+    text: "Orange replaces green, and the Wild Jam card is dropped: Slam side up you discard two cards, UNO side up you draw two.",
+  },
+  "all-wild": {
+    cards: ["WS2", "WT2", "WX"],
+    text: "Every card is wild, so any card goes on any card: Skip Two, Targeted Draw Two and Forced Swap decide the round.",
+  },
+};
+
 /** @type {Record<string, string>} */
 export const OPTION_LABELS = {
+  scoring: "Scoring",
+  target_score: "Target score",
   hand_size: "Cards dealt",
   allow_bluff: "Wild Draw Four may be bluffed (and challenged)",
   challenger_plays_after_catching_bluff: "A challenger who catches a bluff still plays",
@@ -37,6 +81,30 @@ export const OPTION_LABELS = {
   lever_weights: "Lever odds (relative weights of the six outcomes)",
   rule_card_count: "Rule cards in the game",
 };
+
+/** A line of help under each option. */
+/** @type {Record<string, string>} */
+export const OPTION_HELP = {
+  seats: "Players and bots around the table, 2 to 10. Empty seats can be filled with bots in the lobby.",
+  scoring: "How a round is scored and when the match ends.",
+  target_score: "The score that ends the match (not used when one round decides it).",
+  bot: "How well the bots that fill empty seats play.",
+  timer: "Time for each move; when it runs out a bot plays that move and keeps the seat until the player is back.",
+  public: "The room is listed under “Open rooms” on this page, so anyone can join while seats are free.",
+  late_join: "During a match a newcomer takes over a bot's seat from the next round, and watches until then.",
+  hand_size: "How many cards each player is dealt at the start of a round.",
+  allow_bluff: "A Wild Draw Four may be played while holding the colour in play; the next player may challenge it.",
+  challenger_plays_after_catching_bluff: "After catching a bluff, the challenger still takes their turn.",
+  two_player_reverse_skips: "With only two players, a Reverse lets you play again.",
+  uno_penalty: "Caught with one card and no “UNO!” call: draw this many.",
+  jam_slam_chance: "From 0 (never) to 1 (always).",
+  jam_discard: "Cards the player discards when the Jam lands Slam side up.",
+  jam_draw: "Cards the player draws when the Jam lands UNO side up.",
+  forced_swap_final_card: "Whether a Wild Forced Swap played as your last card wins at once.",
+  lever_weights: "0 means the lever never stops there; equal weights make every outcome as likely.",
+  rule_card_count: "Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
+};
+
 /** @type {Record<string, string>} */
 export const LEVER_LABELS = {
   "choose-player": "A player of your choice",
@@ -47,12 +115,93 @@ export const LEVER_LABELS = {
   "draw-four": "Draw four",
 };
 export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
+
+/** The words of an option's choices. */
+/** @type {Record<string, Record<string, string>>} */
+export const CHOICE_LABELS = {
+  scoring: {
+    "winner-collects": "Winner collects the others' points",
+    "running-tally": "Running tally: the lowest total wins",
+    "single-round": "One round: the first out wins",
+  },
+  forced_swap_final_card: {
+    wins: "It wins at once",
+    swaps: "The hands are swapped first",
+  },
+};
+
+/** @type {Record<string, string>} */
+export const BOT_LABELS = {
+  random: "Easy: plays any card it may",
+  heuristic: "Normal: plays sensibly",
+  ismcts: "Hard: thinks ahead",
+};
+/** @type {Record<string, string>} */
+const BOT_SHORT = { random: "easy", heuristic: "normal", ismcts: "hard" };
+
+const TIMER_CHOICES = [0, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300];
 const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
 /** @param {string} name an option's name, as words */
 export function humanize(name) {
-  const text = name.replaceAll("_", " ");
+  const text = name.replaceAll("_", " ").replaceAll("-", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * A bot level in words.
+ * @param {string | undefined} level
+ * @param {boolean} [short]
+ */
+export function botLabel(level, short = false) {
+  const key = level ?? "heuristic";
+  return (short ? BOT_SHORT[key] : BOT_LABELS[key]) ?? humanize(key);
+}
+
+/** @param {number} seconds */
+export function timerLabel(seconds) {
+  if (!seconds) return "Off: no time limit";
+  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? "" : "s"} per move`;
+  return `${seconds} seconds per move`;
+}
+
+/**
+ * The room options in words (the lobby, the public rooms).
+ * @param {RoomOptions | null | undefined} options
+ * @returns {string[]}
+ */
+export function optionsInWords(options) {
+  if (!options) return [];
+  return [
+    options.timer ? `Turn timer: ${timerLabel(options.timer)}` : "No turn timer",
+    options.public ? "Listed publicly" : "Invite only",
+    options.late_join ? "Latecomers take a bot's seat" : "No latecomers",
+  ];
+}
+
+/**
+ * A rule option's value in words.
+ * @param {string} name
+ * @param {unknown} value
+ */
+export function valueInWords(name, value) {
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (name === "lever_weights" && Array.isArray(value)) {
+    return value.map((weight, index) => `${LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}`} ${weight}`).join(", ");
+  }
+  if (Array.isArray(value)) return value.join(", ");
+  if (name === "jam_slam_chance" && typeof value === "number") return `${Math.round(value * 100)}%`;
+  const choice = CHOICE_LABELS[name]?.[String(value)];
+  return choice ?? humanize(String(value));
+}
+
+/**
+ * "Label: value" for each rule given.
+ * @param {Record<string, unknown>} rules
+ * @returns {string[]}
+ */
+export function rulesInWords(rules) {
+  return Object.entries(rules).map(([name, value]) => `${OPTION_LABELS[name] ?? humanize(name)}: ${valueInWords(name, value)}`);
 }
 
 /**
@@ -72,6 +221,14 @@ export function optionEditions(spec) {
   return Array.isArray(spec.editions) ? spec.editions : null;
 }
 
+/**
+ * The line of help under option `name` (an empty one if it has none).
+ * @param {string} name
+ */
+const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "" });
+
+// ------------------------------------------------------------------ the form
+
 /** @param {Options} options */
 function buildRuleFields(options) {
   const box = $("#rule-fields");
@@ -84,15 +241,16 @@ function buildRuleFields(options) {
     if (Array.isArray(spec.choices)) {
       const select = el("select", { name: `rule.${name}` });
       for (const choice of spec.choices) {
-        const option = /** @type {HTMLOptionElement} */ (el("option", { value: JSON.stringify(choice), text: String(choice) }));
+        const text = CHOICE_LABELS[name]?.[String(choice)] ?? humanize(String(choice));
+        const option = /** @type {HTMLOptionElement} */ (el("option", { value: JSON.stringify(choice), text }));
         if (JSON.stringify(choice) === JSON.stringify(def)) option.selected = true;
         select.append(option);
       }
-      wrap.append(el("label", {}, label, " ", select));
+      wrap.append(el("label", {}, label, " ", select), help(name));
     } else if (typeof def === "boolean" || spec.type === "bool") {
       const box2 = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", name: `rule.${name}` }));
       box2.checked = Boolean(def);
-      wrap.append(el("label", { class: "check" }, box2, " ", label));
+      wrap.append(el("label", { class: "check" }, box2, " ", label), help(name));
     } else if (Array.isArray(def)) {
       const fieldset = el("fieldset", {}, el("legend", { text: label }));
       def.forEach((value, index) => {
@@ -100,7 +258,7 @@ function buildRuleFields(options) {
         const input = el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value });
         fieldset.append(el("label", { class: "inline" }, itemLabel, " ", input));
       });
-      wrap.append(fieldset);
+      wrap.append(fieldset, help(name));
     } else if (typeof def === "number" || spec.type === "int" || spec.type === "float") {
       const isFloat = spec.type === "float" || (typeof def === "number" && !Number.isInteger(def));
       const input = el("input", {
@@ -111,7 +269,7 @@ function buildRuleFields(options) {
         max: spec.max,
         step: isFloat ? "0.05" : "1",
       });
-      wrap.append(el("label", {}, label, " ", input));
+      wrap.append(el("label", {}, label, " ", input), help(name));
     } else {
       continue;
     }
@@ -120,13 +278,26 @@ function buildRuleFields(options) {
   filterRuleFields();
 }
 
-/** Show the rule fields that matter in the chosen edition. */
+/** The edition chosen in the form. */
+function chosenEdition() {
+  return /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]")).value || "classic";
+}
+
+/** Show the rule fields that matter in the chosen edition, and mark its picture. */
 function filterRuleFields() {
-  const edition = /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]")).value;
+  const edition = chosenEdition();
   for (const field of $$("#rule-fields .rule-field")) {
     const editions = field.dataset.editions;
     show(field, !editions || editions.split(" ").includes(edition));
   }
+  for (const tile of $$("#editions .edition")) tile.setAttribute("aria-pressed", String(tile.dataset.edition === edition));
+  $("#play-now-note").textContent = `${editionTitle(edition)}: you and ${QUICK_SEATS - 1} bots, the usual rules.`;
+}
+
+/** The target score means nothing when a single round decides the match. */
+function syncTarget() {
+  const form = asForm($("#create-form"));
+  form.target_score.disabled = form.scoring.value === "single-round";
 }
 
 /**
@@ -140,7 +311,9 @@ function collectRules(form, options) {
   const rules = {};
   const target = Number(form.target_score.value);
   const targetSpec = options.rules?.target_score;
-  if (Number.isFinite(target) && (!targetSpec || target !== targetSpec.default)) rules.target_score = target;
+  if (!form.target_score.disabled && Number.isFinite(target) && (!targetSpec || target !== targetSpec.default)) {
+    rules.target_score = target;
+  }
   const scoringSpec = options.rules?.scoring;
   if (!scoringSpec || JSON.stringify(form.scoring.value) !== JSON.stringify(scoringSpec.default)) {
     rules.scoring = form.scoring.value;
@@ -162,28 +335,47 @@ function collectRules(form, options) {
   return rules;
 }
 
-/** The start page: create a room or join one. */
-export async function showStart() {
-  state.code = null;
-  setScreen("start");
-  const form = asForm($("#create-form"));
-  if (!form.name.value) form.name.value = savedName();
-  const joinForm = asForm($("#join-code-form"));
-  if (!joinForm.name.value) joinForm.name.value = savedName();
-  let options;
-  try {
-    options = await loadOptions();
-  } catch {
-    toast("Could not load the game options. Is the server running?");
-    return;
+/** @param {Options} options */
+function buildEditions(options) {
+  const box = $("#editions");
+  box.replaceChildren();
+  for (const edition of options.editions ?? []) {
+    const info = EDITION_INFO[edition];
+    const fan = el("span", { class: "edition-fan", "aria-hidden": "true" }, (info?.cards ?? []).map((card) => cardNode(card, { small: true })));
+    box.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: "edition",
+          dataset: { edition },
+          "aria-pressed": "false",
+          onclick: () => chooseEdition(edition),
+        },
+        fan,
+        el("strong", { class: "edition-title", text: editionTitle(edition) }),
+        el("span", { class: "edition-text", text: info?.text ?? "" }),
+      ),
+    );
   }
-  if (form.edition.options.length) return;
+}
+
+/** @param {string} edition */
+function chooseEdition(edition) {
+  const select = /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]"));
+  select.value = edition;
+  filterRuleFields();
+}
+
+/** @param {Options} options */
+function buildForm(options) {
+  const form = asForm($("#create-form"));
   for (const edition of options.editions ?? []) {
     form.edition.append(el("option", { value: edition, text: editionTitle(edition) }));
   }
   const scoring = options.rules?.scoring;
   for (const choice of scoring?.choices ?? []) {
-    const option = /** @type {HTMLOptionElement} */ (el("option", { value: choice, text: choice }));
+    const option = /** @type {HTMLOptionElement} */ (el("option", { value: choice, text: CHOICE_LABELS.scoring[choice] ?? humanize(choice) }));
     if (choice === scoring?.default) option.selected = true;
     form.scoring.append(option);
   }
@@ -193,8 +385,43 @@ export async function showStart() {
     if (target.min !== undefined) form.target_score.min = target.min;
     if (target.max !== undefined) form.target_score.max = target.max;
   }
-  for (const bot of options.bots ?? ["heuristic"]) form.bot.append(el("option", { value: bot, text: bot }));
+  for (const bot of options.bots ?? ["heuristic"]) form.bot.append(el("option", { value: bot, text: botLabel(bot) }));
+  const limits = /** @type {{timer?: number[]}} */ (/** @type {any} */ (options).limits ?? {});
+  const [low, high] = Array.isArray(limits.timer) ? limits.timer : [5, 300];
+  for (const seconds of TIMER_CHOICES) {
+    if (seconds && (seconds < low || seconds > high)) continue;
+    const option = /** @type {HTMLOptionElement} */ (el("option", { value: seconds, text: timerLabel(seconds) }));
+    if (seconds === 30) option.selected = true;
+    form.timer.append(option);
+  }
+  for (const name of ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"]) {
+    const field = form[name];
+    const label = field?.closest("label");
+    if (label && !label.nextElementSibling?.matches(".help")) label.after(help(name));
+  }
+  buildEditions(options);
   buildRuleFields(options);
+  syncTarget();
+}
+
+/** The start page: create a room or join one. */
+export async function showStart() {
+  state.code = null;
+  setScreen("start");
+  const form = asForm($("#create-form"));
+  if (!form.name.value) form.name.value = savedName();
+  const joinForm = asForm($("#join-code-form"));
+  if (!joinForm.name.value) joinForm.name.value = savedName();
+  refreshPublic();
+  let options;
+  try {
+    options = await loadOptions();
+  } catch {
+    toast("Could not load the game options. Is the server running?");
+    return;
+  }
+  if (form.edition.options.length) return;
+  buildForm(options);
 }
 
 /** @param {SubmitEvent} event */
@@ -202,9 +429,13 @@ function onCreate(event) {
   event.preventDefault();
   const form = asForm(event.currentTarget);
   const name = form.name.value.trim();
-  if (!name) return toast("Write your name first.");
+  if (!name) {
+    form.name.focus();
+    return toast("Write your name first.");
+  }
   rememberName(name);
   const options = state.options ?? { rules: {} };
+  state.quickPlay = false;
   startConnection({
     type: "create",
     name,
@@ -212,8 +443,18 @@ function onCreate(event) {
     seats: Number(form.seats.value),
     rules: collectRules(form, options),
     bot: form.bot.value,
+    timer: Number(form.timer.value),
+    public: Boolean(form.public.checked),
+    late_join: Boolean(form.late_join.checked),
   });
   return undefined;
+}
+
+/** "Play now against bots": a room with the usual rules, filled with bots and started by the lobby. */
+function playNow() {
+  const name = asForm($("#create-form")).name.value.trim() || savedName() || QUICK_NAME;
+  state.quickPlay = true;
+  startConnection({ type: "create", name, edition: chosenEdition(), seats: QUICK_SEATS });
 }
 
 /**
@@ -226,24 +467,100 @@ export function cleanCode(text) {
   return (match ? match[1] : trimmed).trim();
 }
 
+/** The name written on the start page (either form), or the one remembered. */
+function startName() {
+  const names = [asForm($("#join-code-form")).name.value, asForm($("#create-form")).name.value, savedName()];
+  return names.map((name) => name.trim()).find(Boolean) ?? "";
+}
+
+/**
+ * Join room `code` with `name` (a seat stored in this browser is resumed instead).
+ * @param {string} code
+ * @param {string} name
+ */
+function joinRoom(code, name) {
+  if (storedSeat(code)) {
+    history.pushState(null, "", `/r/${code}`);
+    return enterRoom(code);
+  }
+  if (!name) {
+    asForm($("#join-code-form")).name.focus();
+    return toast("Write your name first.");
+  }
+  rememberName(name);
+  state.code = code;
+  state.quickPlay = false;
+  startConnection({ type: "join", code, name });
+  return undefined;
+}
+
 /** @param {SubmitEvent} event */
 function onJoinCode(event) {
   event.preventDefault();
   const form = asForm(event.currentTarget);
   const code = cleanCode(form.code.value);
-  const name = form.name.value.trim();
   if (!code) return toast("Write the room code.");
-  const stored = storedSeat(code);
-  if (stored) {
-    history.pushState(null, "", `/r/${code}`);
-    return enterRoom(code);
-  }
-  if (!name) return toast("Write your name first.");
-  rememberName(name);
-  state.code = code;
-  startConnection({ type: "join", code, name });
-  return undefined;
+  return joinRoom(code, form.name.value.trim());
 }
+
+// ------------------------------------------------------------------ public rooms
+
+let publicTimer = 0;
+
+/** Fetch and show the public rooms; again every few seconds while the start page is shown. */
+async function refreshPublic() {
+  clearTimeout(publicTimer);
+  if (state.screen !== "start") return;
+  if (document.visibilityState !== "hidden") {
+    try {
+      const response = await fetch("/api/rooms", { cache: "no-store" });
+      if (response.ok) {
+        const data = await response.json();
+        renderPublic(Array.isArray(data.rooms) ? data.rooms : []);
+      }
+    } catch {
+      // the server is away for a moment: try again at the next tick
+    }
+  }
+  if (state.screen === "start") publicTimer = setTimeout(refreshPublic, PUBLIC_REFRESH_MS);
+}
+
+/** @param {PublicRoom[]} rooms */
+function renderPublic(rooms) {
+  const list = $("#public-rooms");
+  list.replaceChildren();
+  for (const room of rooms) {
+    const taken = room.players - room.open;
+    const details = [
+      `${room.open} of ${room.players} seats free`,
+      ...optionsInWords(room.options).filter((text) => text !== "Listed publicly"),
+      ...rulesInWords(room.rules ?? {}),
+    ];
+    list.append(
+      el(
+        "li",
+        { class: "public-room", dataset: { code: room.code } },
+        el(
+          "div",
+          { class: "public-info" },
+          el("strong", { text: editionTitle(room.edition) }),
+          el("span", { class: "public-host", text: room.host ? ` hosted by ${room.host}` : " (no host yet)" }),
+          el("span", { class: "public-details muted", text: details.join(" · ") }),
+        ),
+        el("button", {
+          type: "button",
+          class: "primary",
+          text: "Join",
+          "aria-label": `Join the ${editionTitle(room.edition)} room${room.host ? ` of ${room.host}` : ""} (${taken} seated)`,
+          onclick: () => joinRoom(room.code, startName()),
+        }),
+      ),
+    );
+  }
+  show($("#public-empty"), rooms.length === 0);
+}
+
+// ------------------------------------------------------------------ watch and the join page
 
 /**
  * Watch room `code` as a spectator.
@@ -259,7 +576,7 @@ export function watch(code) {
 }
 
 /**
- * The join page of room `code`: join with a name, watch, or replay.
+ * The join page of room `code`: join with a name or watch; Replay once the match is over.
  * @param {string} code
  */
 export function showJoin(code) {
@@ -268,6 +585,67 @@ export function showJoin(code) {
   $("#join-code").textContent = code;
   const form = asForm($("#join-form"));
   if (!form.name.value) form.name.value = savedName();
+  show($("#replay-button"), false);
+  show($("#join-fields"), true);
+  show($("#join-submit"), true);
+  show($("#watch"), true);
+  $("#join-note").textContent = "";
+  peekRoom(code).then((peek) => {
+    if (state.code !== code || state.screen !== "join") return;
+    $("#join-note").textContent = peek.note;
+    if (peek.status === "finished") {
+      show($("#replay-button"), true);
+      show($("#join-fields"), false);
+      show($("#join-submit"), false);
+    } else if (peek.status === "unknown") {
+      show($("#join-fields"), false);
+      show($("#join-submit"), false);
+      show($("#watch"), false);
+    }
+  });
+}
+
+/**
+ * What the server tells of room `code`, asked as a spectator on a socket of its own and closed at
+ * once: in the lobby (with its free seats), being played, over, or unknown.
+ * @param {string} code
+ * @returns {Promise<{status: "lobby" | "playing" | "finished" | "unknown" | "open", note: string}>}
+ */
+function peekRoom(code) {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+    /** @param {"lobby" | "playing" | "finished" | "unknown" | "open"} status @param {string} note */
+    const done = (status, note) => {
+      clearTimeout(timer);
+      ws.close();
+      resolve({ status, note });
+    };
+    const timer = setTimeout(() => done("open", ""), 5000);
+    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "spectate", code, version: 0 })));
+    ws.addEventListener("error", () => done("open", ""));
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "lobby") {
+        const seats = Array.isArray(message.seats) ? message.seats : [];
+        const free = seats.filter((/** @type {{kind: string}} */ seat) => seat.kind === "open").length;
+        const host = seats.find((/** @type {{seat: number}} */ seat) => seat.seat === message.host)?.name;
+        const who = host ? `${host}'s room` : "A room";
+        done("lobby", `${who}: ${editionTitle(message.edition)}, ${free} of ${seats.length} seats free.`);
+      } else if (message.type === "update") {
+        if (message.finished) done("finished", "This match is over. Watch its replay, or set up a new room from the home page.");
+        else if (message.options?.late_join) done("playing", "The match has begun: join to take over a bot's seat from the next round, or watch.");
+        else done("playing", "The match has begun: you may watch it.");
+      } else if (message.type === "error") {
+        if (message.code === "not-found") done("unknown", "No room has this code. Check the link, or set up a new room from the home page.");
+        else done("open", "");
+      }
+    });
+  });
 }
 
 /** @param {SubmitEvent} event */
@@ -276,6 +654,7 @@ function onJoin(event) {
   const name = asForm(event.currentTarget).name.value.trim();
   if (!name) return toast("Write your name first.");
   rememberName(name);
+  state.quickPlay = false;
   startConnection({ type: "join", code: state.code, name });
   return undefined;
 }
@@ -302,6 +681,8 @@ export function enterRoom(code) {
 export function bindStart() {
   $("#create-form").addEventListener("submit", onCreate);
   $("#create-form [name=edition]").addEventListener("change", filterRuleFields);
+  $("#create-form [name=scoring]").addEventListener("change", syncTarget);
+  $("#play-now").addEventListener("click", playNow);
   $("#join-code-form").addEventListener("submit", onJoinCode);
   $("#watch-code").addEventListener("click", () => {
     const code = cleanCode(/** @type {HTMLInputElement} */ ($("#join-code-form [name=code]")).value);
@@ -310,4 +691,7 @@ export function bindStart() {
   });
   $("#join-form").addEventListener("submit", onJoin);
   $("#watch").addEventListener("click", () => watch(/** @type {string} */ (state.code)));
+  document.addEventListener("visibilitychange", () => {
+    if (state.screen === "start" && document.visibilityState === "visible") refreshPublic();
+  });
 }

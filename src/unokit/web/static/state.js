@@ -7,7 +7,9 @@ const STORE_PREFIX = "unokit.seat.";
 const NAME_KEY = "unokit.name";
 
 /** @typedef {Record<string, any>} Message a message from the server (checked where it is read) */
-/** @typedef {{seat: number, name: string, kind: string, away?: boolean, ready?: boolean}} SeatInfo */
+/** @typedef {{seat: number, name: string, kind: string, away?: boolean, ready?: boolean, auto?: boolean, claimed?: boolean}} SeatInfo */
+/** @typedef {{timer: number, public: boolean, late_join: boolean}} RoomOptions the room options (`lobby.options`, `update.options`) */
+/** @typedef {{votes: number[], waiting: number[]}} RematchStatus `update.rematch` once the match is over */
 /** @typedef {{action: string, label?: string, type?: string, card?: string, seat?: number, colour?: string}} LegalEntry */
 /** @typedef {{kind: string, text?: string, value: number, seat: number, scores?: number[], cards?: string[]}} GameEvent */
 /** @typedef {Record<string, any>} Decision the open decision's details (`view.decision`) */
@@ -72,6 +74,8 @@ const NAME_KEY = "unokit.name";
  * @property {string} edition
  * @property {number} [players]
  * @property {{count: number, mine?: MyRuleCard[], suggestions?: unknown[]} | null} [rule_cards]
+ * @property {string} [bot] the bots' level
+ * @property {RoomOptions} [options]
  */
 /**
  * A round or match result waiting to be shown.
@@ -122,6 +126,15 @@ export const state = {
   /** @type {Expected[]} replies expected to read_rule / rule_cards, in order */
   expect: [],
   ruleEditorCount: -1,
+  /** @type {number | null} the host's seat (`lobby.host`, `update.host`; null: nobody hosts) */
+  hostSeat: null,
+  /** @type {RoomOptions | null} */
+  roomOptions: null,
+  /** @type {RematchStatus | null} */
+  rematch: null,
+  /** @type {number | null} the bot seat this late arrival takes at the next round */
+  claimedSeat: null,
+  quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
 };
 
 /**
@@ -209,6 +222,7 @@ export function setScreen(name) {
   const role = name === "replay" ? " · replay" : state.spectator ? " · watching" : "";
   label.textContent = state.code ? `Room ${state.code}${role}` : "";
   show(label, Boolean(state.code));
+  document.dispatchEvent(new CustomEvent("unokit:screen", { detail: name }));
 }
 
 /** The phases in which cards are played from the hand. */

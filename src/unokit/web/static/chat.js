@@ -1,0 +1,291 @@
+// The room chat: one panel that follows the player from the lobby to the table (beside the table on a
+// wide screen, a drawer with an unread count on a phone), quick reactions sent as ordinary `chat`
+// text, the room's last messages on entering (`chat_history`), and the chat's errors said politely.
+// Every text is put on the page with textContent: a message is never read as HTML.
+
+import { $, el, show } from "./dom.js";
+import { state } from "./state.js";
+import { conn } from "./connection.js";
+
+/** @typedef {{id: number, seat: number | null, name: string, text: string, time: number}} ChatMessage */
+
+/** One-tap reactions: sent as ordinary chat text. */
+export const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
+const MAX_SHOWN = 100;
+const ERROR_MS = 6000;
+/** An error this soon after a chat message was sent is taken as that message's. */
+const ERROR_WINDOW_MS = 3000;
+const PHONE = "(max-width: 600px)";
+
+const chat = {
+  /** @type {HTMLElement | null} */
+  root: null,
+  maxLength: 200,
+  open: false,
+  unread: 0,
+  /** @type {Set<number>} */
+  seen: new Set(),
+  sentAt: 0,
+  lastSent: "",
+  errorTimer: 0,
+};
+
+/** @returns {boolean} whether the chat is a drawer (a phone-sized screen) */
+const isDrawer = () => window.matchMedia(PHONE).matches;
+
+/** The chat's elements, made once. */
+function build() {
+  if (chat.root) return chat.root;
+  const limit = Number(/** @type {any} */ (state.options)?.limits?.chat);
+  if (Number.isInteger(limit) && limit > 0) chat.maxLength = limit;
+  const input = /** @type {HTMLInputElement} */ (
+    el("input", {
+      name: "text",
+      class: "chat-input",
+      maxlength: chat.maxLength,
+      placeholder: "Say something…",
+      "aria-label": "Chat message",
+      autocomplete: "off",
+      oninput: () => updateCount(),
+    })
+  );
+  const quick = QUICK_REACTIONS.map((text) =>
+    el("button", { type: "button", class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => send(text) }),
+  );
+  const root = el(
+    "aside",
+    { id: "chat", class: "chat", "aria-label": "Chat", hidden: true },
+    el(
+      "button",
+      { type: "button", class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) },
+      el("span", { text: "💬 Chat" }),
+      el("span", { class: "chat-unread", hidden: true, "aria-label": "unread messages" }),
+    ),
+    el(
+      "div",
+      { id: "chat-panel", class: "chat-panel panel" },
+      el(
+        "div",
+        { class: "chat-head" },
+        el("h3", { text: "Chat" }),
+        el("button", { type: "button", class: "chat-close", "aria-label": "Close the chat", text: "×", onclick: () => setOpen(false) }),
+      ),
+      el("ol", { class: "chat-log", "aria-live": "polite" }),
+      el("p", { class: "chat-empty muted", text: "No messages yet. Say hello!" }),
+      el("div", { class: "chat-quick", role: "group", "aria-label": "Quick reactions" }, quick),
+      el(
+        "form",
+        { class: "chat-form", autocomplete: "off", onsubmit: onSubmit },
+        input,
+        el("button", { type: "submit", class: "chat-send", text: "Send" }),
+      ),
+      el(
+        "p",
+        { class: "chat-meta" },
+        el("span", { class: "chat-error", role: "status" }),
+        el("span", { class: "chat-count muted" }),
+      ),
+    ),
+  );
+  chat.root = root;
+  document.body.append(root);
+  updateCount();
+  window.matchMedia(PHONE).addEventListener("change", () => setOpen(chat.open));
+  return root;
+}
+
+/**
+ * Put the chat on the screen shown: in the lobby, beside the table, nowhere else.
+ * @param {string} screen
+ */
+export function mountChat(screen) {
+  const root = build();
+  if (!state.code || (screen !== "lobby" && screen !== "table")) {
+    show(root, false);
+    return;
+  }
+  if (screen === "lobby") {
+    const lobby = $("#lobby");
+    if (root.parentElement !== lobby) lobby.append(root);
+  } else {
+    const side = /** @type {HTMLElement | null} */ ($("#table .side"));
+    const host = side ?? $("#table");
+    if (root.parentElement !== host) host.insertBefore(root, side ? side.children[1] ?? null : null);
+  }
+  root.dataset.screen = screen;
+  show(root, true);
+  setOpen(chat.open);
+}
+
+/** @param {boolean} open the drawer (phones; always open on wider screens) */
+function setOpen(open) {
+  const root = build();
+  chat.open = open;
+  const shown = open || !isDrawer();
+  root.classList.toggle("open", open);
+  $(".chat-toggle", root).setAttribute("aria-expanded", String(shown));
+  if (shown) {
+    chat.unread = 0;
+    scrollDown(true);
+  }
+  updateUnread();
+}
+
+function updateUnread() {
+  const badge = $(".chat-unread", build());
+  badge.textContent = chat.unread > 9 ? "9+" : String(chat.unread);
+  show(badge, chat.unread > 0);
+}
+
+function updateCount() {
+  const root = build();
+  const input = /** @type {HTMLInputElement} */ ($(".chat-input", root));
+  const length = input.value.trim().length;
+  const count = $(".chat-count", root);
+  count.textContent = `${length}/${chat.maxLength}`;
+  count.classList.toggle("near", length > chat.maxLength - 20);
+}
+
+/** @param {boolean} [force] scroll even if the player scrolled up to read */
+function scrollDown(force = false) {
+  const log = $(".chat-log", build());
+  if (force || log.scrollHeight - log.scrollTop - log.clientHeight < 60) log.scrollTop = log.scrollHeight;
+}
+
+/** @param {SubmitEvent} event */
+function onSubmit(event) {
+  event.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($(".chat-input", build()));
+  const text = input.value.trim();
+  if (!text) return;
+  if (send(text)) {
+    input.value = "";
+    updateCount();
+  }
+}
+
+/**
+ * Send a chat text (a reaction is one too).
+ * @param {string} text
+ * @returns {boolean} whether it went out
+ */
+function send(text) {
+  if (text.length > chat.maxLength) {
+    sayError(`A message holds at most ${chat.maxLength} characters.`);
+    return false;
+  }
+  if (!conn.send({ type: "chat", text })) {
+    sayError("Not connected: the message was not sent.");
+    return false;
+  }
+  chat.sentAt = Date.now();
+  chat.lastSent = text;
+  sayError("");
+  return true;
+}
+
+/** @param {string} text */
+function sayError(text) {
+  const node = $(".chat-error", build());
+  node.textContent = text;
+  clearTimeout(chat.errorTimer);
+  if (text) chat.errorTimer = setTimeout(() => (node.textContent = ""), ERROR_MS);
+}
+
+/**
+ * An `error` that answers a chat message just sent: said in the chat (true), else left to the page (false).
+ * @param {import("./state.js").Message} message
+ */
+export function chatError(message) {
+  if (!chat.sentAt || Date.now() - chat.sentAt > ERROR_WINDOW_MS) return false;
+  const input = /** @type {HTMLInputElement} */ ($(".chat-input", build()));
+  if (message.code === "rate-limited") {
+    sayError("Easy there: a few messages at a time. Wait a few seconds and send it again.");
+  } else if (message.code === "malformed") {
+    sayError(`That message cannot be sent: plain text on one line, up to ${chat.maxLength} characters.`);
+  } else {
+    return false;
+  }
+  chat.sentAt = 0;
+  if (!input.value) {
+    input.value = chat.lastSent;
+    updateCount();
+  }
+  return true;
+}
+
+/**
+ * A message's line: its writer ("You" for this seat) and its text, as text.
+ * @param {ChatMessage} message
+ */
+function line(message) {
+  const mine = message.seat !== null && message.seat === state.seat && !state.spectator;
+  const who = mine ? "You" : message.name;
+  const time = new Date(message.time * 1000);
+  const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  const short = message.text.length <= 5 && QUICK_REACTIONS.includes(message.text);
+  return el(
+    "li",
+    {
+      class: `chat-line${mine ? " mine" : ""}${message.seat === null ? " spectator" : ""}${short ? " reaction" : ""}`,
+      dataset: { id: message.id },
+      title: stamp,
+    },
+    el("span", { class: "chat-name", text: who }),
+    el("span", { class: "chat-text", text: message.text }),
+  );
+}
+
+/** @param {unknown} value */
+function isChat(value) {
+  const message = /** @type {Record<string, unknown>} */ (value);
+  return Boolean(message) && typeof message.text === "string" && typeof message.name === "string" && typeof message.id === "number";
+}
+
+/** @param {ChatMessage} message */
+function append(message) {
+  if (chat.seen.has(message.id)) return false;
+  chat.seen.add(message.id);
+  const log = $(".chat-log", build());
+  log.append(line(message));
+  while (log.children.length > MAX_SHOWN) log.firstElementChild?.remove();
+  show($(".chat-empty", build()), false);
+  return true;
+}
+
+/** @param {import("./state.js").Message} message a `chat` message */
+export function onChat(message) {
+  if (!isChat(message)) return;
+  const chatMessage = /** @type {ChatMessage} */ (/** @type {unknown} */ (message));
+  if (!append(chatMessage)) return;
+  const mine = chatMessage.seat !== null && chatMessage.seat === state.seat && !state.spectator;
+  if (!mine && isDrawer() && !chat.open) {
+    chat.unread += 1;
+    updateUnread();
+  }
+  scrollDown(mine);
+}
+
+/** @param {import("./state.js").Message} message a `chat_history` message: the room's last messages */
+export function onChatHistory(message) {
+  const messages = Array.isArray(message.messages) ? message.messages.filter(isChat) : [];
+  resetChat();
+  for (const item of messages) append(item);
+  scrollDown(true);
+}
+
+/** Forget the messages shown (another room, or none). */
+export function resetChat() {
+  const root = build();
+  chat.seen.clear();
+  chat.unread = 0;
+  $(".chat-log", root).replaceChildren();
+  show($(".chat-empty", root), true);
+  updateUnread();
+  sayError("");
+}
+
+/** Follow the screens (state.js tells each change). */
+export function bindChat() {
+  document.addEventListener("unokit:screen", (event) => mountChat(String(/** @type {CustomEvent} */ (event).detail)));
+}

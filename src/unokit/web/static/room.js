@@ -1,0 +1,223 @@
+// The room around the table: the banners above it ("The bot is playing for you" with "I'm back", a late
+// arrival's "You take seat N at the next round"), the rematch vote (at the table and in the match
+// results), and leaving a room: `moved` (to the rematch), `removed` (kicked by the host) and `left`.
+
+import { $, el, show, toast } from "./dom.js";
+import { state, storeSeat, forgetSeat, seatName } from "./state.js";
+import { conn } from "./connection.js";
+import { showStart } from "./start.js";
+import { resetChat } from "./chat.js";
+
+/** @typedef {import("./state.js").Message} Message */
+
+/**
+ * A `welcome`: a late arrival watches until the next round (their seat is the claimed one).
+ * Called by app.js after it took the welcome in.
+ * @param {Message} message
+ */
+export function onRoomWelcome(message) {
+  if (message.claimed === true && typeof message.seat === "number") {
+    state.claimedSeat = message.seat;
+    state.seat = null;
+    state.spectator = true;
+  } else {
+    state.claimedSeat = null;
+  }
+}
+
+/**
+ * The room's part of an `update` (host, options, rematch votes, a late arrival's claim); called by
+ * app.js once it took the seat in, before the table is drawn.
+ * @param {Message} message
+ */
+export function onRoomUpdate(message) {
+  if ("host" in message) state.hostSeat = typeof message.host === "number" ? message.host : null;
+  if (message.options && typeof message.options === "object") state.roomOptions = message.options;
+  // null until the match is over (the table learns that the match is over when its events are shown)
+  state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
+  if (typeof message.claimed_seat === "number") {
+    state.claimedSeat = message.claimed_seat;
+    state.seat = null;
+    state.spectator = true;
+  } else if (typeof message.you === "number") {
+    state.claimedSeat = null;
+    state.spectator = false;
+  } else if (state.claimedSeat !== null) {
+    state.claimedSeat = null; // the match ended before the next round: the claim is void
+  }
+  renderRoomBanner();
+}
+
+/** The seat entry of `seat` in the last seats heard of. */
+/** @param {number | null} seat */
+const seatInfo = (seat) => state.seats.find((entry) => entry.seat === seat);
+
+/** Draw the banners above the table and the rematch vote (also in the match results). */
+export function renderRoomBanner() {
+  const banner = $("#room-banner");
+  const parts = [];
+  if (state.screen === "table") {
+    if (state.claimedSeat !== null) {
+      const was = seatInfo(state.claimedSeat)?.name ?? `Bot ${state.claimedSeat}`;
+      parts.push(
+        el(
+          "div",
+          { class: "banner claimed", dataset: { role: "claimed" } },
+          el("span", { class: "banner-icon", "aria-hidden": "true", text: "🪑" }),
+          el("span", {
+            class: "banner-text",
+            text: `You take seat ${state.claimedSeat} (was ${was}) at the next round. Until then you are watching.`,
+          }),
+        ),
+      );
+    }
+    if (state.seat !== null && seatInfo(state.seat)?.auto && !state.rematch) {
+      parts.push(
+        el(
+          "div",
+          { class: "banner auto", dataset: { role: "auto" } },
+          el("span", { class: "banner-icon", "aria-hidden": "true", text: "🤖" }),
+          el("span", { class: "banner-text", text: "The bot is playing for you." }),
+          el("button", { type: "button", id: "im-back", class: "primary", text: "I'm back", onclick: () => conn.send({ type: "back" }) }),
+        ),
+      );
+    }
+    if (state.rematch) parts.push(rematchBox("rematch-table")); // the match is over
+  }
+  banner.replaceChildren(...parts);
+  show(banner, parts.length > 0);
+  renderResultsRematch();
+}
+
+/** The rematch vote inside the match results (when the results are the match's). */
+function renderResultsRematch() {
+  const box = $("#results .overlay-box");
+  if (!box) return;
+  const old = $("#results-rematch");
+  const wanted = state.rematch && state.screen === "table";
+  if (!wanted) {
+    old?.remove();
+    return;
+  }
+  const fresh = rematchBox("results-rematch");
+  if (old) old.replaceWith(fresh);
+  else {
+    const buttons = $(".row", box);
+    box.insertBefore(fresh, buttons && buttons.parentElement === box ? buttons : null);
+  }
+}
+
+/**
+ * @param {number[]} seats
+ * @returns {string}
+ */
+const names = (seats) => seats.map((seat) => seatName(seat)).join(", ");
+
+/**
+ * The rematch vote: a button for a player, who voted and who is awaited for everyone.
+ * @param {string} id
+ */
+function rematchBox(id) {
+  const rematch = state.rematch ?? { votes: [], waiting: [] };
+  const player = state.seat !== null && seatInfo(state.seat)?.kind === "human";
+  const voted = player && rematch.votes.includes(/** @type {number} */ (state.seat));
+  const lines = [];
+  if (rematch.votes.length) lines.push(`Rematch asked by ${names(rematch.votes)}.`);
+  if (rematch.waiting.length) lines.push(`Waiting for ${names(rematch.waiting)}.`);
+  if (!lines.length) lines.push(player ? "Play again with the same seats and rules?" : "The players may ask for a rematch; you will follow them.");
+  return el(
+    "div",
+    { id, class: "rematch-box", dataset: { role: "rematch" } },
+    player
+      ? el("button", {
+          type: "button",
+          class: `rematch-button ${voted ? "" : "primary"}`.trim(),
+          text: voted ? "✓ Rematch asked" : "Rematch",
+          disabled: voted,
+          onclick: () => conn.send({ type: "rematch" }),
+        })
+      : null,
+    el("span", { class: "rematch-status", text: lines.join(" ") }),
+  );
+}
+
+/**
+ * The rematch has begun in room `code`: keep the new seat's secret (as a welcome does) and go there.
+ * @param {Message} message
+ */
+export function onMoved(message) {
+  const code = typeof message.code === "string" ? message.code : "";
+  if (!/^[A-Za-z0-9]+$/.test(code)) return;
+  const seated = typeof message.secret === "string" && typeof message.seat === "number";
+  if (seated) storeSeat(code, message.secret, message.seat);
+  closeSocket();
+  location.assign(seated ? `/r/${code}` : `/r/${code}?watch`);
+}
+
+/**
+ * The host removed this player: their seat is gone.
+ * @param {Message} message
+ */
+export function onRemoved(message) {
+  if (state.code) forgetSeat(state.code);
+  const text = typeof message.message === "string" && message.message ? message.message : "the host removed you from the room";
+  backToStart(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+}
+
+/** This connection left the room: in the lobby its seat opened; during a match it is kept for a return. */
+export function onLeft() {
+  if (state.code && !state.view) forgetSeat(state.code);
+  const match = Boolean(state.view) && !state.finished;
+  backToStart(match ? "You left the match: the bot plays for you. Open the room's link to come back." : "You left the room.");
+}
+
+function closeSocket() {
+  conn.wanted = false;
+  clearTimeout(conn.timer);
+  clearInterval(conn.pingTimer);
+  const ws = conn.ws;
+  conn.ws = null;
+  ws?.close();
+}
+
+/** @param {string} text what happened, told on the start page */
+function backToStart(text) {
+  closeSocket();
+  Object.assign(state, {
+    code: null,
+    seat: null,
+    secret: null,
+    host: false,
+    invite: null,
+    spectator: false,
+    version: 0,
+    view: null,
+    legal: [],
+    asks: "",
+    seats: [],
+    finished: false,
+    lobby: null,
+    hello: null,
+    catchingUp: true,
+    busy: false,
+    resultsQueue: [],
+    expect: [],
+    ruleEditorCount: -1,
+    hostSeat: null,
+    roomOptions: null,
+    rematch: null,
+    claimedSeat: null,
+    quickPlay: false,
+  });
+  show($("#results"), false);
+  resetChat();
+  renderRoomBanner();
+  history.pushState(null, "", "/");
+  showStart();
+  toast(text);
+}
+
+/** Hide the banners on the other screens. */
+export function bindRoom() {
+  document.addEventListener("unokit:screen", () => renderRoomBanner());
+}
