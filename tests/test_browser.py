@@ -256,7 +256,7 @@ def expected_table(record: dict[str, Any], step: int) -> dict[str, Any]:
     colour = COLOUR_NAMES[view.colour] if 0 <= view.colour < len(COLOUR_NAMES) else None
     return {
         "top": card_name(view.top_card),
-        "colour": f"Colour: {colour}" if colour else "No colour",
+        "colour": "Colour: choosing…" if view.phase == "colour" else f"Colour: {colour}" if colour else "No colour",
         "counts": {str(seat): size for seat, size in enumerate(view.hand_sizes)},
         "hand": 0,
     }
@@ -464,10 +464,9 @@ def seat_ann_and_bob(live: LiveServer, open_page: OpenPage) -> tuple[PageWatch, 
     ann.click("#start-game")
     expect(ann.locator("#hand .card")).to_have_count(2)
     expect(bob.locator("#hand .card")).to_have_count(2)
+    # the UNO button is there to press before the card goes down; Ann does not press it
+    expect(ann.locator("#uno-button[data-uno=arm]")).to_be_visible()
     ann.click('#hand .card.playable[data-card="R7"]')
-    # two ways to play it: with the UNO call (offered first) or without
-    expect(ann.locator('#decision-options button[data-action="R7!"]')).to_be_visible()
-    ann.click('#decision-options button[data-action="R7"]')
     expect(ann.locator("#hand .card")).to_have_count(1)
     return ann_watch, bob_watch
 

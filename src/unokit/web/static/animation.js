@@ -1,106 +1,205 @@
-// The effects shown over the table as live events arrive: the lever, the Jam card, a rule card.
-// They run one after another from a short queue; an effect never stops the game.
+// The event queue: the table presents the server's updates in order, one event after another,
+// each with its motion (motion.js), and draws an update's table (its view, legal actions, seats,
+// timer) only once that update's events have been presented, so the table never shows a state
+// ahead of the events still moving on it.  `#table[data-version]` is the version of the update
+// drawn; `#table[data-presenting]` is set while an update's events are being presented.
+//
+// It catches up when it falls behind: the more updates wait, the shorter the motion, and with
+// four or more waiting, or one that has waited 1.5 s (or the page hidden, or reduced motion
+// asked for), updates are presented at once.  `prefs.speed` scales every motion (`motionMs`).
+// After a round's end the next round waits until its results are dismissed.  Each presented
+// event is announced on `document` as "unokit:presented" (detail: the version shown, the event).
 
-import { $, el, show } from "./dom.js";
-import { cardNode } from "./cards.js";
-import { state, seatName, ruleText } from "./state.js";
-import { LEVER_LABELS, LEVER_ORDER } from "./start.js";
+import { $ } from "./dom.js";
+import { state } from "./state.js";
+import { motionMs } from "./prefs.js";
+import { renderTable } from "./table.js";
+import { eventFx, dealFx, clearLanded, clearMotion } from "./motion.js";
 
+/** @typedef {import("./state.js").Message} Message */
 /** @typedef {import("./state.js").GameEvent} GameEvent */
-/** @typedef {(box: HTMLElement) => Promise<void>} Effect */
+/** @typedef {{message: Message, events: GameEvent[], live: boolean, at: number}} Item an update waiting to be presented */
 
-const fx = {
-  /** @type {Effect[]} */
-  queue: [],
-  running: false,
+/** What app.js registers: an event told (log, results, sound) and an update drawn (results, cues). */
+export const presenter = {
+  /** @type {(event: GameEvent, live: boolean) => void} */
+  onEvent: () => {},
+  /** @type {(message: Message, events: GameEvent[], live: boolean) => void} */
+  afterUpdate: () => {},
+  /** @type {() => void} */
+  showResults: () => {},
 };
 
+/** An update that has waited this long (ms) is presented at once; half as long, at double speed. */
+const LATE_MS = 1500;
+
+/** @type {Item[]} */
+const queue = [];
+let running = false;
+
 /**
- * Queue an effect (at most three wait; the oldest is dropped).
- * @param {Effect} run
+ * Queue an update for presentation (its events are those not yet presented).
+ * @param {Message} message
+ * @param {GameEvent[]} events
+ * @param {boolean} live whether they happen now (not told again on reconnection)
  */
-export function queueFx(run) {
-  if (fx.queue.length >= 3) fx.queue.shift();
-  fx.queue.push(run);
-  if (!fx.running) runFx();
+export function presentUpdate(message, events, live) {
+  queue.push({ message, events, live, at: performance.now() });
+  if (!running) void run();
 }
 
-async function runFx() {
-  fx.running = true;
-  const box = $("#fx");
-  while (fx.queue.length) {
-    const run = /** @type {Effect} */ (fx.queue.shift());
-    try {
-      await run(box);
-    } catch {
-      // an animation never stops the game
+/** How many updates wait (the one presented included). */
+export function queued() {
+  return queue.length;
+}
+
+/**
+ * How long motion lasts now, as a factor of its normal length (0: present at once).
+ * @param {Item} item
+ */
+function pace(item) {
+  if (!item.live || document.hidden || !state.view) return 0;
+  const base = motionMs(1000) / 1000;
+  const behind = queue.length - 1;
+  const late = performance.now() - item.at; // how long this update has waited
+  if (!base || behind >= 4 || late > LATE_MS) return 0;
+  return base * [1, 0.6, 0.4, 0.25][behind] * (late > LATE_MS / 2 ? 0.5 : 1);
+}
+
+async function run() {
+  running = true;
+  try {
+    while (queue.length) {
+      const item = queue[0];
+      try {
+        await present(item);
+      } catch (error) {
+        console.warn("presenting an update failed", error); // the table is drawn below all the same
+        clearMotion();
+        draw(item);
+      }
+      queue.shift();
+    }
+  } finally {
+    running = false;
+  }
+}
+
+/**
+ * Present one update: its events in order with their motion, then its table.
+ * @param {Item} item
+ */
+async function present(item) {
+  const table = $("#table");
+  const { message, events } = item;
+  const view = /** @type {import("./state.js").View} */ (message.view);
+  if (Array.isArray(message.seats)) state.seats = message.seats;
+  if (typeof message.you === "number") state.seat = message.you;
+  if (events.length) table.dataset.presenting = "1";
+  let dealt = false;
+  for (let index = 0; index < events.length; index += 1) {
+    const event = events[index];
+    if (event.kind === "deal") {
+      // the consecutive deal events move together: round after round of cards to every seat
+      let end = index;
+      while (end + 1 < events.length && events[end + 1].kind === "deal") end += 1;
+      const deals = events.slice(index, end + 1);
+      for (const deal of deals) told(item, deal);
+      const now = pace(item) || (!state.view && item.live ? motionMs(1000) / 1000 : 0);
+      if (now && !dealt) {
+        drawBeforeDeal(item);
+        dealt = true;
+      }
+      if (now) await dealFx(deals, now);
+      index = end;
+      continue;
+    }
+    told(item, event);
+    const now = pace(item);
+    if (now) await eventFx(event, view, now);
+    if (item.live && event.kind === "round_end" && events.slice(index + 1).some((later) => later.kind === "deal")) {
+      const waiting = performance.now();
+      await resultsDismissed(); // the next round is dealt once this one's results are dismissed
+      item.at += performance.now() - waiting; // and the deal is not late for it
     }
   }
-  show(box, false);
-  box.replaceChildren();
-  fx.running = false;
+  draw(item);
 }
 
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const reducedMotion = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-
-/** @param {GameEvent} event a `lever` event */
-export async function leverFx(event) {
-  const box = $("#fx");
-  const outcomes = state.view?.public?.lever_outcomes ?? LEVER_ORDER;
-  const outcome = outcomes[event.value - 1] ?? "";
-  const reel = el("div", { class: "reel" });
-  box.replaceChildren(el("div", { class: "fx-card lever" }, el("div", { class: "fx-title", text: "The lever spins…" }), reel));
-  box.dataset.kind = "lever";
-  show(box);
-  if (!reducedMotion()) {
-    for (let i = 0; i < 12; i += 1) {
-      reel.textContent = LEVER_LABELS[outcomes[i % outcomes.length]] ?? outcomes[i % outcomes.length];
-      await sleep(60 + i * 8);
-    }
-  }
-  reel.textContent = LEVER_LABELS[outcome] ?? outcome;
-  reel.classList.add("settled");
-  $(".fx-title", box).textContent = "The lever stops on";
-  /** @type {Element} */ (box.firstElementChild).append(el("p", { class: "fx-text", text: event.text ?? "" }));
-  await sleep(1300);
+/**
+ * An event is told: the log, the ticker, the results, the sound; then announced.
+ * @param {Item} item
+ * @param {GameEvent} event
+ */
+function told(item, event) {
+  presenter.onEvent(event, item.live);
+  document.dispatchEvent(new CustomEvent("unokit:presented", { detail: { version: state.shownVersion, event } }));
 }
 
-/** @param {GameEvent} event a `jam` event */
-export async function jamFx(event) {
-  const box = $("#fx");
-  const slam = event.value === 1;
-  const card = cardNode("WJ", { extraClass: `dropping ${slam ? "slam" : "uno-side"}` });
-  box.replaceChildren(
-    el(
-      "div",
-      { class: "fx-card jam" },
-      el("div", { class: "fx-title", text: "The Jam card drops…" }),
-      card,
-      el("div", { class: "fx-side", text: slam ? "SLAM! Discard" : "UNO side up: draw" }),
-      el("p", { class: "fx-text", text: event.text ?? "" }),
-    ),
-  );
-  box.dataset.kind = "jam";
-  show(box);
-  await sleep(reducedMotion() ? 900 : 1600);
+/**
+ * Draw the update's table: from now on the page shows this update.
+ * @param {Item} item
+ */
+function draw(item) {
+  const { message, events, live } = item;
+  state.view = message.view;
+  state.shownVersion = message.version;
+  state.legal = Array.isArray(message.legal) ? message.legal : [];
+  state.asks = typeof message.asks === "string" ? message.asks : "";
+  if (Array.isArray(message.seats)) state.seats = message.seats;
+  if (typeof message.you === "number") state.seat = message.you;
+  state.finished = Boolean(message.finished);
+  const timer = message.timer;
+  state.turnTimer =
+    timer && typeof timer.seat === "number"
+      ? { seat: timer.seat, remaining: Number(timer.remaining) || 0, total: Number(timer.total) || 0, at: item.at }
+      : null;
+  clearLanded();
+  renderTable();
+  delete $("#table").dataset.presenting;
+  presenter.afterUpdate(message, events, live);
 }
 
-/** @param {GameEvent} event a `rule` event */
-export async function ruleFx(event) {
-  const box = $("#fx");
-  const rule = ruleText(event.value);
-  box.replaceChildren(
-    el(
-      "div",
-      { class: `fx-card rule ${rule && String(rule.reading).startsWith("enforced") ? "enforced" : "honour"}` },
-      el("div", { class: "fx-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "perform" : "performs"} a rule card` }),
-      el("div", { class: "rule-text", text: rule ? `“${rule.text}”` : "" }),
-      el("div", { class: "rule-reading", text: rule ? rule.reading : "" }),
-    ),
-  );
-  box.dataset.kind = "rule";
-  show(box);
-  await sleep(1800);
+/**
+ * Before a deal: the table with empty hands and no discard yet, so that the cards fly into them.
+ * It belongs to no update: `data-version` is emptied meanwhile.
+ * @param {Item} item
+ */
+function drawBeforeDeal(item) {
+  const view = /** @type {import("./state.js").View} */ (item.message.view);
+  const before = state.view ?? view;
+  const dealt = view.hand_sizes.reduce((sum, size) => sum + size, 0);
+  state.view = {
+    ...view,
+    hand_sizes: view.hand_sizes.map(() => 0),
+    hand: [],
+    top_card: "",
+    discard_pile_size: 0,
+    draw_pile_size: view.draw_pile_size + dealt + 1,
+    actor: before.actor,
+    phase: "deal",
+    uncalled: [],
+    called: [],
+  };
+  state.legal = [];
+  state.asks = "deal";
+  state.turnTimer = null;
+  renderTable();
+  $("#table").dataset.version = "";
+}
+
+/** Resolve once the results shown are dismissed (at once if none are shown). */
+function resultsDismissed() {
+  presenter.showResults();
+  const overlay = $("#results");
+  if (overlay.hidden) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (overlay.hidden) {
+        observer.disconnect();
+        resolve(undefined);
+      }
+    });
+    observer.observe(overlay, { attributes: true, attributeFilter: ["hidden"] });
+  });
 }

@@ -13,7 +13,7 @@
 //   table.js      the table: opponents, centre, status, actions, scores, rule cards shown, log
 //   hand.js       the hand, playing a card, the table's keys
 //   dialogs.js    the decision dialog and the results overlay
-//   animation.js  the effects of the lever, the Jam card and rule cards
+//   animation.js  the event queue: updates presented in order, their events with their motion (motion.js)
 //   replay.js     the replay of a finished match
 //   chat.js       the room chat (lobby and table) and its quick reactions
 //   room.js       the banners above the table (auto seat, late arrival), rematch, moved / removed / left
@@ -27,7 +27,7 @@ import { onLobby, onReading, showReading, renderLobby, bindLobby } from "./lobby
 import { addLog, renderTable } from "./table.js";
 import { tableKey } from "./hand.js";
 import { showNextResult, closeResults } from "./dialogs.js";
-import { queueFx, leverFx, jamFx, ruleFx } from "./animation.js";
+import { presentUpdate, presenter } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
 import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
@@ -131,21 +131,28 @@ function onUpdate(message) {
     conn.send({ type: "sync", version: state.version }, true);
   }
   const fresh = events.filter((_, index) => first + index >= state.version);
-  const live = !state.catchingUp;
+  // a match that starts while this page is in the lobby is dealt before the player's eyes
+  const live = !state.catchingUp || (state.lobby !== null && state.view === null);
   state.catchingUp = false;
   state.version = Math.max(state.version, message.version);
-  state.view = message.view;
-  state.legal = Array.isArray(message.legal) ? message.legal : [];
-  state.asks = typeof message.asks === "string" ? message.asks : "";
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   onRoomUpdate(message);
-  state.finished = Boolean(message.finished);
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
-  for (const event of fresh) onEvent(event, live);
-  if (!live && state.finished && !state.resultsQueue.length) queueFinalResults(fresh);
-  renderTable();
+  // the event queue (animation.js) tells the events in order, with their motion, then draws this
+  // update's view, legal actions and timer, and calls afterUpdate
+  presentUpdate(message, fresh, live);
+}
+
+/**
+ * An update's table has just been drawn by the event queue.
+ * @param {Message} message
+ * @param {GameEvent[]} events
+ * @param {boolean} live
+ */
+function afterUpdate(message, events, live) {
+  if (!live && state.finished && !state.resultsQueue.length) queueFinalResults(events);
   showNextResult();
   noticeUpdate(message);
 }
@@ -179,15 +186,6 @@ function onEvent(event, live) {
         if (last?.kind === "round") state.resultsQueue.pop();
         state.resultsQueue.push({ kind: "match", event, hands, roundEvent });
       }
-      break;
-    case "lever":
-      if (live) queueFx(() => leverFx(event));
-      break;
-    case "jam":
-      if (live) queueFx(() => jamFx(event));
-      break;
-    case "rule":
-      if (live) queueFx(() => ruleFx(event));
       break;
     default:
       break;
@@ -244,6 +242,9 @@ function route() {
 function bind() {
   hooks.message = handleMessage;
   hooks.render = renderTable;
+  presenter.onEvent = onEvent;
+  presenter.afterUpdate = afterUpdate;
+  presenter.showResults = showNextResult;
   bindStart();
   $("#replay-button").addEventListener("click", () => {
     history.pushState(null, "", `/r/${state.code}?replay`);

@@ -1,9 +1,18 @@
-// Cards, presentation only: names, sort order and card faces.  The page knows no rules.
+// Cards, presentation only: names, sort order, card faces and backs.  The page knows no rules.
+//
+// A face is built from the card's notation (`R7`, `GS`, `B+2`, `O$`, `W`, `W+4`, `WJ`, `W$`, `WR`,
+// `WS`, `WS2`, `W+2`, `WT2`, `WX`): a coloured field (black for wild cards), two corner indices and
+// a tilted white oval in the middle holding the symbol.  Everything else is in cards.css, keyed
+// by the classes `c-<colour>` and `k-<kind>`; the colour-blind marks (a symbol and a pattern per
+// colour) come from `html[data-colour-blind]` in the same file.
 
 import { el } from "./dom.js";
 
 /** @type {Record<string, string>} */
 export const COLOUR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", O: "orange" };
+/** The colour-blind symbol of each colour (also drawn by cards.css, kept here for text). */
+/** @type {Record<string, string>} */
+export const COLOUR_MARKS = { red: "▲", yellow: "●", green: "■", blue: "◆", orange: "✚" };
 const COLOUR_ORDER = "RYGBO";
 const KIND_ORDER = [
   "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "$",
@@ -15,17 +24,30 @@ const KIND_NAMES = {
   WJ: "Wild Welcome to the Jam", W$: "Wild Jackpot", WR: "Wild Reverse", WS: "Wild Skip", WS2: "Wild Skip Two",
   "W+2": "Wild Draw Two", WT2: "Wild Targeted Draw Two", WX: "Wild Forced Swap",
 };
+/** The symbol in the oval. */
 /** @type {Record<string, string>} */
-const KIND_FACES = {
-  S: "⊘", R: "⇄", "+2": "+2", $: "$", W: "W", "W+4": "+4", WJ: "JAM", W$: "$", WR: "⇄", WS: "⊘",
-  WS2: "⊘2", "W+2": "+2", WT2: "→2", WX: "⇆",
+const KIND_SYMBOLS = {
+  S: "⊘", R: "⇄", "+2": "+2", $: "$", W: "", "W+4": "+4", WJ: "JAM", W$: "$", WR: "⇄", WS: "⊘",
+  WS2: "⊘⊘", "W+2": "+2", WT2: "◎2", WX: "⇆",
+};
+/** The index in the corners. */
+/** @type {Record<string, string>} */
+const KIND_CORNERS = {
+  S: "⊘", R: "⇄", "+2": "+2", $: "$", W: "W", "W+4": "+4", WJ: "J", W$: "W$", WR: "⇄", WS: "⊘",
+  WS2: "⊘2", "W+2": "+2", WT2: "◎2", WX: "⇆",
+};
+/** CSS-safe kind names for the `k-` class. */
+/** @type {Record<string, string>} */
+const KIND_CLASSES = {
+  S: "skip", R: "reverse", "+2": "draw2", $: "jackpot", W: "wild", "W+4": "wild4", WJ: "jam", W$: "wildjackpot",
+  WR: "wreverse", WS: "wskip", WS2: "wskip2", "W+2": "wdraw2", WT2: "wtarget2", WX: "wswap",
 };
 
 /**
  * @param {string} name a card's short name, such as "R7" or "W+4"
  * @returns {{colour: string | null, kind: string}}
  */
-function parseCard(name) {
+export function parseCard(name) {
   if (name.startsWith("W")) return { colour: null, kind: name };
   return { colour: name[0], kind: name.slice(1) };
 }
@@ -61,12 +83,34 @@ export function sortedHand(cards) {
  */
 export function cardNode(name, { small = false, onclick = null, extraClass = "" } = {}) {
   const { colour, kind } = parseCard(name);
-  const classes = ["card", colour ? `c-${COLOUR_NAMES[colour]}` : "c-wild", small ? "small" : "", extraClass];
+  const kindClass = KIND_CLASSES[kind] ?? `n${kind.replace(/[^0-9a-z]/gi, "")}`;
+  const classes = ["card", colour ? `c-${COLOUR_NAMES[colour]}` : "c-wild", `k-${kindClass}`, small ? "small" : "", extraClass];
   const props = { class: classes.filter(Boolean).join(" "), title: cardLongName(name), dataset: { card: name } };
-  const face = el("span", { class: "face", text: KIND_FACES[kind] ?? kind });
-  const corner = el("span", { class: "corner", text: name });
+  const corner = KIND_CORNERS[kind] ?? kind;
+  const symbol = KIND_SYMBOLS[kind] ?? kind;
+  const parts = [
+    el("span", { class: "oval", "aria-hidden": "true" }),
+    el("span", { class: "sym", "aria-hidden": "true", text: symbol }),
+    el("span", { class: "idx tl", "aria-hidden": "true", text: corner }),
+    el("span", { class: "idx br", "aria-hidden": "true", text: corner }),
+    el("span", { class: "cb", "aria-hidden": "true" }),
+  ];
   if (onclick) {
-    return el("button", { ...props, type: "button", "aria-label": cardLongName(name), onclick }, face, corner);
+    return el("button", { ...props, type: "button", "aria-label": cardLongName(name), onclick }, parts);
   }
-  return el("div", props, face, corner);
+  return el("div", { ...props, role: "img", "aria-label": cardLongName(name) }, parts);
+}
+
+/**
+ * A card's back.
+ * @param {string} [extraClass]
+ * @returns {HTMLElement}
+ */
+export function backNode(extraClass = "") {
+  return el(
+    "div",
+    { class: `card back ${extraClass}`.trim(), "aria-hidden": "true" },
+    el("span", { class: "oval" }),
+    el("span", { class: "sym", text: "UNO" }),
+  );
 }

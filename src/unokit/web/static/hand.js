@@ -1,11 +1,18 @@
-// This seat's hand: the cards, playing one (asking how when there are several ways), and the
-// table's keyboard: pick a card, play it, draw, pass, call UNO, catch, answer the decision dialog.
+// This seat's hand: the cards (overlapping when they do not fit, scrolling past that), playing
+// one, the big UNO button (calling UNO is a race: press it, or U, while you may play your
+// next-to-last card, then play; or call late with it before someone catches you), and the
+// table's keyboard: pick a card, play it, draw, pass, UNO, catch, answer the decision dialog.
 
-import { $, $$, show, toast } from "./dom.js";
+import { $, $$, el, show, toast } from "./dom.js";
 import { cardLongName, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js";
+
+/** @typedef {import("./state.js").LegalEntry} LegalEntry */
+
+/** Whether this player has pressed UNO for the card they are about to play. */
+let unoArmed = false;
 
 /**
  * The legal actions that play `card`.
@@ -13,6 +20,52 @@ import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js
  */
 function cardActions(card) {
   return state.legal.filter((entry) => entry.card === card);
+}
+
+/** Whether the player may play their next-to-last card now (and so call UNO with it). */
+function unoWithCard() {
+  return state.legal.some((entry) => entry.type === "play_uno");
+}
+
+/** Press UNO: the late call if it is open, else the call for the card about to be played. */
+function pressUno() {
+  const late = state.legal.find((entry) => entry.type === "call_uno");
+  if (late) {
+    act(late.action);
+    return;
+  }
+  if (!unoWithCard()) return;
+  unoArmed = !unoArmed;
+  const button = $("#uno-button");
+  if (button) {
+    button.classList.toggle("armed", unoArmed);
+    button.setAttribute("aria-pressed", String(unoArmed));
+    button.textContent = unoArmed ? "UNO!" : "UNO";
+  }
+  if (unoArmed) toast("UNO! Now play your card.");
+}
+
+/**
+ * The big UNO button, when UNO may be called now (null otherwise).
+ * @returns {HTMLElement | null}
+ */
+export function unoButton() {
+  const late = state.legal.find((entry) => entry.type === "call_uno");
+  if (!late && !unoWithCard()) {
+    unoArmed = false;
+    return null;
+  }
+  return el("button", {
+    type: "button",
+    id: "uno-button",
+    class: `uno-button${unoArmed && !late ? " armed" : ""}`,
+    text: late || unoArmed ? "UNO!" : "UNO",
+    title: late ? `${late.label ?? "call UNO"} (U)` : "Call UNO with your next-to-last card (U), then play it",
+    "aria-pressed": late ? null : String(unoArmed),
+    dataset: late ? { action: late.action } : { uno: "arm" },
+    disabled: state.busy,
+    onclick: pressUno,
+  });
 }
 
 /** @param {import("./state.js").View} view */
@@ -54,20 +107,62 @@ export function renderHand(view) {
     if (state.busy) node.disabled = true;
     hand.append(node);
   });
+  fitHand();
   if (focused >= 0 && hand.children[focused]) /** @type {HTMLElement} */ (hand.children[focused]).focus();
 }
 
+/** Overlap the cards when they do not fit in one row (each keeps its corner index in sight); scroll past that. */
+export function fitHand() {
+  const hand = $("#hand");
+  const first = /** @type {HTMLElement | null} */ (hand.firstElementChild);
+  const count = hand.childElementCount;
+  if (!first || count < 2) {
+    hand.classList.remove("overlapping", "fits");
+    hand.style.setProperty("--overlap", "6px");
+    return;
+  }
+  const style = getComputedStyle(hand);
+  const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = first.offsetWidth;
+  const gap = 6;
+  if (count * width + (count - 1) * gap <= room) {
+    hand.classList.remove("overlapping", "fits");
+    hand.style.setProperty("--overlap", `${gap}px`);
+    return;
+  }
+  const slice = Math.max(width * 0.42, 20); // what shows of each card but the last: its corner index
+  const step = Math.max(slice, (room - width) / (count - 1));
+  hand.style.setProperty("--overlap", `${(step - width).toFixed(1)}px`);
+  hand.classList.add("overlapping");
+  hand.classList.toggle("fits", width + step * (count - 1) <= room + 0.5);
+}
+
+if (typeof ResizeObserver !== "undefined") {
+  let width = 0;
+  new ResizeObserver((entries) => {
+    const now = entries[0]?.contentRect.width ?? 0;
+    if (Math.abs(now - width) > 1) {
+      width = now;
+      fitHand();
+    }
+  }).observe($("#hand"));
+}
+
 /**
- * Play `card`: its one action, or a choice of its actions.
+ * Play `card`: with the UNO call if UNO was pressed, else without; a choice if ways remain.
  * @param {string} card
  */
 function playCard(card) {
   const actions = cardActions(card);
   if (!actions.length) return toast(`${cardLongName(card)} cannot be played now.`);
-  if (actions.length === 1) return act(actions[0].action);
-  // several ways to play it (e.g. play, or play and call UNO): ask, UNO first
-  const ordered = [...actions].sort((a, b) => Number(b.type === "play_uno") - Number(a.type === "play_uno"));
-  openChoice(`Play ${cardLongName(card)}`, "", ordered);
+  const calls = actions.filter((entry) => entry.type === "play_uno");
+  const plain = actions.filter((entry) => entry.type !== "play_uno");
+  const chosen = unoArmed && calls.length ? calls : plain.length ? plain : actions;
+  if (chosen.length === 1) {
+    unoArmed = false;
+    return act(chosen[0].action);
+  }
+  openChoice(`Play ${cardLongName(card)}`, "", chosen);
   return undefined;
 }
 
@@ -125,8 +220,13 @@ export function tableKey(event) {
       event.preventDefault();
       playCard(/** @type {string} */ (card.dataset.card));
     }
-  } else if (lower === "d" || lower === "p" || lower === "u" || lower === "c") {
-    const wanted = { d: "draw", p: "pass", u: "call_uno", c: "catch" }[lower];
+  } else if (lower === "u") {
+    if (state.legal.some((entry) => entry.type === "call_uno" || entry.type === "play_uno")) {
+      event.preventDefault();
+      pressUno();
+    }
+  } else if (lower === "d" || lower === "p" || lower === "c") {
+    const wanted = { d: "draw", p: "pass", c: "catch" }[lower];
     const entry = state.legal.find((item) => item.type === wanted);
     if (entry) {
       event.preventDefault();

@@ -135,6 +135,10 @@ export const state = {
   /** @type {number | null} the bot seat this late arrival takes at the next round */
   claimedSeat: null,
   quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
+  /** the version of the update the table shows (the event queue draws updates in order, after their events) */
+  shownVersion: 0,
+  /** @type {{seat: number, remaining: number, total: number, at: number} | null} the turn timer shown (`update.timer`; `at`: when it was received, `performance.now()`) */
+  turnTimer: null,
 };
 
 /**

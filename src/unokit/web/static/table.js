@@ -1,20 +1,24 @@
-// The table: opponents, the centre (piles, colour, direction), the status line, the action buttons,
-// the scores, the rule cards shown and the log.  The hand and the decision dialog draw themselves.
+// The table: the seats round the felt (seats.js), the centre (piles, colour, direction), the
+// ticker, the status line, the action buttons and the big UNO button, the scores, the rule cards
+// shown and the log.  The hand and the decision dialog draw themselves.  It draws the update
+// that the event queue (animation.js) is showing, whose version it puts on `#table[data-version]`.
 
 import { $, el, show } from "./dom.js";
-import { COLOUR_NAMES, cardNode } from "./cards.js";
-import { state, seatName, myDecisions, unoState, HAND_PHASES } from "./state.js";
+import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
+import { state, seatName, myDecisions, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
-import { renderHand } from "./hand.js";
+import { renderHand, unoButton } from "./hand.js";
+import { renderSeats } from "./seats.js";
 import { renderDecision } from "./dialogs.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
 
 const MAX_LOG = 400;
+let firstDrawn = false;
 
 /**
- * Add an event's words to the log.
+ * Add an event's words to the log and the ticker.
  * @param {import("./state.js").GameEvent} event
  */
 export function addLog(event) {
@@ -27,13 +31,19 @@ export function addLog(event) {
   const panel = list.parentElement;
   list.scrollTop = list.scrollHeight;
   if (panel) panel.scrollTop = panel.scrollHeight;
+  const ticker = $("#ticker");
+  ticker.textContent = text;
+  ticker.dataset.kind = event.kind;
 }
 
 /** Draw the whole table from the state. */
 export function renderTable() {
   const view = state.view;
   if (!view) return;
-  renderOpponents(view);
+  const table = $("#table");
+  table.dataset.version = String(state.shownVersion);
+  table.dataset.actor = String(view.actor);
+  renderSeats(view);
   renderCentre(view);
   renderStatus(view);
   renderActions(view);
@@ -41,86 +51,55 @@ export function renderTable() {
   renderScores(view);
   renderRulesShown(view);
   renderDecision(view);
-}
-
-/**
- * The other seats, in playing order after this one.
- * @param {View} view
- */
-function seatOrder(view) {
-  const order = [];
-  const start = state.seat ?? -1;
-  for (let step = 1; step <= view.players; step += 1) {
-    const seat = (start + step + view.players) % view.players;
-    if (seat !== state.seat) order.push(seat);
-  }
-  return order;
-}
-
-/** @param {View} view */
-function renderOpponents(view) {
-  const box = $("#opponents");
-  box.replaceChildren();
-  const catchable = new Map(
-    state.legal.filter((entry) => entry.type === "catch").map((entry) => [entry.seat, entry]),
-  );
-  for (const seat of seatOrder(view)) {
-    const info = /** @type {Partial<import("./state.js").SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
-    const count = view.hand_sizes[seat];
-    const acting = view.phase !== "over" && view.actor === seat;
-    const classes = ["seat", acting ? "acting" : "", info.away ? "away" : ""].filter(Boolean).join(" ");
-    const backs = el("div", { class: "backs", "aria-hidden": "true" });
-    for (let i = 0; i < Math.min(count, 12); i += 1) backs.append(el("span", { class: "mini-back" }));
-    const badges = [];
-    if (info.kind === "bot") badges.push(el("span", { class: "badge kind-bot", text: "bot" }));
-    if (info.away) badges.push(el("span", { class: "badge away", text: "away" }));
-    if (seat === view.dealer) badges.push(el("span", { class: "badge", text: "dealer" }));
-    const uno = unoState(view, seat);
-    if (uno === "called") badges.push(el("span", { class: "badge uno", text: "UNO!" }));
-    if (uno === "uncalled") badges.push(el("span", { class: "badge no-uno", text: "no UNO" }));
-    const node = el(
-      "div",
-      { class: classes, dataset: { seat, count } },
-      el("div", { class: "seat-head" }, el("span", { class: "seat-name", text: seatName(seat) }), el("span", { class: "badges" }, badges)),
-      el(
-        "div",
-        { class: "seat-body" },
-        backs,
-        el("span", { class: "count", text: `${count} card${count === 1 ? "" : "s"}` }),
-        el("span", { class: "seat-score muted", text: view.scoring === "single-round" ? "" : `${view.scores[seat]} pts` }),
-      ),
-    );
-    const catchEntry = catchable.get(seat);
-    if (catchEntry) {
-      node.append(
-        el("button", {
-          type: "button",
-          class: "catch",
-          text: "Catch!",
-          title: catchEntry.label,
-          dataset: { action: catchEntry.action },
-          disabled: state.busy,
-          onclick: () => act(catchEntry.action),
-        }),
-      );
-    }
-    box.append(node);
+  if (!firstDrawn && view.top_card) {
+    firstDrawn = true;
+    performance.mark("unokit:table-drawn");
   }
 }
 
 /** @param {View} view */
 function renderCentre(view) {
   const top = $("#top-card");
-  top.replaceChildren(cardNode(view.top_card, { extraClass: "top" }));
+  const pile = $("#discard-pile");
+  if (top.firstElementChild?.getAttribute("data-card") !== view.top_card) {
+    top.replaceChildren(view.top_card ? cardNode(view.top_card, { extraClass: "top" }) : "");
+  }
+  pile.classList.toggle("empty", view.discard_pile_size <= 1);
+  const stack = $("#draw-pile .stack");
+  const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
+  if (stack.childElementCount !== backs) stack.replaceChildren(...Array.from({ length: backs }, () => backNode()));
   $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
   $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
-  const chip = $("#current-colour");
-  const colour = COLOUR_NAMES[/** @type {string} */ (view.colour)];
-  chip.className = `colour-chip ${colour ? `c-${colour}` : "c-none"}`;
-  chip.textContent = colour ? `Colour: ${colour}` : "No colour";
-  $("#direction").textContent = view.direction >= 0 ? "↻ clockwise" : "↺ counter-clockwise";
+  const draw = state.legal.find((entry) => entry.type === "draw");
+  const drawPile = /** @type {HTMLButtonElement} */ ($("#draw-pile"));
+  drawPile.disabled = !draw || state.busy || !HAND_PHASES.has(view.phase);
+  drawPile.onclick = draw ? () => act(draw.action) : null;
+  renderColour(view);
+  const direction = $("#direction");
+  const forward = view.direction >= 0;
+  direction.classList.toggle("ccw", !forward);
+  direction.replaceChildren(
+    el("span", { class: "spin", "aria-hidden": "true", text: forward ? "↻" : "↺" }),
+    forward ? "clockwise" : "counter-clockwise",
+  );
   const scoring = view.scoring === "single-round" ? "single round" : `to ${view.target_score} · ${view.scoring}`;
   $("#round-info").textContent = `Round ${view.round} · ${scoring}`;
+}
+
+/**
+ * The colour chip: the colour in force, or "choosing…" while a wild's colour is being chosen.
+ * @param {View} view
+ */
+function renderColour(view) {
+  const chip = $("#current-colour");
+  const choosing = view.phase === "colour";
+  const colour = choosing ? "" : COLOUR_NAMES[/** @type {string} */ (view.colour)];
+  chip.className = `colour-chip ${choosing ? "choosing" : colour ? `c-${colour}` : "c-none"}`;
+  chip.replaceChildren(
+    el("span", { class: "chip-label", text: choosing || colour ? "Colour: " : "" }),
+    choosing ? "choosing…" : colour || "No colour",
+  );
+  chip.title = choosing ? `${seatName(view.actor)} ${view.actor === state.seat ? "choose" : "chooses"} the colour` : "";
 }
 
 /** @param {View} view */
@@ -136,6 +115,7 @@ function renderStatus(view) {
     status.textContent = `${seatName(view.actor)} to ${state.asks || view.phase}.`;
   }
   status.classList.toggle("mine", mine.length > 0);
+  $("#hand-area").classList.toggle("my-turn", mine.length > 0);
 }
 
 /**
@@ -161,10 +141,12 @@ function renderActions(view) {
   const handPhase = HAND_PHASES.has(view.phase);
   for (const entry of state.legal) {
     if (entry.card) continue; // cards are played from the hand
-    if (entry.type === "call_uno") box.append(actionButton(entry, "uno-button"));
-    else if (entry.type === "catch") box.append(actionButton(entry, "catch"));
+    if (entry.type === "call_uno") continue; // the big UNO button below
+    if (entry.type === "catch") box.append(actionButton(entry, "catch"));
     else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
+  const uno = unoButton();
+  if (uno) box.append(el("div", { class: "uno-wrap" }, uno));
 }
 
 /** @param {View} view */

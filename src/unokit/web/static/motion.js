@@ -1,0 +1,461 @@
+// Motion on the table (Web Animations API): every event moves from where it comes from to where it
+// goes.  Cards fly from a seat to the pile, from the pile to a hand (the deal too), between seats
+// (swaps, gifts, takes); markers pop on the player hit (Skip, +2, UNO!, caught); the arrows turn
+// on a Reverse; the lever spins to its outcome, the Jam card drops and lands, a rule card is
+// dispensed to its performer.  Effects stay inside the dashed ring in the middle of the felt, so
+// they never cover the seats.  Every function takes `pace` (1 = normal, smaller = faster, 0 = no
+// motion) from the event queue (animation.js) and resolves when its motion is over.  Cards that
+// land on the pile stay there until the queue draws the update they belong to (`clearLanded`).
+
+import { $, $$, el } from "./dom.js";
+import { backNode, cardNode } from "./cards.js";
+import { state, seatName } from "./state.js";
+import { seatElement, seatAngle } from "./seats.js";
+import { LEVER_LABELS, LEVER_ORDER } from "./start.js";
+
+/** @typedef {import("./state.js").GameEvent} GameEvent */
+/** @typedef {import("./state.js").View} View */
+/** @typedef {{x: number, y: number, w: number, h: number}} Box a place on the screen (centre and size) */
+
+const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
+const MIN_MS = 40; // motion shorter than this is not played
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** @returns {HTMLElement} */
+const layer = () => $("#fx");
+
+/**
+ * The centre box of an element on the screen.
+ * @param {Element | null} node
+ * @returns {Box | null}
+ */
+function boxOf(node) {
+  if (!node) return null;
+  const rect = node.getBoundingClientRect();
+  if (!rect.width && !rect.height) return null;
+  return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2, w: rect.width, h: rect.height };
+}
+
+const pileBox = () => boxOf($("#draw-pile .stack"));
+const topBox = () => boxOf($("#top-card"));
+
+/**
+ * Where a seat's cards come from and go to: this seat's hand, else the seat on the felt.
+ * @param {number} seat
+ */
+function handBox(seat) {
+  if (seat === state.seat && !state.spectator) {
+    const hand = boxOf($("#hand"));
+    if (hand) return hand;
+  }
+  return boxOf(seatElement(seat));
+}
+
+/** The area effects may use: the dashed ring in the middle of the felt. */
+function effectArea() {
+  return boxOf($("#ring"));
+}
+
+/**
+ * Run animations and resolve when they are over (or a little after their time, whatever happens).
+ * @param {Animation[]} animations
+ * @param {number} ms
+ */
+async function done(animations, ms) {
+  await Promise.race([Promise.all(animations.map((a) => a.finished.catch(() => undefined))), sleep(ms + 250)]);
+}
+
+/**
+ * Fly `node` from one box to another; it keeps the size of the card pile (`--card-w` there).
+ * @param {HTMLElement} node
+ * @param {Box} from
+ * @param {Box} to
+ * @param {number} ms
+ * @param {{delay?: number, keep?: boolean, spin?: number, fromScale?: number, toScale?: number}} [options]
+ */
+function fly(node, from, to, ms, { delay = 0, keep = false, spin = 0, fromScale = 0.7, toScale = 1 } = {}) {
+  node.classList.add("flying");
+  layer().append(node);
+  const w = node.offsetWidth;
+  const h = node.offsetHeight;
+  const at = (/** @type {Box} */ box, /** @type {number} */ scale, /** @type {number} */ turn) =>
+    `translate(${(box.x - w / 2).toFixed(1)}px, ${(box.y - h / 2).toFixed(1)}px) scale(${scale}) rotate(${turn}deg)`;
+  const animation = node.animate(
+    [
+      { transform: at(from, fromScale, spin), opacity: 0.85 },
+      { transform: at(to, toScale, 0), opacity: 1 },
+    ],
+    { duration: ms, delay, easing: EASE, fill: "both" },
+  );
+  if (keep) node.classList.add("landed");
+  else animation.finished.then(() => node.remove()).catch(() => node.remove());
+  return animation;
+}
+
+/**
+ * A card as it flies: its face when known, else a back; the size of the cards on the piles.
+ * @param {string | undefined} name
+ */
+function flyingCard(name) {
+  const node = name ? cardNode(name) : backNode();
+  const size = getComputedStyle($("#discard-pile"));
+  node.style.setProperty("--card-w", size.getPropertyValue("--card-w"));
+  node.style.setProperty("--card-h", size.getPropertyValue("--card-h"));
+  return node;
+}
+
+/** Remove the cards that landed on the pile (the table now draws them itself). */
+export function clearLanded() {
+  for (const node of $$("#fx .landed")) node.remove();
+}
+
+/** Remove every motion at once (the table is drawn anew). */
+export function clearMotion() {
+  for (const node of Array.from(layer().children)) {
+    for (const animation of node.getAnimations()) animation.cancel();
+    node.remove();
+  }
+}
+
+/**
+ * A marker popping on a place: "⊘" on a skipped player, "+2" on the player hit, "UNO!"...
+ * @param {Box | null} box
+ * @param {string} text
+ * @param {string} kind
+ * @param {number} ms
+ */
+async function marker(box, text, kind, ms) {
+  if (!box || ms < MIN_MS) return;
+  const node = el("div", { class: `marker ${kind}`, text });
+  node.style.left = `${box.x}px`;
+  node.style.top = `${box.y}px`;
+  layer().append(node);
+  const animation = node.animate(
+    [
+      { transform: "translate(-50%, -50%) scale(0.4)", opacity: 0 },
+      { transform: "translate(-50%, -50%) scale(1.15)", opacity: 1, offset: 0.25 },
+      { transform: "translate(-50%, -50%) scale(1)", opacity: 1, offset: 0.75 },
+      { transform: "translate(-50%, -90%) scale(0.9)", opacity: 0 },
+    ],
+    { duration: ms, easing: "ease-out", fill: "both" },
+  );
+  await done([animation], ms);
+  node.remove();
+}
+
+/**
+ * Cards from the pile to a seat (a draw), their faces if this seat sees them.
+ * @param {GameEvent} event
+ * @param {number} pace
+ */
+async function drawFx(event, pace) {
+  const from = pileBox();
+  const to = handBox(event.seat);
+  const count = Math.max(1, event.value);
+  const ms = 380 * pace;
+  if (!from || !to || ms < MIN_MS) return;
+  const faces = Array.isArray(event.cards) ? event.cards : [];
+  const shown = Math.min(count, 6);
+  const gap = 90 * pace;
+  const animations = [];
+  for (let i = 0; i < shown; i += 1) {
+    animations.push(fly(flyingCard(faces[i]), from, to, ms, { delay: i * gap, toScale: 0.6, spin: 8 }));
+  }
+  const hit = count >= 2 ? marker(boxOf(seatElement(event.seat)), `+${count}`, "hit", 700 * pace) : Promise.resolve();
+  await Promise.all([done(animations, ms + shown * gap), hit]);
+}
+
+/**
+ * A card from a seat (this seat: from the hand) to the pile, where it stays until the update is drawn.
+ * @param {GameEvent} event
+ * @param {number} pace
+ */
+async function playFx(event, pace) {
+  const card = Array.isArray(event.cards) ? event.cards[0] : undefined;
+  const to = topBox();
+  const ms = 420 * pace;
+  if (!to || ms < MIN_MS) return;
+  /** @type {Box | null} */
+  let from = null;
+  if (event.seat === state.seat && card) {
+    const source = /** @type {HTMLElement | null} */ ($(`#hand .card[data-card="${CSS.escape(card)}"]`));
+    from = boxOf(source);
+    if (source) source.style.visibility = "hidden";
+  }
+  from = from ?? handBox(event.seat);
+  if (!from) return;
+  const { angle } = seatAngle(event.seat, state.view?.players ?? 2);
+  const animation = fly(flyingCard(card), from, to, ms, { keep: true, spin: Math.cos(angle) * 40 + 15 });
+  await done([animation], ms);
+}
+
+/**
+ * The start card: from the draw pile to the discard pile, face up.
+ * @param {GameEvent} event
+ * @param {number} pace
+ */
+async function flipFx(event, pace) {
+  const from = pileBox();
+  const to = topBox();
+  const ms = 380 * pace;
+  if (!from || !to || ms < MIN_MS) return;
+  await done([fly(flyingCard(event.cards?.[0]), from, to, ms, { keep: true, fromScale: 1 })], ms);
+}
+
+/**
+ * Hands or cards moving between two seats: both ways for a swap, one way for a gift or a take.
+ * @param {number} fromSeat
+ * @param {number} toSeat
+ * @param {boolean} both
+ * @param {number} pace
+ */
+async function passFx(fromSeat, toSeat, both, pace) {
+  const a = handBox(fromSeat);
+  const b = handBox(toSeat);
+  const ms = 650 * pace;
+  if (!a || !b || ms < MIN_MS) return;
+  const animations = [];
+  for (let i = 0; i < 3; i += 1) {
+    animations.push(fly(backNode(), a, b, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: 20 }));
+    if (both) animations.push(fly(backNode(), b, a, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: -20 }));
+  }
+  await done(animations, ms + 210 * pace);
+}
+
+/**
+ * The deal: cards fly from the pile to every seat in turn.
+ * @param {GameEvent[]} deals consecutive `deal` events
+ * @param {number} pace
+ */
+export async function dealFx(deals, pace) {
+  const from = pileBox();
+  const ms = 320 * pace;
+  if (!from || ms < MIN_MS || !deals.length) return;
+  const perSeat = deals.map((event) => ({ event, left: Math.min(Math.max(event.value, 0), 8), box: handBox(event.seat) }));
+  const order = [];
+  for (let round = 0; perSeat.some((seat) => seat.left > 0); round += 1) {
+    for (const seat of perSeat) {
+      if (seat.left > 0 && seat.box) order.push(seat);
+      seat.left -= 1;
+    }
+  }
+  const total = Math.min(1600, 260 + order.length * 28) * pace;
+  const gap = order.length > 1 ? (total - ms) / (order.length - 1) : 0;
+  const animations = order.map((seat, i) =>
+    fly(backNode(), from, /** @type {Box} */ (seat.box), ms, { delay: Math.max(0, i * gap), fromScale: 0.9, toScale: 0.5, spin: -25 }),
+  );
+  await done(animations, total);
+}
+
+/**
+ * The arrows turn round on a Reverse.
+ * @param {number} pace
+ */
+async function reverseFx(pace) {
+  const ms = 550 * pace;
+  if (ms < MIN_MS) return;
+  const animations = $$("#arrows .arrow").map((arrow) =>
+    arrow.animate([{ transform: "rotate(0deg) scale(1)" }, { transform: "rotate(90deg) scale(1.6)" }, { transform: "rotate(180deg) scale(1)" }], {
+      duration: ms,
+      easing: "ease-in-out",
+      fill: "forwards",
+    }),
+  );
+  animations.push(
+    $("#direction").animate([{ transform: "scale(1)" }, { transform: "scale(1.35)" }, { transform: "scale(1)" }], { duration: ms }),
+  );
+  await Promise.all([done(animations, ms), marker(topBox(), "⇄", "skip", ms)]);
+}
+
+/**
+ * A box in the middle of the felt for an effect; it never leaves the dashed ring.
+ * @param {string} kind
+ * @param {...HTMLElement} children
+ */
+function effectBox(kind, ...children) {
+  const area = effectArea();
+  const node = el("div", { class: `effect ${kind}` }, children);
+  if (area) {
+    node.style.left = `${area.x}px`;
+    node.style.top = `${area.y}px`;
+    node.style.setProperty("--effect-w", `${Math.max(160, area.w)}px`);
+    node.style.maxHeight = `${Math.max(120, area.h)}px`;
+  }
+  layer().append(node);
+  return node;
+}
+
+/**
+ * Fade an effect in, hold, fade out.
+ * @param {HTMLElement} node
+ * @param {number} ms
+ */
+function showEffect(node, ms) {
+  return node.animate(
+    [
+      { opacity: 0, transform: "translate(-50%, -50%) scale(0.85)" },
+      { opacity: 1, transform: "translate(-50%, -50%) scale(1)", offset: 0.12 },
+      { opacity: 1, transform: "translate(-50%, -50%) scale(1)", offset: 0.9 },
+      { opacity: 0, transform: "translate(-50%, -50%) scale(0.95)" },
+    ],
+    { duration: ms, fill: "both" },
+  );
+}
+
+/**
+ * The lever spins and stops on its outcome.
+ * @param {GameEvent} event
+ * @param {View | null} view the view of the update this event belongs to
+ * @param {number} pace
+ */
+async function leverFx(event, view, pace) {
+  const ms = 1500 * pace;
+  if (ms < MIN_MS) return;
+  const outcomes = view?.public?.lever_outcomes ?? LEVER_ORDER;
+  const outcome = outcomes[event.value - 1] ?? "";
+  const reel = el("div", { class: "reel" });
+  const title = el("div", { class: "effect-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "pull" : "pulls"} the lever…` });
+  const node = effectBox("lever", title, reel);
+  const animation = showEffect(node, ms);
+  const spins = 10;
+  let elapsed = 0;
+  for (let i = 0; i < spins; i += 1) {
+    const label = outcomes[(event.value + i + 1) % outcomes.length];
+    reel.textContent = LEVER_LABELS[label] ?? label;
+    const step = (ms * 0.5 * (i + 1)) / ((spins * (spins + 1)) / 2);
+    elapsed += step;
+    reel.animate([{ transform: "translateY(-40%)", opacity: 0.3 }, { transform: "none", opacity: 1 }], { duration: step });
+    await sleep(step);
+  }
+  reel.textContent = LEVER_LABELS[outcome] ?? outcome;
+  reel.classList.add("settled");
+  reel.animate([{ transform: "scale(1.25)" }, { transform: "scale(1)" }], { duration: 240 * pace });
+  await done([animation], ms - elapsed);
+  node.remove();
+}
+
+/**
+ * The Jam card drops from above and lands in the middle, Slam side up or not.
+ * @param {GameEvent} event
+ * @param {number} pace
+ */
+async function jamFx(event, pace) {
+  const ms = 1400 * pace;
+  if (ms < MIN_MS) return;
+  const slam = event.value === 1;
+  const card = cardNode("WJ");
+  const node = effectBox(
+    `jam ${slam ? "slam" : "back"}`,
+    el("div", { class: "effect-title", text: "The Jam card drops…" }),
+    card,
+    el("div", { class: "jam-side", text: slam ? "SLAM! Discard" : "UNO side up: draw" }),
+  );
+  const shown = showEffect(node, ms);
+  const fall = card.animate(
+    [
+      { transform: "translateY(-160px) rotate(-50deg) scale(1.3)", opacity: 0 },
+      { transform: "translateY(0) rotate(8deg) scale(1)", opacity: 1, offset: 0.7 },
+      { transform: "translateY(-10px) rotate(-3deg)", offset: 0.85 },
+      { transform: slam ? "rotateY(360deg)" : "none" },
+    ],
+    { duration: ms * 0.5, easing: "ease-in", fill: "both" },
+  );
+  await done([shown, fall], ms);
+  node.remove();
+}
+
+/**
+ * A rule card, dispensed to its performer: it flies from the dispenser (the middle) to the seat.
+ * @param {GameEvent} event
+ * @param {number} pace
+ */
+async function dispenseFx(event, pace) {
+  const from = effectArea();
+  const to = handBox(event.seat);
+  const ms = 520 * pace;
+  if (!from || !to || ms < MIN_MS || event.value < 0) return;
+  const node = el("div", { class: "card rule-card" }, el("span", { class: "sym", text: "?" }));
+  await done([fly(node, { ...from, x: from.x, y: from.y }, to, ms, { fromScale: 1, toScale: 0.5, spin: 30 })], ms);
+}
+
+/**
+ * A rule card performed: its text in the middle of the felt.
+ * @param {GameEvent} event
+ * @param {View | null} view
+ * @param {number} pace
+ */
+async function ruleFx(event, view, pace) {
+  const ms = 1600 * pace;
+  if (ms < MIN_MS) return;
+  const shown = view?.public?.rule_cards_shown ?? [];
+  const entry = shown.find((item) => item[0] === event.value);
+  const reading = entry ? String(entry[2]) : "";
+  const node = effectBox(
+    `rule ${reading.startsWith("enforced") ? "enforced" : "honour"}`,
+    el("div", { class: "effect-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "perform" : "performs"} a rule card` }),
+    el("div", { class: "rule-text", text: entry ? `“${entry[1]}”` : "" }),
+    el("div", { class: "rule-reading", text: reading }),
+  );
+  await done([showEffect(node, ms)], ms);
+  node.remove();
+}
+
+/** @type {Record<string, string>} */
+const COLOUR_WORDS = { 0: "red", 1: "yellow", 2: "green", 3: "blue", 4: "orange" };
+
+/**
+ * Play the motion of one event.
+ * @param {GameEvent} event
+ * @param {View | null} view the view of the update the event belongs to (for the words of rule cards, lever outcomes)
+ * @param {number} pace
+ */
+export async function eventFx(event, view, pace) {
+  const seatBox = () => boxOf(seatElement(event.seat));
+  switch (event.kind) {
+    case "play":
+    case "discard":
+      return playFx(event, pace);
+    case "flip":
+      return flipFx(event, pace);
+    case "draw":
+      return drawFx(event, pace);
+    case "skip":
+      return marker(seatBox(), "⊘", "skip", 650 * pace);
+    case "lose_turn":
+      return marker(seatBox(), "⊘ next turn", "skip", 650 * pace);
+    case "reverse":
+      return reverseFx(pace);
+    case "swap":
+      return passFx(event.seat, event.value, true, pace);
+    case "take":
+      return passFx(event.value, event.seat, false, pace);
+    case "give":
+      return passFx(event.seat, event.value, false, pace);
+    case "uno":
+      return marker(seatBox(), "UNO!", "uno", 650 * pace);
+    case "catch":
+      return marker(boxOf(seatElement(event.value)), "Caught!", "caught", 650 * pace);
+    case "colour": {
+      const word = COLOUR_WORDS[event.value] ?? "";
+      return marker(topBox(), word, `colour c-${word}`, 550 * pace);
+    }
+    case "challenge":
+      return marker(seatBox(), "Challenge!", "caught", 600 * pace);
+    case "verdict":
+      return marker(seatBox(), event.value ? "Guilty!" : "Innocent", event.value ? "caught" : "good", 650 * pace);
+    case "lever":
+      return leverFx(event, view, pace);
+    case "jam":
+      return jamFx(event, pace);
+    case "dispense":
+      return dispenseFx(event, pace);
+    case "rule":
+      return ruleFx(event, view, pace);
+    case "reshuffle":
+      return passFx(-1, -1, false, 0);
+    default:
+      return undefined;
+  }
+}

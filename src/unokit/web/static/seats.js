@@ -1,0 +1,236 @@
+// The seats around the felt, in seating order with this seat at the bottom (a spectator sees seat 0
+// there): name, a fanned stack of backs with the count, score, badges (turn, next, dealer, bot,
+// away, auto, UNO! / no UNO), the Catch button from `legal`, and the turn timer as a ring round
+// the avatar.  The arrows between the seats show the direction of play; the one leaving the seat
+// to play glows.  Seat k (counted from the bottom, in playing order) sits at the angle
+// 90° + k·360°/n on the ellipse, so play that goes up the seat numbers goes clockwise.
+
+import { $, $$, el, show } from "./dom.js";
+import { backNode } from "./cards.js";
+import { state, seatName, unoState } from "./state.js";
+import { act } from "./connection.js";
+
+/** @typedef {import("./state.js").View} View */
+/** @typedef {import("./state.js").SeatInfo} SeatInfo */
+
+const MAX_FAN = 9;
+
+/**
+ * The seat shown at the bottom: this browser's seat, or seat 0 for a spectator.
+ * @returns {number}
+ */
+function bottomSeat() {
+  return state.seat ?? 0;
+}
+
+/**
+ * Where a seat sits: its place from the bottom in playing order, and its angle in radians.
+ * @param {number} seat
+ * @param {number} players
+ */
+export function seatAngle(seat, players) {
+  const k = (seat - bottomSeat() + players) % players;
+  return { k, angle: Math.PI / 2 + (k * 2 * Math.PI) / players };
+}
+
+/**
+ * The seat that plays after `view.actor`, going the way of play (skips aside).
+ * @param {View} view
+ */
+export function nextSeat(view) {
+  const step = view.direction >= 0 ? 1 : -1;
+  return (view.actor + step + view.players) % view.players;
+}
+
+/**
+ * The seat element of `seat` on the table (this seat's own at the bottom), if drawn.
+ * @param {number} seat
+ * @returns {HTMLElement | null}
+ */
+export function seatElement(seat) {
+  return document.querySelector(`#felt .seat[data-seat="${seat}"]`);
+}
+
+/**
+ * A small fanned stack of `count` backs.
+ * @param {number} count
+ */
+function fan(count) {
+  const shown = Math.min(count, MAX_FAN);
+  const box = el("div", { class: "fan", "aria-hidden": "true" });
+  const spread = shown > 1 ? Math.min(12, 60 / (shown - 1)) : 0;
+  for (let i = 0; i < shown; i += 1) {
+    const back = backNode();
+    back.style.setProperty("--r", `${(i - (shown - 1) / 2) * spread}deg`);
+    box.append(back);
+  }
+  return box;
+}
+
+/**
+ * A hue for a seat's avatar, from its number.
+ * @param {number} seat
+ */
+function hue(seat) {
+  return (seat * 67 + 200) % 360;
+}
+
+/**
+ * One seat.
+ * @param {View} view
+ * @param {number} seat
+ * @param {Map<number | undefined, import("./state.js").LegalEntry>} catchable
+ */
+function seatNode(view, seat, catchable) {
+  const info = /** @type {Partial<SeatInfo> & {auto?: boolean}} */ (state.seats.find((s) => s.seat === seat) ?? {});
+  const count = view.hand_sizes[seat];
+  const playing = view.phase !== "over" && !state.finished;
+  const acting = playing && view.actor === seat;
+  const next = playing && !acting && nextSeat(view) === seat;
+  const mine = seat === state.seat;
+  const classes = ["seat", mine ? "me" : "", info.kind === "bot" ? "bot" : "", acting ? "acting" : "", next ? "next" : "", info.away ? "away" : "", info.auto ? "auto" : ""];
+  const badges = [];
+  if (acting) badges.push(el("span", { class: "badge turn", text: mine ? "your turn" : "turn" }));
+  if (next) badges.push(el("span", { class: "badge next", text: "next" }));
+  if (seat === view.dealer) badges.push(el("span", { class: "badge dealer", text: "dealer" }));
+  if (info.kind === "bot") badges.push(el("span", { class: "badge kind-bot", text: "bot" }));
+  if (info.away) badges.push(el("span", { class: "badge away", text: "away" }));
+  if (info.auto) badges.push(el("span", { class: "badge auto", text: "auto", title: "played by the bot" }));
+  const uno = unoState(view, seat);
+  if (uno === "called") badges.push(el("span", { class: "badge uno", text: "UNO!" }));
+  if (uno === "uncalled") badges.push(el("span", { class: "badge no-uno", text: "no UNO" }));
+  const name = seatName(seat);
+  const avatar = el("div", { class: "avatar", "aria-hidden": "true", text: (info.name ?? name).trim().charAt(0).toUpperCase() || "?" });
+  avatar.style.setProperty("--hue", String(hue(seat)));
+  const score = view.scoring === "single-round" ? "" : `${view.scores[seat]} pts`;
+  const node = el(
+    "div",
+    {
+      class: classes.filter(Boolean).join(" "),
+      dataset: { seat, count },
+      "aria-label": `${name}: ${count} card${count === 1 ? "" : "s"}${score ? `, ${score}` : ""}`,
+    },
+    avatar,
+    el("div", { class: "seat-head" }, el("span", { class: "seat-name", text: name }), el("span", { class: "seat-score", text: score })),
+    el(
+      "div",
+      { class: "seat-line" },
+      mine ? null : fan(count),
+      el("span", { class: "count", text: count }),
+    ),
+    el("span", { class: "badges" }, badges),
+  );
+  const { angle } = seatAngle(seat, view.players);
+  node.style.setProperty("--cx", Math.cos(angle).toFixed(4));
+  node.style.setProperty("--cy", Math.sin(angle).toFixed(4));
+  const catchEntry = catchable.get(seat);
+  if (catchEntry) {
+    node.append(
+      el("button", {
+        type: "button",
+        class: "catch",
+        text: "Catch!",
+        title: `${catchEntry.label ?? "catch"} (C)`,
+        dataset: { action: catchEntry.action },
+        disabled: state.busy,
+        onclick: () => act(catchEntry.action),
+      }),
+    );
+  }
+  return node;
+}
+
+/**
+ * Draw every seat: the others round the felt (`#opponents`), this one at the bottom (`#my-seat`).
+ * @param {View} view
+ */
+export function renderSeats(view) {
+  const catchable = new Map(state.legal.filter((entry) => entry.type === "catch").map((entry) => [entry.seat, entry]));
+  const others = [];
+  for (let k = 0; k < view.players; k += 1) {
+    const seat = (bottomSeat() + k) % view.players;
+    if (seat !== state.seat) others.push(seatNode(view, seat, catchable));
+  }
+  $("#opponents").replaceChildren(...others);
+  const mine = $("#my-seat");
+  if (state.seat !== null && !state.spectator) {
+    mine.replaceChildren(seatNode(view, state.seat, catchable));
+    show(mine);
+  } else {
+    mine.replaceChildren();
+    show(mine, false);
+  }
+  $("#felt").classList.toggle("many", view.players >= 7);
+  renderArrows(view);
+  tickTimer();
+}
+
+/**
+ * The arrows between the seats, on the dashed ring, pointing the way of play.
+ * @param {View} view
+ */
+export function renderArrows(view) {
+  const felt = $("#felt");
+  const box = $("#arrows");
+  const rx = felt.clientWidth * 0.28;
+  const ry = felt.clientHeight * 0.28;
+  const n = view.players;
+  const forward = view.direction >= 0;
+  const playing = view.phase !== "over" && !state.finished;
+  const hotK = playing ? (seatAngle(view.actor, n).k + (forward ? 0 : -1) + n) % n : -1;
+  const arrows = [];
+  for (let k = 0; k < n; k += 1) {
+    const angle = Math.PI / 2 + ((k + 0.5) * 2 * Math.PI) / n;
+    const x = rx * Math.cos(angle);
+    const y = ry * Math.sin(angle);
+    let rot = (Math.atan2(ry * Math.cos(angle), -rx * Math.sin(angle)) * 180) / Math.PI;
+    if (!forward) rot += 180;
+    const arrow = el("span", { class: `arrow${k === hotK ? " hot" : ""}` });
+    arrow.style.setProperty("--ax", x.toFixed(1));
+    arrow.style.setProperty("--ay", y.toFixed(1));
+    arrow.style.setProperty("--rot", `${rot.toFixed(1)}deg`);
+    arrows.push(arrow);
+  }
+  box.replaceChildren(...arrows);
+  box.dataset.direction = forward ? "1" : "-1";
+}
+
+// ------------------------------------------------------------------ the turn timer
+
+let timerTick = 0;
+
+/** Show the turn timer on the timed seat, counting down from the update's receipt. */
+export function tickTimer() {
+  const timer = state.turnTimer;
+  for (const node of $$("#felt .seat.timed")) {
+    if (!timer || Number(node.dataset.seat) !== timer.seat) {
+      node.classList.remove("timed", "hurry");
+      node.querySelector(".timer-left")?.remove();
+    }
+  }
+  if (!timer) {
+    clearInterval(timerTick);
+    timerTick = 0;
+    return;
+  }
+  const left = Math.max(0, timer.remaining - (performance.now() - timer.at) / 1000);
+  const node = seatElement(timer.seat);
+  if (node) {
+    node.classList.add("timed");
+    node.classList.toggle("hurry", left < 5);
+    const avatar = /** @type {HTMLElement} */ (node.querySelector(".avatar"));
+    avatar.style.setProperty("--p", (timer.total > 0 ? left / timer.total : 0).toFixed(3));
+    let label = /** @type {HTMLElement | null} */ (node.querySelector(".timer-left"));
+    if (!label) {
+      label = el("span", { class: "timer-left" });
+      avatar.append(label);
+    }
+    label.textContent = `${Math.ceil(left)}s`;
+  }
+  if (left <= 0) {
+    clearInterval(timerTick);
+    timerTick = 0;
+  } else if (!timerTick) {
+    timerTick = setInterval(tickTimer, 200);
+  }
+}
