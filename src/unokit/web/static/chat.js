@@ -58,7 +58,8 @@ function build() {
     el(
       "button",
       { type: "button", class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) },
-      el("span", { text: "💬 Chat" }),
+      el("span", { class: "chat-toggle-icon", "aria-hidden": "true", text: "💬" }),
+      el("span", { class: "chat-toggle-label", text: "Chat" }),
       el("span", { class: "chat-unread", hidden: true, "aria-label": "unread messages" }),
     ),
     el(

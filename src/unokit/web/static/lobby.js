@@ -43,7 +43,7 @@ let quickFilled = false;
 const crown = () => el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" });
 
 /** @type {Record<string, string>} */
-const KIND_WORDS = { human: "player", bot: "bot", open: "open seat" };
+const KIND_WORDS = { human: "player", bot: "bot", open: "open" };
 
 export function renderLobby() {
   const lobby = state.lobby;
@@ -89,12 +89,11 @@ export function renderLobby() {
         );
       }
     }
-    const name = seat.kind === "open" ? "Open seat" : isMe ? "You" : seat.name;
+    const name = isMe ? "You" : seat.name; // an open seat's is "Seat N", as the bot's there would be "Bot N"
     list.append(
       el(
         "li",
         { class: `seat-row${isMe ? " me" : ""}${isHost ? " host" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
-        el("span", { class: "seat-number", text: seat.seat + 1 }),
         isHost ? crown() : null,
         el("span", { class: "seat-name", text: name, title: isMe ? seat.name : null }),
         el("span", { class: "badges" }, badges),

@@ -122,7 +122,7 @@ function rematchBox(id) {
   const player = state.seat !== null && seatInfo(state.seat)?.kind === "human";
   const voted = player && rematch.votes.includes(/** @type {number} */ (state.seat));
   const lines = [];
-  if (rematch.votes.length) lines.push(`Rematch asked by ${names(rematch.votes)}.`);
+  if (rematch.votes.length) lines.push(`Ready for a rematch: ${names(rematch.votes)}.`);
   if (rematch.waiting.length) lines.push(`Waiting for ${names(rematch.waiting)}.`);
   if (!lines.length) lines.push(player ? "Play again with the same seats and rules?" : "The players may ask for a rematch; you will follow them.");
   return el(
