@@ -3,12 +3,16 @@ and the words of a player's own decision."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import socket
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,3 +128,50 @@ def test_serve_with_a_database_that_cannot_be_opened_says_so_and_exits_2(tmp_pat
     assert len(lines) == 1 and lines[0].startswith("unokit: error: cannot open the database"), done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert not missing.parent.exists()
+
+
+def get_json(url: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_a_room_says_where_it_stands_to_the_join_page_and_nothing_secret() -> None:
+    with RunningServer(":memory:", fast_settings()) as server:
+        assert get_json(f"{server.http}/api/rooms/ABCDEFGH")[0] == 404
+        assert get_json(f"{server.http}/api/rooms/short")[0] == 404
+        host = Client(server.url)
+        host.send(type="create", name="Ann", edition="space-jam", seats=3, rules={"scoring": "single-round"})
+        welcome = host.expect("welcome")
+        code = welcome["code"]
+        host.expect("lobby")
+        status, room = get_json(f"{server.http}/api/rooms/{code.lower()}")
+        assert status == 200
+        assert room == {
+            "code": code,
+            "status": "lobby",
+            "edition": "space-jam",
+            "players": 3,
+            "open": 2,
+            "late_seats": 0,
+            "options": {"timer": 30, "public": False, "late_join": True},
+        }
+        host.send(type="seat", seat=1, bot=True)
+        host.send(type="seat", seat=2, bot=True)
+        host.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
+        host.send(type="start")
+        host.expect("update")
+        room = get_json(f"{server.http}/api/rooms/{code}")[1]
+        assert (room["status"], room["open"], room["late_seats"]) == ("playing", 0, 2)
+        late = Client(server.url)
+        late.send(type="join", code=code, name="Cy")
+        assert late.expect("welcome")["claimed"] is True
+        assert get_json(f"{server.http}/api/rooms/{code}")[1]["late_seats"] == 1
+        hand = host.update["view"]["hand"] if host.update else []
+        text = json.dumps(get_json(f"{server.http}/api/rooms/{code}")[1])
+        assert welcome["secret"] not in text and "Ann" not in text and "Cy" not in text
+        assert not any(f'"{card}"' in text for card in hand)
+        late.close()
+        host.close()

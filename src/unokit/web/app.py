@@ -215,6 +215,32 @@ async def api_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": rooms})
 
 
+async def api_room(request: Request) -> Response:
+    """What the join page needs to know of one room: where it stands and what a newcomer may do
+    there (nothing secret: no seat's name, hand or secret)."""
+    refused = _refused_for_rate(request)
+    if refused is not None:
+        return refused
+    code = str(request.path_params["code"]).strip().upper()
+    hub: Hub = request.app.state.hub
+    stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
+    if stored is None:
+        return JSONResponse({"error": "no room has that code"}, status_code=404)
+    settings = RoomSettings.from_dict(stored.settings)
+    takeable = sum(1 for seat in stored.seats if seat.kind == "bot" and seat.claim_name is None)
+    return JSONResponse(
+        {
+            "code": stored.code,
+            "status": stored.status,
+            "edition": settings.edition,
+            "players": settings.players,
+            "open": sum(1 for seat in stored.seats if seat.kind == "open") if stored.status == "lobby" else 0,
+            "late_seats": takeable if stored.status == "playing" and settings.late_join else 0,
+            "options": settings.options(),
+        }
+    )
+
+
 async def api_record(request: Request) -> Response:
     refused = _refused_for_rate(request)
     if refused is not None:
@@ -559,6 +585,7 @@ def create_app(
         Route("/replay/{code}", page),
         Route("/api/options", api_options),
         Route("/api/rooms", api_rooms),
+        Route("/api/rooms/{code}", api_room),
         Route("/api/rooms/{code}/record", api_record),
         Route("/api/rooms/{code}/replay/{step}", api_replay),
         WebSocketRoute("/ws", game_socket),
