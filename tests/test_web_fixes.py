@@ -175,3 +175,10 @@ def test_a_room_says_where_it_stands_to_the_join_page_and_nothing_secret() -> No
         assert not any(f'"{card}"' in text for card in hand)
         late.close()
         host.close()
+
+
+def test_the_options_give_the_servers_own_shortest_timer() -> None:
+    with RunningServer(":memory:", fast_settings(min_timer=2)) as server:
+        assert get_json(f"{server.http}/api/options")[1]["limits"]["timer"] == [2, 300]
+    with RunningServer(":memory:", fast_settings()) as server:
+        assert get_json(f"{server.http}/api/options")[1]["limits"]["timer"] == [5, 300]

@@ -101,9 +101,10 @@ class RateLimiter:
         return False
 
 
-def options() -> dict[str, Any]:
+def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
     """What ``GET /api/options`` answers: editions, rule options with their limits (from
-    :data:`unokit.rules.OPTIONS`), bot levels.  The deck override is not offered."""
+    :data:`unokit.rules.OPTIONS`), bot levels, and the server's limits (``min_timer``: the
+    shortest turn timer it allows).  The deck override is not offered."""
     defaults = Rules()
     rules: dict[str, dict[str, Any]] = {}
     for name, spec in OPTIONS.items():
@@ -135,7 +136,7 @@ def options() -> dict[str, Any]:
             "frame": MAX_FRAME,
             "seats": [2, 10],
             "chat": MAX_CHAT,
-            "timer": [MIN_TIMER, MAX_TIMER],
+            "timer": [min_timer, MAX_TIMER],
         },
     }
 
@@ -155,7 +156,8 @@ async def page(request: Request) -> Response:
 
 
 async def api_options(request: Request) -> Response:
-    return JSONResponse(options())
+    hub: Hub = request.app.state.hub
+    return JSONResponse(options(hub.settings.min_timer))
 
 
 class AddressLimits:
