@@ -111,38 +111,32 @@ export function renderHand(view) {
   if (focused >= 0 && hand.children[focused]) /** @type {HTMLElement} */ (hand.children[focused]).focus();
 }
 
+/** The hand's width for cards as last laid out (kept by a ResizeObserver: drawing forces no layout). */
+let handWidth = 0;
+
 /** Overlap the cards when they do not fit in one row (each keeps its corner index in sight); scroll past that. */
 export function fitHand() {
   const hand = $("#hand");
-  const first = /** @type {HTMLElement | null} */ (hand.firstElementChild);
   const count = hand.childElementCount;
-  if (!first || count < 2) {
-    hand.classList.remove("overlapping", "fits");
-    hand.style.setProperty("--overlap", "6px");
-    return;
-  }
-  const style = getComputedStyle(hand);
-  const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const width = first.offsetWidth;
+  const width = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 64;
   const gap = 6;
-  if (count * width + (count - 1) * gap <= room) {
+  if (count < 2 || !handWidth || count * width + (count - 1) * gap <= handWidth) {
     hand.classList.remove("overlapping", "fits");
     hand.style.setProperty("--overlap", `${gap}px`);
     return;
   }
   const slice = Math.max(width * 0.42, 20); // what shows of each card but the last: its corner index
-  const step = Math.max(slice, (room - width) / (count - 1));
+  const step = Math.max(slice, (handWidth - width) / (count - 1));
   hand.style.setProperty("--overlap", `${(step - width).toFixed(1)}px`);
   hand.classList.add("overlapping");
-  hand.classList.toggle("fits", width + step * (count - 1) <= room + 0.5);
+  hand.classList.toggle("fits", width + step * (count - 1) <= handWidth + 0.5);
 }
 
 if (typeof ResizeObserver !== "undefined") {
-  let width = 0;
   new ResizeObserver((entries) => {
     const now = entries[0]?.contentRect.width ?? 0;
-    if (Math.abs(now - width) > 1) {
-      width = now;
+    if (Math.abs(now - handWidth) > 1) {
+      handWidth = now;
       fitHand();
     }
   }).observe($("#hand"));

@@ -73,13 +73,13 @@ async function done(animations, ms) {
  * @param {Box} from
  * @param {Box} to
  * @param {number} ms
- * @param {{delay?: number, keep?: boolean, spin?: number, fromScale?: number, toScale?: number}} [options]
+ * @param {{delay?: number, keep?: boolean, spin?: number, fromScale?: number, toScale?: number, size?: Box | null}} [options]
  */
-function fly(node, from, to, ms, { delay = 0, keep = false, spin = 0, fromScale = 0.7, toScale = 1 } = {}) {
+function fly(node, from, to, ms, { delay = 0, keep = false, spin = 0, fromScale = 0.7, toScale = 1, size = null } = {}) {
   node.classList.add("flying");
   layer().append(node);
-  const w = node.offsetWidth;
-  const h = node.offsetHeight;
+  const w = size ? size.w : node.offsetWidth; // many cards of one size: measured once, not once each
+  const h = size ? size.h : node.offsetHeight;
   const at = (/** @type {Box} */ box, /** @type {number} */ scale, /** @type {number} */ turn) =>
     `translate(${(box.x - w / 2).toFixed(1)}px, ${(box.y - h / 2).toFixed(1)}px) scale(${scale}) rotate(${turn}deg)`;
   const animation = node.animate(
@@ -104,6 +104,19 @@ function flyingCard(name) {
   node.style.setProperty("--card-w", size.getPropertyValue("--card-w"));
   node.style.setProperty("--card-h", size.getPropertyValue("--card-h"));
   return node;
+}
+
+/**
+ * The size of a card like `node` once on the motion layer.
+ * @param {HTMLElement} node
+ * @returns {Box}
+ */
+function cardSize(node) {
+  node.classList.add("flying");
+  layer().append(node);
+  const size = { x: 0, y: 0, w: node.offsetWidth, h: node.offsetHeight };
+  node.remove();
+  return size;
 }
 
 /** Remove the cards that landed on the pile (the table now draws them itself). */
@@ -217,9 +230,10 @@ async function passFx(fromSeat, toSeat, both, pace) {
   const ms = 650 * pace;
   if (!a || !b || ms < MIN_MS) return;
   const animations = [];
+  const size = cardSize(backNode());
   for (let i = 0; i < 3; i += 1) {
-    animations.push(fly(backNode(), a, b, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: 20 }));
-    if (both) animations.push(fly(backNode(), b, a, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: -20 }));
+    animations.push(fly(backNode(), a, b, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: 20, size }));
+    if (both) animations.push(fly(backNode(), b, a, ms, { delay: i * 70 * pace, fromScale: 0.5, toScale: 0.5, spin: -20, size }));
   }
   await done(animations, ms + 210 * pace);
 }
@@ -243,10 +257,18 @@ export async function dealFx(deals, pace) {
   }
   const total = Math.min(1600, 260 + order.length * 28) * pace;
   const gap = order.length > 1 ? (total - ms) / (order.length - 1) : 0;
-  const animations = order.map((seat, i) =>
-    fly(backNode(), from, /** @type {Box} */ (seat.box), ms, { delay: Math.max(0, i * gap), fromScale: 0.9, toScale: 0.5, spin: -25 }),
+  const size = cardSize(backNode());
+  // each card is made when it leaves the pile, not all at once: the work is spread over the frames
+  const flights = order.map(
+    (seat, i) =>
+      new Promise((resolve) => {
+        setTimeout(() => {
+          const options = { fromScale: 0.9, toScale: 0.5, spin: -25, size };
+          fly(backNode(), from, /** @type {Box} */ (seat.box), ms, options).finished.then(resolve, resolve);
+        }, i * gap);
+      }),
   );
-  await done(animations, total);
+  await Promise.race([Promise.all(flights), sleep(total + 400)]);
 }
 
 /**
@@ -453,8 +475,6 @@ export async function eventFx(event, view, pace) {
       return dispenseFx(event, pace);
     case "rule":
       return ruleFx(event, view, pace);
-    case "reshuffle":
-      return passFx(-1, -1, false, 0);
     default:
       return undefined;
   }

@@ -165,15 +165,16 @@ export function renderSeats(view) {
   tickTimer();
 }
 
+/** The felt's size as last laid out (kept by a ResizeObserver, so drawing never forces a layout). */
+const felt = { w: 0, h: 0 };
+
 /**
  * The arrows between the seats, on the dashed ring, pointing the way of play.
  * @param {View} view
  */
 export function renderArrows(view) {
-  const felt = $("#felt");
   const box = $("#arrows");
-  const rx = felt.clientWidth * 0.28;
-  const ry = felt.clientHeight * 0.28;
+  const ratio = felt.w ? felt.h / felt.w : 0.45;
   const n = view.players;
   const forward = view.direction >= 0;
   const playing = view.phase !== "over" && !state.finished;
@@ -181,18 +182,27 @@ export function renderArrows(view) {
   const arrows = [];
   for (let k = 0; k < n; k += 1) {
     const angle = Math.PI / 2 + ((k + 0.5) * 2 * Math.PI) / n;
-    const x = rx * Math.cos(angle);
-    const y = ry * Math.sin(angle);
-    let rot = (Math.atan2(ry * Math.cos(angle), -rx * Math.sin(angle)) * 180) / Math.PI;
+    let rot = (Math.atan2(ratio * Math.cos(angle), -Math.sin(angle)) * 180) / Math.PI;
     if (!forward) rot += 180;
     const arrow = el("span", { class: `arrow${k === hotK ? " hot" : ""}` });
-    arrow.style.setProperty("--ax", x.toFixed(1));
-    arrow.style.setProperty("--ay", y.toFixed(1));
+    arrow.style.setProperty("--ax", (28 * Math.cos(angle)).toFixed(2));
+    arrow.style.setProperty("--ay", (28 * Math.sin(angle)).toFixed(2));
     arrow.style.setProperty("--rot", `${rot.toFixed(1)}deg`);
     arrows.push(arrow);
   }
   box.replaceChildren(...arrows);
   box.dataset.direction = forward ? "1" : "-1";
+}
+
+if (typeof ResizeObserver !== "undefined") {
+  new ResizeObserver((entries) => {
+    const rect = entries[0]?.contentRect;
+    if (!rect) return;
+    const turned = Math.abs(rect.height / (rect.width || 1) - felt.h / (felt.w || 1)) > 0.02;
+    felt.w = rect.width;
+    felt.h = rect.height;
+    if (turned && state.view) renderArrows(state.view);
+  }).observe($("#felt"));
 }
 
 // ------------------------------------------------------------------ the turn timer

@@ -147,7 +147,13 @@ function renderActions(view) {
   }
   const uno = unoButton();
   if (uno) box.append(el("div", { class: "uno-wrap" }, uno));
+  box.classList.toggle("has-uno", Boolean(uno));
 }
+
+// the page widens for the table
+document.addEventListener("unokit:screen", (event) => {
+  document.body.classList.toggle("at-table", /** @type {CustomEvent} */ (event).detail === "table");
+});
 
 /** @param {View} view */
 function renderScores(view) {

@@ -1,0 +1,232 @@
+"""The web page's weight and speed, measured in Chromium (Playwright) against a local server.
+
+Starts ``unokit serve`` in a subprocess (127.0.0.1, a free port, a temporary SQLite file), then:
+
+- ``first_render_ms``: a room of four (one player, three bots) is created and started over a
+  WebSocket; the page is opened at ``/r/CODE`` holding the player's seat (the secret in
+  ``localStorage``, as after a reload) and the time from navigation start to the table drawn
+  (the client's ``performance.mark("unokit:table-drawn")``, set when the first table with a top
+  card is drawn) is read: ``cold`` in a fresh browser context (nothing cached), ``warm`` after
+  the start page was loaded in the same tab (its files cached); ``--runs`` of each, median and worst.
+- ``bytes``: the client's code and styles as served (every ``.js``, ``.css`` and the HTML page of
+  ``/static/``; the game has no sound files: its sounds are synthesized).
+- ``deal_frames``: the page is sent (over a stand-in for the game socket) the start of a match of
+  ten seats with thirty cards each, and the frame times (``requestAnimationFrame`` deltas) are
+  recorded while the deal animates: count, median, 95th percentile, worst, and frames over 32 ms.
+
+Prints one JSON object.
+
+    python bench/web_page.py --runs 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, WebSocketRoute, sync_playwright
+
+try:
+    from websockets.asyncio.client import connect
+except ImportError:  # websockets < 13
+    from websockets.client import connect  # type: ignore[no-redef]
+
+STATIC = Path(__file__).resolve().parent.parent / "src" / "unokit" / "web" / "static"
+CHROMIUM = os.environ.get("UNOKIT_CHROMIUM", "/usr/bin/chromium")
+VIEWPORT = {"width": 1366, "height": 768}
+
+
+async def started_room(ws_url: str) -> tuple[str, str]:
+    """Create a room of four over the WebSocket, fill it with bots and start it; its code and the player's secret."""
+    async with connect(ws_url, origin=ws_url.replace("ws://", "http://").removesuffix("/ws")) as ws:
+
+        async def until(kind: str) -> dict[str, Any]:
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == kind:
+                    return message
+
+        await ws.send(json.dumps({"type": "create", "name": "Ann", "edition": "classic", "seats": 4, "timer": 0}))
+        welcome = await until("welcome")
+        await until("lobby")
+        for seat in (1, 2, 3):
+            await ws.send(json.dumps({"type": "seat", "seat": seat, "bot": True}))
+            await until("lobby")
+        await ws.send(json.dumps({"type": "start"}))
+        await until("update")
+        return str(welcome["code"]), str(welcome["secret"])
+
+
+def first_render(page: Page, url: str, code: str, secret: str, *, warm: bool) -> float:
+    """The room's page opened holding the seat (its secret stored, as after a reload): `warm`, after the
+    start page was loaded in the same tab (its files cached); else in a fresh browser context."""
+    seat = json.dumps({"secret": secret, "seat": 0})
+    page.add_init_script(f"localStorage.setItem({json.dumps('unokit.seat.' + code)}, {json.dumps(seat)})")
+    if warm:
+        page.goto(url + "/")
+        page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.goto(f"{url}/r/{code}")
+    page.wait_for_function("() => performance.getEntriesByName('unokit:table-drawn').length > 0", timeout=10_000)
+    return float(page.evaluate("performance.getEntriesByName('unokit:table-drawn')[0].startTime"))
+
+
+def page_bytes() -> dict[str, int]:
+    sizes = {"js": 0, "css": 0, "html": 0}
+    for path in STATIC.iterdir():
+        kind = path.suffix.lstrip(".")
+        if kind in sizes:
+            sizes[kind] += path.stat().st_size
+    return {**sizes, "total": sum(sizes.values())}
+
+
+SEATS = 10
+HAND = 30
+DECK = [f"{c}{k}" for c in "RYGB" for k in [*"0123456789", "S", "R", "+2"]] + ["W", "W+4"]
+
+
+def big_deal_messages(code: str) -> list[dict[str, Any]]:
+    """What the server would send as a match of ten seats with thirty cards each starts (seat 0's view)."""
+    seats = [{"seat": s, "name": "Ann" if s == 0 else f"Bot {s}", "kind": "human" if s == 0 else "bot",
+              "away": False, "auto": False, "claimed": False, "ready": True} for s in range(SEATS)]
+    hand = [DECK[i % len(DECK)] for i in range(HAND)]
+    lobby = {"type": "lobby", "code": code, "edition": "classic", "rules": {}, "players": SEATS, "bot": "heuristic",
+             "seats": seats, "host": 0, "you": 0, "rule_cards": None,
+             "options": {"timer": 0, "public": False, "late_join": True}}
+    events: list[dict[str, Any]] = [{"kind": "dealer", "seat": 0, "value": 1, "cards": [], "text": "— Round 1 — You deal."}]
+    for seat in range(SEATS):
+        events.append({"kind": "deal", "seat": seat, "value": HAND, "cards": hand if seat == 0 else [],
+                       "text": f"{seats[seat]['name']} is dealt {HAND} cards."})
+    events.append({"kind": "flip", "seat": -1, "value": 0, "cards": ["R5"], "text": "Start card: R5 (red 5)."})
+    view = {"players": SEATS, "hand_sizes": [HAND] * SEATS, "actor": 1, "phase": "turn", "dealer": 0, "uncalled": [],
+            "called": [], "scoring": "winner-collects", "scores": [0] * SEATS, "top_card": "R5", "draw_pile_size": 100,
+            "discard_pile_size": 1, "colour": "R", "direction": 1, "target_score": 500, "round": 1, "winner": -1,
+            "hand": hand, "decision": {}, "public": {}}
+    update = {"type": "update", "code": code, "version": len(events), "view": view, "events": events, "legal": [],
+              "asks": "play a card or draw", "seats": seats, "you": 0, "finished": False, "timer": None, "host": 0,
+              "options": lobby["options"], "rematch": None}
+    return [{"type": "welcome", "code": code, "seat": 0, "host": True, "invite": f"/r/{code}"}, lobby, update]
+
+
+FRAME_RECORDER = """
+(VERSION) => { window.__frames = new Promise((resolve) => {
+  const deltas = [];
+  let last = performance.now();
+  let started = false;
+  let maxFlying = 0;
+  const table = document.querySelector("#table");
+  const step = (now) => {
+    deltas.push(now - last);
+    last = now;
+    const flying = document.querySelectorAll("#fx .flying").length;
+    maxFlying = Math.max(maxFlying, flying);
+    if (flying) started = true;
+    if ((started && !flying && table.dataset.version === VERSION) || deltas.length > 2000) {
+      resolve({ deltas: deltas.slice(1), flights: maxFlying });
+    } else {
+      requestAnimationFrame(step);
+    }
+  };
+  requestAnimationFrame(step);
+}); }
+"""
+
+
+def deal_frames(page: Page, url: str) -> dict[str, Any]:
+    code = "BENCH234"
+    messages = big_deal_messages(code)
+    sockets: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        sockets.append(socket)
+
+        def on_message(text: str | bytes) -> None:
+            message = json.loads(text)
+            if message.get("type") == "resume":
+                socket.send(json.dumps(messages[0]))
+                socket.send(json.dumps(messages[1]))
+
+        socket.on_message(on_message)
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.goto(url + "/")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"unokit.seat.{code}", json.dumps({"secret": "x" * 32, "seat": 0})])
+    page.goto(f"{url}/r/{code}")
+    page.wait_for_selector("#lobby:not([hidden])")
+    page.wait_for_timeout(300)
+    page.evaluate(FRAME_RECORDER, str(messages[2]["version"]))
+    sockets[-1].send(json.dumps(messages[2]))
+    measured = page.evaluate("() => window.__frames")
+    deltas = [float(d) for d in measured["deltas"]]
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 30")
+    ordered = sorted(deltas)
+    return {
+        "frames": len(deltas),
+        "median_ms": round(statistics.median(deltas), 1),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+        "max_ms": round(max(deltas), 1),
+        "over_32ms": sum(d > 32 for d in deltas),
+        "duration_ms": round(sum(deltas)),
+        "cards_in_flight": measured["flights"],
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="fresh pages for the first render (default 5)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "page.sqlite3"
+        command = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
+        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(db), "--bot-delay", "0.7"]
+        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+            if found is None:
+                raise RuntimeError(f"the server did not start: {line!r}")
+            url = f"http://127.0.0.1:{found.group(1)}"
+            time.sleep(0.3)
+            rooms = [asyncio.run(started_room(url.replace("http://", "ws://") + "/ws")) for _ in range(2 * args.runs)]
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+                renders: dict[str, list[float]] = {"cold": [], "warm": []}
+                for index, (code, secret) in enumerate(rooms):
+                    kind = "warm" if index % 2 else "cold"
+                    context = browser.new_context(viewport=VIEWPORT)
+                    renders[kind].append(first_render(context.new_page(), url, code, secret, warm=kind == "warm"))
+                    context.close()
+                context = browser.new_context(viewport=VIEWPORT)
+                frames = deal_frames(context.new_page(), url)
+                context.close()
+                browser.close()
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    result = {
+        "first_render_ms": {
+            kind: {"median": round(statistics.median(times), 1), "max": round(max(times), 1), "runs": len(times)}
+            for kind, times in renders.items()
+        },
+        "bytes": page_bytes(),
+        "deal_frames": {"seats": SEATS, "hand": HAND, **frames},
+    }
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
