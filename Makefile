@@ -35,15 +35,19 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# The colour emoji font draws the chat's quick reactions in the screenshots the browser tests save.
 chromium:
 	@if [ ! -x "$(CHROMIUM)" ]; then \
 	  if [ -z "$(UNOKIT_CHROMIUM)" ] && [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium fonts-noto-color-emoji; \
 	  else \
 	    echo "The browser tests need Chromium at $(CHROMIUM): install Debian's package as root" \
 	      "(apt-get install chromium) or set UNOKIT_CHROMIUM to a Chromium executable." >&2; \
 	    exit 1; \
 	  fi; \
+	elif [ "$$(id -u)" = 0 ] && ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-color-emoji \
+	    || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-color-emoji); \
 	fi
 
 node:
