@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -324,6 +325,45 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+COMPRESSED_PATHS = re.compile(r"/(?:static/.*|r/[^/]*|replay/[^/]*)?")
+"""The paths served gzip-compressed to a client that accepts it: the page and its static files,
+never the WebSocket nor the JSON API (text a player chose is not compressed next to anything else)."""
+
+
+class CompressPages:
+    """Gzip for :data:`COMPRESSED_PATHS` (``GZipMiddleware``); static files are revalidated on
+    every use (``Cache-Control: no-cache``: their ETag and Last-Modified answer ``304`` while
+    unchanged), so a new deploy is picked up at the next load."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=500, compresslevel=6)
+
+    async def __call__(
+        self,
+        scope: MutableMapping[str, Any],
+        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
+        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
+    ) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or COMPRESSED_PATHS.fullmatch(path) is None:
+            await self.app(scope, receive, send)
+            return
+        if not path.startswith("/static/"):
+            await self.gzip(scope, receive, send)
+            return
+
+        async def send_revalidated(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                if not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append((b"cache-control", b"no-cache"))
+                message["headers"] = headers
+            await send(message)
+
+        await self.gzip(scope, receive, send_revalidated)
+
+
 # ---------------------------------------------------------------- WebSocket
 
 
@@ -597,5 +637,6 @@ def create_app(
     app.state.hub = hub
     app.state.replays = ReplayCache()
     app.state.address_limits = AddressLimits(hub.settings.rate, hub.settings.burst)
+    app.add_middleware(CompressPages)
     app.add_middleware(SecurityHeaders)
     return app
