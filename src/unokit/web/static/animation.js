@@ -109,6 +109,7 @@ async function present(item) {
       if (now && !dealt) {
         drawBeforeDeal(item);
         dealt = true;
+        await rendered(); // the cards' places are read from a table laid out in its own frame, not forced at once
       }
       if (now) await dealFx(deals, now);
       index = end;
@@ -186,6 +187,12 @@ function drawBeforeDeal(item) {
   state.turnTimer = null;
   renderTable();
   $("#table").dataset.version = "";
+}
+
+/** Resolve once the page has drawn a frame with what was put on it (at once when hidden: no frames come). */
+function rendered() {
+  if (document.hidden) return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 }
 
 /** Resolve once the results shown are dismissed (at once if none are shown). */

@@ -89,8 +89,7 @@ export function renderHand(view) {
   }`;
   if (state.selected >= count) state.selected = count - 1;
   const focused = document.activeElement?.closest?.("#hand") ? state.selected : -1;
-  hand.replaceChildren();
-  cards.forEach((card, index) => {
+  const nodes = cards.map((card, index) => {
     const actions = cardActions(card);
     const classes = [actions.length ? "playable" : "", index === state.selected ? "selected" : ""].join(" ");
     const node = /** @type {HTMLButtonElement} */ (
@@ -105,20 +104,23 @@ export function renderHand(view) {
     node.dataset.index = String(index);
     if (!actions.length) node.setAttribute("aria-disabled", "true");
     if (state.busy) node.disabled = true;
-    hand.append(node);
+    return node;
   });
+  hand.replaceChildren(...nodes);
   fitHand();
   if (focused >= 0 && hand.children[focused]) /** @type {HTMLElement} */ (hand.children[focused]).focus();
 }
 
-/** The hand's width for cards as last laid out (kept by a ResizeObserver: drawing forces no layout). */
+/** The hand's width for cards and a card's width (`--card-w`), as last laid out: kept by a
+ * ResizeObserver, so drawing the hand forces no style recalculation or layout. */
 let handWidth = 0;
+let cardWidth = 0;
 
 /** Overlap the cards when they do not fit in one row (each keeps its corner index in sight); scroll past that. */
 export function fitHand() {
   const hand = $("#hand");
   const count = hand.childElementCount;
-  const width = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 64;
+  const width = cardWidth || 64;
   const gap = 6;
   if (count < 2 || !handWidth || count * width + (count - 1) * gap <= handWidth) {
     hand.classList.remove("overlapping", "fits");
@@ -135,8 +137,10 @@ export function fitHand() {
 if (typeof ResizeObserver !== "undefined") {
   new ResizeObserver((entries) => {
     const now = entries[0]?.contentRect.width ?? 0;
-    if (Math.abs(now - handWidth) > 1) {
+    const card = parseFloat(getComputedStyle($("#hand")).getPropertyValue("--card-w")) || 64; // laid out: no forced recalculation
+    if (Math.abs(now - handWidth) > 1 || card !== cardWidth) {
       handWidth = now;
+      cardWidth = card;
       fitHand();
     }
   }).observe($("#hand"));

@@ -257,14 +257,16 @@ export async function dealFx(deals, pace) {
   }
   const total = Math.min(1600, 260 + order.length * 28) * pace;
   const gap = order.length > 1 ? (total - ms) / (order.length - 1) : 0;
-  const size = cardSize(backNode());
-  // each card is made when it leaves the pile, not all at once: the work is spread over the frames
+  const back = backNode();
+  const size = cardSize(back);
+  const options = { fromScale: 0.9, toScale: 0.5, spin: -25, size };
+  // each card is made (a copy of one back) when it leaves the pile, not all at once: the work is spread over the frames
   const flights = order.map(
     (seat, i) =>
       new Promise((resolve) => {
         setTimeout(() => {
-          const options = { fromScale: 0.9, toScale: 0.5, spin: -25, size };
-          fly(backNode(), from, /** @type {Box} */ (seat.box), ms, options).finished.then(resolve, resolve);
+          const card = /** @type {HTMLElement} */ (back.cloneNode(true));
+          fly(card, from, /** @type {Box} */ (seat.box), ms, options).finished.then(resolve, resolve);
         }, i * gap);
       }),
   );
