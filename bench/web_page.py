@@ -8,11 +8,15 @@ Starts ``unokit serve`` in a subprocess (127.0.0.1, a free port, a temporary SQL
   (the client's ``performance.mark("unokit:table-drawn")``, set when the first table with a top
   card is drawn) is read: ``cold`` in a fresh browser context (nothing cached), ``warm`` after
   the start page was loaded in the same tab (its files cached); ``--runs`` of each, median and worst.
-- ``bytes``: the client's code and styles as served (every ``.js``, ``.css`` and the HTML page of
+- ``bytes``: the client's code and styles, raw (every ``.js``, ``.css`` and the HTML page of
   ``/static/``; the game has no sound files: its sounds are synthesized).
+- ``transferred``: what the page, its code and styles cost on the wire in the last ``cold`` and
+  ``warm`` load (Resource Timing): ``body`` as sent (gzip), ``with_headers``, ``decoded``.
 - ``deal_frames``: the page is sent (over a stand-in for the game socket) the start of a match of
   ten seats with thirty cards each, and the frame times (``requestAnimationFrame`` deltas) are
-  recorded while the deal animates: count, median, 95th percentile, worst, and frames over 32 ms.
+  recorded while the deal animates: count, median, 95th percentile, worst, and frames over 32 ms;
+  ``long_frames``: each animation frame over 32 ms (``long-animation-frame``): its length, its
+  rendering, and the scripts that ran in it with their forced style and layout.
 
 Prints one JSON object.
 
@@ -80,6 +84,21 @@ def first_render(page: Page, url: str, code: str, secret: str, *, warm: bool) ->
     return float(page.evaluate("performance.getEntriesByName('unokit:table-drawn')[0].startTime"))
 
 
+TRANSFERRED = """() => {
+  const files = [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
+    .filter((entry) => /\\/(r\\/[^/]*|static\\/[^/]+\\.(js|css))$/.test(new URL(entry.name).pathname));
+  const sum = (key) => files.reduce((total, entry) => total + entry[key], 0);
+  const bodies = sum("encodedBodySize");
+  return { files: files.length, body: bodies, with_headers: sum("transferSize"), decoded: sum("decodedBodySize") };
+}"""
+
+
+def transferred(page: Page) -> dict[str, int]:
+    """What the page and its code and styles cost on the wire in this load (Resource Timing): the
+    bodies as sent (gzip), the same with the headers, and the bodies decoded."""
+    return {key: int(value) for key, value in page.evaluate(TRANSFERRED).items()}
+
+
 def page_bytes() -> dict[str, int]:
     sizes = {"js": 0, "css": 0, "html": 0}
     for path in STATIC.iterdir():
@@ -96,29 +115,105 @@ DECK = [f"{c}{k}" for c in "RYGB" for k in [*"0123456789", "S", "R", "+2"]] + ["
 
 def big_deal_messages(code: str) -> list[dict[str, Any]]:
     """What the server would send as a match of ten seats with thirty cards each starts (seat 0's view)."""
-    seats = [{"seat": s, "name": "Ann" if s == 0 else f"Bot {s}", "kind": "human" if s == 0 else "bot",
-              "away": False, "auto": False, "claimed": False, "ready": True} for s in range(SEATS)]
+    seats = [
+        {
+            "seat": s,
+            "name": "Ann" if s == 0 else f"Bot {s}",
+            "kind": "human" if s == 0 else "bot",
+            "away": False,
+            "auto": False,
+            "claimed": False,
+            "ready": True,
+        }
+        for s in range(SEATS)
+    ]
     hand = [DECK[i % len(DECK)] for i in range(HAND)]
-    lobby = {"type": "lobby", "code": code, "edition": "classic", "rules": {}, "players": SEATS, "bot": "heuristic",
-             "seats": seats, "host": 0, "you": 0, "rule_cards": None,
-             "options": {"timer": 0, "public": False, "late_join": True}}
-    events: list[dict[str, Any]] = [{"kind": "dealer", "seat": 0, "value": 1, "cards": [], "text": "— Round 1 — You deal."}]
+    lobby = {
+        "type": "lobby",
+        "code": code,
+        "edition": "classic",
+        "rules": {},
+        "players": SEATS,
+        "bot": "heuristic",
+        "seats": seats,
+        "host": 0,
+        "you": 0,
+        "rule_cards": None,
+        "options": {"timer": 0, "public": False, "late_join": True},
+    }
+    events: list[dict[str, Any]] = [
+        {"kind": "dealer", "seat": 0, "value": 1, "cards": [], "text": "— Round 1 — You deal."}
+    ]
     for seat in range(SEATS):
-        events.append({"kind": "deal", "seat": seat, "value": HAND, "cards": hand if seat == 0 else [],
-                       "text": f"{seats[seat]['name']} is dealt {HAND} cards."})
+        events.append(
+            {
+                "kind": "deal",
+                "seat": seat,
+                "value": HAND,
+                "cards": hand if seat == 0 else [],
+                "text": f"{seats[seat]['name']} is dealt {HAND} cards.",
+            }
+        )
     events.append({"kind": "flip", "seat": -1, "value": 0, "cards": ["R5"], "text": "Start card: R5 (red 5)."})
-    view = {"players": SEATS, "hand_sizes": [HAND] * SEATS, "actor": 1, "phase": "turn", "dealer": 0, "uncalled": [],
-            "called": [], "scoring": "winner-collects", "scores": [0] * SEATS, "top_card": "R5", "draw_pile_size": 100,
-            "discard_pile_size": 1, "colour": "R", "direction": 1, "target_score": 500, "round": 1, "winner": -1,
-            "hand": hand, "decision": {}, "public": {}}
-    update = {"type": "update", "code": code, "version": len(events), "view": view, "events": events, "legal": [],
-              "asks": "play a card or draw", "seats": seats, "you": 0, "finished": False, "timer": None, "host": 0,
-              "options": lobby["options"], "rematch": None}
+    view = {
+        "players": SEATS,
+        "hand_sizes": [HAND] * SEATS,
+        "actor": 1,
+        "phase": "turn",
+        "dealer": 0,
+        "uncalled": [],
+        "called": [],
+        "scoring": "winner-collects",
+        "scores": [0] * SEATS,
+        "top_card": "R5",
+        "draw_pile_size": 100,
+        "discard_pile_size": 1,
+        "colour": "R",
+        "direction": 1,
+        "target_score": 500,
+        "round": 1,
+        "winner": -1,
+        "hand": hand,
+        "decision": {},
+        "public": {},
+    }
+    update = {
+        "type": "update",
+        "code": code,
+        "version": len(events),
+        "view": view,
+        "events": events,
+        "legal": [],
+        "asks": "play a card or draw",
+        "seats": seats,
+        "you": 0,
+        "finished": False,
+        "timer": None,
+        "host": 0,
+        "options": lobby["options"],
+        "rematch": None,
+    }
     return [{"type": "welcome", "code": code, "seat": 0, "host": True, "invite": f"/r/{code}"}, lobby, update]
 
 
 FRAME_RECORDER = """
-(VERSION) => { window.__frames = new Promise((resolve) => {
+(VERSION) => { window.__long = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration <= 32) continue;
+      window.__long.push({
+        ms: Math.round(entry.duration),
+        blocking_ms: Math.round(entry.blockingDuration),
+        render_ms: Math.round(entry.startTime + entry.duration - entry.renderStart),
+        scripts: entry.scripts.map((script) => ({
+          what: `${script.sourceFunctionName || script.invoker} ${script.sourceURL.split("/").pop()}`.trim(),
+          ms: Math.round(script.duration),
+          forced_layout_ms: Math.round(script.forcedStyleAndLayoutDuration),
+        })),
+      });
+    }
+  }).observe({ type: "long-animation-frame" });
+  window.__frames = new Promise((resolve) => {
   const deltas = [];
   let last = performance.now();
   let started = false;
@@ -159,13 +254,17 @@ def deal_frames(page: Page, url: str) -> dict[str, Any]:
 
     page.route_web_socket(re.compile(r"/ws$"), route)
     page.goto(url + "/")
-    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [f"unokit.seat.{code}", json.dumps({"secret": "x" * 32, "seat": 0})])
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"unokit.seat.{code}", json.dumps({"secret": "x" * 32, "seat": 0})]
+    )
     page.goto(f"{url}/r/{code}")
     page.wait_for_selector("#lobby:not([hidden])")
     page.wait_for_timeout(300)
     page.evaluate(FRAME_RECORDER, str(messages[2]["version"]))
     sockets[-1].send(json.dumps(messages[2]))
     measured = page.evaluate("() => window.__frames")
+    page.wait_for_timeout(200)  # the last frame's long-animation-frame entry
+    long_frames = page.evaluate("() => window.__long")
     deltas = [float(d) for d in measured["deltas"]]
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 30")
     ordered = sorted(deltas)
@@ -177,6 +276,7 @@ def deal_frames(page: Page, url: str) -> dict[str, Any]:
         "over_32ms": sum(d > 32 for d in deltas),
         "duration_ms": round(sum(deltas)),
         "cards_in_flight": measured["flights"],
+        "long_frames": long_frames,
     }
 
 
@@ -201,10 +301,13 @@ def main() -> int:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
                 renders: dict[str, list[float]] = {"cold": [], "warm": []}
+                wire: dict[str, dict[str, int]] = {}
                 for index, (code, secret) in enumerate(rooms):
                     kind = "warm" if index % 2 else "cold"
                     context = browser.new_context(viewport=VIEWPORT)
-                    renders[kind].append(first_render(context.new_page(), url, code, secret, warm=kind == "warm"))
+                    page = context.new_page()
+                    renders[kind].append(first_render(page, url, code, secret, warm=kind == "warm"))
+                    wire[kind] = transferred(page)
                     context.close()
                 context = browser.new_context(viewport=VIEWPORT)
                 frames = deal_frames(context.new_page(), url)
@@ -222,6 +325,7 @@ def main() -> int:
             for kind, times in renders.items()
         },
         "bytes": page_bytes(),
+        "transferred": wire,
         "deal_frames": {"seats": SEATS, "hand": HAND, **frames},
     }
     print(json.dumps(result))
