@@ -1,0 +1,70 @@
+"""The ``unokit`` command: simulate random matches, play against bots, replay records.
+
+The command only renders views and forwards actions; every rule lives in the engine.
+Each command lives in its own module, with its options (``add_parser``) and its ``cmd_*`` function.
+
+>>> main(["simulate", "--edition", "classic", "--players", "3", "--games", "1", "--seed", "1", "--json"])
+... # doctest: +ELLIPSIS
+{"edition": "classic", "players": 3, "games": 1, "seed": 1, ...}
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from unokit.cli import play, replay, serve, simulate, stats, tournament
+from unokit.cli.common import Screen, UsageError
+from unokit.errors import UnoError
+from unokit.narrate import Narrator, describe_action
+
+__all__ = ["Narrator", "build_parser", "describe_action", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="unokit",
+        description="Rules engine, bots and tools for the UNO family of card games.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in (simulate, play, replay, tournament, stats, serve):
+        command.add_parser(commands)
+    return parser
+
+
+Command = Callable[[argparse.Namespace, Screen], int]
+_COMMANDS: dict[str, Command] = {
+    "simulate": simulate.cmd_simulate,
+    "play": play.cmd_play,
+    "replay": replay.cmd_replay,
+    "serve": serve.cmd_serve,
+    "tournament": tournament.cmd_tournament,
+    "stats": stats.cmd_stats,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        print(
+            "unokit: error: choose a command: simulate, play, replay, serve, tournament or stats (see unokit --help)",
+            file=sys.stderr,
+        )
+        return 2
+    screen = Screen(sys.stdout, sys.stdin)
+    try:
+        return _COMMANDS[args.command](args, screen)
+    except (UnoError, UsageError) as exc:
+        print(f"unokit: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130

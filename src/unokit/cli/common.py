@@ -1,0 +1,193 @@
+"""What the commands share: the terminal screen, usage errors, rule options and progress bars."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
+
+from rich.console import Console
+from rich.text import Text
+
+from unokit import rulecards
+from unokit.editions import EDITIONS, get_edition
+from unokit.jackpot import WildJackpot
+from unokit.narrate import Part
+from unokit.rules import Rules
+
+if TYPE_CHECKING:
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
+    """What ``add_subparsers`` returns: each command module adds its parser to it."""
+
+
+def edition_names() -> str:
+    """The editions, for the ``--edition`` help."""
+    return ", ".join(sorted(EDITIONS))
+
+
+# ---------------------------------------------------------------- output
+
+
+class Screen:
+    """Writes to the terminal: colour when it is one, plain text otherwise."""
+
+    def __init__(self, out: TextIO, inp: TextIO) -> None:
+        self.console = Console(file=out, highlight=False, soft_wrap=True, emoji=False)
+        self.out = out
+        self.inp = inp
+        self.echo = _is_tty(inp)
+        """Whether the terminal shows what is typed (otherwise the answer is written out)."""
+
+    def line(self, *parts: Part) -> None:
+        self.console.print(Text.assemble(*parts))
+
+    def ask(self, prompt: str) -> str | None:
+        """Show ``prompt`` and read one line; ``None`` at the end of input."""
+        if self.echo and self.inp is sys.stdin and _is_tty(self.out):
+            try:
+                return input(prompt)  # a terminal: line editing
+            except EOFError:
+                self.console.print()
+                return None
+        self.console.print(prompt, end="", markup=False)
+        self.out.flush()
+        text = self.inp.readline()
+        if not text:
+            self.console.print()
+            return None
+        text = text.rstrip("\r\n")
+        if not self.echo:
+            self.console.print(text, markup=False)
+        return text
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------- rule options
+
+
+class UsageError(Exception):
+    """Bad command-line input."""
+
+
+def parse_rule_values(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--rule takes NAME=VALUE, not {pair!r}")
+        try:
+            value: Any = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        options[name.strip()] = value
+    return options
+
+
+def build_rules(args: argparse.Namespace) -> Rules:
+    options = parse_rule_values(args.rule or [])
+    if args.target is not None:
+        options["target_score"] = args.target
+    if args.scoring is not None:
+        options["scoring"] = args.scoring
+    return Rules.from_dict(options)
+
+
+_CONTROL_SPACES = frozenset("\x1c\x1d\x1e\x1f\x85")
+"""Characters Python counts as blank but a rule card refuses (control characters)."""
+
+
+def read_rules_file(path: str) -> list[str]:
+    """The rule texts of a file: one per line; blank lines and lines starting with ``#`` are skipped.
+
+    Each text is cleaned (:func:`unokit.rulecards.clean_rule_text`); a bad line is a
+    :class:`UsageError` that names it."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as file:
+            content = file.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read rules file {path}: {exc}") from None
+    texts: list[str] = []
+    for number, line in enumerate(content.split("\n"), 1):
+        stripped = line.strip()
+        if stripped.startswith("#") or not (stripped or _CONTROL_SPACES.intersection(line)):
+            continue
+        try:
+            texts.append(rulecards.clean_rule_text(line))
+        except rulecards.RuleTextError as exc:
+            raise UsageError(f"rules file {path}, line {number}: {exc}") from None
+    if not texts:
+        raise UsageError(f"rules file {path} holds no rule text")
+    return texts
+
+
+def rule_cards_option(args: argparse.Namespace, edition: str) -> list[str] | None:
+    """The texts of ``--rules-file`` (``None`` without it); only UNO Wild Jackpot has rule cards."""
+    if args.rules_file is None:
+        return None
+    if not isinstance(get_edition(edition), WildJackpot):
+        raise UsageError(f"--rules-file is for wild-jackpot; {edition} has no rule cards")
+    return read_rules_file(args.rules_file)
+
+
+def add_rule_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", type=int, metavar="T", help="score that wins the match (default 500)")
+    parser.add_argument(
+        "--scoring",
+        metavar="M",
+        help="winner-collects (default), running-tally or single-round",
+    )
+    parser.add_argument(
+        "--rule",
+        action="append",
+        metavar="NAME=VALUE",
+        help="any rule option, e.g. --rule allow_bluff=false (repeatable)",
+    )
+
+
+# ---------------------------------------------------------------- tournament and stats
+
+
+@contextlib.contextmanager
+def progress_bar(label: str, total: int, show: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr (``None`` when not shown). It refreshes only when called, from
+    this thread, so no other thread runs while games are handed to worker processes."""
+    if not show:
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(console=Console(file=sys.stderr), transient=True, auto_refresh=False) as bar:
+        task = bar.add_task(label, total=total)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total, refresh=True)
+
+        yield advance
+
+
+def bot_list(text: str) -> list[str]:
+    """``ismcts,heuristic,random`` -> the kinds, one per seat."""
+    kinds = [kind.strip() for kind in text.split(",")]
+    if any(not kind for kind in kinds):
+        raise UsageError(f"--bots takes bot kinds separated by commas, not {text!r}")
+    if not 2 <= len(kinds) <= 10:
+        raise UsageError(f"--bots needs 2 to 10 bot kinds, one per seat, not {len(kinds)}")
+    return kinds
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.max_decisions < 1:
+        raise UsageError(f"--max-decisions must be at least 1, not {args.max_decisions}")

@@ -1,0 +1,87 @@
+"""``unokit simulate``: play random matches and count what happened."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
+from unokit.editions import get_edition
+from unokit.narrate import plural
+from unokit.simulate import simulate
+
+if TYPE_CHECKING:
+    from unokit.cli.common import Commands
+
+
+def add_parser(commands: Commands) -> None:
+    """The ``simulate`` command and its options."""
+    editions = edition_names()
+    parser = commands.add_parser(
+        "simulate",
+        help="play random matches and count what happened",
+        description="Play matches with a uniformly random legal policy and print counts. "
+        "The same seed gives the same counts.",
+    )
+    parser.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
+    parser.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument(
+        "--rules-file",
+        metavar="FILE",
+        help="wild-jackpot: the rule-card texts of every game, one per line (default: the sheet's suggestions)",
+    )
+    add_rule_options(parser)
+
+
+def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    rule_cards = rule_cards_option(args, edition)
+    show_bar = not args.json and sys.stderr.isatty()
+    if show_bar:
+        from rich.progress import Progress
+
+        with Progress(console=Console(file=sys.stderr), transient=True) as bar:
+            task = bar.add_task(f"{edition}, {args.players} players", total=args.games)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done)
+
+            result = simulate(edition, args.players, args.games, args.seed, rules, advance, rule_cards)
+    else:
+        result = simulate(edition, args.players, args.games, args.seed, rules, rule_cards=rule_cards)
+    if args.json:
+        screen.out.write(json.dumps(result) + "\n")
+        return 0
+    rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
+    screen.line(f"Simulated {plural(result['games'], 'game')} of {edition}, {result['players']} players, ", rules_text)
+    screen.line(f"  seed                      {result['seed']}")
+    screen.line(f"  rounds                    {result['rounds']}")
+    screen.line(f"  decisions                 {result['decisions']}")
+    screen.line(f"  mean decisions per game   {result['mean_decisions_per_game']}")
+    screen.line("  seat   wins   points")
+    for seat in range(result["players"]):
+        screen.line(f"  {seat:>4} {result['wins_by_seat'][seat]:>6} {result['points_by_seat'][seat]:>8}")
+    if "lever_outcomes" in result:
+        written = result["rule_cards"]
+        source = "the rule sheet's suggestions" if written is None else f"{len(written)} from {args.rules_file}"
+        screen.line(f"  rule cards                {source}")
+        levers = result["lever_outcomes"]
+        screen.line(f"  lever pulls               {sum(levers.values())}")
+        for name, count in levers.items():
+            screen.line(f"    {name:<24}{count}")
+        performed = result["rule_cards_performed"]
+        screen.line(f"  rule cards performed      {sum(performed.values())}")
+        screen.line(f"    enforced                {performed['enforced']}")
+        screen.line(f"    honour tasks            {performed['honour']}")
+    screen.line(f"  elapsed                   {result['elapsed_s']} s")
+    return 0

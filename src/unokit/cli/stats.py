@@ -1,0 +1,115 @@
+"""``unokit stats``: a Markdown report with plots on matches between bots (needs matplotlib)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from typing import TYPE_CHECKING
+
+from unokit.cli.common import (
+    Screen,
+    UsageError,
+    add_rule_options,
+    build_rules,
+    check_counts,
+    edition_names,
+    progress_bar,
+)
+from unokit.editions import get_edition
+from unokit.narrate import plural
+from unokit.tournament import MAX_DECISIONS
+
+if TYPE_CHECKING:
+    from unokit.cli.common import Commands
+
+
+def add_parser(commands: Commands) -> None:
+    """The ``stats`` command and its options."""
+    editions = edition_names()
+    parser = commands.add_parser(
+        "stats",
+        help="write a report on matches between bots (Markdown and plots)",
+        description="Play matches with the same kind of bot in every seat and write DIR/report.md with PNG "
+        "plots (needs matplotlib): game length, first-player and seat advantage, points, special cards "
+        "and, for wild-jackpot, the lever and rule cards.",
+    )
+    parser.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
+    parser.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
+    parser.add_argument("--out", required=True, metavar="DIR", help="directory for report.md and the plots")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument("--bots", default="random", metavar="KIND", help="bot kind in every seat (default random)")
+    parser.add_argument("--compare", action="store_true", help="also play every other edition and compare them")
+    parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument(
+        "--max-decisions",
+        type=int,
+        default=MAX_DECISIONS,
+        metavar="D",
+        help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
+    )
+    add_rule_options(parser)
+
+
+def stats_command_line(args: argparse.Namespace) -> str:
+    """The command that makes the same report (every setting spelled out)."""
+    words = ["unokit", "stats", "--edition", get_edition(args.edition).name, "--players", str(args.players)]
+    words += ["--games", str(args.games), "--seed", str(args.seed), "--bots", args.bots, "--out", args.out]
+    if args.compare:
+        words.append("--compare")
+    if args.target is not None:
+        words += ["--target", str(args.target)]
+    if args.scoring is not None:
+        words += ["--scoring", args.scoring]
+    for pair in args.rule or []:
+        words += ["--rule", pair]
+    if args.max_decisions != MAX_DECISIONS:
+        words += ["--max-decisions", str(args.max_decisions)]
+    return shlex.join(words)
+
+
+def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.stats import make_report
+    from unokit.tournament import PlotUnavailableError, require_matplotlib
+
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    check_counts(args)
+    if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
+        raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
+    try:
+        require_matplotlib()
+    except PlotUnavailableError as exc:
+        raise UsageError(f"stats: {exc}") from None
+    editions = 4 if args.compare else 1
+    show = not args.json and sys.stderr.isatty()
+    with progress_bar(f"{edition}, {args.players} players", args.games * editions, show) as advance:
+        summary = make_report(
+            args.out,
+            edition,
+            args.players,
+            args.games,
+            args.seed,
+            bot=args.bots,
+            workers=args.workers,
+            rules=rules,
+            compare=args.compare,
+            command=stats_command_line(args),
+            progress=advance,
+            max_decisions=args.max_decisions,
+        )
+    if args.json:
+        screen.out.write(json.dumps(summary) + "\n")
+        return 0
+    screen.line(f"Report written to {summary['report']}, with {plural(len(summary['plots']), 'plot')}.")
+    for name, data in summary["editions"].items():
+        first = data["first_player_win_rate"]
+        screen.line(
+            f"  {name:<13} {plural(data['rounds'], 'round')}, {data['mean_decisions_per_round']} decisions per "
+            f"round, first player wins {100 * first:.1f}%"
+            + (f", {data['unfinished']} unfinished" if data["unfinished"] else "")
+        )
+    return 0

@@ -1,0 +1,121 @@
+"""``unokit tournament``: compare bots over many matches, seats rotated; matplotlib only for ``--plot``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING
+
+from unokit.cli.common import (
+    Screen,
+    UsageError,
+    add_rule_options,
+    bot_list,
+    build_rules,
+    check_counts,
+    edition_names,
+    progress_bar,
+)
+from unokit.editions import get_edition
+from unokit.narrate import plural
+from unokit.tournament import MAX_DECISIONS
+
+if TYPE_CHECKING:
+    from unokit.cli.common import Commands
+
+
+def add_parser(commands: Commands) -> None:
+    """The ``tournament`` command and its options."""
+    editions = edition_names()
+    parser = commands.add_parser(
+        "tournament",
+        help="compare bots over many matches, seats rotated",
+        description="Play matches between bots and compare their round win rates (with 95% confidence "
+        "intervals). Seats rotate every game and each deal is played from every seat, so use a multiple "
+        "of the number of bots as the number of games. The same seed gives the same results.",
+    )
+    parser.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
+    parser.add_argument(
+        "--bots",
+        required=True,
+        metavar="KINDS",
+        help="bot kinds, one per seat, separated by commas, e.g. heuristic,random,random",
+    )
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="matches to play (default 100)")
+    parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument("--plot", metavar="FILE", help="draw the win rates to a PNG file (needs matplotlib)")
+    parser.add_argument(
+        "--max-decisions",
+        type=int,
+        default=MAX_DECISIONS,
+        metavar="D",
+        help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
+    )
+    add_rule_options(parser)
+
+
+def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
+
+    kinds = bot_list(args.bots)
+    edition = get_edition(args.edition).name
+    rules = build_rules(args)
+    check_counts(args)
+    if args.plot:
+        try:
+            require_matplotlib()
+        except PlotUnavailableError as exc:
+            raise UsageError(f"--plot: {exc}") from None
+    show = not args.json and sys.stderr.isatty()
+    with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
+        result = run_tournament(
+            edition,
+            kinds,
+            args.games,
+            args.seed,
+            workers=args.workers,
+            rules=rules,
+            progress=advance,
+            max_decisions=args.max_decisions,
+        )
+    if args.plot:
+        try:
+            plot_tournament(result, args.plot)
+        except OSError as exc:
+            raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
+    if args.json:
+        screen.out.write(json.dumps(result) + "\n")
+        return 0
+    rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
+    screen.line(
+        f"Tournament of {edition}, {result['players']} players, {plural(result['games'], 'game')}, "
+        f"seed {result['seed']}, {rules_text}"
+    )
+    screen.line("Seats rotate every game and each deal is played from every seat.")
+    single = result["scoring"] == "single-round"
+    head = f"  {'bot':<12}{'seats':>6}{'rounds':>8}{'wins':>7}{'win rate':>10}  {'95% CI':<17}"
+    head += f"{'mean points':>12}" if not single else ""
+    head += f"{'match wins':>12}" if not single else ""
+    screen.line(head + f"{'ms/decision':>13}")
+    for kind, entry in result["results"].items():
+        low, high = entry["round_win_ci95"]
+        row = f"  {kind:<12}{entry['seats']:>6}{entry['rounds']:>8}{entry['round_wins']:>7}"
+        row += f"{100 * entry['round_win_rate']:>9.1f}%  {f'{100 * low:.1f}% to {100 * high:.1f}%':<17}"
+        if not single:
+            row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
+        screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
+    screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
+    if result["unfinished"]:
+        screen.line(
+            f"{plural(result['unfinished'], 'game')} stopped after {args.max_decisions} decisions "
+            "and left out of the counts."
+        )
+    elif not result["seat_balanced"]:
+        screen.line(f"Seats are not balanced: use a multiple of {result['players']} games.")
+    if args.plot:
+        screen.line(f"Plot written to {args.plot}")
+    screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
+    return 0
