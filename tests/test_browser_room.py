@@ -398,3 +398,107 @@ def test_timer_expiry_hands_the_seat_to_the_bot_until_im_back(timer_server: Live
         timeout=15_000,
     )  # her turn comes back to her
     no_errors(watch)
+
+
+# ---------------------------------------------------------------- the join page, leaving a match
+
+
+def open_join_page(page: Page, url: str, code: str) -> None:
+    page.goto(f"{url}/r/{code}")
+    expect(page.locator("#join-note")).not_to_be_empty()
+
+
+def test_join_page_asks_the_room_route_and_offers_join_watch_or_replay(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    code, _ = room_in_code(live_server, RoomSettings("classic", 3, {}, "heuristic"))
+    watch = open_page(PHONE)
+    page = watch.page
+    open_join_page(page, live_server.url, code)
+    expect(page.locator("#join-note")).to_have_text("Classic UNO: 2 seats of 3 free. The match has not begun.")
+    expect(page.locator("#join-submit")).to_have_text("Join")
+    expect(page.locator("#watch")).to_be_visible()
+    expect(page.locator("#replay-button")).to_be_hidden()
+    assert not watch.sockets, "the join page opened a socket to peek at the room"
+    watch.screenshot("room-join-lobby-phone")
+    open_join_page(page, live_server.url, "ZZZZ2222")
+    expect(page.locator("#join-note")).to_contain_text("No room has that code")
+    for button in ("#join-submit", "#watch", "#replay-button"):
+        expect(page.locator(button)).to_be_hidden()
+    # a finished match: Replay, and no Join
+    deck = stacked_deck("classic", [["R7"], ["B5"]], "R5", dealer=1, rules=Rules.from_dict(ONE_CARD))
+    setup = FixedSetup(2**40 + 9, tuple(card_name(card) for card in deck), dealer=1)
+    done, secret = room_in_code(live_server, RoomSettings("classic", 2, dict(ONE_CARD), "heuristic"), setup)
+    ann_watch = open_page(DESKTOP)
+    take_seat(ann_watch.page, live_server.url, done, secret)
+    fill_and_start(ann_watch.page)
+    ann_watch.page.click('#hand .card[data-card="R7"]')
+    expect(ann_watch.page.locator("#results")).to_be_visible()
+    open_join_page(page, live_server.url, done)
+    expect(page.locator("#join-note")).to_contain_text("is over")
+    expect(page.locator("#replay-button")).to_be_visible()
+    expect(page.locator("#join-submit")).to_be_hidden()
+    expect(page.locator("#watch")).to_be_hidden()
+    watch.screenshot("room-join-finished-phone")
+    assert not watch.sockets
+    not_found = [error for error in watch.real_errors() if "404 (Not Found)" not in error]  # the unknown code's answer
+    assert not not_found, watch.errors
+    no_errors(ann_watch)
+
+
+def fill_and_start(page: Page) -> None:
+    expect(page.locator("#fill-bots")).to_be_visible()
+    page.click("#fill-bots")
+    expect(page.locator("#start-game")).to_be_enabled()
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+
+
+@pytest.mark.parametrize(("late", "viewport", "shot"), [(True, DESKTOP, "room-join-late"), (False, PHONE, "room-join-watch-phone")])
+def test_join_page_during_a_match_offers_a_bots_seat_or_says_why_only_watching(
+    live_server: LiveServer, open_page: OpenPage, late: bool, viewport: dict[str, int], shot: str
+) -> None:
+    code, secret = room_in_code(live_server, RoomSettings("classic", 3, {}, "heuristic", late_join=late))
+    ann_watch, watch = open_page(DESKTOP), open_page(viewport)
+    take_seat(ann_watch.page, live_server.url, code, secret)
+    fill_and_start(ann_watch.page)
+    page = watch.page
+    open_join_page(page, live_server.url, code)
+    expect(page.locator("#watch")).to_be_visible()
+    expect(page.locator("#replay-button")).to_be_hidden()  # the match is not over
+    if late:
+        expect(page.locator("#join-submit")).to_have_text("Join — you take a bot's seat at the next round")
+    else:
+        expect(page.locator("#join-submit")).to_be_hidden()
+        expect(page.locator("#join-note")).to_contain_text("lets nobody join once the match has begun: you may watch it")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], width
+    watch.screenshot(shot)
+    no_errors(watch, ann_watch)
+
+
+@pytest.mark.parametrize(("viewport", "shot"), [(DESKTOP, "room-leave-confirm"), (PHONE, "room-leave-confirm-phone")])
+def test_leave_during_a_match_asks_then_hands_the_seat_to_the_bot(
+    live_server: LiveServer, open_page: OpenPage, viewport: dict[str, int], shot: str
+) -> None:
+    code, secret = room_in_code(live_server, RoomSettings("classic", 3, {}, "heuristic"))
+    watch = open_page(viewport)
+    page = watch.page
+    take_seat(page, live_server.url, code, secret)
+    expect(page.locator("#leave-match")).to_be_hidden()  # the lobby has its own Leave
+    fill_and_start(page)
+    page.click("#leave-match")
+    confirm = page.locator("#leave-confirm")
+    expect(confirm).to_be_visible()
+    watch.screenshot(shot)
+    page.click("#leave-stay")
+    expect(confirm).to_be_hidden()
+    assert not live_server.call(lambda: live_server.room(code).seats[0].auto)
+    page.click("#leave-match")
+    page.click("#leave-confirmed")
+    expect(page.locator("#start")).to_be_visible()
+    expect(page.locator("#toast")).to_contain_text("the bot plays for you")
+    expect(page.locator("#leave-match")).to_be_hidden()
+    assert live_server.call(lambda: live_server.room(code).seats[0].auto)
+    assert page.evaluate(f"localStorage.getItem('unokit.seat.{code}')")  # kept, to come back
+    no_errors(watch)

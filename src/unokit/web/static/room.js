@@ -1,6 +1,7 @@
 // The room around the table: the banners above it ("The bot is playing for you" with "I'm back", a late
 // arrival's "You take seat N at the next round"), the rematch vote (at the table and in the match
-// results), and leaving a room: `moved` (to the rematch), `removed` (kicked by the host) and `left`.
+// results), and leaving a room: `moved` (to the rematch), `removed` (kicked by the host) and `left`;
+// the top bar's Leave at the table (asked first during a match: the bot then plays the seat).
 
 import { $, el, show, toast } from "./dom.js";
 import { state, storeSeat, forgetSeat, seatName } from "./state.js";
@@ -87,6 +88,7 @@ export function renderRoomBanner() {
   banner.replaceChildren(...parts);
   show(banner, parts.length > 0);
   renderResultsRematch();
+  renderLeave();
 }
 
 /** The rematch vote inside the match results (when the results are the match's). */
@@ -217,7 +219,96 @@ function backToStart(text) {
   toast(text);
 }
 
-/** Hide the banners on the other screens. */
+// ------------------------------------------------------------------ leaving the table
+
+/** Whether leaving now hands a seat in a match being played to the bot (so it is asked first). */
+function leavingHandsOver() {
+  return (state.seat !== null || state.claimedSeat !== null) && !state.finished && !state.rematch;
+}
+
+/** The top bar's Leave button and its confirmation: shown at the table only. */
+function renderLeave() {
+  const button = /** @type {HTMLButtonElement | null} */ ($("#leave-match"));
+  if (!button) return;
+  const atTable = state.screen === "table" && Boolean(state.code);
+  show(button, atTable);
+  button.title = leavingHandsOver() ? "Leave the match: the bot plays your seat until you come back" : "Leave the table";
+  if (!atTable) askLeave(false);
+}
+
+/**
+ * Open or close the confirmation of leaving.
+ * @param {boolean} open
+ */
+function askLeave(open) {
+  const box = $("#leave-confirm");
+  const button = $("#leave-match");
+  if (!box || !button) return;
+  show(box, open);
+  button.setAttribute("aria-expanded", String(open));
+  if (open) $("#leave-stay", box).focus();
+}
+
+/** Leave: at once for a spectator or once the match is over, else after the player confirms. */
+function onLeaveClick() {
+  if (!leavingHandsOver()) {
+    conn.send({ type: "leave" });
+    return;
+  }
+  askLeave(Boolean($("#leave-confirm")?.hidden ?? true));
+}
+
+/** The Leave button in the top bar and its confirmation (made here: the top bar is shared). */
+function buildLeave() {
+  const tools = $("#topbar .topbar-tools");
+  if (!tools || $("#leave-match")) return;
+  const button = el("button", {
+    type: "button",
+    id: "leave-match",
+    class: "leave-button",
+    text: "Leave",
+    "aria-haspopup": "dialog",
+    "aria-expanded": "false",
+    "aria-controls": "leave-confirm",
+    hidden: true,
+    onclick: onLeaveClick,
+  });
+  const box = el(
+    "div",
+    { id: "leave-confirm", class: "leave-confirm", role: "dialog", "aria-labelledby": "leave-confirm-title", hidden: true },
+    el("h2", { id: "leave-confirm-title", text: "Leave the match?" }),
+    el("p", { text: "The bot plays your seat from now on. Open the room's link again to take your seat back." }),
+    el(
+      "div",
+      { class: "row" },
+      el("button", {
+        type: "button",
+        id: "leave-confirmed",
+        class: "danger",
+        text: "Leave",
+        onclick: () => {
+          askLeave(false);
+          conn.send({ type: "leave" });
+        },
+      }),
+      el("button", { type: "button", id: "leave-stay", class: "primary", text: "Stay", onclick: () => askLeave(false) }),
+    ),
+  );
+  tools.prepend(button);
+  $("#topbar").append(box);
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      askLeave(false);
+      button.focus();
+    }
+  });
+}
+
+/** Hide the banners on the other screens; the top bar's Leave. */
 export function bindRoom() {
-  document.addEventListener("unokit:screen", () => renderRoomBanner());
+  buildLeave();
+  document.addEventListener("unokit:screen", () => {
+    renderRoomBanner();
+    renderLeave();
+  });
 }

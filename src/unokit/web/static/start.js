@@ -1,10 +1,13 @@
 // The start page (what each edition is, "Play now against bots", the room form, the public rooms,
-// join by code) and the join page of /r/CODE; the words every option is shown with (no raw ids).
+// join by code) and the join page of /r/CODE (what a newcomer may do there, from
+// `GET /api/rooms/CODE`: join, take a bot's seat, watch, or replay a finished match); the words
+// every option is shown with (no raw ids; the shared ones are in labels.js).
 
 import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
 import { cardNode } from "./cards.js";
+import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 
 /** @typedef {import("./state.js").Options} Options */
 /** @typedef {import("./state.js").OptionSpec} OptionSpec */
@@ -105,30 +108,8 @@ export const OPTION_HELP = {
   rule_card_count: "Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
 };
 
-/** @type {Record<string, string>} */
-export const LEVER_LABELS = {
-  "choose-player": "A player of your choice",
-  right: "The player on your right",
-  left: "The player on your left",
-  everyone: "Everyone",
-  "discard-colours": "Discard one of each colour",
-  "draw-four": "Draw four",
-};
-export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
-
-/** The words of an option's choices. */
-/** @type {Record<string, Record<string, string>>} */
-export const CHOICE_LABELS = {
-  scoring: {
-    "winner-collects": "Winner collects the others' points",
-    "running-tally": "Running tally: the lowest total wins",
-    "single-round": "One round: the first out wins",
-  },
-  forced_swap_final_card: {
-    wins: "It wins at once",
-    swaps: "The hands are swapped first",
-  },
-};
+// the words of the server's ids live in labels.js (the table and the results use them too)
+export { LEVER_LABELS, LEVER_ORDER, CHOICE_LABELS };
 
 /** @type {Record<string, string>} */
 export const BOT_LABELS = {
@@ -576,6 +557,65 @@ export function watch(code) {
 }
 
 /**
+ * Where a room stands, as `GET /api/rooms/{code}` tells the join page.
+ * @typedef {object} RoomStatus
+ * @property {"lobby" | "playing" | "finished"} status
+ * @property {string} edition
+ * @property {number} players
+ * @property {number} open open seats (in the lobby)
+ * @property {number} late_seats bot seats a newcomer may still claim (during a match)
+ * @property {RoomOptions} [options]
+ */
+
+/**
+ * What a newcomer may do in room `code`: join, watch, replay; null for an unknown code.
+ * @param {string} code
+ * @returns {Promise<RoomStatus | null | undefined>} undefined when the server could not be asked
+ */
+async function roomStatus(code) {
+  try {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`, { cache: "no-store" });
+    if (response.status === 404) return null;
+    if (!response.ok) return undefined;
+    return /** @type {RoomStatus} */ (await response.json());
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The join page's buttons and note for a room's status.
+ * @param {RoomStatus | null | undefined} room
+ */
+export function joinChoices(room) {
+  const seats = (/** @type {number} */ n) => `${n} seat${n === 1 ? "" : "s"}`;
+  if (room === undefined) return { join: "Join", watch: true, replay: false, note: "" };
+  if (room === null) {
+    return { join: "", watch: false, replay: false, note: "No room has that code. Check the link, or set up a new room from the home page." };
+  }
+  const game = editionTitle(room.edition);
+  if (room.status === "finished") {
+    return { join: "", watch: false, replay: true, note: `This ${game} match is over. Watch its replay, or set up a new room from the home page.` };
+  }
+  if (room.status === "playing") {
+    if (room.late_seats > 0) {
+      return {
+        join: "Join — you take a bot's seat at the next round",
+        watch: true,
+        replay: false,
+        note: `A ${game} match is being played. Join to take over a bot's seat when the next round is dealt (you watch until then), or just watch.`,
+      };
+    }
+    const why = room.options?.late_join ? "every bot's seat is already taken" : "this room lets nobody join once the match has begun";
+    return { join: "", watch: true, replay: false, note: `A ${game} match is being played and ${why}: you may watch it.` };
+  }
+  if (room.open > 0) {
+    return { join: "Join", watch: true, replay: false, note: `${game}: ${seats(room.open)} of ${room.players} free. The match has not begun.` };
+  }
+  return { join: "", watch: true, replay: false, note: `${game}: every seat is taken, so you may only watch.` };
+}
+
+/**
  * The join page of room `code`: join with a name or watch; Replay once the match is over.
  * @param {string} code
  */
@@ -585,66 +625,22 @@ export function showJoin(code) {
   $("#join-code").textContent = code;
   const form = asForm($("#join-form"));
   if (!form.name.value) form.name.value = savedName();
-  show($("#replay-button"), false);
-  show($("#join-fields"), true);
-  show($("#join-submit"), true);
-  show($("#watch"), true);
+  for (const id of ["#replay-button", "#join-fields", "#join-submit", "#watch"]) show($(id), false);
   $("#join-note").textContent = "";
-  peekRoom(code).then((peek) => {
+  $("#join").dataset.status = "";
+  const titles = loadOptions().catch(() => null); // the editions' titles, never their ids
+  Promise.all([roomStatus(code), titles]).then(([room]) => {
     if (state.code !== code || state.screen !== "join") return;
-    $("#join-note").textContent = peek.note;
-    if (peek.status === "finished") {
-      show($("#replay-button"), true);
-      show($("#join-fields"), false);
-      show($("#join-submit"), false);
-    } else if (peek.status === "unknown") {
-      show($("#join-fields"), false);
-      show($("#join-submit"), false);
-      show($("#watch"), false);
-    }
-  });
-}
-
-/**
- * What the server tells of room `code`, asked as a spectator on a socket of its own and closed at
- * once: in the lobby (with its free seats), being played, over, or unknown.
- * @param {string} code
- * @returns {Promise<{status: "lobby" | "playing" | "finished" | "unknown" | "open", note: string}>}
- */
-function peekRoom(code) {
-  return new Promise((resolve) => {
-    const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-    /** @param {"lobby" | "playing" | "finished" | "unknown" | "open"} status @param {string} note */
-    const done = (status, note) => {
-      clearTimeout(timer);
-      ws.close();
-      resolve({ status, note });
-    };
-    const timer = setTimeout(() => done("open", ""), 5000);
-    ws.addEventListener("open", () => ws.send(JSON.stringify({ type: "spectate", code, version: 0 })));
-    ws.addEventListener("error", () => done("open", ""));
-    ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (message.type === "lobby") {
-        const seats = Array.isArray(message.seats) ? message.seats : [];
-        const free = seats.filter((/** @type {{kind: string}} */ seat) => seat.kind === "open").length;
-        const host = seats.find((/** @type {{seat: number}} */ seat) => seat.seat === message.host)?.name;
-        const who = host ? `${host}'s room` : "A room";
-        done("lobby", `${who}: ${editionTitle(message.edition)}, ${free} of ${seats.length} seats free.`);
-      } else if (message.type === "update") {
-        if (message.finished) done("finished", "This match is over. Watch its replay, or set up a new room from the home page.");
-        else if (message.options?.late_join) done("playing", "The match has begun: join to take over a bot's seat from the next round, or watch.");
-        else done("playing", "The match has begun: you may watch it.");
-      } else if (message.type === "error") {
-        if (message.code === "not-found") done("unknown", "No room has this code. Check the link, or set up a new room from the home page.");
-        else done("open", "");
-      }
-    });
+    const choice = joinChoices(room);
+    $("#join").dataset.status = room === null ? "unknown" : room?.status ?? "";
+    $("#join-note").textContent = choice.note;
+    $("#join-submit").textContent = choice.join || "Join";
+    show($("#join-fields"), Boolean(choice.join));
+    show($("#join-submit"), Boolean(choice.join));
+    show($("#watch"), choice.watch);
+    show($("#replay-button"), choice.replay);
+    $("#replay-button").classList.toggle("primary", choice.replay);
+    $("#watch").classList.toggle("primary", choice.watch && !choice.join);
   });
 }
 

@@ -1,0 +1,69 @@
+// The words the page shows for the server's ids (scoring methods, lever outcomes, phases, option
+// choices), shared by the start page, the lobby, the table and the results, so that no raw id such
+// as `winner-collects` or `rule-run` ever reaches a player.  It imports nothing.
+
+/** The words of an option's choices. */
+/** @type {Record<string, Record<string, string>>} */
+export const CHOICE_LABELS = {
+  scoring: {
+    "winner-collects": "Winner collects the others' points",
+    "running-tally": "Running tally: the lowest total wins",
+    "single-round": "One round: the first out wins",
+  },
+  forced_swap_final_card: {
+    wins: "It wins at once",
+    swaps: "The hands are swapped first",
+  },
+};
+
+/** The scoring methods in a few words, for the table's round line. */
+/** @type {Record<string, string>} */
+export const SCORING_SHORT = {
+  "winner-collects": "winner collects the points",
+  "running-tally": "lowest total wins",
+  "single-round": "one round, first out wins",
+};
+
+/** @type {Record<string, string>} */
+export const LEVER_LABELS = {
+  "choose-player": "A player of your choice",
+  right: "The player on your right",
+  left: "The player on your left",
+  everyone: "Everyone",
+  "discard-colours": "Discard one of each colour",
+  "draw-four": "Draw four",
+};
+export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
+
+/** What each phase asks, for the rare update that comes without the engine's words (`asks`). */
+/** @type {Record<string, string>} */
+export const PHASE_WORDS = {
+  turn: "play a card or draw",
+  drawn: "play the drawn card or keep it",
+  colour: "choose a colour",
+  challenge: "challenge the Wild Draw Four or accept it",
+  discard: "discard a card",
+  target: "choose a player",
+  over: "nothing: the match is over",
+  "rule-run": "play by the rule card",
+  "lever-discard": "discard up to one card of each colour",
+  honour: "perform the honour task",
+  give: "give a card",
+};
+
+/**
+ * The words of phase `phase` (never its id).
+ * @param {string} phase
+ */
+export function phaseWords(phase) {
+  return PHASE_WORDS[phase] ?? "decide";
+}
+
+/**
+ * "1 point", "2 points", "1 card", "0 cards".
+ * @param {number} count
+ * @param {string} word
+ */
+export function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
