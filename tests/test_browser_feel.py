@@ -400,3 +400,78 @@ def test_single_round_results_show_no_points_table_and_the_replay_names_the_edit
     viewer.screenshot("feel-replay-phone")
     assert not watch.real_errors(), watch.errors
     assert not viewer.real_errors(), viewer.errors
+
+
+# ---------------------------------------------------------------- words: no raw ids, plurals, UNO as a race
+
+RAW_ID = re.compile(r"\b[a-z]+-[a-z]+(?:-[a-z]+)?\b")
+
+
+def server_ids(page: Page) -> set[str]:
+    """The server's hyphenated ids: editions, scoring methods, lever outcomes, phases."""
+    options = page.evaluate("fetch('/api/options').then(r => r.json())")
+    from unokit.game import PHASE_NAMES
+    from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
+
+    ids = {*options["editions"], *options["rules"]["scoring"]["choices"], *LEVER_OUTCOMES, *PHASE_NAMES}
+    ids.update(WildJackpot.phase_names)
+    return {word for word in ids if "-" in word}
+
+
+def raw_ids(page: Page, ids: set[str]) -> set[str]:
+    text = str(page.evaluate("document.body.innerText"))
+    return {word for word in RAW_ID.findall(text) if word in ids}
+
+
+def test_table_results_and_replay_show_words_not_ids_and_count_one_point(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    rules = {"hand_size": 3, "target_score": 1}  # the first round decides the match: "the first to 1 point"
+    code, secret = fixed_room(live_server, "classic", rules, RESULT_HANDS, "R5", RESULT_DRAWS)
+    watch = open_page(viewport={"width": 1366, "height": 768})
+    page = watch.page
+    page.emulate_media(reduced_motion="reduce")
+    seat_ann(live_server, page, code, secret)
+    ids = server_ids(page)
+    assert "winner-collects" in ids and "rule-run" in ids
+    expect(page.locator("#round-info")).to_have_text("Round 1 · to 1 point · winner collects the points")
+    assert not raw_ids(page, ids)
+    watch.screenshot("feel-words-table")
+    play_out(page)
+    expect(page.locator("#results")).to_have_attribute("data-counted", "true")
+    expect(page.locator("#results-note")).to_have_text("The first to 1 point wins.")
+    expect(page.locator("#results-sub")).to_contain_text("You reach 89 points.")
+    expect(page.locator("#results-sub")).to_contain_text("The match took 1 round.")
+    assert not raw_ids(page, ids)
+    watch.screenshot("feel-words-results")
+    page.goto(f"{live_server.url}/replay/{code}")
+    expect(page.locator("#replay-pos")).to_contain_text("step 0 of")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-pos")).not_to_contain_text("step 0 of")
+    assert not raw_ids(page, ids)
+    assert not watch.real_errors(), watch.errors
+
+
+def test_drawn_card_dialog_offers_uno_as_the_race_button_not_with_the_card(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    # Ann holds B2 and draws R9, playable on R5: playing it leaves her one card
+    for viewport, name in (({"width": 1366, "height": 768}, "desktop"), (PHONE, "phone")):
+        code, secret = fixed_room(live_server, "classic", {"hand_size": 1}, [["B2"], ["G8"]], "R5", ["R9", "G4"])
+        watch = open_page(viewport=viewport)
+        page = watch.page
+        seat_ann(live_server, page, code, secret)
+        page.click("#draw-pile:not([disabled])")
+        dialog = page.locator("#decision")
+        expect(dialog.locator("#decision-title")).to_have_text("You drew a card")
+        expect(dialog.locator('#decision-options button[data-action="R9"]')).to_be_visible()
+        expect(dialog.locator('#decision-options button[data-action$="!"]')).to_have_count(0)  # no call handed over
+        uno = dialog.locator("#uno-button")
+        expect(uno).to_be_visible()
+        expect(page.locator("#uno-button")).to_have_count(1)  # the same race button, in the dialog only
+        page.keyboard.press("u")
+        expect(uno).to_have_attribute("aria-pressed", "true")
+        watch.screenshot(f"feel-drawn-uno-{name}")
+        dialog.locator('#decision-options button[data-action="R9"]').click()
+        expect(page.locator("#me-label")).to_contain_text("UNO!")  # the card went with the call (R9!)
+        assert not watch.real_errors(), watch.errors

@@ -17,6 +17,8 @@ import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
+import { phaseWords, plural } from "./labels.js";
+import { unoButton, withUnoCall } from "./hand.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
@@ -39,9 +41,24 @@ function capitalize(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** @param {number} count @param {string} word */
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+/** Points in the results' short form: "1 pt", "40 pts". @param {number} count */
+const pts = (count) => `${count} pt${count === 1 ? "" : "s"}`;
+
+/**
+ * Whether the phase itself asks this player through the dialog (not the hand).
+ * @param {View | null} view
+ */
+export function phaseDialog(view) {
+  return Boolean(view && !HAND_PHASES.has(view.phase) && myDecisions().length && !state.spectator);
+}
+
+/**
+ * The phase's choices without the card-with-UNO ones: UNO is a race, called with the big UNO
+ * button (or U) before the card is played, never a choice handed over with the card.
+ * @param {LegalEntry[]} legal
+ */
+function withoutUnoPlays(legal) {
+  return legal.filter((entry) => entry.type !== "play_uno" || !legal.some((other) => other.type === "play" && other.card === entry.card));
 }
 
 /**
@@ -86,11 +103,11 @@ export function renderDecision(view) {
   /** @type {LegalEntry[]} */
   let entries = [];
   let cancel = false;
-  if (view && !HAND_PHASES.has(view.phase) && mine.length && !state.spectator) {
+  if (view && phaseDialog(view)) {
     choiceOpen = null;
-    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks || view.phase);
+    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks || phaseWords(view.phase));
     detail = decisionDetail(view);
-    entries = state.legal; // the phase's choices plus UNO / catch, which stay open meanwhile
+    entries = withoutUnoPlays(state.legal); // the phase's choices plus UNO / catch, which stay open meanwhile
   } else if (choiceOpen && mine.length) {
     ({ title, detail, entries } = choiceOpen);
     const legalNow = new Set(state.legal.map((entry) => entry.action));
@@ -130,6 +147,8 @@ export function renderDecision(view) {
   options.replaceChildren();
   options.classList.toggle("colours", colours);
   entries.forEach((entry, index) => options.append(decisionButton(entry, index, hand)));
+  const uno = !cancel && state.legal.some((entry) => entry.type === "play_uno") ? unoButton() : null;
+  if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here while the dialog asks
   if (cancel) {
     options.append(
       el("button", {
@@ -224,7 +243,7 @@ function decisionButton(entry, index, hand) {
     disabled: state.busy,
     onclick: () => {
       choiceOpen = null;
-      act(action);
+      act(withUnoCall(entry)); // a card goes with the UNO call if UNO was pressed before it
     },
   };
   const key = el("span", { class: "key", text: number });
@@ -382,7 +401,7 @@ function roundWords(roundEvent, scoring, round, named) {
 function scoringNote(scoring, target) {
   if (scoring === "single-round") return "A single round: the first player out wins. No points are counted.";
   if (scoring === "running-tally") return `When a score reaches ${target}, the lowest score wins.`;
-  return `The first to ${target} points wins.`;
+  return `The first to ${plural(target, "point")} wins.`;
 }
 
 /** Show the next queued result, unless one is shown. */
@@ -416,7 +435,7 @@ export function showNextResult() {
     const final = result.event.scores ?? [];
     const mine = final[winner];
     if (scoring === "running-tally") lines.push(`${youWin ? "You have" : `${winnerName} has`} the lowest score: ${mine}.`);
-    else lines.push(`${youWin ? "You reach" : `${winnerName} reaches`} ${mine} points.`);
+    else lines.push(`${youWin ? "You reach" : `${winnerName} reaches`} ${plural(mine, "point")}.`);
     lines.push(`The match took ${plural(round, "round")}.`);
   }
   $("#results-sub").textContent = lines.join(" ");
@@ -444,11 +463,11 @@ export function showNextResult() {
     );
     const out = cards.length === 0;
     const isWinner = roundEvent ? hand.seat === roundEvent.seat : false;
-    let totalText = `${hand.value} pts`;
+    let totalText = pts(hand.value);
     if (single) totalText = out ? "" : plural(cards.length, "card");
     else if (scoring === "running-tally") totalText = `+${hand.value}`;
     else if (isWinner && roundEvent) totalText = `+${roundEvent.value}`; // what the winner collects
-    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : "0 pts";
+    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : pts(0);
     const total = el("td", { class: `num hand-total${isWinner && !single ? " collected" : ""}`, text: startText });
     body.append(
       el(
@@ -542,7 +561,7 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
       }
       if (row.points && scoring !== "single-round") {
         sum += row.points[index];
-        row.total.textContent = scoring === "running-tally" ? `+${sum}` : `${sum} pts`;
+        row.total.textContent = scoring === "running-tally" ? `+${sum}` : pts(sum);
       }
       if (perCard) await wait(perCard);
     }

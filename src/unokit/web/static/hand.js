@@ -46,6 +46,23 @@ function pressUno() {
 }
 
 /**
+ * The action that plays `action`'s card: its `!` form (the UNO call) when UNO was pressed and the
+ * call may go with that card, else `action` itself.  The decision dialog plays cards through it, so
+ * that UNO is the same race there as in the hand.
+ * @param {LegalEntry} entry
+ * @returns {string}
+ */
+export function withUnoCall(entry) {
+  if (!entry.card) return entry.action;
+  const armed = unoArmed;
+  unoArmed = false;
+  if (!armed || entry.type !== "play") return entry.action;
+  const calls = state.legal.filter((item) => item.type === "play_uno" && item.card === entry.card);
+  const call = calls.find((item) => item.action === `${entry.action}!`) ?? (calls.length === 1 ? calls[0] : null);
+  return call ? call.action : entry.action;
+}
+
+/**
  * The big UNO button, when UNO may be called now (null otherwise).
  * @returns {HTMLElement | null}
  */

@@ -9,7 +9,8 @@ import { state, seatName, myDecisions, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand, unoButton } from "./hand.js";
 import { renderSeats } from "./seats.js";
-import { renderDecision } from "./dialogs.js";
+import { renderDecision, phaseDialog } from "./dialogs.js";
+import { SCORING_SHORT, phaseWords, plural } from "./labels.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
@@ -82,7 +83,8 @@ function renderCentre(view) {
     el("span", { class: "spin", "aria-hidden": "true", text: forward ? "↻" : "↺" }),
     forward ? "clockwise" : "counter-clockwise",
   );
-  const scoring = view.scoring === "single-round" ? "single round" : `to ${view.target_score} · ${view.scoring}`;
+  const how = SCORING_SHORT[view.scoring] ?? "";
+  const scoring = view.scoring === "single-round" ? how : `to ${plural(view.target_score, "point")}${how ? ` · ${how}` : ""}`;
   $("#round-info").textContent = `Round ${view.round} · ${scoring}`;
 }
 
@@ -110,9 +112,9 @@ function renderStatus(view) {
     const winner = view.winner >= 0 ? seatName(view.winner) : null;
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
   } else if (mine.length) {
-    status.textContent = `Your move: ${state.asks || view.phase}.`;
+    status.textContent = `Your move: ${state.asks || phaseWords(view.phase)}.`;
   } else {
-    status.textContent = `${seatName(view.actor)} to ${state.asks || view.phase}.`;
+    status.textContent = `${seatName(view.actor)} to ${state.asks || phaseWords(view.phase)}.`;
   }
   status.classList.toggle("mine", mine.length > 0);
   $("#hand-area").classList.toggle("my-turn", mine.length > 0);
@@ -145,7 +147,9 @@ function renderActions(view) {
     if (entry.type === "catch") box.append(actionButton(entry, "catch"));
     else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
-  const uno = unoButton();
+  // while the decision dialog asks (a drawn card), the race button stands in the dialog instead
+  const inDialog = phaseDialog(view) && state.legal.some((entry) => entry.type === "play_uno");
+  const uno = inDialog ? null : unoButton();
   if (uno) box.append(el("div", { class: "uno-wrap" }, uno));
   box.classList.toggle("has-uno", Boolean(uno));
 }
@@ -168,7 +172,7 @@ function renderScores(view) {
         class: "num",
         text:
           view.scoring === "single-round"
-            ? `${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`
+            ? plural(view.hand_sizes[seat], "card")
             : view.scores[seat],
       }),
     );
