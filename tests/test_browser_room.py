@@ -327,7 +327,7 @@ def test_rematch_moves_both_players_and_the_spectator_to_a_new_table(
     expect(sam.locator("#results-rematch .rematch-button")).to_have_count(0)  # spectators follow, they do not vote
     rematch.click()
     expect(rematch).to_be_disabled()
-    expect(bob.locator("#results-rematch .rematch-status")).to_have_text("Ready for a rematch: Ann. Waiting for You.")
+    expect(bob.locator("#results-rematch .rematch-status")).to_have_text("Ready for a rematch: Ann. Waiting for you.")
     expect(sam.locator("#results-rematch .rematch-status")).to_have_text("Ready for a rematch: Ann. Waiting for Bob.")
     ann_watch.screenshot("room-rematch-results")
     ann.click("#results-close")  # ... and at the table once the results are closed

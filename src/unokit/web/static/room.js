@@ -113,7 +113,7 @@ function renderResultsRematch() {
  * @param {number[]} seats
  * @returns {string}
  */
-const names = (seats) => seats.map((seat) => seatName(seat)).join(", ");
+const names = (seats) => seats.map((seat) => (seat === state.seat ? "you" : seatName(seat))).join(", "); // mid-sentence: "you"
 
 /**
  * The rematch vote: a button for a player, who voted and who is awaited for everyone.
