@@ -97,8 +97,9 @@ def end_my_turn(page: Page) -> None:
     raise AssertionError("the turn did not end")
 
 
-def fixed_room(live: LiveServer, edition: str, rules: dict[str, Any], hands: list[list[str]], start: str,
-               draws: list[str]) -> tuple[str, str]:
+def fixed_room(
+    live: LiveServer, edition: str, rules: dict[str, Any], hands: list[list[str]], start: str, draws: list[str]
+) -> tuple[str, str]:
     """A room of ``len(hands)`` seats whose deal is fixed: seat 0 (Ann, the host) plays first."""
     players = len(hands)
     dealer = players - 1
@@ -122,15 +123,20 @@ def seat_ann(live: LiveServer, page: Page, code: str, secret: str) -> None:
 
 
 def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and a["y"] < b["y"] + b["height"] and b[
-        "y"
-    ] < a["y"] + a["height"]
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
 
 
 # ---------------------------------------------------------------- sound
 
 
-def test_sounds_play_on_your_turn_and_a_play_and_mute_is_remembered(live_server: LiveServer, open_page: OpenPage) -> None:
+def test_sounds_play_on_your_turn_and_a_play_and_mute_is_remembered(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
     watch = open_page()
     page = watch.page
     page.add_init_script(COUNT_SOUNDS)
@@ -250,11 +256,14 @@ def test_colour_choice_shows_the_hand_and_does_not_cover_it_on_a_phone(
         shown = page.locator("#decision-hand .card")
         expect(shown).to_have_count(6)  # the hand after the Wild, in the dialog
         counts = {
-            colour: page.locator(f'#decision-options button.c-{colour} .colour-count').inner_text()
+            colour: page.locator(f"#decision-options button.c-{colour} .colour-count").inner_text()
             for colour in ("red", "yellow", "green", "blue")
         }
         assert counts == {
-            "red": "3 in your hand", "yellow": "0 in your hand", "green": "2 in your hand", "blue": "1 in your hand"
+            "red": "3 in your hand",
+            "yellow": "0 in your hand",
+            "green": "2 in your hand",
+            "blue": "1 in your hand",
         }, counts
         page.wait_for_timeout(50)  # the dialog's placement scrolls in the same frame; let the layout settle
         hand = page.locator("#hand")
@@ -267,7 +276,7 @@ def test_colour_choice_shows_the_hand_and_does_not_cover_it_on_a_phone(
         assert width <= viewport["width"], width
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"feel-colour-choice-{name}.png"))  # the screen as the player sees it
-        page.click('#decision-options button.c-red')
+        page.click("#decision-options button.c-red")
         expect(page.locator("#current-colour")).to_contain_text("red")
         assert not watch.real_errors(), watch.errors
 
@@ -337,7 +346,9 @@ def check_hands(page: Page, unit: str) -> None:
     expect(page.locator('#results-hands tr[data-seat="0"] .badge.out')).to_be_visible()
 
 
-def test_round_results_count_the_hands_and_match_the_server_scores(live_server: LiveServer, open_page: OpenPage) -> None:
+def test_round_results_count_the_hands_and_match_the_server_scores(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
     rules = {"hand_size": 3}
     for viewport, name in (({"width": 1366, "height": 768}, "desktop"), (PHONE, "phone")):
         code, secret = fixed_room(live_server, "classic", rules, RESULT_HANDS, "R5", RESULT_DRAWS)

@@ -454,7 +454,9 @@ def fill_and_start(page: Page) -> None:
     expect(page.locator("#table")).to_be_visible()
 
 
-@pytest.mark.parametrize(("late", "viewport", "shot"), [(True, DESKTOP, "room-join-late"), (False, PHONE, "room-join-watch-phone")])
+@pytest.mark.parametrize(
+    ("late", "viewport", "shot"), [(True, DESKTOP, "room-join-late"), (False, PHONE, "room-join-watch-phone")]
+)
 def test_join_page_during_a_match_offers_a_bots_seat_or_says_why_only_watching(
     live_server: LiveServer, open_page: OpenPage, late: bool, viewport: dict[str, int], shot: str
 ) -> None:
@@ -470,7 +472,9 @@ def test_join_page_during_a_match_offers_a_bots_seat_or_says_why_only_watching(
         expect(page.locator("#join-submit")).to_have_text("Join — you take a bot's seat at the next round")
     else:
         expect(page.locator("#join-submit")).to_be_hidden()
-        expect(page.locator("#join-note")).to_contain_text("lets nobody join once the match has begun: you may watch it")
+        expect(page.locator("#join-note")).to_contain_text(
+            "lets nobody join once the match has begun: you may watch it"
+        )
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], width
     watch.screenshot(shot)

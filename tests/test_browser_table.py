@@ -13,7 +13,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -109,7 +109,9 @@ def paced_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
     live.thread.join(timeout=10)
 
 
-def create_and_start(page: Page, url: str, *, seats: int, hand_size: int = 7, target: int = 500, edition: str = "classic") -> str:
+def create_and_start(
+    page: Page, url: str, *, seats: int, hand_size: int = 7, target: int = 500, edition: str = "classic"
+) -> str:
     page.goto(url + "/")
     page.wait_for_selector("#create-form [name=edition] option", state="attached")
     page.fill("#create-form [name=name]", "Ann")
@@ -253,7 +255,9 @@ def test_a_round_on_the_table_shows_each_update_after_its_events(paced_server: L
     assert not watch.real_errors(), watch.errors
 
 
-def test_the_queue_holds_the_table_at_the_update_its_events_belong_to(paced_server: LiveServer, open_page: OpenPage) -> None:
+def test_the_queue_holds_the_table_at_the_update_its_events_belong_to(
+    paced_server: LiveServer, open_page: OpenPage
+) -> None:
     # a spectator watches while the host plays: updates come while motion plays, and the table keeps its order
     host = open_page()
     code = create_and_start(host.page, paced_server.url, seats=5, hand_size=6, target=1)
@@ -282,7 +286,9 @@ def test_the_queue_holds_the_table_at_the_update_its_events_belong_to(paced_serv
 
 
 @pytest.mark.parametrize("viewport", [*PHONES, DESKTOP], ids=["375x667", "390x844", "1366x768"])
-def test_ten_seats_round_the_table_without_overlap(live_server: LiveServer, open_page: OpenPage, viewport: dict[str, int]) -> None:
+def test_ten_seats_round_the_table_without_overlap(
+    live_server: LiveServer, open_page: OpenPage, viewport: dict[str, int]
+) -> None:
     watch = open_page(viewport=viewport)
     page = watch.page
     create_and_start(page, live_server.url, seats=10, hand_size=7)
@@ -320,7 +326,7 @@ def test_a_large_hand_overlaps_without_breaking_the_layout(live_server: LiveServ
     # every card keeps its corner index in sight: at least 40 % of a card's width shows
     lefts = [box["x"] for box in boxes(page, "#hand .card")]
     width = boxes(page, "#hand .card")[0]["width"]
-    assert min(b - a for a, b in zip(lefts, lefts[1:], strict=False)) >= 0.4 * width - 0.5
+    assert min(b - a for a, b in pairwise(lefts)) >= 0.4 * width - 0.5
     watch.screenshot("phone-hand-30")
     assert not watch.real_errors(), watch.errors
 
@@ -367,13 +373,17 @@ def test_card_faces_colour_blind_marks_and_contrast(live_server: LiveServer, ope
     # every kind has its own face: the symbols differ within each edition's kinds
     wilds = page.eval_on_selector_all("#gallery .card.c-wild .sym", "symbols => symbols.map(s => s.textContent)")
     assert len(wilds) == 10 and len(set(wilds)) == 10, wilds
-    kinds = page.eval_on_selector_all("#gallery .card:not(.c-wild)", "cards => cards.map(c => c.querySelector('.sym').textContent)")
+    kinds = page.eval_on_selector_all(
+        "#gallery .card:not(.c-wild)", "cards => cards.map(c => c.querySelector('.sym').textContent)"
+    )
     assert len(set(kinds)) == 14, kinds  # ten numbers, Skip, Reverse, Draw Two, Jackpot
     for item in page.evaluate(CONTRAST):
         assert item["index"] >= 4.5 and item["symbol"] >= 4.5, item
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#gallery").screenshot(path=str(ARTIFACTS / "cards.png"))
-    marks = "Array.from(document.querySelectorAll('#gallery .card .cb')).map(m => getComputedStyle(m, '::before').content)"
+    marks = (
+        "Array.from(document.querySelectorAll('#gallery .card .cb')).map(m => getComputedStyle(m, '::before').content)"
+    )
     assert all(mark in ("none", "") for mark in page.evaluate(marks))
     # colour-blind mode: a symbol and a pattern on every coloured card and on the colour chip
     page.evaluate("localStorage.setItem('unokit.prefs', JSON.stringify({colourBlind: true}))")
@@ -411,7 +421,7 @@ def test_reduced_motion_presents_every_update_at_once(live_server: LiveServer, o
     received = page.evaluate("window.__received")
     assert len(received) >= 4
     # each update was drawn before the next one arrived: nothing waits in the queue
-    for (before, _), (_, shown) in zip(received, received[1:], strict=False):
+    for (before, _), (_, shown) in pairwise(received):
         assert shown == str(before), f"update {before} was not drawn yet when the next one came (table at {shown})"
     page.wait_for_function("v => Number(document.querySelector('#table').dataset.version) >= v", arg=received[-1][0])
     assert page.evaluate("window.__flights") == 0
@@ -424,7 +434,9 @@ UNO_RULES = {"hand_size": 2, "scoring": "single-round"}
 
 def two_card_room(live: LiveServer, timer: int = 30) -> tuple[str, str]:
     """Ann (seat 0, first to play) holds Red 7 and Green 3 on a Red 5; the bot holds Blue 5 and Yellow 9."""
-    deck = stacked_deck("classic", [["R7", "G3"], ["B5", "Y9"]], "R5", ["B1", "Y2"], dealer=1, rules=Rules.from_dict(UNO_RULES))
+    deck = stacked_deck(
+        "classic", [["R7", "G3"], ["B5", "Y9"]], "R5", ["B1", "Y2"], dealer=1, rules=Rules.from_dict(UNO_RULES)
+    )
     setup = FixedSetup(2**40 + 3, tuple(card_name(card) for card in deck), dealer=1)
     settings = RoomSettings("classic", 2, dict(UNO_RULES), "heuristic", timer=timer)
     room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
@@ -434,7 +446,8 @@ def two_card_room(live: LiveServer, timer: int = 30) -> tuple[str, str]:
 def take_seat(page: Page, live: LiveServer, code: str, secret: str) -> None:
     page.goto(live.url + "/")
     page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)", [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})]
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
     )
     page.goto(f"{live.url}/r/{code}")
     expect(page.locator("#lobby")).to_be_visible()
@@ -459,7 +472,9 @@ def test_uno_is_a_button_pressed_before_the_card_and_the_timer_runs_on_the_timed
     first = int(page.inner_text('#felt .seat.timed[data-seat="0"] .timer-left').rstrip("s"))
     assert 1 <= first <= 20
     page.wait_for_function(
-        "first => parseInt(document.querySelector('#felt .seat.timed .timer-left').textContent) < first", arg=first, timeout=3000
+        "first => parseInt(document.querySelector('#felt .seat.timed .timer-left').textContent) < first",
+        arg=first,
+        timeout=3000,
     )
     watcher.screenshot("phone-timer")
     # the big UNO button, pressed in time, then the card: R7 goes down with the call, no dialog asked
@@ -473,6 +488,6 @@ def test_uno_is_a_button_pressed_before_the_card_and_the_timer_runs_on_the_timed
     expect(page.locator("#hand .card")).to_have_count(1)
     assert page.locator("#decision:not([hidden])").count() == 0
     expect(page.locator("#log")).to_contain_text("UNO")
-    expect(page.locator('#my-seat .seat .badge.uno')).to_be_visible()
+    expect(page.locator("#my-seat .seat .badge.uno")).to_be_visible()
     expect(watcher.page.locator('#felt .seat[data-seat="0"] .badge.uno')).to_be_visible()
     assert not watch.real_errors() and not watcher.real_errors(), (watch.errors, watcher.errors)

@@ -26,7 +26,7 @@ export const conn = {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
     const ws = new WebSocket(url);
     this.ws = ws;
-    setConn("connecting");
+    setConn(this.attempt > 0 ? "reconnecting" : "connecting"); // "reconnecting…" until the socket is back
     ws.addEventListener("open", () => {
       this.attempt = 0;
       setConn("connected");
