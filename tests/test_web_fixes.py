@@ -18,13 +18,14 @@ import pytest
 
 from unokit import game as game_module
 from unokit import rulecards
-from unokit.cards import card_name
+from unokit.cards import card_name, parse_card
 from unokit.deck import stacked_deck
+from unokit.editions import get_edition
 from unokit.game import EDITION_PHASES, Game
 from unokit.jackpot import suggested_rule_cards
 from unokit.rules import Rules
 from unokit.web.rooms import FixedSetup
-from web_support import Client, RunningServer, fast_settings
+from web_support import Client, RunningServer, fast_settings, play_to_end
 
 
 def test_suggested_rule_cards_draw_anew_from_the_generator() -> None:
@@ -182,3 +183,34 @@ def test_the_options_give_the_servers_own_shortest_timer() -> None:
         assert get_json(f"{server.http}/api/options")[1]["limits"]["timer"] == [2, 300]
     with RunningServer(":memory:", fast_settings()) as server:
         assert get_json(f"{server.http}/api/options")[1]["limits"]["timer"] == [5, 300]
+
+
+def test_a_hand_counted_at_a_rounds_end_carries_each_cards_points() -> None:
+    """The points of each card come from the edition, through the server: the client counts none."""
+    with RunningServer(":memory:", fast_settings()) as server:
+        for edition in ("classic", "all-wild", "wild-jackpot"):
+            host = Client(server.url)
+            host.send(type="create", name="Ann", edition=edition, seats=3, rules={"scoring": "winner-collects"})
+            host.expect("welcome")
+            host.expect("lobby")
+            for seat in (1, 2):
+                host.send(type="seat", seat=seat, bot=True)
+                host.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+            if edition == "wild-jackpot":
+                host.send(type="rule_cards", texts=["Draw 1 card.", "Make a wish."])
+                host.expect("lobby", where=lambda m: m["seats"][0]["ready"])
+            host.send(type="start")
+            play_to_end(
+                host,
+                random.Random(3),
+                stop=lambda c: any(
+                    e["kind"] == "hand" for m in c.received if m["type"] == "update" for e in m["events"]
+                ),
+            )
+            hands = [e for m in host.received if m["type"] == "update" for e in m["events"] if e["kind"] == "hand"]
+            card_points = get_edition(edition).card_points
+            assert hands
+            for hand in hands:
+                assert len(hand["points"]) == len(hand["cards"]) and sum(hand["points"]) == hand["value"]
+                assert hand["points"] == [card_points[parse_card(card)] for card in hand["cards"]]
+            host.close()

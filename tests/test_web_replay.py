@@ -122,8 +122,11 @@ def test_each_step_is_the_spectators_view_of_the_replayed_match(
         # the events of this step, as a spectator saw them, in words
         produced = game.events[bounds[step - 1] if step else 0 : bounds[step]]
         redacted = [redact(event, None) for event in produced]
-        assert [{k: v for k, v in e.items() if k != "text"} for e in body["events"]] == [
+        assert [{k: v for k, v in e.items() if k not in ("text", "points")} for e in body["events"]] == [
             json.loads(json.dumps(event_to_dict(e))) for e in redacted
+        ]
+        assert [e.get("points") for e in body["events"]] == [
+            [game.edition.card_points[c] for c in e[3]] if e[0] == "hand" else None for e in redacted
         ]
         narrator = Narrator(names, you=None, scoring=game.rules.scoring, edition="classic")
         narrator.round = next(

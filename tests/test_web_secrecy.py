@@ -154,8 +154,12 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServe
             assert [entry["action"] for entry in message["legal"]] == legal
             redacted = [redact(e, viewer) for e in engine.events[seen:version]]
             hidden += sum(1 for e, r in zip(engine.events[seen:version], redacted, strict=True) if e != r)
-            assert [{k: v for k, v in e.items() if k != "text"} for e in message["events"]] == [
+            assert [{k: v for k, v in e.items() if k not in ("text", "points")} for e in message["events"]] == [
                 event_to_dict(e) for e in redacted
+            ]
+            # a hand counted at a round's end: each card's points, the edition's, and nothing else
+            assert [e.get("points") for e in message["events"]] == [
+                [engine.edition.card_points[c] for c in e[3]] if e[0] == "hand" else None for e in redacted
             ]
             narrator.learn(view.public)
             assert [e["text"] for e in message["events"]] == [plain(narrator.event(e)) for e in redacted]

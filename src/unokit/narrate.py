@@ -19,6 +19,7 @@ from typing import Any
 from unokit import rulecards
 from unokit.actions import ActionType
 from unokit.cards import CARD_COLOUR, COLOUR_NAMES, Kind, card_long_name, card_name
+from unokit.editions import get_edition
 from unokit.events import Event, event_to_dict
 from unokit.game import Game
 from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot
@@ -279,14 +280,18 @@ def narrate_events(
     narrator: Narrator, history: Sequence[Event], start: int, end: int | None = None
 ) -> list[dict[str, Any]]:
     """Events ``start:end`` of ``history`` as a client is sent them: each ``event_to_dict`` with
-    its ``text`` in words.  A narrator that has not narrated the events before ``start`` is
-    first told the round they leave it in."""
+    its ``text`` in words, and a ``hand`` counted at a round's end with each card's ``points``
+    (the edition's own values, which add up to the event's ``value``).  A narrator that has not
+    narrated the events before ``start`` is first told the round they leave it in."""
     if narrator.told != start:
         narrator.round = round_at(history, start)
+    card_points = get_edition(narrator.edition).card_points
     entries = []
     for event in history[start:end]:
         entry = event_to_dict(event)
         entry["text"] = plain(narrator.event(event))
+        if event[0] == "hand":
+            entry["points"] = [card_points[card] for card in event[3]]
         entries.append(entry)
     narrator.told = start + len(entries)
     return entries

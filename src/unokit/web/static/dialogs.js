@@ -316,30 +316,18 @@ function phaseDetail(view) {
 // ------------------------------------------------------------------ round and match results
 
 /**
- * A card's points, for the count on the results (the server's hand total is the authority:
- * `handPoints` uses these only when they add up to it).
- * @param {string} card
- * @param {string} edition
- */
-function cardPoints(card, edition) {
-  const wild = card.startsWith("W");
-  const kind = wild ? card : card.slice(1);
-  if (edition === "all-wild") return kind === "W" ? 20 : 50;
-  if (/^[0-9]$/.test(kind)) return Number(kind);
-  if (kind === "$") return 40;
-  return wild ? 50 : 20;
-}
-
-/**
- * Each card's points when they add up to the server's total for the hand, else null.
- * @param {string[]} cards
- * @param {number} total
- * @param {string} edition
+ * Each card's points, in the order of `cards`, from the server's `hand` event (the edition's values,
+ * adding up to the hand's total); null when the event has none.
+ * @param {GameEvent} hand
+ * @param {string[]} cards the hand's cards as shown
  * @returns {number[] | null}
  */
-function handPoints(cards, total, edition) {
-  const points = cards.map((card) => cardPoints(card, edition));
-  return points.reduce((a, b) => a + b, 0) === total ? points : null;
+function handPoints(hand, cards) {
+  const sent = hand.points;
+  if (!Array.isArray(sent) || !Array.isArray(hand.cards) || sent.length !== hand.cards.length) return null;
+  /** @type {Map<string, number>} */
+  const byCard = new Map(hand.cards.map((card, index) => [card, sent[index]]));
+  return cards.map((card) => byCard.get(card) ?? 0);
 }
 
 /** Counting generations: a result closed (or replaced) stops its counting. */
@@ -411,7 +399,6 @@ export function showNextResult() {
   const result = /** @type {import("./state.js").Result} */ (state.resultsQueue.shift());
   const view = state.view;
   const scoring = view?.scoring ?? "winner-collects";
-  const edition = view?.edition ?? "";
   const target = view?.target_score ?? 0;
   const match = result.kind === "match";
   const roundEvent = match ? result.roundEvent : result.event;
@@ -452,7 +439,7 @@ export function showNextResult() {
   const rows = [];
   for (const hand of result.hands) {
     const cards = Array.isArray(hand.cards) ? sortedHand(hand.cards) : [];
-    const points = single ? null : handPoints(cards, hand.value, edition);
+    const points = single ? null : handPoints(hand, cards);
     const cells = cards.map((card, index) =>
       el(
         "span",

@@ -11,7 +11,7 @@ const NAME_KEY = "unokit.name";
 /** @typedef {{timer: number, public: boolean, late_join: boolean}} RoomOptions the room options (`lobby.options`, `update.options`) */
 /** @typedef {{votes: number[], waiting: number[]}} RematchStatus `update.rematch` once the match is over */
 /** @typedef {{action: string, label?: string, type?: string, card?: string, seat?: number, colour?: string}} LegalEntry */
-/** @typedef {{kind: string, text?: string, value: number, seat: number, scores?: number[], cards?: string[]}} GameEvent */
+/** @typedef {{kind: string, text?: string, value: number, seat: number, scores?: number[], cards?: string[], points?: number[]}} GameEvent */
 /** @typedef {Record<string, any>} Decision the open decision's details (`view.decision`) */
 /**
  * @typedef {object} PublicInfo
