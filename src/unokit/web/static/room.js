@@ -4,7 +4,7 @@
 // the top bar's Leave at the table (asked first during a match: the bot then plays the seat).
 
 import { $, el, show, toast } from "./dom.js";
-import { state, storeSeat, forgetSeat, seatName } from "./state.js";
+import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
 import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
@@ -185,32 +185,7 @@ function closeSocket() {
 /** @param {string} text what happened, told on the start page */
 function backToStart(text) {
   closeSocket();
-  Object.assign(state, {
-    code: null,
-    seat: null,
-    secret: null,
-    host: false,
-    invite: null,
-    spectator: false,
-    version: 0,
-    view: null,
-    legal: [],
-    asks: "",
-    seats: [],
-    finished: false,
-    lobby: null,
-    hello: null,
-    catchingUp: true,
-    busy: false,
-    resultsQueue: [],
-    expect: [],
-    ruleEditorCount: -1,
-    hostSeat: null,
-    roomOptions: null,
-    rematch: null,
-    claimedSeat: null,
-    quickPlay: false,
-  });
+  forgetRoom();
   show($("#results"), false);
   resetChat();
   renderRoomBanner();

@@ -88,58 +88,70 @@ const NAME_KEY = "unokit.name";
  */
 /** @typedef {{kind: "read", index: number, text: string} | {kind: "submit"}} Expected */
 
+/** What the page knows of the room it is in: all of it goes when the player leaves the room. */
+function freshRoom() {
+  return {
+    /** @type {string | null} */
+    code: null,
+    /** @type {number | null} */
+    seat: null,
+    /** @type {string | null} */
+    secret: null,
+    host: false,
+    /** @type {string | null} */
+    invite: null,
+    spectator: false,
+    version: 0,
+    /** @type {View | null} */
+    view: null,
+    /** @type {LegalEntry[]} */
+    legal: [],
+    asks: "",
+    /** @type {SeatInfo[]} */
+    seats: [],
+    finished: false,
+    /** @type {Lobby | null} */
+    lobby: null,
+    /** @type {Message | null} the first message of a new connection when no seat is held yet (create / join / spectate) */
+    hello: null,
+    catchingUp: true, // the first update after (re)connecting replays history: no animations, no round popups
+    busy: false,
+    selected: -1,
+    /** @type {GameEvent[]} */
+    roundHands: [],
+    eventRound: 0,
+    /** @type {Result[]} */
+    resultsQueue: [],
+    /** @type {Expected[]} replies expected to read_rule / rule_cards, in order */
+    expect: [],
+    ruleEditorCount: -1,
+    /** @type {number | null} the host's seat (`lobby.host`, `update.host`; null: nobody hosts) */
+    hostSeat: null,
+    /** @type {RoomOptions | null} */
+    roomOptions: null,
+    /** @type {RematchStatus | null} */
+    rematch: null,
+    /** @type {number | null} the bot seat this late arrival takes at the next round */
+    claimedSeat: null,
+    quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
+    /** the version of the update the table shows (the event queue draws updates in order, after their events) */
+    shownVersion: 0,
+    /** @type {{seat: number, remaining: number, total: number, at: number} | null} the turn timer shown (`update.timer`; `at`: when it was received, `performance.now()`) */
+    turnTimer: null,
+  };
+}
+
 export const state = {
   screen: "start",
   /** @type {Options | null} */
   options: null,
-  /** @type {string | null} */
-  code: null,
-  /** @type {number | null} */
-  seat: null,
-  /** @type {string | null} */
-  secret: null,
-  host: false,
-  /** @type {string | null} */
-  invite: null,
-  spectator: false,
-  version: 0,
-  /** @type {View | null} */
-  view: null,
-  /** @type {LegalEntry[]} */
-  legal: [],
-  asks: "",
-  /** @type {SeatInfo[]} */
-  seats: [],
-  finished: false,
-  /** @type {Lobby | null} */
-  lobby: null,
-  /** @type {Message | null} the first message of a new connection when no seat is held yet (create / join / spectate) */
-  hello: null,
-  catchingUp: true, // the first update after (re)connecting replays history: no animations, no round popups
-  busy: false,
-  selected: -1,
-  /** @type {GameEvent[]} */
-  roundHands: [],
-  eventRound: 0,
-  /** @type {Result[]} */
-  resultsQueue: [],
-  /** @type {Expected[]} replies expected to read_rule / rule_cards, in order */
-  expect: [],
-  ruleEditorCount: -1,
-  /** @type {number | null} the host's seat (`lobby.host`, `update.host`; null: nobody hosts) */
-  hostSeat: null,
-  /** @type {RoomOptions | null} */
-  roomOptions: null,
-  /** @type {RematchStatus | null} */
-  rematch: null,
-  /** @type {number | null} the bot seat this late arrival takes at the next round */
-  claimedSeat: null,
-  quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
-  /** the version of the update the table shows (the event queue draws updates in order, after their events) */
-  shownVersion: 0,
-  /** @type {{seat: number, remaining: number, total: number, at: number} | null} the turn timer shown (`update.timer`; `at`: when it was received, `performance.now()`) */
-  turnTimer: null,
+  ...freshRoom(),
 };
+
+/** Forget the room the page was in (its code, seat, table, lobby, results and timers). */
+export function forgetRoom() {
+  Object.assign(state, freshRoom());
+}
 
 /**
  * @param {string} code
