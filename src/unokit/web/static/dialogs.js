@@ -18,7 +18,7 @@ import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js"
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
 import { phaseWords, plural } from "./labels.js";
-import { unoButton, withUnoCall } from "./hand.js";
+import { unoButton, withUnoCall } from "./uno.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */

@@ -3,16 +3,14 @@
 // next-to-last card, then play; or call late with it before someone catches you), and the
 // table's keyboard: pick a card, play it, draw, pass, UNO, catch, answer the decision dialog.
 
-import { $, $$, el, show, toast } from "./dom.js";
+import { $, $$, show, toast } from "./dom.js";
 import { cardLongName, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js";
+import { unoArmed, disarmUno, pressUno } from "./uno.js";
 
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
-
-/** Whether this player has pressed UNO for the card they are about to play. */
-let unoArmed = false;
 
 /**
  * The legal actions that play `card`.
@@ -20,69 +18,6 @@ let unoArmed = false;
  */
 function cardActions(card) {
   return state.legal.filter((entry) => entry.card === card);
-}
-
-/** Whether the player may play their next-to-last card now (and so call UNO with it). */
-function unoWithCard() {
-  return state.legal.some((entry) => entry.type === "play_uno");
-}
-
-/** Press UNO: the late call if it is open, else the call for the card about to be played. */
-function pressUno() {
-  const late = state.legal.find((entry) => entry.type === "call_uno");
-  if (late) {
-    act(late.action);
-    return;
-  }
-  if (!unoWithCard()) return;
-  unoArmed = !unoArmed;
-  const button = $("#uno-button");
-  if (button) {
-    button.classList.toggle("armed", unoArmed);
-    button.setAttribute("aria-pressed", String(unoArmed));
-    button.textContent = unoArmed ? "UNO!" : "UNO";
-  }
-  if (unoArmed) toast("UNO! Now play your card.");
-}
-
-/**
- * The action that plays `action`'s card: its `!` form (the UNO call) when UNO was pressed and the
- * call may go with that card, else `action` itself.  The decision dialog plays cards through it, so
- * that UNO is the same race there as in the hand.
- * @param {LegalEntry} entry
- * @returns {string}
- */
-export function withUnoCall(entry) {
-  if (!entry.card) return entry.action;
-  const armed = unoArmed;
-  unoArmed = false;
-  if (!armed || entry.type !== "play") return entry.action;
-  const calls = state.legal.filter((item) => item.type === "play_uno" && item.card === entry.card);
-  const call = calls.find((item) => item.action === `${entry.action}!`) ?? (calls.length === 1 ? calls[0] : null);
-  return call ? call.action : entry.action;
-}
-
-/**
- * The big UNO button, when UNO may be called now (null otherwise).
- * @returns {HTMLElement | null}
- */
-export function unoButton() {
-  const late = state.legal.find((entry) => entry.type === "call_uno");
-  if (!late && !unoWithCard()) {
-    unoArmed = false;
-    return null;
-  }
-  return el("button", {
-    type: "button",
-    id: "uno-button",
-    class: `uno-button${unoArmed && !late ? " armed" : ""}`,
-    text: late || unoArmed ? "UNO!" : "UNO",
-    title: late ? `${late.label ?? "call UNO"} (U)` : "Call UNO with your next-to-last card (U), then play it",
-    "aria-pressed": late ? null : String(unoArmed),
-    dataset: late ? { action: late.action } : { uno: "arm" },
-    disabled: state.busy,
-    onclick: pressUno,
-  });
 }
 
 /** @param {import("./state.js").View} view */
@@ -172,9 +107,9 @@ function playCard(card) {
   if (!actions.length) return toast(`${cardLongName(card)} cannot be played now.`);
   const calls = actions.filter((entry) => entry.type === "play_uno");
   const plain = actions.filter((entry) => entry.type !== "play_uno");
-  const chosen = unoArmed && calls.length ? calls : plain.length ? plain : actions;
+  const chosen = unoArmed() && calls.length ? calls : plain.length ? plain : actions;
   if (chosen.length === 1) {
-    unoArmed = false;
+    disarmUno();
     return act(chosen[0].action);
   }
   openChoice(`Play ${cardLongName(card)}`, "", chosen);

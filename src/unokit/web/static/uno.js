@@ -1,0 +1,85 @@
+// Calling UNO is a race, as at the table: the big UNO button (or U) is pressed while you may play
+// your next-to-last card, and the card you then play goes with the call (its `!` form); or it makes
+// the late call before someone catches you.  The hand and the decision dialog both play through it.
+
+import { $, el, toast } from "./dom.js";
+import { state } from "./state.js";
+import { act } from "./connection.js";
+
+/** @typedef {import("./state.js").LegalEntry} LegalEntry */
+
+/** Whether this player has pressed UNO for the card they are about to play. */
+let armed = false;
+
+/** Whether the player may play their next-to-last card now (and so call UNO with it). */
+function unoWithCard() {
+  return state.legal.some((entry) => entry.type === "play_uno");
+}
+
+/** Press UNO: the late call if it is open, else the call for the card about to be played. */
+export function pressUno() {
+  const late = state.legal.find((entry) => entry.type === "call_uno");
+  if (late) {
+    act(late.action);
+    return;
+  }
+  if (!unoWithCard()) return;
+  armed = !armed;
+  const button = $("#uno-button");
+  if (button) {
+    button.classList.toggle("armed", armed);
+    button.setAttribute("aria-pressed", String(armed));
+    button.textContent = armed ? "UNO!" : "UNO";
+  }
+  if (armed) toast("UNO! Now play your card.");
+}
+
+/**
+ * The action that plays `action`'s card: its `!` form (the UNO call) when UNO was pressed and the
+ * call may go with that card, else `action` itself.  The decision dialog plays cards through it, so
+ * that UNO is the same race there as in the hand.
+ * @param {LegalEntry} entry
+ * @returns {string}
+ */
+export function withUnoCall(entry) {
+  if (!entry.card) return entry.action;
+  const wasArmed = armed;
+  armed = false;
+  if (!wasArmed || entry.type !== "play") return entry.action;
+  const calls = state.legal.filter((item) => item.type === "play_uno" && item.card === entry.card);
+  const call = calls.find((item) => item.action === `${entry.action}!`) ?? (calls.length === 1 ? calls[0] : null);
+  return call ? call.action : entry.action;
+}
+
+/**
+ * The big UNO button, when UNO may be called now (null otherwise).
+ * @returns {HTMLElement | null}
+ */
+export function unoButton() {
+  const late = state.legal.find((entry) => entry.type === "call_uno");
+  if (!late && !unoWithCard()) {
+    armed = false;
+    return null;
+  }
+  return el("button", {
+    type: "button",
+    id: "uno-button",
+    class: `uno-button${armed && !late ? " armed" : ""}`,
+    text: late || armed ? "UNO!" : "UNO",
+    title: late ? `${late.label ?? "call UNO"} (U)` : "Call UNO with your next-to-last card (U), then play it",
+    "aria-pressed": late ? null : String(armed),
+    dataset: late ? { action: late.action } : { uno: "arm" },
+    disabled: state.busy,
+    onclick: pressUno,
+  });
+}
+
+/** Whether UNO was pressed for the card about to be played. */
+export function unoArmed() {
+  return armed;
+}
+
+/** Forget a press of UNO (its card was played, or the chance went). */
+export function disarmUno() {
+  armed = false;
+}
