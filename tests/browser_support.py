@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, WebSocket, WebSocketRoute, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from unokit.web.rooms import Hub, Room, ServerSettings
 from unokit.web.server import make_config
@@ -206,3 +207,29 @@ def open_page_fixture(browser: Browser) -> Iterator[Callable[..., PageWatch]]:
     yield open_
     for context in contexts:
         context.close()
+
+
+# ---------------------------------------------------------------- playing through the page
+
+
+def try_click(page: Page, selector: str) -> bool:
+    """Click the first element matching ``selector`` if there is one (the table re-renders as play goes on)."""
+    locator = page.locator(selector)
+    if not locator.count():
+        return False
+    try:
+        locator.first.click(timeout=1500)
+    except PlaywrightError:
+        return False
+    return True
+
+
+def wait_for_my_move(page: Page, timeout: float = 15.0) -> None:
+    """Wait until the page asks this player for a move (or shows results)."""
+    page.wait_for_function(
+        """() => !document.querySelector('#results').hidden
+            || document.querySelector('#decision:not([hidden]) button.option:not([disabled])')
+            || document.querySelector('#hand button.card.playable:not([disabled])')
+            || document.querySelector('#actions button[data-action="draw"]:not([disabled])')""",
+        timeout=timeout * 1000,
+    )

@@ -11,7 +11,6 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
@@ -19,6 +18,8 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     live_server_fixture,
     open_page_fixture,
     playwright_instance_fixture,
+    try_click,
+    wait_for_my_move,
 )
 from unokit.cards import COLOUR_NAMES, card_name
 from unokit.deck import stacked_deck
@@ -84,18 +85,6 @@ def hand_cards(page: Page) -> list[str]:
     return [str(card) for card in page.eval_on_selector_all("#hand .card", "cards => cards.map(c => c.dataset.card)")]
 
 
-def try_click(page: Page, selector: str) -> bool:
-    """Click the first element matching ``selector`` if there is one (the table re-renders as play goes on)."""
-    locator = page.locator(selector)
-    if not locator.count():
-        return False
-    try:
-        locator.first.click(timeout=1500)
-    except PlaywrightError:
-        return False
-    return True
-
-
 def my_move(page: Page, use_keys: bool = False) -> str | None:
     """Make one move if one is asked of this page: answer a dialog, play a playable card, else draw or pass.
     Returns what was done (``None``: nothing to do yet)."""
@@ -122,17 +111,6 @@ def my_move(page: Page, use_keys: bool = False) -> str | None:
     if try_click(page, '#actions button[data-action="pass"]:not([disabled])'):
         return "pass"
     return None
-
-
-def wait_for_my_move(page: Page, timeout: float = 15.0) -> None:
-    """Wait until the page asks this player for a move (or shows results)."""
-    page.wait_for_function(
-        """() => !document.querySelector('#results').hidden
-            || document.querySelector('#decision:not([hidden]) button.option:not([disabled])')
-            || document.querySelector('#hand button.card.playable:not([disabled])')
-            || document.querySelector('#actions button[data-action="draw"]:not([disabled])')""",
-        timeout=timeout * 1000,
-    )
 
 
 def log_lines(page: Page) -> list[str]:

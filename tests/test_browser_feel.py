@@ -22,8 +22,9 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     live_server_fixture,
     open_page_fixture,
     playwright_instance_fixture,
+    wait_for_my_move,
 )
-from test_browser import create_room, fill_with_bots_and_start, my_move, wait_for_my_move
+from test_browser import create_room, fill_with_bots_and_start, my_move
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
 from unokit.rules import Rules

@@ -27,6 +27,8 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     open_page_fixture,
     playwright_instance_fixture,
     start_server,
+    try_click,
+    wait_for_my_move,
 )
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
@@ -130,39 +132,18 @@ def create_and_start(
     return code
 
 
-def wait_for_my_move(page: Page, timeout: float = 20.0) -> None:
-    page.wait_for_function(
-        """() => !document.querySelector('#results').hidden
-            || document.querySelector('#decision:not([hidden]) button.option:not([disabled])')
-            || document.querySelector('#hand button.card.playable:not([disabled])')
-            || document.querySelector('#actions button[data-action="draw"]:not([disabled])')""",
-        timeout=timeout * 1000,
-    )
-
-
-def click(page: Page, selector: str) -> bool:
-    locator = page.locator(selector)
-    if not locator.count():
-        return False
-    try:
-        locator.first.click(timeout=1500)
-    except PlaywrightError:
-        return False
-    return True
-
-
 def my_move(page: Page) -> str | None:
     if page.locator("#results:not([hidden])").count():
         return "results"
-    if click(page, "#decision:not([hidden]) #decision-options button.option:not([disabled])"):
+    if try_click(page, "#decision:not([hidden]) #decision-options button.option:not([disabled])"):
         return "dialog"
     if page.locator("#uno-button[data-uno=arm]:not(.armed)").count():
         page.keyboard.press("u")  # calling UNO as the card goes down: press UNO, then play
-    if click(page, "#hand button.card.playable:not([disabled])"):
+    if try_click(page, "#hand button.card.playable:not([disabled])"):
         return "card"
-    if click(page, '#actions button[data-action="draw"]:not([disabled])'):
+    if try_click(page, '#actions button[data-action="draw"]:not([disabled])'):
         return "draw"
-    if click(page, '#actions button[data-action="pass"]:not([disabled])'):
+    if try_click(page, '#actions button[data-action="pass"]:not([disabled])'):
         return "pass"
     return None
 
