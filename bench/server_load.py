@@ -25,15 +25,14 @@ import contextlib
 import json
 import math
 import random
-import re
 import sqlite3
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from serving import served
 
 try:
     from websockets.asyncio.client import connect
@@ -231,26 +230,8 @@ def main() -> int:
     args = parser.parse_args()
     if not 1 <= args.rooms <= 2000 or not 0 < args.seconds <= 600 or not 2 <= args.players <= 10:
         parser.error("--rooms 1..2000, --seconds up to 600, --players 2..10")
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "load.sqlite3"
-        command = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
-        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(db), "--bot-delay", "0", "--away-seconds", "600"]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            if found is None:
-                raise RuntimeError(f"the server did not start: {line!r}")
-            url = f"ws://127.0.0.1:{found.group(1)}/ws"
-            time.sleep(0.5)
-            result = asyncio.run(run(args, url, server.pid, db))
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+    with served("--bot-delay", "0", "--away-seconds", "600", settle=0.5) as server:
+        result = asyncio.run(run(args, server.ws, server.process.pid, server.db))
     print(json.dumps(result))
     return 0 if not result["failures"] else 1
 

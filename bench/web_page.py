@@ -31,14 +31,13 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, WebSocketRoute, sync_playwright
+
+from serving import served
 
 try:
     from websockets.asyncio.client import connect
@@ -284,41 +283,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh pages for the first render (default 5)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "page.sqlite3"
-        command = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
-        command += ["--host", "127.0.0.1", "--port", "0", "--db", str(db), "--bot-delay", "0.7"]
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-            if found is None:
-                raise RuntimeError(f"the server did not start: {line!r}")
-            url = f"http://127.0.0.1:{found.group(1)}"
-            time.sleep(0.3)
-            rooms = [asyncio.run(started_room(url.replace("http://", "ws://") + "/ws")) for _ in range(2 * args.runs)]
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                renders: dict[str, list[float]] = {"cold": [], "warm": []}
-                wire: dict[str, dict[str, int]] = {}
-                for index, (code, secret) in enumerate(rooms):
-                    kind = "warm" if index % 2 else "cold"
-                    context = browser.new_context(viewport=VIEWPORT)
-                    page = context.new_page()
-                    renders[kind].append(first_render(page, url, code, secret, warm=kind == "warm"))
-                    wire[kind] = transferred(page)
-                    context.close()
+    with served("--bot-delay", "0.7") as server:
+        url = server.http
+        rooms = [asyncio.run(started_room(server.ws)) for _ in range(2 * args.runs)]
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+            renders: dict[str, list[float]] = {"cold": [], "warm": []}
+            wire: dict[str, dict[str, int]] = {}
+            for index, (code, secret) in enumerate(rooms):
+                kind = "warm" if index % 2 else "cold"
                 context = browser.new_context(viewport=VIEWPORT)
-                frames = deal_frames(context.new_page(), url)
+                page = context.new_page()
+                renders[kind].append(first_render(page, url, code, secret, warm=kind == "warm"))
+                wire[kind] = transferred(page)
                 context.close()
-                browser.close()
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            context = browser.new_context(viewport=VIEWPORT)
+            frames = deal_frames(context.new_page(), url)
+            context.close()
+            browser.close()
     result = {
         "first_render_ms": {
             kind: {"median": round(statistics.median(times), 1), "max": round(max(times), 1), "runs": len(times)}
