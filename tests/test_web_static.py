@@ -1,5 +1,6 @@
 """The browser client as served: every module preloaded by the page, the page and its files
-gzip-compressed with the security headers, the JSON API and the WebSocket left uncompressed."""
+gzip-compressed with the security headers, the files named by a version of their contents and
+kept for good under it, the JSON API and the WebSocket left uncompressed."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from unokit.web.app import SECURITY_HEADERS, STATIC_DIR
+from unokit.web.assets import ClientAssets
 from web_support import Client, RunningServer, fast_settings
 
 
@@ -38,8 +40,11 @@ def test_every_module_is_preloaded() -> None:
     without its line here fails."""
     head = (STATIC_DIR / "index.html").read_text(encoding="utf-8").split("</head>", 1)[0]
     assert re.findall(r'<script type="module" src="/static/([^"]+)"></script>', head) == ["app.js"]
+    # boot.js, a classic script, runs first: before the styles and the modules
+    assert re.findall(r"<script[^>]*>", head)[0] == '<script src="/static/boot.js">'
+    assert head.index("boot.js") < head.index("stylesheet")
     preloaded = re.findall(r'<link rel="modulepreload" href="/static/([^"]+)">', head)
-    modules = sorted(path.name for path in Path(STATIC_DIR).glob("*.js") if path.name != "app.js")
+    modules = sorted(path.name for path in Path(STATIC_DIR).glob("*.js") if path.name not in ("app.js", "boot.js"))
     assert len(preloaded) == len(set(preloaded))
     missing = sorted(set(modules) - set(preloaded))
     stale = sorted(set(preloaded) - set(modules))
@@ -66,8 +71,50 @@ def test_static_files_are_compressed_with_the_security_headers(server: RunningSe
     assert status == 200 and "content-encoding" not in headers and body == raw
 
 
+def served_version(server: RunningServer) -> str:
+    """The version the page names its files under."""
+    _, _, body = fetch(server.http + "/")
+    found = re.search(rb'<script type="module" src="/static/([0-9a-f]{12})/app\.js">', body)
+    assert found is not None, "the page names app.js under a version"
+    return found.group(1).decode()
+
+
+def test_the_page_names_every_file_under_one_version(server: RunningServer) -> None:
+    """Every /static/ address of the page carries the version; nothing else of it changes."""
+    version = served_version(server)
+    raw = (STATIC_DIR / "index.html").read_bytes()
+    _, _, body = fetch(server.http + "/")
+    assert body.count(b'"/static/' + version.encode() + b"/") == raw.count(b'"/static/') > 20
+    assert body.replace(b"/static/" + version.encode() + b"/", b"/static/") == raw
+
+
+def test_versioned_files_are_kept_for_good(server: RunningServer) -> None:
+    """Under the current version a file is cached for a year and never revalidated; under an
+    unknown version (a page from before a change) the current file is sent, to be revalidated."""
+    version = served_version(server)
+    raw = (STATIC_DIR / "table.css").read_bytes()
+    status, headers, body = fetch(f"{server.http}/static/{version}/table.css", **{"Accept-Encoding": "gzip"})
+    assert status == 200 and gzip.decompress(body) == raw and headers["content-type"].startswith("text/css")
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    status, headers, body = fetch(f"{server.http}/static/0123456789ab/table.css")
+    assert status == 200 and body == raw and headers["cache-control"] == "no-cache"
+    for path in (f"/static/{version}/missing.js", f"/static/{version}/../app.py", "/static/a/b/app.js"):
+        assert fetch(server.http + path)[0] == 404, path
+
+
+def test_a_changed_file_changes_the_version(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text('<script type="module" src="/static/app.js"></script>')
+    (tmp_path / "app.js").write_text("export const a = 1;")
+    before = ClientAssets(tmp_path)
+    assert ClientAssets(tmp_path).version == before.version
+    (tmp_path / "app.js").write_text("export const a = 2;")
+    after = ClientAssets(tmp_path)
+    assert after.version != before.version
+    assert after.page is not None and after.version.encode() in after.page.body
+
+
 def test_the_page_is_compressed_the_api_is_not(server: RunningServer) -> None:
-    page = (STATIC_DIR / "index.html").read_bytes()
+    _, _, page = fetch(server.http + "/")
     for path in ("/", "/r/ABCD2345", "/replay/ABCD2345"):
         status, headers, body = fetch(server.http + path, **{"Accept-Encoding": "gzip"})
         assert status == 200 and headers["content-encoding"] == "gzip" and gzip.decompress(body) == page

@@ -22,11 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from unokit.bots import bot_kinds
@@ -34,6 +32,7 @@ from unokit.editions import get_edition
 from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import OPTIONS, Rules
+from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, chat_history, post_chat
 from unokit.web.protocol import (
     BOT_LEVELS,
@@ -145,15 +144,14 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
 # ---------------------------------------------------------------- HTTP
 
 
-def _page(request: Request) -> Response:
-    index = STATIC_DIR / "index.html"
-    if not index.is_file():
-        return JSONResponse({"error": "the browser client is missing"}, status_code=404)
-    return FileResponse(index, headers={"cache-control": "no-store"})
-
-
 async def page(request: Request) -> Response:
-    return _page(request)
+    assets: ClientAssets = request.app.state.assets
+    return assets.page_response(request)
+
+
+async def static_file(request: Request) -> Response:
+    assets: ClientAssets = request.app.state.assets
+    return assets.file_response(request, str(request.path_params["name"]), request.path_params.get("version"))
 
 
 async def api_options(request: Request) -> Response:
@@ -323,45 +321,6 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-COMPRESSED_PATHS = re.compile(r"/(?:static/.*|r/[^/]*|replay/[^/]*)?")
-"""The paths served gzip-compressed to a client that accepts it: the page and its static files,
-never the WebSocket nor the JSON API (text a player chose is not compressed next to anything else)."""
-
-
-class CompressPages:
-    """Gzip for :data:`COMPRESSED_PATHS` (``GZipMiddleware``); static files are revalidated on
-    every use (``Cache-Control: no-cache``: their ETag and Last-Modified answer ``304`` while
-    unchanged), so a new deploy is picked up at the next load."""
-
-    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
-        self.app = app
-        self.gzip = GZipMiddleware(app, minimum_size=500, compresslevel=6)
-
-    async def __call__(
-        self,
-        scope: MutableMapping[str, Any],
-        receive: Callable[[], Awaitable[MutableMapping[str, Any]]],
-        send: Callable[[MutableMapping[str, Any]], Awaitable[None]],
-    ) -> None:
-        path = str(scope.get("path", ""))
-        if scope["type"] != "http" or COMPRESSED_PATHS.fullmatch(path) is None:
-            await self.app(scope, receive, send)
-            return
-        if not path.startswith("/static/"):
-            await self.gzip(scope, receive, send)
-            return
-
-        async def send_revalidated(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                if not any(name.lower() == b"cache-control" for name, _ in headers):
-                    headers.append((b"cache-control", b"no-cache"))
-                message["headers"] = headers
-            await send(message)
-
-        await self.gzip(scope, receive, send_revalidated)
 
 
 # ---------------------------------------------------------------- WebSocket
@@ -631,12 +590,13 @@ def create_app(
         Route("/api/rooms/{code}/record", api_record),
         Route("/api/rooms/{code}/replay/{step}", api_replay),
         WebSocketRoute("/ws", game_socket),
-        Mount("/static", app=StaticFiles(directory=STATIC_DIR, check_dir=False), name="static"),
+        Route("/static/{name}", static_file),
+        Route("/static/{version}/{name}", static_file),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
+    app.state.assets = ClientAssets(STATIC_DIR)
     app.state.replays = ReplayCache()
     app.state.address_limits = AddressLimits(hub.settings.rate, hub.settings.burst)
-    app.add_middleware(CompressPages)
     app.add_middleware(SecurityHeaders)
     return app
