@@ -21,6 +21,8 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     open_page_fixture,
     playwright_instance_fixture,
     start_server,
+    try_click,
+    wait_for_my_move,
 )
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
@@ -505,4 +507,54 @@ def test_leave_during_a_match_asks_then_hands_the_seat_to_the_bot(
     expect(page.locator("#leave-match")).to_be_hidden()
     assert live_server.call(lambda: live_server.room(code).seats[0].auto)
     assert page.evaluate(f"localStorage.getItem('unokit.seat.{code}')")  # kept, to come back
+    no_errors(watch)
+
+
+# ---------------------------------------------------------------- the page's start
+
+
+SOCKET_BIRTH = """() => {
+  window.socketsOpened = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      window.socketsOpened.push(document.readyState);
+    }
+  };
+}"""
+"""Records, for each WebSocket the page opens, how far the page had loaded (``loading``: the
+parser is still in the head, before any module ran)."""
+
+
+def test_a_seats_page_opens_its_one_socket_before_the_modules_run(live_server: LiveServer, open_page: OpenPage) -> None:
+    """Opened at /r/CODE holding a seat, the page asks to resume while it is still being parsed, and the
+    modules take that socket over: one socket, the table drawn, a move made on it; the reload of a
+    page whose stored secret no longer holds a seat opens one socket too and shows the join page."""
+    code, secret = room_in_code(live_server, RoomSettings("classic", 3, {}, "heuristic"))
+    watch = open_page(DESKTOP)
+    page = watch.page
+    take_seat(page, live_server.url, code, secret)
+    fill_and_start(page)
+    page.add_init_script(f"({SOCKET_BIRTH})()")
+    watch.reload()
+    expect(page.locator("#table")).to_be_visible()
+    page.wait_for_function("() => document.querySelectorAll('#hand .card').length > 0")
+    assert page.evaluate("window.socketsOpened") == ["loading"]
+    wait_for_my_move(page)
+    before = int(page.get_attribute("#table", "data-version") or 0)
+    played = try_click(page, "#hand button.card.playable:not([disabled])") or try_click(
+        page, '#actions button[data-action="draw"]:not([disabled])'
+    )
+    assert played
+    page.wait_for_function(f"() => document.querySelector('#table').dataset.version > {before}")
+    assert page.evaluate("window.socketsOpened") == ["loading"]
+    # a secret the server no longer knows: the early socket's resume is refused, the join page shows
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": "x" * 32, "seat": 0})],
+    )
+    watch.reload()
+    expect(page.locator("#join-form")).to_be_visible()
+    assert page.evaluate("window.socketsOpened") == ["loading"]
     no_errors(watch)

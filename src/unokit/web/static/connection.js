@@ -23,28 +23,36 @@ export const conn = {
   connect() {
     this.wanted = true;
     clearTimeout(this.timer);
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
-    const ws = new WebSocket(url);
+    const early = takeEarlySocket(helloMessage());
+    const ws = early ? early.ws : new WebSocket(socketAddress());
     this.ws = ws;
     setConn(this.attempt > 0 ? "reconnecting" : "connecting"); // "reconnecting…" until the socket is back
-    ws.addEventListener("open", () => {
+    const opened = () => {
       this.attempt = 0;
       setConn("connected");
       state.catchingUp = true;
-      const hello = helloMessage();
-      if (hello) ws.send(JSON.stringify(hello));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }, true), 25000);
-    });
-    ws.addEventListener("message", (event) => {
+    };
+    /** @param {string} data */
+    const received = (data) => {
       let message;
       try {
-        message = JSON.parse(event.data);
+        message = JSON.parse(data);
       } catch {
         return;
       }
       if (message && typeof message === "object") hooks.message(message);
+    };
+    if (early && ws.readyState === WebSocket.OPEN) opened(); // its hello is sent
+    ws.addEventListener("open", () => {
+      opened();
+      const hello = early ? null : helloMessage();
+      if (hello) ws.send(JSON.stringify(hello));
     });
+    for (const data of early?.messages ?? []) received(data);
+    if (early) early.messages = null;
+    ws.addEventListener("message", (event) => received(event.data));
     ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
@@ -84,6 +92,28 @@ function setConn(status) {
   node.textContent = { connecting: "connecting…", connected: "online", reconnecting: "reconnecting…" }[status];
   node.dataset.status = status;
   show(node);
+}
+
+function socketAddress() {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+}
+
+/**
+ * The socket boot.js opened before the modules loaded, if it is still usable and says `hello`;
+ * taken once (a later connection opens its own).
+ * @param {Record<string, unknown> | null} hello
+ * @returns {EarlySocket | null}
+ */
+function takeEarlySocket(hello) {
+  const page = /** @type {Window & {unokitEarly?: EarlySocket}} */ (window);
+  const early = page.unokitEarly;
+  delete page.unokitEarly;
+  if (!early) return null;
+  const { type, code, secret, version } = early.hello;
+  const same = hello?.type === type && hello.code === code && hello.secret === secret && hello.version === version;
+  if (same && early.ws.readyState <= WebSocket.OPEN) return early;
+  early.ws.close();
+  return null;
 }
 
 /** What to send when a socket opens: resume a held seat, else the pending create / join / spectate. */
