@@ -86,6 +86,9 @@ class ServerSettings:
     """Seconds a lobby's host may be gone before the host passes to the next connected player."""
     min_timer: int = MIN_TIMER
     """The shortest turn timer a room may set (besides 0, none).  Lower only for tests."""
+    idle_minutes: float = 30.0
+    """A match nobody (player or spectator) has been connected to for this long is put away: it
+    leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""
 
 
 @dataclass(frozen=True)
