@@ -48,11 +48,6 @@ export function presentUpdate(message, events, live) {
   if (!running) void run();
 }
 
-/** How many updates wait (the one presented included). */
-export function queued() {
-  return queue.length;
-}
-
 /**
  * How long motion lasts now, as a factor of its normal length (0: present at once).
  * @param {Item} item

@@ -10,7 +10,7 @@ import { prefs } from "./prefs.js";
 import { playSound } from "./sound.js";
 
 /** The title's cue, put before the page's own title. */
-export const TITLE_CUE = "● Your turn — ";
+const TITLE_CUE = "● Your turn — ";
 /** The last seconds of a turn timer that tick. */
 const TICK_SECONDS = 5;
 
@@ -25,7 +25,7 @@ const attention = {
 };
 
 /** Whether this seat is asked a decision now (its turn, or a choice of its turn; not an UNO call or catch). */
-export function isMyTurn() {
+function isMyTurn() {
   return !state.spectator && state.seat !== null && !state.finished && state.screen === "table" && myDecisions().length > 0;
 }
 

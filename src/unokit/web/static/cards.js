@@ -10,9 +10,6 @@ import { el } from "./dom.js";
 
 /** @type {Record<string, string>} */
 export const COLOUR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", O: "orange" };
-/** The colour-blind symbol of each colour (also drawn by cards.css, kept here for text). */
-/** @type {Record<string, string>} */
-export const COLOUR_MARKS = { red: "▲", yellow: "●", green: "■", blue: "◆", orange: "✚" };
 const COLOUR_ORDER = "RYGBO";
 const KIND_ORDER = [
   "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "$",
@@ -47,7 +44,7 @@ const KIND_CLASSES = {
  * @param {string} name a card's short name, such as "R7" or "W+4"
  * @returns {{colour: string | null, kind: string}}
  */
-export function parseCard(name) {
+function parseCard(name) {
   if (name.startsWith("W")) return { colour: null, kind: name };
   return { colour: name[0], kind: name.slice(1) };
 }

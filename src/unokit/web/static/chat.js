@@ -10,7 +10,7 @@ import { conn } from "./connection.js";
 /** @typedef {{id: number, seat: number | null, name: string, text: string, time: number}} ChatMessage */
 
 /** One-tap reactions: sent as ordinary chat text. */
-export const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
+const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
 const MAX_SHOWN = 100;
 const ERROR_MS = 6000;
 /** An error this soon after a chat message was sent is taken as that message's. */
@@ -99,7 +99,7 @@ function build() {
  * Put the chat on the screen shown: in the lobby, beside the table, nowhere else.
  * @param {string} screen
  */
-export function mountChat(screen) {
+function mountChat(screen) {
   const root = build();
   if (!state.code || (screen !== "lobby" && screen !== "table")) {
     show(root, false);

@@ -69,7 +69,7 @@ let handWidth = 0;
 let cardWidth = 0;
 
 /** Overlap the cards when they do not fit in one row (each keeps its corner index in sight); scroll past that. */
-export function fitHand() {
+function fitHand() {
   const hand = $("#hand");
   const count = hand.childElementCount;
   const width = cardWidth || 64;

@@ -37,7 +37,7 @@ export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "disca
 
 /** What each phase asks, for the rare update that comes without the engine's words (`asks`). */
 /** @type {Record<string, string>} */
-export const PHASE_WORDS = {
+const PHASE_WORDS = {
   turn: "play a card or draw",
   drawn: "play the drawn card or keep it",
   colour: "choose a colour",

@@ -14,9 +14,7 @@ export function onLobby(message) {
   if (message.code) state.code = message.code;
   state.seats = message.seats ?? [];
   if (typeof message.you === "number") state.seat = message.you;
-  state.hostSeat = typeof message.host === "number" ? message.host : null;
-  state.roomOptions = message.options ?? state.roomOptions;
-  if (state.seat !== null) state.host = state.hostSeat === state.seat;
+  if (state.seat !== null) state.host = message.host === state.seat;
   if (state.view) return; // the match has begun: the table has the seats
   setScreen("lobby");
   renderLobby();

@@ -11,7 +11,7 @@ import { $, $$, el } from "./dom.js";
 import { backNode, cardNode } from "./cards.js";
 import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
-import { LEVER_LABELS, LEVER_ORDER } from "./start.js";
+import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 
 /** @typedef {import("./state.js").GameEvent} GameEvent */
 /** @typedef {import("./state.js").View} View */

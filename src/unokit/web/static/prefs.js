@@ -17,7 +17,7 @@ const PREFS_KEY = "unokit.prefs";
 const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
-export const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
+const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
 
 /** @returns {Prefs} */
 function load() {

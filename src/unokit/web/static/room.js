@@ -27,13 +27,11 @@ export function onRoomWelcome(message) {
 }
 
 /**
- * The room's part of an `update` (host, options, rematch votes, a late arrival's claim); called by
- * app.js once it took the seat in, before the table is drawn.
+ * The room's part of an `update` (rematch votes, a late arrival's claim); called by app.js once it
+ * took the seat in, before the table is drawn.
  * @param {Message} message
  */
 export function onRoomUpdate(message) {
-  if ("host" in message) state.hostSeat = typeof message.host === "number" ? message.host : null;
-  if (message.options && typeof message.options === "object") state.roomOptions = message.options;
   // null until the match is over (the table learns that the match is over when its events are shown)
   state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
   if (typeof message.claimed_seat === "number") {
@@ -54,7 +52,7 @@ export function onRoomUpdate(message) {
 const seatInfo = (seat) => state.seats.find((entry) => entry.seat === seat);
 
 /** Draw the banners above the table and the rematch vote (also in the match results). */
-export function renderRoomBanner() {
+function renderRoomBanner() {
   const banner = $("#room-banner");
   const parts = [];
   if (state.screen === "table") {

@@ -38,7 +38,7 @@ export function seatAngle(seat, players) {
  * The seat that plays after `view.actor`, going the way of play (skips aside).
  * @param {View} view
  */
-export function nextSeat(view) {
+function nextSeat(view) {
   const step = view.direction >= 0 ? 1 : -1;
   return (view.actor + step + view.players) % view.players;
 }
@@ -173,7 +173,7 @@ const felt = { w: 0, h: 0 };
  * The arrows between the seats, on the dashed ring, pointing the way of play.
  * @param {View} view
  */
-export function renderArrows(view) {
+function renderArrows(view) {
   const box = $("#arrows");
   const ratio = felt.w ? felt.h / felt.w : 0.45;
   const n = view.players;
@@ -211,7 +211,7 @@ if (typeof ResizeObserver !== "undefined") {
 let timerTick = 0;
 
 /** Show the turn timer on the timed seat, counting down from the update's receipt. */
-export function tickTimer() {
+function tickTimer() {
   const timer = state.turnTimer;
   for (const node of $$("#felt .seat.timed")) {
     if (!timer || Number(node.dataset.seat) !== timer.seat) {

@@ -1,29 +1,12 @@
-// The game's sounds, synthesized with the Web Audio API (no sound files).
-//
-// API (for the table's event queue and anyone else):
-//   playSound(name)   play one sound now; `name` is one of SOUND_NAMES:
-//                       "turn"  your turn begins          "play"  a card is played
-//                       "draw"  cards are drawn            "uno"   someone calls UNO
-//                       "catch" someone is caught          "win"   you win a round or the match
-//                       "over"  someone else wins          "tick"  a second of your turn's last seconds
-//                     Returns whether a sound was scheduled (false when muted, before the player's
-//                     first click or key press, or where the browser has no Web Audio).
-//   eventSound(event) the sound of a game event from an update (`soundOf` names it), played at most
-//                     once per event object: call it when the event is presented.  app.js calls it
-//                     as live events arrive; a queue that presents them later may call it too (the
-//                     second call does nothing), or app.js's call can be removed once the queue does.
-//   soundOf(event)    the name of an event's sound, or null (no side effect).
-//
-// Browsers let a page make sound only after a user gesture: the audio context is created on the
-// first pointer or key press.  Muting is `prefs.muted` (prefs.js): nothing is scheduled while muted.
+// The game's sounds, synthesized with the Web Audio API (no sound files): `playSound(name)` now,
+// `eventSound(event)` for a game event, once per event.  Browsers let a page sound only after a user
+// gesture, so the audio context is made at the first pointer or key press.  Muted: nothing sounds.
 
 import { prefs } from "./prefs.js";
 import { state } from "./state.js";
 
 /** @typedef {"turn" | "play" | "draw" | "uno" | "catch" | "win" | "over" | "tick"} SoundName */
 /** @typedef {import("./state.js").GameEvent} GameEvent */
-
-export const SOUND_NAMES = /** @type {const} */ (["turn", "play", "draw", "uno", "catch", "win", "over", "tick"]);
 
 const VOLUME = 0.5;
 
@@ -187,7 +170,7 @@ export function playSound(name) {
  * @param {GameEvent} event
  * @returns {SoundName | null}
  */
-export function soundOf(event) {
+function soundOf(event) {
   switch (event.kind) {
     case "play":
       return event.value === 1 ? "uno" : "play"; // played with the UNO call

@@ -49,7 +49,7 @@ export async function loadOptions() {
 
 /** What each edition is: three cards to show and a sentence from its rule sheet. */
 /** @type {Record<string, {cards: string[], text: string}>} */
-export const EDITION_INFO = {
+const EDITION_INFO = {
   classic: {
     cards: ["R7", "YR", "W+4"],
     text: "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and Wild Draw Four shake things up.",
@@ -69,7 +69,7 @@ export const EDITION_INFO = {
 };
 
 /** @type {Record<string, string>} */
-export const OPTION_LABELS = {
+const OPTION_LABELS = {
   scoring: "Scoring",
   target_score: "Target score",
   hand_size: "Cards dealt",
@@ -87,7 +87,7 @@ export const OPTION_LABELS = {
 
 /** A line of help under each option. */
 /** @type {Record<string, string>} */
-export const OPTION_HELP = {
+const OPTION_HELP = {
   seats: "Players and bots around the table, 2 to 10. Empty seats can be filled with bots in the lobby.",
   scoring: "How a round is scored and when the match ends.",
   target_score: "The score that ends the match (not used when one round decides it).",
@@ -108,11 +108,8 @@ export const OPTION_HELP = {
   rule_card_count: "Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
 };
 
-// the words of the server's ids live in labels.js (the table and the results use them too)
-export { LEVER_LABELS, LEVER_ORDER, CHOICE_LABELS };
-
 /** @type {Record<string, string>} */
-export const BOT_LABELS = {
+const BOT_LABELS = {
   random: "Easy: plays any card it may",
   heuristic: "Normal: plays sensibly",
   ismcts: "Hard: thinks ahead",
@@ -124,7 +121,7 @@ const TIMER_CHOICES = [0, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300];
 const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
 /** @param {string} name an option's name, as words */
-export function humanize(name) {
+function humanize(name) {
   const text = name.replaceAll("_", " ").replaceAll("-", " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
@@ -140,7 +137,7 @@ export function botLabel(level, short = false) {
 }
 
 /** @param {number} seconds */
-export function timerLabel(seconds) {
+function timerLabel(seconds) {
   if (!seconds) return "Off: no time limit";
   if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? "" : "s"} per move`;
   return `${seconds} seconds per move`;
@@ -165,7 +162,7 @@ export function optionsInWords(options) {
  * @param {string} name
  * @param {unknown} value
  */
-export function valueInWords(name, value) {
+function valueInWords(name, value) {
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (name === "lever_weights" && Array.isArray(value)) {
     return value.map((weight, index) => `${LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}`} ${weight}`).join(", ");
@@ -442,7 +439,7 @@ function playNow() {
  * A room code, from the code itself or an invite link.
  * @param {string} text
  */
-export function cleanCode(text) {
+function cleanCode(text) {
   const trimmed = text.trim();
   const match = trimmed.match(/\/r\/([^/?#\s]+)/);
   return (match ? match[1] : trimmed).trim();
@@ -587,7 +584,7 @@ async function roomStatus(code) {
  * The join page's buttons and note for a room's status.
  * @param {RoomStatus | null | undefined} room
  */
-export function joinChoices(room) {
+function joinChoices(room) {
   const seats = (/** @type {number} */ n) => `${n} seat${n === 1 ? "" : "s"}`;
   if (room === undefined) return { join: "Join", watch: true, replay: false, note: "" };
   if (room === null) {

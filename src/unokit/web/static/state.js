@@ -125,10 +125,6 @@ function freshRoom() {
     /** @type {Expected[]} replies expected to read_rule / rule_cards, in order */
     expect: [],
     ruleEditorCount: -1,
-    /** @type {number | null} the host's seat (`lobby.host`, `update.host`; null: nobody hosts) */
-    hostSeat: null,
-    /** @type {RoomOptions | null} */
-    roomOptions: null,
     /** @type {RematchStatus | null} */
     rematch: null,
     /** @type {number | null} the bot seat this late arrival takes at the next round */
