@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import secrets
 import time
 import urllib.error
@@ -15,9 +16,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from test_web_protocol import SAMPLES, with_lone_surrogates
 from unokit.web.app import SECURITY_HEADERS
+from unokit.web.protocol import MESSAGES
 from unokit.web.rooms import CODE_ALPHABET, ServerSettings
-from web_support import Client, RunningServer, fast_settings
+from web_support import Client, RunningServer, captured_logs, fast_settings
 
 SCRIPT_NAME = "<script>x()</script>"
 SCRIPT_RULE = '<img src=x onerror="alert(1)"> & <script>alert(2)</script>'
@@ -71,6 +74,38 @@ def test_malformed_messages_are_refused_and_change_nothing(server: RunningServer
     assert host.expect("pong") == {"type": "pong"}
     assert host.quiet(0.2) == []
     host.close()
+
+
+def test_lone_surrogates_in_any_string_field_are_malformed_and_change_nothing(server: RunningServer) -> None:
+    host = Client(server.url)
+    host.send(type="create", name="Ann", edition="wild-jackpot", seats=3)
+    welcome = host.expect("welcome")
+    code, secret = welcome["code"], welcome["secret"]
+    host.send(type="sync", version=0)
+    before = host.expect("lobby")
+    host.quiet(0.1)
+    samples = {  # the room's own code and the host's secret: a surrogate in place of one of their characters
+        **SAMPLES,
+        "join": {"code": code, "name": "Bob"},
+        "resume": {"code": code, "secret": secret, "version": 0},
+        "spectate": {"code": code, "version": 0},
+    }
+    with captured_logs() as records:
+        for kind in MESSAGES:
+            for name, message in with_lone_surrogates(kind, samples[kind]):
+                host.send_raw(json.dumps(message))
+                answer = host.recv()
+                assert answer["type"] == "error", (message, answer)
+                assert answer["code"] == "malformed", (name, message, answer)
+        host.send(type="sync", version=0)
+        assert host.recv() == before, "no seat, name or rule card changed"
+    assert [record.getMessage() for record in records if record.levelno >= logging.ERROR] == []
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("welcome")
+    assert watcher.expect("chat_history")["messages"] == [], "no chat message was posted"
+    host.close()
+    watcher.close()
 
 
 def test_frames_too_large_for_the_socket_close_it(server: RunningServer) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -14,36 +16,39 @@ def msg(**fields: object) -> str:
     return json.dumps(fields)
 
 
+SAMPLES: dict[str, dict[str, Any]] = {
+    "create": {
+        "name": "Ann",
+        "edition": "classic",
+        "seats": 4,
+        "rules": {"target_score": 200, "scoring": "running-tally"},
+        "bot": "random",
+        "timer": 45,
+        "public": True,
+        "late_join": False,
+    },
+    "join": {"code": "ABCDEFGH", "name": "Bob"},
+    "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3},
+    "spectate": {"code": "ABCDEFGH", "version": 0},
+    "seat": {"seat": 2, "bot": True},
+    "rule_cards": {"texts": ["Skip your next turn", "Sing"]},
+    "read_rule": {"text": "Draw 2 cards"},
+    "start": {},
+    "act": {"action": "R7!", "version": 12},
+    "sync": {"version": 0},
+    "ping": {},
+    "chat": {"text": "good game <b>all</b>"},
+    "rematch": {},
+    "kick": {"seat": 3},
+    "leave": {},
+    "back": {},
+}
+"""A valid message of every type (its fields, ``type`` aside)."""
+
+
 def test_every_type_accepts_its_fields() -> None:
-    samples = {
-        "create": {
-            "name": "Ann",
-            "edition": "classic",
-            "seats": 4,
-            "rules": {"target_score": 200},
-            "bot": "random",
-            "timer": 45,
-            "public": True,
-            "late_join": False,
-        },
-        "join": {"code": "ABCDEFGH", "name": "Bob"},
-        "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3},
-        "spectate": {"code": "ABCDEFGH", "version": 0},
-        "seat": {"seat": 2, "bot": True},
-        "rule_cards": {"texts": ["Skip your next turn", "Sing"]},
-        "read_rule": {"text": "Draw 2 cards"},
-        "start": {},
-        "act": {"action": "R7!", "version": 12},
-        "sync": {"version": 0},
-        "ping": {},
-        "chat": {"text": "good game <b>all</b>"},
-        "rematch": {},
-        "kick": {"seat": 3},
-        "leave": {},
-        "back": {},
-    }
-    assert set(samples) == set(MESSAGES)
-    for kind, fields in samples.items():
+    assert set(SAMPLES) == set(MESSAGES)
+    for kind, fields in SAMPLES.items():
         assert parse_message(msg(type=kind, **fields)) == {"type": kind, **fields}
 
 
@@ -155,3 +160,48 @@ def test_options_list_every_rule_option_with_its_default() -> None:
     assert data["bots"] == ["heuristic", "random", "ismcts"]
     assert data["rule_card_counts"]["4"] == 2 and data["rule_card_counts"]["10"] == 1
     json.dumps(data)
+
+
+LONE_SURROGATE = "\udfff"
+STRING_KINDS = {"str", "name", "chat", "choice", "texts", "rules"}
+
+
+def with_lone_surrogates(kind: str, sample: dict[str, Any] | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The message ``sample`` of ``kind`` (by default :data:`SAMPLES`'s) once for every string in it
+    (rule option names included), with that string's first character a lone surrogate (its length
+    kept): each with the field it went into."""
+    fields = SAMPLES[kind] if sample is None else sample
+
+    def variants(value: Any) -> Iterator[Any]:
+        if isinstance(value, str):
+            yield LONE_SURROGATE + value[1:]
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                for changed in variants(item):
+                    yield [*value[:index], changed, *value[index + 1 :]]
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                yield {**{k: v for k, v in value.items() if k != key}, LONE_SURROGATE + key[1:]: item}
+                for changed in variants(item):
+                    yield {**value, key: changed}
+
+    for name, value in fields.items():
+        for changed in variants(value):
+            yield name, {"type": kind, **{**fields, name: changed}}
+
+
+def test_a_lone_surrogate_in_any_string_field_is_malformed() -> None:
+    covered = set()
+    for kind in MESSAGES:
+        for name, message in with_lone_surrogates(kind):
+            frame = json.dumps(message)
+            assert "\\udfff" in frame, "sent as the JSON escape, as a hostile client would"
+            with pytest.raises(ProtocolError, match=f"{kind}: field {name!r} holds a lone surrogate"):
+                parse_message(frame)
+            covered.add((kind, name))
+    string_fields = {
+        (kind, name) for kind, table in MESSAGES.items() for name, spec in table.items() if spec.kind in STRING_KINDS
+    }
+    assert covered == string_fields, "every string field of every message is tried"
+    paired = json.dumps({"type": "chat", "text": "dice \U0001f3b2"})  # a pair of surrogates: one character
+    assert parse_message(paired)["text"] == "dice \U0001f3b2"

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -21,6 +22,31 @@ from unokit.web.server import make_config
 def fast_settings(**changes: Any) -> ServerSettings:
     """Settings for tests: bots act at once, and scripted clients may act as fast as they like."""
     return ServerSettings(**{"bot_delay": 0.0, "away_seconds": 60.0, "rate": 10_000.0, "burst": 10_000.0, **changes})
+
+
+class _Collector(logging.Handler):
+    def __init__(self, records: list[logging.LogRecord]) -> None:
+        super().__init__(logging.DEBUG)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@contextlib.contextmanager
+def captured_logs() -> Iterator[list[logging.LogRecord]]:
+    """Every record the server's loggers (``unokit``'s and uvicorn's) let through within the block,
+    whatever handlers they have."""
+    records: list[logging.LogRecord] = []
+    collector = _Collector(records)
+    loggers = [logging.getLogger("unokit"), logging.getLogger("uvicorn")]
+    for logger in loggers:
+        logger.addHandler(collector)
+    try:
+        yield records
+    finally:
+        for logger in loggers:
+            logger.removeHandler(collector)
 
 
 class RunningServer:

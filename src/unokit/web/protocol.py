@@ -2,9 +2,10 @@
 
 A client frame is one JSON object of at most :data:`MAX_FRAME` bytes with a ``type``;
 each type lists its fields, each with a kind and limits.  Anything else (bad JSON,
-an unknown type or field, a missing field, a wrong type, a value out of range) is a
-:class:`ProtocolError`, which the server answers with an ``error`` of code
-``malformed`` and nothing changes.
+an unknown type or field, a missing field, a wrong type, a value out of range, a
+string anywhere holding a lone surrogate such as the JSON escape ``\\udfff``, which
+no UTF-8 text can carry) is a :class:`ProtocolError`, which the server answers with
+an ``error`` of code ``malformed`` and nothing changes.
 
 >>> parse_message('{"type": "join", "code": "ABCDEFG", "name": " Ann "}')
 {'type': 'join', 'code': 'ABCDEFG', 'name': 'Ann'}
@@ -21,6 +22,7 @@ unokit.web.protocol.ProtocolError: ping: unknown field 'x'
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass, fields
 from typing import Any
@@ -153,8 +155,30 @@ def parse_message(text: str | bytes) -> dict[str, Any]:
             if spec.required:
                 raise ProtocolError(f"{kind}: missing field {name!r}")
             continue
+        if _holds_lone_surrogate(data[name]):
+            raise ProtocolError(f"{kind}: field {name!r} holds a lone surrogate, which is not text")
         out[name] = _check(kind, name, spec, data[name])
     return out
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""JSON decodes a surrogate pair to one character, so a surrogate left in a string is a lone one."""
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether a string in ``value`` (lists and objects walked, keys included) holds a lone surrogate."""
+    pending = [value]
+    while pending:  # no recursion: JSON may nest deeper than the interpreter's stack allows
+        item = pending.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+    return False
 
 
 def _no_constant(name: str) -> Any:
