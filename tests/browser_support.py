@@ -8,6 +8,7 @@ A missing browser fails the tests with a message saying how to install it.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import os
 import re
@@ -72,7 +73,8 @@ class LiveServer:
         assert self.loop is not None
 
         async def run() -> Any:
-            return function()
+            result = function()
+            return await result if inspect.isawaitable(result) else result
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)
 

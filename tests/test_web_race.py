@@ -56,12 +56,13 @@ def race_between_bots(server: RunningServer, seed: int) -> tuple[int, str]:
     """Three bots; seat 0 plays Red 7 without calling UNO, so it races the other two: who spoke first?"""
     code, _ = server.create_fixed_room(deal(seed), seats=3, rules=RULES)
 
-    def begin() -> None:
+    async def begin() -> None:
         room = server.hub.rooms[code]
-        for seat in room.seats:  # nobody is connected: three bots, started in code
-            seat.empty("bot")
-        room.start_match()
-        room.apply(0, room.game.actions.parse("R7"))  # before any bot acts: the scheduler runs after this call
+        async with room.lock:  # no bot acts before Red 7 is played
+            for seat in room.seats:  # nobody is connected: three bots, started in code
+                seat.empty("bot")
+            await room.start_match()
+            await room.apply(0, room.game.actions.parse("R7"))
 
     server.call(begin)
     deadline = time.monotonic() + 10

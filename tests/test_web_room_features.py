@@ -595,11 +595,11 @@ def test_the_last_fifty_chat_messages_come_back_after_a_restart(tmp_path: Path) 
     with RunningServer(db, fast_settings()) as first:
         ann, code = create_room(first)
 
-        def post_many() -> None:
+        async def post_many() -> None:
             room = first.hub.rooms[code]
             member = room.members[0]
             for number in range(55):
-                post_chat(room, member, f"line {number}")
+                await post_chat(room, member, f"line {number}")
 
         first.call(post_many)
         ann.quiet(0.2)  # read what was sent, so that the socket closes at once

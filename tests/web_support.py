@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import json
 import logging
 import random
@@ -82,7 +83,8 @@ class RunningServer:
         """Run ``function`` on the server's event loop and return its result."""
 
         async def run() -> Any:
-            return function()
+            result = function()
+            return await result if inspect.isawaitable(result) else result
 
         assert self.loop is not None, "the server is not running"
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=10)

@@ -33,7 +33,7 @@ from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import OPTIONS, Rules
 from unokit.web.assets import ClientAssets
-from unokit.web.chat import MAX_CHAT, ChatLimiter, chat_history, post_chat
+from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
 from unokit.web.protocol import (
     BOT_LEVELS,
     EDITION_NAMES,
@@ -57,7 +57,7 @@ from unokit.web.rooms import (
     code_tag,
     read_rule_message,
 )
-from unokit.web.storage import SqliteStorage, Storage, StoredRoom
+from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom
 
 __all__ = ["RateLimiter", "create_app", "options"]
 
@@ -198,8 +198,12 @@ async def api_rooms(request: Request) -> Response:
     if refused is not None:
         return refused
     hub: Hub = request.app.state.hub
+    try:
+        lobbies = await hub.store.run(hub.storage.public_lobbies, PUBLIC_ROOMS)
+    except StorageError:
+        return store_unreadable()
     rooms = []
-    for found in hub.storage.public_lobbies(PUBLIC_ROOMS):
+    for found in lobbies:
         settings = RoomSettings.from_dict(found.settings)
         rooms.append(
             {
@@ -224,7 +228,10 @@ async def api_room(request: Request) -> Response:
         return refused
     code = str(request.path_params["code"]).strip().upper()
     hub: Hub = request.app.state.hub
-    stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
+    try:
+        stored = await hub.store.run(hub.storage.load_room, code) if len(code) == CODE_LENGTH else None
+    except StorageError:
+        return store_unreadable()
     if stored is None:
         return JSONResponse({"error": "no room has that code"}, status_code=404)
     settings = RoomSettings.from_dict(stored.settings)
@@ -247,20 +254,32 @@ async def api_record(request: Request) -> Response:
     if refused is not None:
         return refused
     code = str(request.path_params["code"]).strip().upper()
-    found = _finished_match(request.app.state.hub, code, "record")
+    found = await _finished_match(request.app.state.hub, code, "record")
     if isinstance(found, Response):
         return found
     return JSONResponse(found[1])
 
 
-def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, dict[str, Any]] | Response:
+def store_unreadable() -> Response:
+    """The answer while the store cannot be read."""
+    return JSONResponse({"error": "the server cannot read its rooms just now: try again in a moment"}, status_code=503)
+
+
+async def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, dict[str, Any]] | Response:
     """The stored room and record of the finished match ``code``, or the error answer."""
-    stored = hub.storage.load_room(code) if len(code) == CODE_LENGTH else None
+
+    def load() -> tuple[StoredRoom | None, dict[str, Any] | None]:
+        stored = hub.storage.load_room(code)
+        return stored, hub.storage.load_record(code) if stored is not None and stored.status == "finished" else None
+
+    try:
+        stored, record = await hub.store.run(load) if len(code) == CODE_LENGTH else (None, None)
+    except StorageError:
+        return store_unreadable()
     if stored is None:
         return JSONResponse({"error": "no room has that code"}, status_code=404)
     if stored.status != "finished":
         return JSONResponse({"error": f"the {what} is shown once the match is over"}, status_code=403)
-    record = hub.storage.load_record(code)
     if record is None:  # pragma: no cover - a finished room always has a game
         return JSONResponse({"error": "no record"}, status_code=404)
     return stored, record
@@ -278,7 +297,7 @@ async def api_replay(request: Request) -> Response:
     code = str(request.path_params["code"]).strip().upper()
     match = replays.get(code)
     if match is None:
-        found = _finished_match(request.app.state.hub, code, "replay")
+        found = await _finished_match(request.app.state.hub, code, "replay")
         if isinstance(found, Response):
             return found
         stored, record = found
@@ -412,7 +431,7 @@ class Connection:
             message = parse_message(text)
             if message["type"] in ("join", "resume", "spectate"):
                 await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
-            self.handle(message)
+            await self.handle(message)
         except ProtocolError as exc:
             self.error("malformed", str(exc))
         except RoomError as exc:
@@ -432,16 +451,14 @@ class Connection:
         if self.member.room is not None:
             self.member.room.detach(self.member)
 
-    def enter(
+    async def enter(
         self, room: Room, seat: int | None, secret: str | None, version: int = 0, claim: int | None = None
     ) -> None:
         """Leave the previous room, and enter ``room``: ``welcome``, the room, then the chat so far."""
         self.leave()
-        self.send(room.welcome(Member(self.send, seat=seat, claim=claim), secret))
-        room.attach(self.member, seat, version, claim)
-        self.send(chat_history(room))
+        await room.attach(self.member, seat, version, claim, secret)
 
-    def handle(self, message: dict[str, Any]) -> None:
+    async def handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         member = self.member
         if kind == "ping":
@@ -459,13 +476,13 @@ class Connection:
                 message.get("late_join", True),
             )
             self.check_create()
-            room, secret = self.hub.create(settings, message["name"])
+            room, secret = await self.hub.create(settings, message["name"])
             self.created.append(time.monotonic())
-            self.enter(room, 0, secret)
+            await self.enter(room, 0, secret)
         elif kind == "join":
             room = self.hub.get(message["code"])
-            seat, secret, claimed = room.join(message["name"])
-            self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
+            seat, secret, claimed = await room.join(message["name"])
+            await self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
         elif kind == "resume":
             room = self.hub.get(message["code"])
             found = room.seat_of_secret(message["secret"])
@@ -474,32 +491,32 @@ class Connection:
             self.check_resync(room, message.get("version", 0))
             seat, claimed = found
             claim = seat if claimed else None
-            self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
+            await self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
         elif kind == "spectate":
             room = self.hub.get(message["code"])
             self.check_resync(room, message.get("version", 0))
-            self.enter(room, None, None, message.get("version", 0))
+            await self.enter(room, None, None, message.get("version", 0))
         elif kind == "chat":
             room = self.room()
             if not self.chat_limiter.allow():
                 raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
-            post_chat(room, member, message["text"])
+            await post_chat(room, member, message["text"])
         elif kind == "rematch":
-            vote_rematch(self.room(), member)
+            await vote_rematch(self.room(), member)
         elif kind == "kick":
-            self.room().kick(member, message["seat"])
+            await self.room().kick(member, message["seat"])
         elif kind == "leave":
-            self.room().leave(member)
+            await self.room().leave(member)
         elif kind == "back":
             self.room().back(member)
         elif kind == "seat":
-            self.room().set_seat(member, message["seat"], message["bot"])
+            await self.room().set_seat(member, message["seat"], message["bot"])
         elif kind == "rule_cards":
-            self.room().write_rule_cards(member, message["texts"])
+            await self.room().write_rule_cards(member, message["texts"])
         elif kind == "start":
-            self.room().start(member)
+            await self.room().start(member)
         elif kind == "act":
-            self.room().act(member, message["action"], message["version"])
+            await self.room().act(member, message["action"], message["version"])
         elif kind == "sync":
             room = self.room()
             self.check_resync(room, min(message["version"], room.version))
@@ -567,7 +584,7 @@ def create_app(
 ) -> Starlette:
     """The web app, storing rooms in the SQLite file ``db_path`` (``":memory:"``: nothing kept)
     or in ``storage``.  On start-up every room in progress is loaded and resumes."""
-    store: Storage = storage if storage is not None else SqliteStorage(db_path)
+    store: Storage = storage if storage is not None else SqliteStorage(db_path, exclusive=True)
     hub = Hub(store, settings)
 
     @contextlib.asynccontextmanager
@@ -578,7 +595,7 @@ def create_app(
         hub.start()
         yield
         hub.close()
-        store.close()
+        hub.store.close()
 
     routes = [
         Route("/", page),

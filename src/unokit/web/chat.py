@@ -69,18 +69,19 @@ def chat_message(row: ChatRow) -> dict[str, Any]:
     return {"type": "chat", "id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "time": row.time}
 
 
-def post_chat(room: Room, member: Member, text: str) -> None:
-    """A chat message (already cleaned) to every member of ``room``, kept in the store.  A
+async def post_chat(room: Room, member: Member, text: str) -> None:
+    """A chat message (already cleaned), stored, then sent to every member of ``room``.  A
     spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`."""
-    seat = member.seat
-    name = room.seats[seat].name if seat is not None else SPECTATOR_NAME
-    row = ChatRow(room.chat_next, seat, name, text, round(time.time(), 3))
-    room.chat_next += 1
-    room.hub.storage.append_chat(room.code, row)
-    room.chat_log.append(row)
-    message = chat_message(row)
-    for other in list(room.members):
-        other.send(message)
+    async with room.lock:
+        seat = member.seat
+        name = room.seats[seat].name if seat is not None else SPECTATOR_NAME
+        row = ChatRow(room.chat_next, seat, name, text, round(time.time(), 3))
+        await room.write(room.hub.storage.append_chat, room.code, row)
+        room.chat_next += 1
+        room.chat_log.append(row)
+        message = chat_message(row)
+        for other in list(room.members):
+            other.send(message)
 
 
 def chat_history(room: Room) -> dict[str, Any]:

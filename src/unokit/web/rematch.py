@@ -32,51 +32,59 @@ def rematch_status(room: Room) -> dict[str, Any] | None:
     return {"votes": sorted(room.votes), "waiting": waiting}
 
 
-def vote_rematch(room: Room, member: Member) -> None:
+async def vote_rematch(room: Room, member: Member) -> None:
     """A player of the finished match asks for a rematch; it begins once every connected player has."""
-    if room.game is None or not room.game.is_over:
-        raise RoomError("forbidden", "a rematch is voted once the match is over")
-    if member.seat is None or room.seats[member.seat].kind != "human":
-        raise RoomError("forbidden", "only the players vote for a rematch")
-    if room.moved_to is not None:  # too late: the rematch has begun without this seat
-        member.send({"type": "moved", "code": room.moved_to, "seat": None})
-        return
-    room.votes.add(member.seat)
-    if not check_rematch(room):
-        room.changed()
+    async with room.lock:
+        if room.game is None or not room.game.is_over:
+            raise RoomError("forbidden", "a rematch is voted once the match is over")
+        if member.seat is None or room.seats[member.seat].kind != "human":
+            raise RoomError("forbidden", "only the players vote for a rematch")
+        if room.moved_to is not None:  # too late: the rematch has begun without this seat
+            member.send({"type": "moved", "code": room.moved_to, "seat": None})
+            return
+        room.votes.add(member.seat)
+        begun = False
+        try:
+            begun = await check_rematch(room)
+        finally:
+            if not begun:  # the vote shows (also when the store refused the new room)
+                room.changed()
 
 
-def check_rematch(room: Room) -> bool:
+async def check_rematch(room: Room) -> bool:
     """Begin the rematch if every connected player voted for it (at least one is connected);
-    whether it began."""
+    whether it began.  The room's lock is held."""
     if room.moved_to is not None or not room.votes or room.game is None or not room.game.is_over:
         return False
     connected = room.connected_humans()
     if not connected or any(seat not in room.votes for seat in connected):
         return False
-    start_rematch(room)
+    await start_rematch(room)
     return True
 
 
-def start_rematch(room: Room) -> Room:
-    """Create and start the rematch of ``room`` and send its members ``moved``; returns the new room."""
-    hub = room.hub
+async def start_rematch(room: Room) -> Room:
+    """Create, store and start the rematch of ``room`` and send its members ``moved``; returns the
+    new room.  The old room's lock is held."""
     kept = room.connected_humans()
-    new = hub.new_room(room.settings)
     secrets_of: dict[int, str] = {}
-    now = time.monotonic()
-    for old, seat in zip(room.seats, new.seats, strict=True):
-        if old.index in kept:
-            secret = new_secret()
-            secrets_of[old.index] = secret
-            seat.kind, seat.name, seat.secret_hash = "human", old.name, hash_secret(secret)
-            seat.rule_cards = list(old.rule_cards) if old.rule_cards is not None else None
-            seat.away_since = now  # until they arrive, as after a reload
-        else:
-            seat.empty("bot")
-    new.store_seats()
-    new.set_host(room.host if room.host in kept else kept[0])
-    new.start_match()
+
+    def seat_players(new: Room) -> None:
+        now = time.monotonic()
+        for old, seat in zip(room.seats, new.seats, strict=True):
+            if old.index in kept:
+                secret = new_secret()
+                secrets_of[old.index] = secret
+                seat.kind, seat.name, seat.secret_hash = "human", old.name, hash_secret(secret)
+                seat.rule_cards = list(old.rule_cards) if old.rule_cards is not None else None
+                seat.away_since = now  # until they arrive, as after a reload
+            else:
+                seat.empty("bot")
+        new.host = room.host if room.host in kept else kept[0]
+
+    new = await room.hub.new_room(room.settings, prepare=seat_players)
+    async with new.lock:
+        await new.start_match()
     room.moved_to = new.code
     for member in list(room.members):
         index = member.seat

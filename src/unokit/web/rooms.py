@@ -7,10 +7,13 @@ is a :class:`Member`; what a member is sent is built from ``game.view(seat)`` an
 events redacted for that seat only.  A :class:`Hub` keeps the rooms, stores them and
 loads the unfinished ones back on start-up.
 
-Room operations are synchronous and run on the event loop's thread, so no two ever
-interleave.  One scheduler task runs every room's automatic steps when they are due,
-oldest first, and lets the clients' messages through every few milliseconds, so a
-player's action is answered at once however many bots are playing.
+Every change of a room is stored before it is made: it is tried on a copy (of the game, of
+the seats), the copy is written to the store in a worker thread (:mod:`unokit.web.store`), and
+only then does it become the room's and go out to the members.  A write the store refuses
+changes nothing (the player is told ``store``, the bots try again later).  Each room's changes
+hold its :attr:`Room.lock`, so no two interleave.  One scheduler task starts every room's
+automatic steps when they are due, oldest first, so a player's action is answered at once
+however many bots are playing.
 """
 
 from __future__ import annotations
@@ -26,9 +29,9 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from unokit import rulecards
 from unokit.actions import INTERRUPT_TYPES
@@ -40,7 +43,7 @@ from unokit.narrate import Narrator, narrate_events
 from unokit.record import replay, to_record
 from unokit.rules import Rules
 from unokit.views import View
-from unokit.web.chat import CHAT_HISTORY
+from unokit.web.chat import CHAT_HISTORY, chat_history
 from unokit.web.messages import legal_entry, read_rule_message, reading_entry
 from unokit.web.protocol import MAX_TIMER
 from unokit.web.rematch import check_rematch, rematch_status
@@ -56,7 +59,8 @@ from unokit.web.settings import (
     new_room_code,
     new_secret,
 )
-from unokit.web.storage import ChatRow, SeatRow, Storage, StoredRoom, hash_secret
+from unokit.web.storage import ChatRow, SeatRow, Storage, StorageError, StoredRoom, hash_secret
+from unokit.web.store import Store
 from unokit.web.timers import pause_for, reaction_times
 
 __all__ = [
@@ -79,9 +83,16 @@ __all__ = [
 log = logging.getLogger("unokit.web")
 
 EXPIRY_EVERY = 600.0
-"""Seconds between two looks for lobbies to expire."""
-SLICE = 0.002
-"""Seconds of bots' work after which the scheduler lets the clients' messages through."""
+"""Seconds between two looks for lobbies to expire and matches nobody plays any more."""
+STORE_RETRY = 0.5
+"""Seconds before a room's bots try again after the store refused a write; doubled after each
+refusal, up to :data:`STORE_RETRY_MAX`."""
+STORE_RETRY_MAX = 15.0
+STORE_REFUSED = "the server cannot save the game just now, so nothing changed: try again in a moment"
+STORE_TROUBLE = "the server cannot save the game just now: play waits until it can"
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 @dataclass
@@ -116,11 +127,21 @@ class Seat:
             self.claim_hash,
         )
 
+    def take(self, new: Seat, old: Seat) -> None:
+        """What changed from ``old`` to ``new`` (copies of this seat), made to this seat."""
+        for name in SEAT_FIELDS:
+            value = getattr(new, name)
+            if value != getattr(old, name):
+                setattr(self, name, value)
+
     def empty(self, kind: str = "open") -> None:
         """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
         self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""
         self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
         self.auto = False
+
+
+SEAT_FIELDS = tuple(item.name for item in dataclasses.fields(Seat) if item.name != "index")
 
 
 @dataclass(eq=False)
@@ -189,6 +210,18 @@ class Room:
         """The rematch room's code, once the rematch began."""
         self.chat_log: deque[ChatRow] = deque(maxlen=CHAT_HISTORY)
         self.chat_next = 1
+        self.lock = asyncio.Lock()
+        """Held by each change of the room from its check to its showing: no two interleave."""
+        self.stepping = False
+        """An automatic step of the room is under way."""
+        self.trouble: str | None = None
+        """Why the store refused the room's last write (``None``: it took it)."""
+        self.refusals = 0
+        """Writes refused in a row."""
+        self.retry_at = 0.0
+        """When the bots try again after a refusal (monotonic clock)."""
+        self.unwatched_since = time.monotonic()
+        """When the last member left (the room is put away after ``idle_minutes`` of it)."""
 
     # ------------------------------------------------------------ queries
 
@@ -230,9 +263,20 @@ class Room:
 
     # ------------------------------------------------------------ members
 
-    def attach(self, member: Member, seat: int | None, version: int = 0, claim: int | None = None) -> None:
+    async def attach(
+        self, member: Member, seat: int | None, version: int = 0, claim: int | None = None, secret: str | None = None
+    ) -> None:
         """Attach a connection (as ``seat``'s player, a spectator, or a late arrival waiting for
-        the ``claim``ed seat) and send it the room."""
+        the ``claim``ed seat): it is sent ``welcome`` (with ``secret``, if new), the room, then the chat."""
+        async with self.lock:
+            if seat is not None and self.host is None and self.status == "lobby":
+                with contextlib.suppress(RoomError):  # the store refused: the next arrival tries again
+                    await self.set_host(seat)
+            member.send(self.welcome(Member(member.send, seat=seat, claim=claim), secret))
+            self.enter(member, seat, version, claim)
+            member.send(chat_history(self))
+
+    def enter(self, member: Member, seat: int | None, version: int, claim: int | None) -> None:
         self.members.append(member)
         member.room = self
         member.seat = seat
@@ -242,8 +286,6 @@ class Room:
         if seat is not None:
             self.seats[seat].away_since = 0.0
             self.seats[seat].auto = False
-            if self.host is None and self.status == "lobby":
-                self.set_host(seat)
         self.changed()
 
     def detach(self, member: Member) -> None:
@@ -251,14 +293,23 @@ class Room:
             return
         self.members.remove(member)
         member.room = None
+        if not self.members:
+            self.unwatched_since = time.monotonic()
         if member.seat is not None and self.is_away(member.seat):
             self.seats[member.seat].away_since = time.monotonic()
-        if not self.closed:
-            check_rematch(self)
+        if not self.closed and self.votes:
+            self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
             self.changed()
         if self.status != "playing" and not self.members:
             self.hub.evict(self)  # nothing happens there until someone comes back: it stays in the store
+
+    async def rematch_if_ready(self) -> None:
+        """Begin the rematch if the players still connected have all voted for it."""
+        async with self.lock:
+            if not self.closed:
+                with contextlib.suppress(RoomError):  # the store refused: the next vote tries again
+                    await check_rematch(self)
 
     def welcome(self, member: Member, secret: str | None = None) -> dict[str, Any]:
         message: dict[str, Any] = {
@@ -275,51 +326,94 @@ class Room:
             message["claimed"] = True
         return message
 
+    # ------------------------------------------------------------ the store
+
+    async def write(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """Store a change before it is made (``function``: a method of the storage); the store's
+        refusal raises :class:`RoomError` ``store`` and the change must not be made."""
+        try:
+            result = await self.hub.store.run(function, *args, **kwargs)
+        except StorageError as exc:
+            self.refused(exc)
+            raise RoomError("store", STORE_REFUSED) from None
+        if self.trouble is not None:
+            log.info("room %s: the store takes its writes again", self.tag)
+            self.trouble, self.refusals = None, 0
+        return result
+
+    def refused(self, exc: StorageError) -> None:
+        """The store refused a write: the bots wait a while, and at the first refusal every
+        member is told why play waits."""
+        log.warning("room %s: the store refused a write: %s", self.tag, exc)
+        first = self.trouble is None
+        self.trouble = str(exc) or type(exc).__name__
+        self.refusals += 1
+        self.retry_at = time.monotonic() + min(STORE_RETRY_MAX, STORE_RETRY * 2 ** (self.refusals - 1))
+        if first:
+            for member in list(self.members):
+                member.send({"type": "error", "code": "store", "message": STORE_TROUBLE})
+
+    async def change_seats(self, change: Callable[[list[Seat]], R]) -> R:
+        """Make ``change`` to a copy of the seats, store the copy, then make it to the room's seats:
+        nothing changes if ``change`` raises or the store refuses.  The room's lock is held."""
+        before = [dataclasses.replace(seat) for seat in self.seats]
+        trial = [dataclasses.replace(seat) for seat in self.seats]
+        result = change(trial)
+        await self.write(self.hub.storage.save_seats, self.code, [seat.row(self.settings.bot) for seat in trial])
+        for seat, new, old in zip(self.seats, trial, before, strict=True):
+            seat.take(new, old)
+        return result
+
     # ------------------------------------------------------------ lobby
 
-    def join(self, name: str) -> tuple[int, str, bool]:
+    async def join(self, name: str) -> tuple[int, str, bool]:
         """Take the lowest open seat, or during a match claim the lowest bot seat (``late_join``);
         returns the seat, its new secret and whether it is a claim."""
-        if self.status == "playing" and self.settings.late_join:
-            for seat in self.seats:
-                if seat.kind == "bot" and seat.claim_name is None:
-                    secret = new_secret()
-                    seat.claim_name, seat.claim_hash = name, hash_secret(secret)
-                    self.store_seats()
-                    return seat.index, secret, True
-        if self.status != "lobby":
-            raise RoomError("started", "the match has begun: you may watch it")
-        for seat in self.seats:
-            if seat.kind == "open":
-                secret = new_secret()
-                seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
-                self.store_seats()
-                return seat.index, secret, False
-        raise RoomError("full", "every seat is taken")
+        secret = new_secret()
 
-    def set_seat(self, member: Member, index: int, bot: bool) -> None:
+        def claim(seats: list[Seat]) -> tuple[int, str, bool]:
+            if self.status == "playing" and self.settings.late_join:
+                for seat in seats:
+                    if seat.kind == "bot" and seat.claim_name is None:
+                        seat.claim_name, seat.claim_hash = name, hash_secret(secret)
+                        return seat.index, secret, True
+            if self.status != "lobby":
+                raise RoomError("started", "the match has begun: you may watch it")
+            for seat in seats:
+                if seat.kind == "open":
+                    seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
+                    return seat.index, secret, False
+            raise RoomError("full", "every seat is taken")
+
+        async with self.lock:
+            return await self.change_seats(claim)
+
+    async def set_seat(self, member: Member, index: int, bot: bool) -> None:
         """The host puts a bot in an open (or away) seat, or empties a bot's seat."""
-        self.check_host(member)
-        if index >= len(self.seats) or index == self.host:
-            raise RoomError("forbidden", f"seat {index} cannot be changed")
-        seat = self.seats[index]
-        if bot:
-            if seat.kind == "bot":
-                return
-            if seat.kind == "human" and not self.is_away(index):
-                raise RoomError("forbidden", f"{seat.name} is seated there")
-            seat.empty("bot")
-        else:
-            if seat.kind != "bot":
-                raise RoomError("forbidden", f"seat {index} holds no bot")
-            seat.empty()
-        self.store_seats()
-        self.changed()
 
-    def write_rule_cards(self, member: Member, texts: list[str]) -> None:
+        def change(seats: list[Seat]) -> None:
+            self.check_host(member)
+            if index >= len(seats) or index == self.host:
+                raise RoomError("forbidden", f"seat {index} cannot be changed")
+            seat = seats[index]
+            if bot:
+                if seat.kind == "human" and not self.is_away(index):
+                    raise RoomError("forbidden", f"{seat.name} is seated there")
+                seat.empty("bot")
+            else:
+                if seat.kind != "bot":
+                    raise RoomError("forbidden", f"seat {index} holds no bot")
+                seat.empty()
+
+        async with self.lock:
+            if bot and index < len(self.seats) and self.seats[index].kind == "bot":
+                self.check_host(member)
+                return
+            await self.change_seats(change)
+            self.changed()
+
+    async def write_rule_cards(self, member: Member, texts: list[str]) -> None:
         """A seat's rule cards (Wild Jackpot lobby)."""
-        if self.status != "lobby":
-            raise RoomError("started", "rule cards are written before the match begins")
         if not self.jackpot:
             raise RoomError("forbidden", "only UNO Wild Jackpot has rule cards")
         if member.seat is None:
@@ -333,9 +427,16 @@ class Room:
                 cleaned.append(rulecards.clean_rule_text(text))
             except rulecards.RuleTextError as exc:
                 raise RoomError("bad-rule-card", f"rule card {number}: {exc}") from None
-        self.seats[member.seat].rule_cards = cleaned
-        self.store_seats()
-        self.changed()
+        seat = member.seat
+
+        def change(seats: list[Seat]) -> None:
+            if self.status != "lobby":
+                raise RoomError("started", "rule cards are written before the match begins")
+            seats[seat].rule_cards = cleaned
+
+        async with self.lock:
+            await self.change_seats(change)
+            self.changed()
 
     def check_host(self, member: Member) -> None:
         if member.seat is None or member.seat != self.host:
@@ -343,9 +444,10 @@ class Room:
         if self.status != "lobby":
             raise RoomError("started", "the match has begun")
 
-    def set_host(self, seat: int | None) -> None:
+    async def set_host(self, seat: int | None) -> None:
+        """The host's seat, stored first.  The room's lock is held."""
+        await self.write(self.hub.storage.set_host, self.code, seat)
         self.host = seat
-        self.hub.storage.set_host(self.code, seat)
 
     def next_human(self, after: int, connected: bool) -> int | None:
         """The next human seat after ``after`` in seat order (wrapping), connected if asked."""
@@ -356,44 +458,48 @@ class Room:
                 return index
         return None
 
-    def pass_host(self) -> None:
-        """The host has been gone ``host_grace`` seconds: the next connected player hosts."""
+    async def pass_host(self) -> None:
+        """The host has been gone ``host_grace`` seconds: the next connected player hosts.  The room's lock is held."""
         if self.status != "lobby" or self.host is None or not self.is_away(self.host):
             return
         heir = self.next_human(self.host, connected=True)
         if heir is not None:
-            self.set_host(heir)
+            await self.set_host(heir)
             self.changed()
 
-    def kick(self, member: Member, index: int) -> None:
+    async def kick(self, member: Member, index: int) -> None:
         """The host empties a player's seat (lobby only): its secret opens nothing more."""
-        self.check_host(member)
-        if index >= len(self.seats) or index == self.host or self.seats[index].kind != "human":
-            raise RoomError("forbidden", f"seat {index} holds no other player")
-        self.seats[index].empty()
-        self.store_seats()
-        for other in [m for m in self.members if m.seat == index]:
-            other.send({"type": "removed", "message": "the host removed you from the room"})
-            self.detach(other)
-        self.changed()
 
-    def leave(self, member: Member) -> None:
+        def change(seats: list[Seat]) -> None:
+            self.check_host(member)
+            if index >= len(seats) or index == self.host or seats[index].kind != "human":
+                raise RoomError("forbidden", f"seat {index} holds no other player")
+            seats[index].empty()
+
+        async with self.lock:
+            await self.change_seats(change)
+            for other in [m for m in self.members if m.seat == index]:
+                other.send({"type": "removed", "message": "the host removed you from the room"})
+                self.detach(other)
+            self.changed()
+
+    async def leave(self, member: Member) -> None:
         """A member leaves: in the lobby their seat opens (and the host passes on); during a
         match their seat is played by the room's bot at once, until they come back."""
-        seat = member.seat
-        if seat is not None and self.status == "lobby":
-            self.seats[seat].empty()
-            if self.host == seat:
-                self.set_host(self.next_human(seat, connected=False))
-            self.store_seats()
-            for other in [m for m in self.members if m.seat == seat]:
-                other.send({"type": "left"})
-                self.detach(other)
-            return
-        if seat is not None and self.status == "playing":
-            self.seats[seat].auto = True
-        member.send({"type": "left"})
-        self.detach(member)
+        async with self.lock:
+            seat = member.seat
+            if seat is not None and self.status == "lobby":
+                if self.host == seat:
+                    await self.set_host(self.next_human(seat, connected=False))
+                await self.change_seats(lambda seats: seats[seat].empty())
+                for other in [m for m in self.members if m.seat == seat]:
+                    other.send({"type": "left"})
+                    self.detach(other)
+                return
+            if seat is not None and self.status == "playing":
+                self.seats[seat].auto = True
+            member.send({"type": "left"})
+            self.detach(member)
 
     def back(self, member: Member) -> None:
         """A player takes their seat back from the room's bot."""
@@ -406,15 +512,17 @@ class Room:
             self.seats[seat].auto = False
             self.changed()
 
-    def start(self, member: Member) -> None:
+    async def start(self, member: Member) -> None:
         """The host starts the match: every seat must be taken (by a player or a bot)."""
-        self.check_host(member)
-        empty = [seat.index for seat in self.seats if seat.kind == "open"]
-        if empty:
-            raise RoomError("forbidden", f"seats {', '.join(map(str, empty))} are open: fill them with bots")
-        self.start_match()
+        async with self.lock:
+            self.check_host(member)
+            empty = [seat.index for seat in self.seats if seat.kind == "open"]
+            if empty:
+                raise RoomError("forbidden", f"seats {', '.join(map(str, empty))} are open: fill them with bots")
+            await self.start_match()
 
-    def start_match(self) -> None:
+    async def start_match(self) -> None:
+        """Deal the match, store its set-up, then show it.  The room's lock is held."""
         rule_cards: list[str] | None = None
         if self.jackpot:
             rule_cards = []
@@ -435,8 +543,7 @@ class Room:
             deck=fixed.deck if fixed is not None else None,
             dealer=fixed.dealer if fixed is not None else None,
         )
-        setup = to_record(game, self.names())
-        self.hub.storage.start_game(self.code, setup)
+        await self.write(self.hub.storage.start_game, self.code, to_record(game, self.names()))
         self.begin(game)
         self.changed()
 
@@ -447,66 +554,87 @@ class Room:
 
     # ------------------------------------------------------------ play
 
-    def act(self, member: Member, text: str, version: int) -> None:
+    async def act(self, member: Member, text: str, version: int) -> None:
         """A player's action in notation, if the room is at ``version`` and it is legal for them."""
-        game = self.game
-        if game is None:
-            raise RoomError("forbidden", "the match has not begun")
-        seat = member.seat
-        if seat is None:
-            raise RoomError("forbidden", "spectators do not play")
-        self.take_back(seat)  # any action, even one refused, shows the player is back
-        if version != self.version:
-            raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
-        try:
-            action = game.actions.parse(text)
-        except NotationError as exc:
-            raise RoomError("illegal", str(exc)) from None
-        try:
-            self.apply(seat, action)
-        except WrongPlayerError as exc:  # the engine's: not this seat's decision
-            raise RoomError("not-your-turn", f"{exc} (it is {self.names()[game.actor]}'s decision)") from None
-        except UnoError as exc:  # the engine's reason, GameOverError included
-            raise RoomError("illegal", str(exc)) from None
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise RoomError("forbidden", "the match has not begun")
+            seat = member.seat
+            if seat is None:
+                raise RoomError("forbidden", "spectators do not play")
+            self.take_back(seat)  # any action, even one refused, shows the player is back
+            if version != self.version:
+                raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+            try:
+                action = game.actions.parse(text)
+            except NotationError as exc:
+                raise RoomError("illegal", str(exc)) from None
+            try:
+                await self.apply(seat, action)
+            except WrongPlayerError as exc:  # the engine's: not this seat's decision
+                raise RoomError("not-your-turn", f"{exc} (it is {self.names()[game.actor]}'s decision)") from None
+            except UnoError as exc:  # the engine's reason, GameOverError included
+                raise RoomError("illegal", str(exc)) from None
 
-    def apply(self, seat: int, action: int) -> None:
-        """Apply an action through the engine (raises, changing nothing, if illegal), store and announce it."""
+    async def apply(self, seat: int, action: int) -> None:
+        """Apply an action to a copy of the game through the engine (which raises, changing nothing,
+        if it is illegal), store it with what it changed, then make the copy the room's game and
+        show it.  The room's lock is held."""
         game = self.game
         assert game is not None
-        before = len(game.events)
-        game.apply(seat, action)
-        self.hub.storage.append_action(self.code, len(game.history) - 1, seat, game.actions.format(action))
-        new = game.events[before:]
+        trial = game.clone()
+        trial.apply(seat, action)
+        new = trial.events[len(game.events) :]
+        new_round = any(event[0] == "round_end" for event in new) and not trial.is_over
+        seats = self.seated_late_arrivals() if new_round else None
+        result = None
+        if trial.is_over:
+            scores = list(trial.scores)
+            result = {"winner": trial.winner, "scores": scores, "rounds": trial.round, "names": self.names()}
+        await self.write(
+            self.hub.storage.append_action,
+            self.code,
+            len(trial.history) - 1,
+            seat,
+            trial.actions.format(action),
+            seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
+            result=result,
+        )
+        self.game = trial
         self.last_change = time.monotonic()
         self.pause = pause_for(new)
-        if game.actions.types[action] not in INTERRUPT_TYPES:
+        if trial.actions.types[action] not in INTERRUPT_TYPES:
             self.decision_since = self.last_change
-        if game.is_over:
+        if trial.is_over:
             self.status = "finished"
-            self.hub.storage.save_result(
-                self.code,
-                {"winner": game.winner, "scores": list(game.scores), "rounds": game.round, "names": self.names()},
-            )
-        elif any(event[0] == "round_end" for event in new):
-            self.seat_late_arrivals()  # the next round is dealt: claimed seats pass to their players
+        if seats is not None and seats != self.seats:
+            self.seat_late_arrivals(seats)  # the next round is dealt: claimed seats pass to their players
         self.changed()
-        if game.is_over and not self.members:
+        if trial.is_over and not self.members:
             self.hub.evict(self)
 
-    def seat_late_arrivals(self) -> None:
-        claimed = [seat for seat in self.seats if seat.claim_name is not None and seat.kind == "bot"]
-        if not claimed:
-            return
+    def seated_late_arrivals(self) -> list[Seat]:
+        """The seats once the late arrivals' claims are theirs (copies: the room's are unchanged)."""
+        seats = [dataclasses.replace(seat) for seat in self.seats]
         now = time.monotonic()
-        for seat in claimed:
-            seat.kind, seat.name, seat.secret_hash = "human", seat.claim_name or "", seat.claim_hash
-            seat.claim_name = seat.claim_hash = None
-            seat.auto, seat.away_since = False, now
+        for seat in seats:
+            if seat.claim_name is not None and seat.kind == "bot":
+                seat.kind, seat.name, seat.secret_hash = "human", seat.claim_name or "", seat.claim_hash
+                seat.claim_name = seat.claim_hash = None
+                seat.auto, seat.away_since = False, now
+        return seats
+
+    def seat_late_arrivals(self, seats: list[Seat]) -> None:
+        """Make ``seats`` (from :meth:`seated_late_arrivals`, stored) the room's: the members who
+        claimed a seat are its players now."""
+        before = [dataclasses.replace(seat) for seat in self.seats]
+        for seat, new, old in zip(self.seats, seats, before, strict=True):
+            seat.take(new, old)
         for member in self.members:
             if member.claim is not None and self.seats[member.claim].kind == "human":
                 member.seat, member.claim = member.claim, None
             member.narrator = None  # the names changed
-        self.store_seats()
 
     # ------------------------------------------------------------ messages
 
@@ -657,8 +785,14 @@ class Room:
     def next_step(self) -> tuple[float, str] | None:
         """When the next automatic step is due and what it is (``interrupt``, ``turn``, ``timeout``
         for a human's decision made by the room's bot, ``host`` in the lobby), if any."""
+        step = self.due_step()
+        if step is not None and self.trouble is not None:  # the store refused: wait before trying again
+            return max(step[0], self.retry_at), step[1]
+        return step
+
+    def due_step(self) -> tuple[float, str] | None:
         game = self.game
-        if self.closed or self.thinking:
+        if self.closed or self.thinking or self.stepping:
             return None
         settings = self.hub.settings
         if game is None:
@@ -678,13 +812,31 @@ class Room:
         deadline = self.turn_deadline()
         return (deadline, "timeout") if deadline is not None else None
 
-    def automatic_step(self, kind: str) -> None:
+    async def step(self, kind: str, token: int) -> None:
+        """Run a due automatic step (:meth:`automatic_step`) under the room's lock, unless the room
+        changed since it was planned (``token``); then plan the next."""
+        self.stepping = True
+        try:
+            async with self.lock:
+                if token == self.token:
+                    await self.automatic_step(kind)
+        except RoomError as exc:
+            if exc.code != "store":
+                log.error("room %s: automatic step refused: %s", self.tag, exc.message)
+        except Exception:
+            log.exception("room %s: automatic step failed", self.tag)
+        finally:
+            self.stepping = False
+            if not self.closed:
+                self.hub.schedule(self)
+
+    async def automatic_step(self, kind: str) -> None:
         """Run a due step of :meth:`next_step`: the bots' UNO calls and catches, or a turn
         played by a bot (for a bot seat, or for a player who timed out or is away: that seat
         is then ``auto``).  An ``ismcts`` bot thinks in a worker thread; its action is
         dropped if the game moved on meanwhile."""
         if kind == "host":
-            self.pass_host()
+            await self.pass_host()
             return
         game = self.game
         if game is None or game.is_over:
@@ -696,7 +848,7 @@ class Room:
                 seat = first[0]
                 chosen = self.bot(seat).wants_interrupt(game.view(seat))
                 if chosen is not None and chosen in game.legal_actions(seat):
-                    self.apply(seat, chosen)
+                    await self.apply(seat, chosen)
                     return
                 self.raced[1].add(seat)
                 if self.racers():
@@ -715,27 +867,33 @@ class Room:
             self.hub.tasks.add(task)
             task.add_done_callback(self.hub.tasks.discard)
             return
-        self.play_for(seat, self.bot(seat).choose(view), version)
+        await self.play_for(seat, self.bot(seat).choose(view), version)
 
     async def think(self, seat: int, view: View, version: int) -> None:
         try:
             action = await asyncio.to_thread(self.bot(seat).choose, view)
-            self.thinking = False
-            self.play_for(seat, action, version)
+            async with self.lock:
+                self.thinking = False
+                await self.play_for(seat, action, version)
+        except RoomError as exc:
+            if exc.code != "store":
+                log.error("room %s: the bot at seat %d was refused: %s", self.tag, seat, exc.message)
         except Exception:
             log.exception("room %s: the bot at seat %d failed", self.tag, seat)
         finally:
             self.thinking = False
+            if not self.closed:
+                self.hub.schedule(self)
 
-    def play_for(self, seat: int, action: int, version: int) -> None:
+    async def play_for(self, seat: int, action: int, version: int) -> None:
+        """Play a bot's choice, unless the game moved on while it chose.  The room's lock is held."""
         game = self.game
         if game is None or self.closed or self.version != version:
-            self.hub.schedule(self)  # the game moved on while the bot thought
             return
         if action not in game.legal_actions(seat):
             log.error("room %s: bot at seat %d chose an illegal action %r", self.tag, seat, action)
             action = game.legal_actions(seat)[0]
-        self.apply(seat, action)
+        await self.apply(seat, action)
 
     def bot(self, seat: int) -> Bot:
         """The bot of a seat (a bot seat, or the stand-in for a player who timed out or is away)."""
@@ -747,11 +905,6 @@ class Room:
             self.bots[seat] = bot
         return bot
 
-    # ------------------------------------------------------------ storage
-
-    def store_seats(self) -> None:
-        self.hub.storage.save_seats(self.code, [seat.row(self.settings.bot) for seat in self.seats])
-
     def close(self) -> None:
         self.closed = True
 
@@ -761,8 +914,13 @@ class Hub:
 
     def __init__(self, storage: Storage, settings: ServerSettings | None = None) -> None:
         self.storage = storage
+        """The store's calls, made in worker threads through :attr:`store` (never on the event loop)
+        but at start-up."""
+        self.store = Store(storage)
         self.settings = settings or ServerSettings()
         self.rooms: dict[str, Room] = {}
+        self.reserved: set[str] = set()
+        """Codes of rooms being created (stored, not yet in :attr:`rooms`)."""
         self.queue: list[tuple[float, int, Room, int, str]] = []
         """The rooms' next automatic steps: a heap of (due, order, room, room token, kind)."""
         self.order = itertools.count()
@@ -770,6 +928,13 @@ class Hub:
         self.scheduler: asyncio.Task[None] | None = None
         self.tasks: set[asyncio.Task[None]] = set()
         self.expired_at = 0.0
+        self.tidied_at = time.time()
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task of the hub (cancelled when it closes)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     # ------------------------------------------------------------ automatic play
 
@@ -791,34 +956,29 @@ class Hub:
             self.scheduler = loop.create_task(self.run_steps(), name="unokit rooms")
 
     async def run_steps(self) -> None:
-        """Run the rooms' automatic steps when due, oldest first, yielding to the clients'
-        messages at least every :data:`SLICE` seconds however many bots are waiting."""
+        """Start the rooms' automatic steps when due, oldest first, each a task of its own (so a room
+        waiting for the store holds up no other); every few minutes, put away what nobody uses."""
         queue = self.queue
-        slice_start = time.monotonic()
         while True:
+            self.tidy()
             if not queue:
                 self.wake.clear()
-                await self.wake.wait()
-                slice_start = time.monotonic()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), EXPIRY_EVERY)
                 continue
             due, _, room, token, kind = queue[0]
             now = time.monotonic()
             if due > now:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), due - now)
-                slice_start = time.monotonic()
+                    await asyncio.wait_for(self.wake.wait(), min(due - now, EXPIRY_EVERY))
                 continue
             heapq.heappop(queue)
-            if token != room.token or room.closed:
+            if token != room.token or room.closed or room.stepping:
                 continue
-            try:
-                room.automatic_step(kind)
-            except Exception:
-                log.exception("room %s: automatic step failed", room.tag)
-            if time.monotonic() - slice_start >= SLICE:
-                await asyncio.sleep(0)
-                slice_start = time.monotonic()
+            room.stepping = True
+            self.spawn(room.step(kind, token))
+            await asyncio.sleep(0)  # the step runs at once, before the next is started
 
     def start(self) -> None:
         """Start running automatic steps (in the running event loop)."""
@@ -827,25 +987,33 @@ class Hub:
 
     # ------------------------------------------------------------ rooms
 
-    def create(self, settings: RoomSettings, host_name: str, setup: FixedSetup | None = None) -> tuple[Room, str]:
-        """A new room with ``host_name`` in seat 0; returns it and the host's secret.
+    async def create(self, settings: RoomSettings, host_name: str, setup: FixedSetup | None = None) -> tuple[Room, str]:
+        """A new room with ``host_name`` in seat 0, stored; returns it and the host's secret.
 
         ``setup`` fixes the game's seed and first deal (for tests: the ``create`` message
         never gives one)."""
-        room = self.new_room(settings, setup)
         secret = new_secret()
-        host = room.seats[0]
-        host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)
-        host.away_since = time.monotonic()  # the host's grace counts from now until they connect
-        room.store_seats()
+
+        def seat_host(room: Room) -> None:
+            host = room.seats[0]
+            host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)
+            host.away_since = time.monotonic()  # the host's grace counts from now until they connect
+
+        room = await self.new_room(settings, setup, seat_host)
         self.schedule(room)
         return room, secret
 
-    def new_room(self, settings: RoomSettings, setup: FixedSetup | None = None) -> Room:
-        """A new room in the lobby with every seat open, stored (its settings checked: ``malformed``
-        if they cannot be played; ``full`` if the server holds as many rooms as it may)."""
+    async def new_room(
+        self,
+        settings: RoomSettings,
+        setup: FixedSetup | None = None,
+        prepare: Callable[[Room], None] | None = None,
+    ) -> Room:
+        """A new room in the lobby, its seats set by ``prepare`` (else all open), stored, then kept
+        (its settings checked: ``malformed`` if they cannot be played; ``full`` if the server holds
+        as many rooms as it may; ``store`` if the store refuses it)."""
         self.expire_lobbies()
-        active = sum(1 for room in self.rooms.values() if room.status != "finished")
+        active = sum(1 for room in self.rooms.values() if room.status != "finished") + len(self.reserved)
         if active >= self.settings.max_rooms:
             raise RoomError("full", "the server holds as many rooms as it can: try again later")
         if settings.timer and not self.settings.min_timer <= settings.timer <= MAX_TIMER:
@@ -863,46 +1031,75 @@ class Hub:
         except UnoError as exc:
             raise RoomError("malformed", str(exc)) from None
         settings = dataclasses.replace(settings, rules=rules.to_dict())
+        created = time.time()
         for _ in range(20):
             code = new_room_code()
-            if code not in self.rooms and not self.storage.room_exists(code):
-                break
-        else:  # pragma: no cover - 31**8 codes
-            raise RoomError("server", "no free room code")
-        created = time.time()
-        room = Room(self, code, settings, created, setup)
-        self.storage.create_room(code, settings.to_dict(), created, seed=room.seed, public=settings.public)
-        self.rooms[code] = room
-        return room
+            if code in self.rooms or code in self.reserved:
+                continue
+            room = Room(self, code, settings, created, setup)
+            if prepare is not None:
+                prepare(room)
+            self.reserved.add(code)
+            try:
+                await self.store.run(
+                    self.storage.create_room,
+                    code,
+                    settings.to_dict(),
+                    created,
+                    seed=room.seed,
+                    public=settings.public,
+                    seats=[seat.row(settings.bot) for seat in room.seats],
+                    host=room.host,
+                )
+            except KeyError:  # the code is taken in the store
+                continue
+            except StorageError as exc:
+                log.warning("a room could not be stored: %s", exc)
+                raise RoomError("store", STORE_REFUSED) from None
+            finally:
+                self.reserved.discard(code)
+            self.rooms[code] = room
+            return room
+        raise RoomError("server", "no free room code")  # pragma: no cover - 31**8 codes
 
     def get(self, code: str) -> Room:
-        """The room of ``code`` (also one still in the store); ``not-found`` otherwise."""
-        code = code.strip().upper()
-        room = self.rooms.get(code)
+        """The room of ``code`` in memory (:meth:`fetch` brings one back from the store); ``not-found`` otherwise."""
+        room = self.rooms.get(code.strip().upper())
         if room is None:
-            room = self.restore(self._stored(code))
+            raise RoomError("not-found", "no room has that code")
         return room
 
     async def fetch(self, code: str) -> Room:
-        """:meth:`get`, but a stored match is replayed in a worker thread, not on the event loop."""
+        """The room of ``code``, brought back from the store if it is not in memory (read, and its
+        match replayed, in worker threads); ``not-found`` if there is none, ``store`` if the store
+        cannot be read."""
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None:
             return room
-        stored = self._stored(code)
-        record = self.storage.load_record(code) if stored.status != "lobby" else None
-        game = await asyncio.to_thread(replay, record) if record is not None else None
-        room = self.rooms.get(code)  # brought back meanwhile by another connection
-        return room if room is not None else self.restore(stored, game)
-
-    def _stored(self, code: str) -> StoredRoom:
-        stored = self.storage.load_room(code) if len(code) == CODE_LENGTH else None
+        if len(code) != CODE_LENGTH:
+            raise RoomError("not-found", "no room has that code")
+        try:
+            stored, chat, game = await self.store.run(self.load, code)
+        except StorageError as exc:
+            log.warning("a room could not be read from the store: %s", exc)
+            raise RoomError("store", "the server cannot read its rooms just now: try again in a moment") from None
         if stored is None:
             raise RoomError("not-found", "no room has that code")
-        return stored
+        room = self.rooms.get(code)  # brought back meanwhile by another connection
+        return room if room is not None else self.restore(stored, chat, game)
 
-    def restore(self, stored: StoredRoom, game: Game | None = None) -> Room:
-        """A stored room back in memory, its game rebuilt from the record (or ``game``, so rebuilt)."""
+    def load(self, code: str) -> tuple[StoredRoom | None, list[ChatRow], Game | None]:
+        """A room as stored: its row, its last chat messages and its match replayed (in a worker thread)."""
+        stored = self.storage.load_room(code)
+        if stored is None:
+            return None, [], None
+        chat = self.storage.load_chat(code, CHAT_HISTORY)
+        record = self.storage.load_record(code) if stored.status != "lobby" else None
+        return stored, chat, replay(record) if record is not None else None
+
+    def restore(self, stored: StoredRoom, chat: list[ChatRow], game: Game | None) -> Room:
+        """A stored room back in memory, with its chat and its game rebuilt from the record."""
         settings = RoomSettings.from_dict(stored.settings)
         room = Room(self, stored.code, settings, stored.created, seed=stored.seed)
         room.host = stored.host
@@ -917,46 +1114,65 @@ class Hub:
             )
             seat.claim_name, seat.claim_hash = row.claim_name, row.claim_hash
             seat.away_since = now
-        room.chat_log.extend(self.storage.load_chat(stored.code, CHAT_HISTORY))
+        room.chat_log.extend(chat)
         if room.chat_log:
             room.chat_next = room.chat_log[-1].id + 1
         if game is not None:
             room.begin(game)
-        elif stored.status != "lobby":
-            record = self.storage.load_record(stored.code)
-            if record is not None:
-                room.begin(replay(record))
         self.rooms[stored.code] = room
         self.schedule(room)
         return room
 
     def load_all(self) -> int:
-        """Bring back every match in play, and delete the lobbies long untouched; returns how many
-        matches.  Lobbies and finished rooms come back when someone asks for them (:meth:`get`)."""
-        self.expire_lobbies(force=True)
+        """At start-up: bring back every match played within ``idle_minutes``, and delete the
+        lobbies long untouched; returns how many matches.  Lobbies, finished rooms and matches put
+        away come back when someone asks for them (:meth:`fetch`)."""
+        self.expired_at = time.time()
+        self.storage.delete_stale_lobbies(self.expired_at - self.settings.lobby_hours * 3600, set(self.rooms))
         count = 0
-        for stored in self.storage.rooms_in_progress():
+        for stored in self.storage.rooms_in_progress(since=time.time() - self.settings.idle_minutes * 60):
             if stored.code not in self.rooms:
                 try:
-                    self.restore(stored)
+                    _, chat, game = self.load(stored.code)
+                    self.restore(stored, chat, game)
                     count += 1
                 except Exception:
                     log.exception("room %s could not be restored", code_tag(stored.code))
         return count
 
-    def expire_lobbies(self, force: bool = False) -> None:
-        """Delete from the store the lobbies untouched for ``lobby_hours`` (at most every few minutes)."""
+    def expire_lobbies(self) -> None:
+        """Delete from the store the lobbies untouched for ``lobby_hours`` (at most every few minutes, in a task)."""
         now = time.time()
-        if not force and now - self.expired_at < EXPIRY_EVERY:
+        if now - self.expired_at < EXPIRY_EVERY:
             return
         self.expired_at = now
-        deleted = self.storage.delete_stale_lobbies(now - self.settings.lobby_hours * 3600, set(self.rooms))
+        self.spawn(self.delete_stale_lobbies(now - self.settings.lobby_hours * 3600))
+
+    async def delete_stale_lobbies(self, before: float) -> None:
+        try:
+            deleted = await self.store.run(self.storage.delete_stale_lobbies, before, set(self.rooms))
+        except StorageError as exc:
+            log.warning("stale lobbies could not be deleted: %s", exc)
+            return
         if deleted:
             log.info("deleted %d lobbies untouched for %g hours", deleted, self.settings.lobby_hours)
 
+    def tidy(self) -> None:
+        """Every few minutes: expire the old lobbies, and put away the matches nobody has been
+        connected to for ``idle_minutes`` (they stay in the store)."""
+        now = time.time()
+        if now - self.tidied_at < EXPIRY_EVERY:
+            return
+        self.tidied_at = now
+        self.expire_lobbies()
+        idle_before = time.monotonic() - self.settings.idle_minutes * 60
+        for room in list(self.rooms.values()):
+            if not room.members and room.unwatched_since < idle_before and not room.lock.locked():
+                log.info("room %s: put away, nobody connected for %g minutes", room.tag, self.settings.idle_minutes)
+                self.evict(room)
+
     def evict(self, room: Room) -> None:
-        """Forget a room in the lobby or finished that nobody is connected to (it stays in the
-        store, and :meth:`get` brings it back)."""
+        """Forget a room nobody is connected to (it stays in the store, and :meth:`fetch` brings it back)."""
         room.close()
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]

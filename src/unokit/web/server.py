@@ -11,6 +11,7 @@ import uvicorn
 
 from unokit.web.app import create_app
 from unokit.web.rooms import ServerSettings
+from unokit.web.storage import StorageError
 
 __all__ = ["WS_MAX_SIZE", "ServeError", "make_config", "serve"]
 
@@ -72,7 +73,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     try:
         config = make_config(host, bound, db_path, settings)
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, StorageError) as exc:
         listener.close()
         raise ServeError(f"cannot open the database {db_path!r}: {exc}") from None
     server = uvicorn.Server(config)

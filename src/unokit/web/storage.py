@@ -7,6 +7,10 @@ late arrival's claim on a bot's seat), games (the record's set-up without its ac
 one row per applied action), results, and the chat.  A game is rebuilt exactly with
 :func:`unokit.record.replay` on :meth:`Storage.load_record`.
 
+Every failure of the store itself (a locked, full or read-only file, a vanished directory) is
+raised as :class:`StorageError` (:class:`StorageBusy` when another connection holds a lock: worth
+another try); the server runs the calls in worker threads (:mod:`unokit.web.store`).
+
 >>> store = SqliteStorage(":memory:")
 >>> store.create_room("ABCDEF", {"edition": "classic", "players": 2}, created=0.0)
 >>> store.load_room("ABCDEF").status
@@ -15,16 +19,39 @@ one row per applied action), results, and the chat.  A game is rebuilt exactly w
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
+import os
 import sqlite3
+import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import IO, Any, ParamSpec, Protocol, TypeVar
 
-__all__ = ["ChatRow", "PublicRoom", "SeatRow", "SqliteStorage", "Storage", "StoredRoom", "hash_secret"]
+__all__ = [
+    "ChatRow",
+    "PublicRoom",
+    "SeatRow",
+    "SqliteStorage",
+    "Storage",
+    "StorageBusy",
+    "StorageError",
+    "StoredRoom",
+    "hash_secret",
+]
 
 ROOM_STATUSES = ("lobby", "playing", "finished")
+
+
+class StorageError(Exception):
+    """The store cannot do what was asked now: nothing of that call was stored."""
+
+
+class StorageBusy(StorageError):
+    """Another connection or process holds the store's lock: the call may succeed if tried again."""
 
 
 def hash_secret(secret: str) -> str:
@@ -89,12 +116,24 @@ class PublicRoom:
 
 
 class Storage(Protocol):
-    """What the web server needs from a store."""
+    """What the web server needs from a store.  Each call is all or nothing; a failure of the store
+    raises :class:`StorageError`."""
+
+    threads: int
+    """How many threads may call the store at once (``1``: one at a time)."""
 
     def create_room(
-        self, code: str, settings: dict[str, Any], created: float, *, seed: int | None = None, public: bool = False
+        self,
+        code: str,
+        settings: dict[str, Any],
+        created: float,
+        *,
+        seed: int | None = None,
+        public: bool = False,
+        seats: list[SeatRow] | None = None,
+        host: int | None = 0,
     ) -> None:
-        """A new room in the lobby, hosted from seat 0; :class:`KeyError` if the code is taken."""
+        """A new room in the lobby with its ``seats`` and ``host``; :class:`KeyError` if the code is taken."""
         ...
 
     def set_host(self, code: str, host: int | None) -> None:
@@ -123,8 +162,18 @@ class Storage(Protocol):
         """The game has begun: ``setup`` is its record without actions (see :mod:`unokit.record`)."""
         ...
 
-    def append_action(self, code: str, index: int, seat: int, notation: str) -> None:
-        """The ``index``-th action of the room's game (0-based) was applied."""
+    def append_action(
+        self,
+        code: str,
+        index: int,
+        seat: int,
+        notation: str,
+        *,
+        seats: list[SeatRow] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        """The ``index``-th action of the room's game (0-based), with what it changed: the ``seats``
+        (late arrivals seated at a new round) and the ``result`` if it ended the match."""
         ...
 
     def save_result(self, code: str, result: dict[str, Any]) -> None:
@@ -139,8 +188,9 @@ class Storage(Protocol):
 
     def load_result(self, code: str) -> dict[str, Any] | None: ...
 
-    def rooms_in_progress(self) -> list[StoredRoom]:
-        """Every room whose match is being played, oldest first."""
+    def rooms_in_progress(self, since: float = 0.0) -> list[StoredRoom]:
+        """Every room whose match is being played and was changed at ``since`` (``time.time()``)
+        or later, oldest first."""
         ...
 
     def delete_stale_lobbies(self, before: float, keep: set[str]) -> int:
@@ -212,45 +262,139 @@ _ADDED_COLUMNS = {
 """Columns added since the first stores: added to a store that lacks them when it is opened."""
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+BUSY_TIMEOUT = 1.0
+"""Seconds a call waits for another connection's lock before :class:`StorageBusy`."""
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    """A method of :class:`SqliteStorage`, one thread at a time in a store with one connection;
+    the failures of SQLite and of the file system raised as :class:`StorageError`."""
+
+    @functools.wraps(method)
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        store = args[0]
+        assert isinstance(store, SqliteStorage)
+        try:
+            with store._serial:
+                return method(*args, **kwargs)
+        except sqlite3.OperationalError as exc:
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                raise StorageBusy(f"the database is locked by another connection: {text}") from None
+            raise StorageError(text) from None
+        except sqlite3.IntegrityError:  # data the schema refuses: a fault of the caller, not of the store
+            raise
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise StorageError(str(exc)) from None
+
+    return call
+
+
 class SqliteStorage:
     """:class:`Storage` in one SQLite file (``":memory:"`` for a store that lives as long as the object).
 
-    The schema is created on open.  Every write is committed at once (WAL journal, so a
-    crash loses at most the write in progress)."""
+    The schema is created on open, and a file is checked to be writable then (:class:`StorageError`
+    if not).  Every call is committed at once (WAL journal, so a crash loses at most the call in
+    progress).  Each thread has its own connection to a file (:attr:`threads` of them may work at
+    once); an in-memory store has one connection, used by one thread at a time.  ``exclusive``
+    holds a lock (on ``FILE.lock``) for as long as the store is open, so that no second server
+    opens the same file: :class:`StorageError` if another holds it."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, exclusive: bool = False) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        if path != ":memory:":
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(_SCHEMA)
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(rooms)")}
+        self.memory = path == ":memory:"
+        self.threads = 1 if self.memory else 4
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._mutex = threading.Lock()
+        self._serial: contextlib.AbstractContextManager[Any] = (
+            threading.RLock() if self.memory else contextlib.nullcontext()
+        )
+        """Held by every call of a store with one connection."""
+        self._lock_file: IO[bytes] | None = None
+        if exclusive and not self.memory:
+            self._lock_file = _exclusive_lock(path + ".lock")
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+
+    @_guarded
+    def _open(self) -> None:
+        db = self.db
+        db.executescript(_SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
         if "touched" not in columns:  # a store written before lobbies expired
-            self.db.execute("ALTER TABLE rooms ADD COLUMN touched REAL NOT NULL DEFAULT 0")
-            self.db.execute("UPDATE rooms SET touched = created")
+            db.execute("ALTER TABLE rooms ADD COLUMN touched REAL NOT NULL DEFAULT 0")
+            db.execute("UPDATE rooms SET touched = created")
         for table, added in _ADDED_COLUMNS.items():
-            present = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
             for name, kind in added:
                 if name not in present:
-                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+        if not self.memory:  # a read-only file opens and reads: find out now, not at the first write
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("ROLLBACK")
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection (the one connection of an in-memory store)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            with self._mutex:
+                if self.memory and self._connections:
+                    db = self._connections[0]
+                else:
+                    db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
+                    if not self.memory:
+                        db.execute("PRAGMA journal_mode=WAL")
+                        db.execute("PRAGMA synchronous=NORMAL")
+                    db.execute("PRAGMA foreign_keys=ON")
+                    self._connections.append(db)
+            self._local.db = db
+        return db
+
+    @_guarded
     def create_room(
-        self, code: str, settings: dict[str, Any], created: float, *, seed: int | None = None, public: bool = False
+        self,
+        code: str,
+        settings: dict[str, Any],
+        created: float,
+        *,
+        seed: int | None = None,
+        public: bool = False,
+        seats: list[SeatRow] | None = None,
+        host: int | None = 0,
     ) -> None:
-        try:
-            self.db.execute(
-                "INSERT INTO rooms (code, settings, status, created, touched, host, public, seed)"
-                " VALUES (?, ?, 'lobby', ?, ?, 0, ?, ?)",
-                (code, json.dumps(settings), created, created, int(public), None if seed is None else str(seed)),
-            )
-        except sqlite3.IntegrityError:
-            raise KeyError(f"room {code} exists") from None
+        with self._transaction() as db:
+            try:
+                db.execute(
+                    "INSERT INTO rooms (code, settings, status, created, touched, host, public, seed)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                    (
+                        code,
+                        json.dumps(settings),
+                        created,
+                        created,
+                        host,
+                        int(public),
+                        None if seed is None else str(seed),
+                    ),
+                )
+            except sqlite3.IntegrityError:
+                raise KeyError(f"room {code} exists") from None
+            if seats is not None:
+                self._insert_seats(db, code, seats)
 
+    @_guarded
     def set_host(self, code: str, host: int | None) -> None:
         self.db.execute("UPDATE rooms SET host = ? WHERE code = ?", (host, code))
 
+    @_guarded
     def public_lobbies(self, limit: int) -> list[PublicRoom]:
         rows = self.db.execute(
             "SELECT r.code, r.settings, r.created,"
@@ -263,104 +407,150 @@ class SqliteStorage:
         ).fetchall()
         return [PublicRoom(code, json.loads(settings), created, n, host) for code, settings, created, n, host in rows]
 
+    @_guarded
     def append_chat(self, code: str, row: ChatRow) -> None:
         self.db.execute(
             "INSERT INTO chat (code, id, seat, name, text, time) VALUES (?, ?, ?, ?, ?, ?)",
             (code, row.id, row.seat, row.name, row.text, row.time),
         )
 
+    @_guarded
     def load_chat(self, code: str, limit: int) -> list[ChatRow]:
         rows = self.db.execute(
             "SELECT id, seat, name, text, time FROM chat WHERE code = ? ORDER BY id DESC LIMIT ?", (code, limit)
         ).fetchall()
         return [ChatRow(*row) for row in reversed(rows)]
 
+    @_guarded
     def room_exists(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is not None
 
+    @_guarded
     def save_seats(self, code: str, seats: list[SeatRow]) -> None:
-        with self._transaction():
-            self.db.execute("UPDATE rooms SET touched = ? WHERE code = ?", (time.time(), code))
-            self.db.execute("DELETE FROM seats WHERE code = ?", (code,))
-            self.db.executemany(
-                "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        code,
-                        s.seat,
-                        s.name,
-                        s.kind,
-                        s.bot,
-                        s.secret_hash,
-                        json.dumps(s.rule_cards) if s.rule_cards is not None else None,
-                        s.claim_name,
-                        s.claim_hash,
-                    )
-                    for s in seats
-                ],
-            )
+        with self._transaction() as db:
+            db.execute("UPDATE rooms SET touched = ? WHERE code = ?", (time.time(), code))
+            self._insert_seats(db, code, seats)
 
+    @staticmethod
+    def _insert_seats(db: sqlite3.Connection, code: str, seats: list[SeatRow]) -> None:
+        db.execute("DELETE FROM seats WHERE code = ?", (code,))
+        db.executemany(
+            "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    code,
+                    s.seat,
+                    s.name,
+                    s.kind,
+                    s.bot,
+                    s.secret_hash,
+                    json.dumps(s.rule_cards) if s.rule_cards is not None else None,
+                    s.claim_name,
+                    s.claim_hash,
+                )
+                for s in seats
+            ],
+        )
+
+    @_guarded
     def set_status(self, code: str, status: str) -> None:
         if status not in ROOM_STATUSES:
             raise ValueError(f"room status must be one of {', '.join(ROOM_STATUSES)}, not {status!r}")
         self.db.execute("UPDATE rooms SET status = ? WHERE code = ?", (status, code))
 
+    @_guarded
     def start_game(self, code: str, setup: dict[str, Any]) -> None:
-        with self._transaction():
-            self.db.execute("INSERT INTO games (code, setup) VALUES (?, ?)", (code, json.dumps(setup)))
-            self.db.execute("UPDATE rooms SET status = 'playing' WHERE code = ?", (code,))
+        with self._transaction() as db:
+            db.execute("INSERT INTO games (code, setup) VALUES (?, ?)", (code, json.dumps(setup)))
+            db.execute("UPDATE rooms SET status = 'playing', touched = ? WHERE code = ?", (time.time(), code))
 
-    def append_action(self, code: str, index: int, seat: int, notation: str) -> None:
-        self.db.execute(
-            "INSERT INTO actions (code, idx, seat, action) VALUES (?, ?, ?, ?)", (code, index, seat, notation)
-        )
-
-    def save_result(self, code: str, result: dict[str, Any]) -> None:
-        with self._transaction():
-            self.db.execute(
-                "INSERT OR REPLACE INTO results (code, result, finished) VALUES (?, ?, ?)",
-                (code, json.dumps(result), time.time()),
+    @_guarded
+    def append_action(
+        self,
+        code: str,
+        index: int,
+        seat: int,
+        notation: str,
+        *,
+        seats: list[SeatRow] | None = None,
+        result: dict[str, Any] | None = None,
+    ) -> None:
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO actions (code, idx, seat, action) VALUES (?, ?, ?, ?)", (code, index, seat, notation)
             )
-            self.db.execute("UPDATE rooms SET status = 'finished' WHERE code = ?", (code,))
+            db.execute("UPDATE rooms SET touched = ? WHERE code = ?", (time.time(), code))
+            if seats is not None:
+                self._insert_seats(db, code, seats)
+            if result is not None:
+                self._finish(db, code, result)
 
+    @_guarded
+    def save_result(self, code: str, result: dict[str, Any]) -> None:
+        with self._transaction() as db:
+            self._finish(db, code, result)
+
+    @staticmethod
+    def _finish(db: sqlite3.Connection, code: str, result: dict[str, Any]) -> None:
+        db.execute(
+            "INSERT OR REPLACE INTO results (code, result, finished) VALUES (?, ?, ?)",
+            (code, json.dumps(result), time.time()),
+        )
+        db.execute("UPDATE rooms SET status = 'finished' WHERE code = ?", (code,))
+
+    @_guarded
     def load_room(self, code: str) -> StoredRoom | None:
         row = self.db.execute(
             "SELECT code, settings, status, created, host, seed FROM rooms WHERE code = ?", (code,)
         ).fetchone()
         return self._room(row) if row is not None else None
 
+    @_guarded
     def load_record(self, code: str) -> dict[str, Any] | None:
-        row = self.db.execute("SELECT setup FROM games WHERE code = ?", (code,)).fetchone()
-        if row is None:
-            return None
-        record: dict[str, Any] = json.loads(row[0])
-        actions = self.db.execute("SELECT seat, action FROM actions WHERE code = ? ORDER BY idx", (code,)).fetchall()
+        with self._transaction() as db:  # the set-up and the actions as of one moment
+            row = db.execute("SELECT setup FROM games WHERE code = ?", (code,)).fetchone()
+            if row is None:
+                return None
+            record: dict[str, Any] = json.loads(row[0])
+            actions = db.execute("SELECT seat, action FROM actions WHERE code = ? ORDER BY idx", (code,)).fetchall()
         record["actions"] = [[seat, action] for seat, action in actions]
         return record
 
+    @_guarded
     def load_result(self, code: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT result FROM results WHERE code = ?", (code,)).fetchone()
         return json.loads(row[0]) if row is not None else None
 
-    def rooms_in_progress(self) -> list[StoredRoom]:
+    @_guarded
+    def rooms_in_progress(self, since: float = 0.0) -> list[StoredRoom]:
         rows = self.db.execute(
             "SELECT code, settings, status, created, host, seed FROM rooms WHERE status = 'playing'"
-            " ORDER BY created, code"
+            " AND touched >= ? ORDER BY created, code",
+            (since,),
         ).fetchall()
         return [self._room(row) for row in rows]
 
+    @_guarded
     def delete_stale_lobbies(self, before: float, keep: set[str]) -> int:
         rows = self.db.execute("SELECT code FROM rooms WHERE status = 'lobby' AND touched < ?", (before,)).fetchall()
         codes = [(code,) for (code,) in rows if code not in keep]
-        with self._transaction():
-            self.db.executemany("DELETE FROM seats WHERE code = ?", codes)
-            self.db.executemany("DELETE FROM chat WHERE code = ?", codes)
-            self.db.executemany("DELETE FROM rooms WHERE code = ?", codes)
+        with self._transaction() as db:
+            db.executemany("DELETE FROM seats WHERE code = ?", codes)
+            db.executemany("DELETE FROM chat WHERE code = ?", codes)
+            db.executemany("DELETE FROM rooms WHERE code = ?", codes)
         return len(codes)
 
     def close(self) -> None:
-        self.db.close()
+        with self._mutex:
+            for db in self._connections:
+                with contextlib.suppress(sqlite3.Error):
+                    db.close()
+            self._connections.clear()
+        self._local = threading.local()
+        if self._lock_file is not None:
+            self._lock_file.close()  # releases the lock
+            self._lock_file = None
 
     def _room(self, row: tuple[Any, ...]) -> StoredRoom:
         code, settings, status, created, host, seed = row
@@ -378,18 +568,39 @@ class SqliteStorage:
             code, json.loads(settings), status, created, seats, host, int(seed) if seed is not None else None
         )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on an exception) on this thread's connection."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+        else:
+            try:
+                db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
 
 
-class _Transaction:
-    """``BEGIN`` ... ``COMMIT`` (``ROLLBACK`` on an exception) on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN")
-
-    def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+def _exclusive_lock(path: str) -> IO[bytes]:
+    """Hold an exclusive lock on the file ``path`` (created if needed) until the returned file is closed."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system: no lock
+        return open(os.devnull, "rb")
+    try:
+        handle = open(path, "ab")  # noqa: SIM115 - kept open as long as the store
+    except OSError as exc:
+        raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StorageError(f"another unokit server is using this database (it holds {path})") from None
+    return handle

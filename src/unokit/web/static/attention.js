@@ -8,6 +8,7 @@
 import { state, myDecisions } from "./state.js";
 import { prefs } from "./prefs.js";
 import { playSound } from "./sound.js";
+import { capitalize } from "./labels.js";
 
 /** The title's cue, put before the page's own title. */
 const TITLE_CUE = "● Your turn — ";
@@ -65,7 +66,7 @@ function notify() {
   if (!prefs.notify || !("Notification" in window) || Notification.permission !== "granted") return;
   closeNotification();
   try {
-    const asks = state.asks ? `${state.asks.charAt(0).toUpperCase()}${state.asks.slice(1)}.` : "";
+    const asks = state.asks ? `${capitalize(state.asks)}.` : "";
     const note = new Notification("Your turn in unokit", {
       body: asks,
       tag: "unokit-turn",

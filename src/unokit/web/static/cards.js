@@ -21,18 +21,14 @@ const KIND_NAMES = {
   WJ: "Wild Welcome to the Jam", W$: "Wild Jackpot", WR: "Wild Reverse", WS: "Wild Skip", WS2: "Wild Skip Two",
   "W+2": "Wild Draw Two", WT2: "Wild Targeted Draw Two", WX: "Wild Forced Swap",
 };
-/** The symbol in the oval. */
+/** The symbol in the oval (the kind itself when not here). */
 /** @type {Record<string, string>} */
 const KIND_SYMBOLS = {
-  S: "⊘", R: "⇄", "+2": "+2", $: "$", W: "", "W+4": "+4", WJ: "JAM", W$: "$", WR: "⇄", WS: "⊘",
-  WS2: "⊘⊘", "W+2": "+2", WT2: "◎2", WX: "⇆",
+  S: "⊘", R: "⇄", W: "", "W+4": "+4", WJ: "JAM", W$: "$", WR: "⇄", WS: "⊘", WS2: "⊘⊘", "W+2": "+2", WT2: "◎2", WX: "⇆",
 };
-/** The index in the corners. */
+/** The index in the corners: the symbol, but for these. */
 /** @type {Record<string, string>} */
-const KIND_CORNERS = {
-  S: "⊘", R: "⇄", "+2": "+2", $: "$", W: "W", "W+4": "+4", WJ: "J", W$: "W$", WR: "⇄", WS: "⊘",
-  WS2: "⊘2", "W+2": "+2", WT2: "◎2", WX: "⇆",
-};
+const KIND_CORNERS = { ...KIND_SYMBOLS, W: "W", WJ: "J", W$: "W$", WS2: "⊘2" };
 /** CSS-safe kind names for the `k-` class. */
 /** @type {Record<string, string>} */
 const KIND_CLASSES = {

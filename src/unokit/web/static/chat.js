@@ -215,12 +215,15 @@ export function chatError(message) {
   return true;
 }
 
+/** @param {ChatMessage} message */
+const isMine = (message) => message.seat !== null && message.seat === state.seat && !state.spectator;
+
 /**
  * A message's line: its writer ("You" for this seat) and its text, as text.
  * @param {ChatMessage} message
  */
 function line(message) {
-  const mine = message.seat !== null && message.seat === state.seat && !state.spectator;
+  const mine = isMine(message);
   const who = mine ? "You" : message.name;
   const time = new Date(message.time * 1000);
   const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
@@ -259,7 +262,7 @@ export function onChat(message) {
   if (!isChat(message)) return;
   const chatMessage = /** @type {ChatMessage} */ (/** @type {unknown} */ (message));
   if (!append(chatMessage)) return;
-  const mine = chatMessage.seat !== null && chatMessage.seat === state.seat && !state.spectator;
+  const mine = isMine(chatMessage);
   if (!mine && isDrawer() && !chat.open) {
     chat.unread += 1;
     updateUnread();

@@ -12,12 +12,12 @@
 // player adds the points left in their own hand; the lowest wins) and single-round (the first
 // player out wins; no points, so no score table).
 
-import { $, el, show } from "./dom.js";
+import { $, el, show, sleep } from "./dom.js";
 import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
-import { phaseWords, plural } from "./labels.js";
+import { capitalize, phaseWords, plural } from "./labels.js";
 import { unoButton, withUnoCall } from "./uno.js";
 
 /** @typedef {import("./state.js").View} View */
@@ -35,14 +35,6 @@ const DIALOG_TITLES = {
   honour: "Honour task",
   give: "Give a card",
 };
-
-/** @param {string} text */
-function capitalize(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** Points in the results' short form: "1 pt", "40 pts". @param {number} count */
-const pts = (count) => `${count} pt${count === 1 ? "" : "s"}`;
 
 /**
  * Whether the phase itself asks this player through the dialog (not the hand).
@@ -155,10 +147,7 @@ export function renderDecision(view) {
         type: "button",
         class: "act cancel",
         text: "Cancel",
-        onclick: () => {
-          choiceOpen = null;
-          renderDecision(state.view);
-        },
+        onclick: cancelChoice,
       }),
     );
   }
@@ -186,15 +175,12 @@ function placeDecision() {
   const panel = $(".decision-box", box);
   const hand = $("#hand");
   const target = hand.childElementCount ? hand : area;
-  const clear = () => {
-    const cards = target.getBoundingClientRect();
-    const dialog = panel.getBoundingClientRect();
-    if (!overlaps(cards, dialog)) return;
-    const margin = 12;
-    const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
-    window.scrollBy({ top: shift, behavior: "instant" });
-  };
-  clear();
+  const cards = target.getBoundingClientRect();
+  const dialog = panel.getBoundingClientRect();
+  if (!overlaps(cards, dialog)) return;
+  const margin = 12;
+  const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
+  window.scrollBy({ top: shift, behavior: "instant" });
 }
 
 /**
@@ -280,13 +266,20 @@ function decisionButton(entry, index, hand) {
   return el("button", props, key, label);
 }
 
+/**
+ * "Rule card: “its text” (its reading)" for the rule card shown with this id, else "".
+ * @param {number} id
+ */
+function ruleWords(id) {
+  const rule = id >= 0 ? ruleText(id) : null;
+  return rule ? `Rule card: “${rule.text}” (${rule.reading})` : "";
+}
+
 /** @param {View} view */
 function decisionDetail(view) {
-  const detail = phaseDetail(view);
   const decision = view.decision ?? {};
   const ruleShown = view.phase === "honour" || (view.phase === "target" && decision.target_rule >= 0);
-  const rule = !ruleShown && decision.rule >= 0 ? ruleText(decision.rule) : null;
-  return rule ? `${detail} Rule card: “${rule.text}” (${rule.reading})`.trim() : detail;
+  return ruleShown ? phaseDetail(view) : `${phaseDetail(view)} ${ruleWords(decision.rule)}`.trim();
 }
 
 /**
@@ -303,11 +296,8 @@ function phaseDetail(view) {
     case "give":
       return decision.give_to >= 0 ? `To ${seatName(decision.give_to)}: you have ${decision.give_left} left to give.` : "";
     case "target":
-    case "honour": {
-      const id = view.phase === "honour" ? decision.rule : decision.target_rule;
-      const rule = id >= 0 ? ruleText(id) : null;
-      return rule ? `Rule card: “${rule.text}” (${rule.reading})` : "";
-    }
+    case "honour":
+      return ruleWords(view.phase === "honour" ? decision.rule : decision.target_rule);
     default:
       return "";
   }
@@ -332,9 +322,6 @@ function handPoints(hand, cards) {
 
 /** Counting generations: a result closed (or replaced) stops its counting. */
 let counting = 0;
-
-/** @param {number} ms */
-const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Count `node`'s number from `from` to `to` over `ms` milliseconds.
@@ -450,11 +437,11 @@ export function showNextResult() {
     );
     const out = cards.length === 0;
     const isWinner = roundEvent ? hand.seat === roundEvent.seat : false;
-    let totalText = pts(hand.value);
+    let totalText = plural(hand.value, "pt");
     if (single) totalText = out ? "" : plural(cards.length, "card");
     else if (scoring === "running-tally") totalText = `+${hand.value}`;
     else if (isWinner && roundEvent) totalText = `+${roundEvent.value}`; // what the winner collects
-    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : pts(0);
+    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : plural(0, "pt");
     const total = el("td", { class: `num hand-total${isWinner && !single ? " collected" : ""}`, text: startText });
     body.append(
       el(
@@ -548,14 +535,14 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
       }
       if (row.points && scoring !== "single-round") {
         sum += row.points[index];
-        row.total.textContent = scoring === "running-tally" ? `+${sum}` : pts(sum);
+        row.total.textContent = scoring === "running-tally" ? `+${sum}` : plural(sum, "pt");
       }
-      if (perCard) await wait(perCard);
+      if (perCard) await sleep(perCard);
     }
     row.total.textContent = row.total.dataset.final ?? "";
     if (perCard && row.cells.length) {
       row.total.animate([{ transform: "scale(1.35)" }, { transform: "none" }], { duration: motionMs(260) });
-      await wait(motionMs(160));
+      await sleep(motionMs(160));
     }
   }
   if (generation !== counting) return;

@@ -53,6 +53,9 @@ export function show(node, visible = true) {
   node.hidden = !visible;
 }
 
+/** @param {number} ms */
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 let toastTimer = 0;
 
 /** @param {string} message */

@@ -9,6 +9,7 @@ import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js";
 import { unoArmed, disarmUno, pressUno } from "./uno.js";
+import { plural } from "./labels.js";
 
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
 
@@ -36,7 +37,7 @@ export function renderHand(view) {
   const count = cards.length;
   const uno = unoState(view, state.seat);
   const score = view.scoring === "single-round" ? "" : ` · ${view.scores[state.seat]} pts`;
-  $("#me-label").textContent = `${seatName(state.seat)} · ${count} card${count === 1 ? "" : "s"}${score}${
+  $("#me-label").textContent = `${seatName(state.seat)} · ${plural(count, "card")}${score}${
     uno === "called" ? " · UNO!" : uno === "uncalled" ? " · UNO not called!" : ""
   }`;
   if (state.selected >= count) state.selected = count - 1;

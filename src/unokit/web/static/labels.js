@@ -67,3 +67,8 @@ export function phaseWords(phase) {
 export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
+
+/** @param {string} text */
+export function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -5,6 +5,7 @@ import { $, el, show, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { botLabel, optionEditions, optionsInWords, rulesInWords } from "./start.js";
+import { plural } from "./labels.js";
 
 const READ_DELAY_MS = 300;
 
@@ -27,7 +28,7 @@ function quickPlay() {
   if (!lobby || !state.host) return;
   const open = lobby.seats.filter((seat) => seat.kind === "open");
   if (open.length) {
-    if (!quickFilled) for (const seat of open) setBot(seat.seat, true);
+    if (!quickFilled) fillBots();
     quickFilled = true;
     return;
   }
@@ -68,12 +69,10 @@ export function renderLobby() {
     }
     const controls = [];
     if (state.host && !isMe) {
-      if (seat.kind === "open") {
-        controls.push(el("button", { type: "button", text: "Add bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, true) }));
-      } else if (seat.kind === "bot") {
-        controls.push(
-          el("button", { type: "button", text: "Remove bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, false) }),
-        );
+      const free = seat.kind === "open";
+      if (free || seat.kind === "bot") {
+        const text = free ? "Add bot" : "Remove bot";
+        controls.push(el("button", { type: "button", text, dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) }));
       } else if (seat.kind === "human") {
         controls.push(
           el("button", {
@@ -196,7 +195,7 @@ function renderRuleEditor() {
   }
   const status = $("#rule-status");
   if (mine.length) {
-    status.textContent = `Submitted ${mine.length} rule card${mine.length === 1 ? "" : "s"}. You may change them until the start.`;
+    status.textContent = `Submitted ${plural(mine.length, "rule card")}. You may change them until the start.`;
   }
 }
 

@@ -7,7 +7,7 @@
 // motion) from the event queue (animation.js) and resolves when its motion is over.  Cards that
 // land on the pile stay there until the queue draws the update they belong to (`clearLanded`).
 
-import { $, $$, el } from "./dom.js";
+import { $, $$, el, sleep } from "./dom.js";
 import { backNode, cardNode } from "./cards.js";
 import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
@@ -19,9 +19,6 @@ import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
 const MIN_MS = 40; // motion shorter than this is not played
-
-/** @param {number} ms */
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** @returns {HTMLElement} */
 const layer = () => $("#fx");
@@ -401,7 +398,7 @@ async function dispenseFx(event, pace) {
   const ms = 520 * pace;
   if (!from || !to || ms < MIN_MS || event.value < 0) return;
   const node = el("div", { class: "card rule-card" }, el("span", { class: "sym", text: "?" }));
-  await done([fly(node, { ...from, x: from.x, y: from.y }, to, ms, { fromScale: 1, toScale: 0.5, spin: 30 })], ms);
+  await done([fly(node, from, to, ms, { fromScale: 1, toScale: 0.5, spin: 30 })], ms);
 }
 
 /**

@@ -6,7 +6,7 @@
 import { $, el, show } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
-import { renderTable } from "./table.js";
+import { renderTable, scrollLog } from "./table.js";
 import { loadOptions } from "./start.js";
 
 /** @typedef {Record<string, any>} ReplayStep what the server answers for one step */
@@ -155,9 +155,7 @@ function renderReplayLog(step) {
   }
   const list = $("#log");
   list.replaceChildren(...items);
-  list.scrollTop = list.scrollHeight;
-  const panel = list.parentElement;
-  if (panel) panel.scrollTop = panel.scrollHeight;
+  scrollLog(list);
 }
 
 function replaySlide() {

@@ -8,6 +8,7 @@ import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
 import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
+import { capitalize } from "./labels.js";
 
 /** @typedef {import("./state.js").Message} Message */
 
@@ -51,40 +52,45 @@ export function onRoomUpdate(message) {
 /** @param {number | null} seat */
 const seatInfo = (seat) => state.seats.find((entry) => entry.seat === seat);
 
+/**
+ * A banner above the table.
+ * @param {string} role
+ * @param {string} icon
+ * @param {string} text
+ * @param {HTMLElement} [button]
+ */
+const banner = (role, icon, text, button) =>
+  el(
+    "div",
+    { class: `banner ${role}`, dataset: { role } },
+    el("span", { class: "banner-icon", "aria-hidden": "true", text: icon }),
+    el("span", { class: "banner-text", text }),
+    button,
+  );
+
 /** Draw the banners above the table and the rematch vote (also in the match results). */
 function renderRoomBanner() {
-  const banner = $("#room-banner");
+  const box = $("#room-banner");
   const parts = [];
   if (state.screen === "table") {
     if (state.claimedSeat !== null) {
       const was = seatInfo(state.claimedSeat)?.name ?? `Bot ${state.claimedSeat}`;
-      parts.push(
-        el(
-          "div",
-          { class: "banner claimed", dataset: { role: "claimed" } },
-          el("span", { class: "banner-icon", "aria-hidden": "true", text: "🪑" }),
-          el("span", {
-            class: "banner-text",
-            text: `You take seat ${state.claimedSeat} (was ${was}) at the next round. Until then you are watching.`,
-          }),
-        ),
-      );
+      parts.push(banner("claimed", "🪑", `You take seat ${state.claimedSeat} (was ${was}) at the next round. Until then you are watching.`));
     }
     if (state.seat !== null && seatInfo(state.seat)?.auto && !state.rematch) {
       parts.push(
-        el(
-          "div",
-          { class: "banner auto", dataset: { role: "auto" } },
-          el("span", { class: "banner-icon", "aria-hidden": "true", text: "🤖" }),
-          el("span", { class: "banner-text", text: "The bot is playing for you." }),
+        banner(
+          "auto",
+          "🤖",
+          "The bot is playing for you.",
           el("button", { type: "button", id: "im-back", class: "primary", text: "I'm back", onclick: () => conn.send({ type: "back" }) }),
         ),
       );
     }
     if (state.rematch) parts.push(rematchBox("rematch-table")); // the match is over
   }
-  banner.replaceChildren(...parts);
-  show(banner, parts.length > 0);
+  box.replaceChildren(...parts);
+  show(box, parts.length > 0);
   renderResultsRematch();
   renderLeave();
 }
@@ -161,7 +167,7 @@ export function onMoved(message) {
 export function onRemoved(message) {
   if (state.code) forgetSeat(state.code);
   const text = typeof message.message === "string" && message.message ? message.message : "the host removed you from the room";
-  backToStart(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+  backToStart(`${capitalize(text)}.`);
 }
 
 /** This connection left the room: in the lobby its seat opened; during a match it is kept for a return. */

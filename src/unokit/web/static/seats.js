@@ -9,6 +9,7 @@ import { $, $$, el, show } from "./dom.js";
 import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
+import { plural } from "./labels.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").SeatInfo} SeatInfo */
@@ -109,7 +110,7 @@ function seatNode(view, seat, catchable) {
     {
       class: classes.filter(Boolean).join(" "),
       dataset: { seat, count },
-      "aria-label": `${name}: ${count} card${count === 1 ? "" : "s"}${score ? `, ${score}` : ""}`,
+      "aria-label": `${name}: ${plural(count, "card")}${score ? `, ${score}` : ""}`,
     },
     avatar,
     el("div", { class: "seat-head" }, el("span", { class: "seat-name", text: name }), el("span", { class: "seat-score", text: score })),

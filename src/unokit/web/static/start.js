@@ -7,7 +7,7 @@ import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
 import { cardNode } from "./cards.js";
-import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER } from "./labels.js";
+import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./labels.js";
 
 /** @typedef {import("./state.js").Options} Options */
 /** @typedef {import("./state.js").OptionSpec} OptionSpec */
@@ -122,8 +122,7 @@ const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
 /** @param {string} name an option's name, as words */
 function humanize(name) {
-  const text = name.replaceAll("_", " ").replaceAll("-", " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return capitalize(name.replaceAll("_", " ").replaceAll("-", " "));
 }
 
 /**
@@ -139,7 +138,7 @@ export function botLabel(level, short = false) {
 /** @param {number} seconds */
 function timerLabel(seconds) {
   if (!seconds) return "Off: no time limit";
-  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? "" : "s"} per move`;
+  if (seconds % 60 === 0) return `${plural(seconds / 60, "minute")} per move`;
   return `${seconds} seconds per move`;
 }
 
@@ -585,7 +584,6 @@ async function roomStatus(code) {
  * @param {RoomStatus | null | undefined} room
  */
 function joinChoices(room) {
-  const seats = (/** @type {number} */ n) => `${n} seat${n === 1 ? "" : "s"}`;
   if (room === undefined) return { join: "Join", watch: true, replay: false, note: "" };
   if (room === null) {
     return { join: "", watch: false, replay: false, note: "No room has that code. Check the link, or set up a new room from the home page." };
@@ -607,7 +605,7 @@ function joinChoices(room) {
     return { join: "", watch: true, replay: false, note: `A ${game} match is being played and ${why}: you may watch it.` };
   }
   if (room.open > 0) {
-    return { join: "Join", watch: true, replay: false, note: `${game}: ${seats(room.open)} of ${room.players} free. The match has not begun.` };
+    return { join: "Join", watch: true, replay: false, note: `${game}: ${plural(room.open, "seat")} of ${room.players} free. The match has not begun.` };
   }
   return { join: "", watch: true, replay: false, note: `${game}: every seat is taken, so you may only watch.` };
 }

@@ -27,15 +27,20 @@ export function addLog(event) {
   const text = typeof event.text === "string" ? event.text : "";
   if (!text) return;
   const list = $("#log");
-  const item = el("li", { class: `log-${event.kind}`, text });
-  list.append(item);
+  list.append(el("li", { class: `log-${event.kind}`, text }));
   while (list.childElementCount > MAX_LOG) list.firstElementChild?.remove();
-  const panel = list.parentElement;
-  list.scrollTop = list.scrollHeight;
-  if (panel) panel.scrollTop = panel.scrollHeight;
+  scrollLog(list);
   const ticker = $("#ticker");
   ticker.textContent = text;
   ticker.dataset.kind = event.kind;
+}
+
+/**
+ * Scroll the log and its panel to the last line.
+ * @param {HTMLElement} list
+ */
+export function scrollLog(list) {
+  for (const node of [list, list.parentElement]) if (node) node.scrollTop = node.scrollHeight;
 }
 
 /** Draw the whole table from the state. */
