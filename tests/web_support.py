@@ -54,8 +54,11 @@ class RunningServer:
     """uvicorn serving the app on 127.0.0.1, on a free port, in a background thread (with its own
     event loop, where the rooms live: :meth:`call` runs code there)."""
 
-    def __init__(self, db_path: str = ":memory:", settings: ServerSettings | None = None) -> None:
-        config = make_config("127.0.0.1", 0, db_path, settings or fast_settings(), log_level="warning")
+    def __init__(
+        self, db_path: str = ":memory:", settings: ServerSettings | None = None, config: uvicorn.Config | None = None
+    ) -> None:
+        """``config``: serve that instead of the server's own configuration for ``db_path`` and ``settings``."""
+        config = config or make_config("127.0.0.1", 0, db_path, settings or fast_settings(), log_level="warning")
         self.app = config.app
         self.server = uvicorn.Server(config)
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -342,14 +342,18 @@ class Room:
         return result
 
     def refused(self, exc: StorageError) -> None:
-        """The store refused a write: the bots wait a while, and at the first refusal every
-        member is told why play waits."""
+        """The store refused a write: the bots wait a while before they try again."""
         log.warning("room %s: the store refused a write: %s", self.tag, exc)
-        first = self.trouble is None
         self.trouble = str(exc) or type(exc).__name__
         self.refusals += 1
         self.retry_at = time.monotonic() + min(STORE_RETRY_MAX, STORE_RETRY * 2 ** (self.refusals - 1))
-        if first:
+
+    def automatic_refused(self, exc: RoomError) -> None:
+        """An automatic step (a bot's move, a seat played for its player) was refused: a ``store``
+        refusal is told to every member the first time (why play waits), anything else is logged."""
+        if exc.code != "store":
+            log.error("room %s: automatic step refused: %s", self.tag, exc.message)
+        elif self.refusals == 1:
             for member in list(self.members):
                 member.send({"type": "error", "code": "store", "message": STORE_TROUBLE})
 
@@ -821,8 +825,7 @@ class Room:
                 if token == self.token:
                     await self.automatic_step(kind)
         except RoomError as exc:
-            if exc.code != "store":
-                log.error("room %s: automatic step refused: %s", self.tag, exc.message)
+            self.automatic_refused(exc)
         except Exception:
             log.exception("room %s: automatic step failed", self.tag)
         finally:
@@ -876,8 +879,7 @@ class Room:
                 self.thinking = False
                 await self.play_for(seat, action, version)
         except RoomError as exc:
-            if exc.code != "store":
-                log.error("room %s: the bot at seat %d was refused: %s", self.tag, seat, exc.message)
+            self.automatic_refused(exc)
         except Exception:
             log.exception("room %s: the bot at seat %d failed", self.tag, seat)
         finally:
