@@ -129,3 +129,38 @@ def test_abandoned_lobbies_do_not_fill_the_server_after_a_restart(tmp_path: Path
         guest.send(type="join", code=codes[1], name="Bob")
         assert guest.expect("error")["code"] == "not-found", "lobbies untouched for lobby_hours are deleted"
         guest.close()
+
+
+def test_a_match_nobody_watches_is_put_away_and_comes_back_when_opened(tmp_path: Path) -> None:
+    """Nobody connected for ``idle_minutes``: the match leaves memory (its bots stop), stays in the
+    store, is not brought back by a restart, and comes back as it was when its player opens it."""
+    settings = fast_settings(idle_minutes=0.02, away_seconds=600.0)  # 1.2 s
+    db = str(tmp_path / "rooms.sqlite3")
+    with RunningServer(db, settings) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2)
+        welcome = ann.expect("welcome")
+        code, secret = welcome["code"], welcome["secret"]
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="start")
+        ann.expect("update")
+        ann.quiet(0.3)  # the bot plays up to Ann's turn
+        left_at = ann.update
+        assert left_at is not None
+        ann.close()
+        deadline = time.monotonic() + 10
+        while server.call(lambda: code in server.hub.rooms):
+            assert time.monotonic() < deadline, "the match nobody watches stays in memory"
+            time.sleep(0.1)
+        assert server.hub.storage.load_room(code).status == "playing"
+        back = Client(server.url)
+        back.send(type="resume", code=code, secret=secret)
+        update = back.expect("update")
+        assert update["version"] == left_at["version"] and update["view"] == left_at["view"]
+        back.close()
+    with RunningServer(db, settings) as again:
+        time.sleep(0.1)
+        assert again.call(lambda: code in again.hub.rooms) is False, "not restored: nobody played it lately"
+    with RunningServer(db, fast_settings()) as third:
+        assert third.call(lambda: code in third.hub.rooms), "restored by a server that keeps matches longer"

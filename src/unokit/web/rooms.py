@@ -966,14 +966,14 @@ class Hub:
             if not queue:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), EXPIRY_EVERY)
+                    await asyncio.wait_for(self.wake.wait(), self.tidy_every)
                 continue
             due, _, room, token, kind = queue[0]
             now = time.monotonic()
             if due > now:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), min(due - now, EXPIRY_EVERY))
+                    await asyncio.wait_for(self.wake.wait(), min(due - now, self.tidy_every))
                 continue
             heapq.heappop(queue)
             if token != room.token or room.closed or room.stepping:
@@ -1159,11 +1159,17 @@ class Hub:
         if deleted:
             log.info("deleted %d lobbies untouched for %g hours", deleted, self.settings.lobby_hours)
 
+    @property
+    def tidy_every(self) -> float:
+        """Seconds between two looks for what to tidy: a few minutes, or a quarter of ``idle_minutes``."""
+        return min(EXPIRY_EVERY, self.settings.idle_minutes * 15)
+
     def tidy(self) -> None:
-        """Every few minutes: expire the old lobbies, and put away the matches nobody has been
-        connected to for ``idle_minutes`` (they stay in the store)."""
+        """Every few minutes (every quarter of ``idle_minutes`` if that is shorter): expire the old
+        lobbies, and put away the matches nobody has been connected to for ``idle_minutes`` (they
+        stay in the store)."""
         now = time.time()
-        if now - self.tidied_at < EXPIRY_EVERY:
+        if now - self.tidied_at < self.tidy_every:
             return
         self.tidied_at = now
         self.expire_lobbies()
