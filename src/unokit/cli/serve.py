@@ -33,6 +33,43 @@ def add_parser(commands: Commands) -> None:
         metavar="S",
         help="seconds before a bot plays for a disconnected player (default 20)",
     )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name (or NAME:PORT) browsers may reach the server by, besides the address it listens on and "
+        "localhost; for a public deployment behind a domain (repeatable)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="address or network of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed "
+        "(repeatable; by default nobody's: a client is the socket's peer)",
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=64,
+        metavar="N",
+        help="connections one client address may hold open at once (default 64)",
+    )
+    parser.add_argument(
+        "--rooms-per-hour",
+        type=int,
+        default=30,
+        metavar="N",
+        help="rooms one client address may create an hour (default 30)",
+    )
+    parser.add_argument(
+        "--lookups-per-minute",
+        type=int,
+        default=60,
+        metavar="N",
+        help="room codes one client address may look up a minute: join, resume, watch (default 60)",
+    )
 
 
 def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
@@ -42,13 +79,38 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         raise UsageError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if not 0 <= args.away_seconds <= 3600:
         raise UsageError(f"--away-seconds must be from 0 to 3600 seconds, not {args.away_seconds}")
+    for option, value in (
+        ("--connections-per-address", args.connections_per_address),
+        ("--rooms-per-hour", args.rooms_per_hour),
+        ("--lookups-per-minute", args.lookups_per_minute),
+    ):
+        if not 1 <= value <= 1_000_000:
+            raise UsageError(f"{option} must be from 1 to 1000000, not {value}")
     try:
+        from unokit.web.guard import parse_host, proxy_network
         from unokit.web.rooms import ServerSettings
         from unokit.web.server import ServeError, serve
     except ImportError as exc:
         raise UsageError(f"serve needs the web extra (pip install 'unokit[web]'): {exc}") from None
+    for name in args.allowed_host:
+        if parse_host(name) is None:
+            raise UsageError(f"--allowed-host takes a host name or address, with :PORT or not, not {name!r}")
+    for proxy in args.trusted_proxy:
+        try:
+            proxy_network(proxy)
+        except ValueError:
+            raise UsageError(f"--trusted-proxy takes an IP address or network, not {proxy!r}") from None
+    settings = ServerSettings(
+        bot_delay=args.bot_delay,
+        away_seconds=args.away_seconds,
+        connections_per_address=args.connections_per_address,
+        address_creates_per_hour=args.rooms_per_hour,
+        address_lookups_per_minute=args.lookups_per_minute,
+        trusted_proxies=tuple(args.trusted_proxy),
+        allowed_hosts=tuple(args.allowed_host),
+    )
     try:
-        serve(args.host, args.port, args.db, ServerSettings(bot_delay=args.bot_delay, away_seconds=args.away_seconds))
+        serve(args.host, args.port, args.db, settings)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     return 0

@@ -16,7 +16,6 @@ import logging
 import math
 import re
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,15 @@ from unokit.rulecards import MAX_RULE_LENGTH
 from unokit.rules import OPTIONS, Rules
 from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
+from unokit.web.guard import (
+    AddressGuard,
+    AllowedHosts,
+    GuardMiddleware,
+    RateLimiter,
+    check_room_creation,
+    check_room_lookup,
+    refuse_room_request,
+)
 from unokit.web.protocol import (
     BOT_LEVELS,
     EDITION_NAMES,
@@ -75,30 +83,6 @@ SECURITY_HEADERS = {
 FLOOD_LIMIT = 200
 """Refused messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
 FLOOD_WINDOW = 10.0
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` per second, up to ``burst`` at once.
-
-    >>> bucket = RateLimiter(rate=1.0, burst=2.0, now=0.0)
-    >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
-    [True, True, False, True]
-    """
-
-    def __init__(self, rate: float = 20.0, burst: float = 40.0, now: float | None = None) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic() if now is None else now
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
@@ -159,33 +143,9 @@ async def api_options(request: Request) -> Response:
     return JSONResponse(options(hub.settings.min_timer))
 
 
-class AddressLimits:
-    """One :class:`RateLimiter` per client address, for the JSON API's room routes; the
-    addresses least recently seen are forgotten past ``size``."""
-
-    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.size = size
-        self.buckets: OrderedDict[str, RateLimiter] = OrderedDict()
-
-    def allow(self, address: str) -> bool:
-        bucket = self.buckets.pop(address, None)
-        if bucket is None:
-            bucket = RateLimiter(self.rate, self.burst)
-            while len(self.buckets) >= self.size:
-                self.buckets.popitem(last=False)
-        self.buckets[address] = bucket
-        return bucket.allow()
-
-
 def _refused_for_rate(request: Request) -> Response | None:
-    """A ``429`` answer if the client's address asks the room routes too often."""
-    limits: AddressLimits = request.app.state.address_limits
-    address = request.client.host if request.client is not None else "unknown"
-    if limits.allow(address):
-        return None
-    return JSONResponse({"error": "too many requests: slow down"}, status_code=429)
+    """A ``429`` answer if the client's address asks the room routes too often or tries too many codes."""
+    return refuse_room_request(request)
 
 
 PUBLIC_ROOMS = 50
@@ -402,6 +362,7 @@ class Connection:
             self.created.popleft()
         if len(self.created) >= self.hub.settings.creates_per_hour:
             raise RoomError("rate-limited", "this connection has created as many rooms as it may for now")
+        check_room_creation(self.websocket)
 
     def error(self, code: str, message: str) -> None:
         self.send({"type": "error", "code": code, "message": message})
@@ -430,6 +391,7 @@ class Connection:
         try:
             message = parse_message(text)
             if message["type"] in ("join", "resume", "spectate"):
+                check_room_lookup(self.websocket, message["code"])
                 await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
             await self.handle(message)
         except ProtocolError as exc:
@@ -526,21 +488,9 @@ class Connection:
             raise ProtocolError(f"unknown message type {kind!r}")
 
 
-def _same_origin(websocket: WebSocket) -> bool:
-    """A browser's Origin must be this server (programs that send none are let in)."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
-
-
 async def game_socket(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
-    if not _same_origin(websocket):
-        await websocket.close(code=1008)
-        return
-    await websocket.accept()
+    await websocket.accept()  # the host, the origin and the sockets per address were checked (GuardMiddleware)
     connection = Connection(websocket, hub)
     pump = asyncio.get_running_loop().create_task(connection.pump())
     try:
@@ -581,9 +531,12 @@ def create_app(
     db_path: str = "unokit.sqlite3",
     settings: ServerSettings | None = None,
     storage: Storage | None = None,
+    listen: tuple[str, int] | None = None,
 ) -> Starlette:
     """The web app, storing rooms in the SQLite file ``db_path`` (``":memory:"``: nothing kept)
-    or in ``storage``.  On start-up every room in progress is loaded and resumes."""
+    or in ``storage``.  On start-up every room in progress is loaded and resumes.  ``listen`` is the
+    address and port the server listens on, which names the hosts it answers for
+    (:meth:`AllowedHosts.for_server`; without it, localhost, 127.0.0.1 and [::1] on any port)."""
     store: Storage = storage if storage is not None else SqliteStorage(db_path, exclusive=True)
     hub = Hub(store, settings)
 
@@ -614,6 +567,7 @@ def create_app(
     app.state.hub = hub
     app.state.assets = ClientAssets(STATIC_DIR)
     app.state.replays = ReplayCache()
-    app.state.address_limits = AddressLimits(hub.settings.rate, hub.settings.burst)
+    app.state.guard = guard = AddressGuard(hub.settings, AllowedHosts.for_server(listen, hub.settings.allowed_hosts))
+    app.add_middleware(GuardMiddleware, guard=guard)
     app.add_middleware(SecurityHeaders)
     return app

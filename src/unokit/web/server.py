@@ -1,15 +1,27 @@
-"""Run the web server on uvicorn (``unokit serve``)."""
+"""Run the web server on uvicorn (``unokit serve``).
+
+uvicorn's protocols are given two guards: a connection has ``header_timeout`` seconds to send a
+request's headers (uvicorn bounds only the wait between requests), and one address holds at most
+``connections_per_address`` connections at once; a text frame that is not UTF-8 closes its
+socket (1007) with one line in the log.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import logging
 import socket
 import sqlite3
 
+import h11
 import uvicorn
+from starlette.applications import Starlette
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from unokit.web.app import create_app
+from unokit.web.guard import AddressGuard
 from unokit.web.rooms import ServerSettings
 from unokit.web.storage import StorageError
 
@@ -26,6 +38,103 @@ WS_MAX_SIZE = 64 * 1024
 are small, and compressing a player's secrets together with text others chose is best avoided."""
 
 
+def _guard_of(config: uvicorn.Config) -> AddressGuard:
+    """The guard of the app of :func:`make_config`."""
+    app = config.app
+    if not isinstance(app, Starlette) or not isinstance(getattr(app.state, "guard", None), AddressGuard):
+        raise TypeError("the guarded protocols serve the app of create_app")
+    guard: AddressGuard = app.state.guard
+    return guard
+
+
+class GuardedHttpProtocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, with the connections per peer address counted and the time to
+    send a request's headers bounded (from the connection's start, and again after each response)."""
+
+    guard: AddressGuard | None = None
+    counted_peer: str | None = None
+    header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.guard = guard = _guard_of(self.config)
+        key = guard.peer_key(self.client[0] if self.client else None)
+        if key is not None:
+            if not guard.peers.open(key):
+                guard.notice(f"an address opened more than {guard.peers.limit} connections at once")
+                self.transport.close()
+                return
+            self.counted_peer = key
+        self._await_headers()
+
+    def _await_headers(self) -> None:
+        self._stop_header_timer()
+        assert self.guard is not None
+        self.header_timer = self.loop.call_later(self.guard.settings.header_timeout, self._headers_too_slow)
+
+    def _stop_header_timer(self) -> None:
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self.header_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # a request's headers are in
+            self._stop_header_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._await_headers()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._stop_header_timer()
+        super().handle_websocket_upgrade(event)
+        upgraded = self.transport.get_protocol()
+        if isinstance(upgraded, GuardedWebSocketProtocol):  # the socket's protocol releases the count
+            upgraded.guard, upgraded.counted_peer = self.guard, self.counted_peer
+            self.counted_peer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_header_timer()
+        if self.counted_peer is not None and self.guard is not None:
+            self.guard.peers.close(self.counted_peer)
+            self.counted_peer = None
+        super().connection_lost(exc)
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol, releasing the connection's count when it ends, and closing a
+    socket that sends a text frame that is not UTF-8 (1007) with one line in the log, not a traceback."""
+
+    guard: AddressGuard | None = None
+    counted_peer: str | None = None
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text":
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                peer = self.client[0] if self.client else "a client"
+                self.logger.warning("%s sent a WebSocket text frame that is not UTF-8: closed (1007)", peer)
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+        super().send_receive_event_to_app()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.counted_peer is not None and self.guard is not None:
+            self.guard.peers.close(self.counted_peer)
+            self.counted_peer = None
+        super().connection_lost(exc)
+
+
 def make_config(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -33,12 +142,15 @@ def make_config(
     settings: ServerSettings | None = None,
     log_level: str = "info",
 ) -> uvicorn.Config:
-    """The uvicorn configuration of the server (port 0: any free port)."""
-    app = create_app(db_path=db_path, settings=settings)
+    """The uvicorn configuration of the server (port 0: any free port), answering for ``host``
+    (and the loopback names) on ``port``, with the guarded protocols."""
+    app = create_app(db_path=db_path, settings=settings, listen=(host, port))
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=GuardedHttpProtocol,
+        ws=GuardedWebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=False,
         log_level=log_level,

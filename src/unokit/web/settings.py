@@ -86,6 +86,21 @@ class ServerSettings:
     """Seconds a lobby's host may be gone before the host passes to the next connected player."""
     min_timer: int = MIN_TIMER
     """The shortest turn timer a room may set (besides 0, none).  Lower only for tests."""
+    connections_per_address: int = 64
+    """Connections (HTTP and WebSocket) one client address may hold open at once; more are closed at once."""
+    address_creates_per_hour: int = 30
+    """Rooms one client address may create an hour, all its connections together (else ``rate-limited``)."""
+    address_lookups_per_minute: int = 60
+    """Room codes one client address may look up a minute (``join``, ``resume``, ``spectate`` and the
+    JSON API's room routes; a code among the address's last few looked up again costs nothing)."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send a request's headers (``unokit serve`` only); then it is closed."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto``
+    name the client; from anyone else those headers are ignored."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names (``name`` or ``name:port``) a request may be addressed to besides the server's own
+    (the address it listens on, and localhost, 127.0.0.1 and [::1])."""
     idle_minutes: float = 30.0
     """A match nobody (player or spectator) has been connected to for this long is put away: it
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""

@@ -1,0 +1,437 @@
+"""Limits per client address, and the host names the server answers for.
+
+One client address may hold ``connections_per_address`` connections open at once, create
+``address_creates_per_hour`` rooms an hour and look up ``address_lookups_per_minute`` room codes
+a minute, over the game socket and the JSON API alike; the JSON API's room routes answer ``rate``
+requests a second to it (``burst`` at once).  All of them are :class:`ServerSettings` fields.  An
+IPv6 client is counted by its /64 network (one machine usually holds a whole one).
+
+The client's address is the socket's peer, except behind a reverse proxy named in
+``trusted_proxies``: from such a peer, and only from it, ``X-Forwarded-For`` names the client and
+``X-Forwarded-Proto`` the scheme the browser used.
+
+Every request must name an allowed host in its ``Host`` header (:class:`AllowedHosts`), and a
+game socket opened by a page must come from that very origin, scheme included: a page of another
+site, or one whose own name was pointed at this server (DNS rebinding), is refused.
+
+>>> hosts = AllowedHosts.for_server(("127.0.0.1", 8000), ["uno.example"])
+>>> [hosts.allows(host, secure=False) for host in ("127.0.0.1:8000", "localhost:8000", "evil.example:8000")]
+[True, True, False]
+>>> hosts.allows("uno.example", secure=True), same_origin("http://uno.example", "uno.example", secure=True)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from starlette.datastructures import Headers
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from unokit.web.settings import RoomError, ServerSettings
+
+__all__ = [
+    "AddressGuard",
+    "AllowedHosts",
+    "GuardMiddleware",
+    "RateLimiter",
+    "address_key",
+    "check_room_creation",
+    "check_room_lookup",
+    "parse_host",
+    "proxy_network",
+    "refuse_room_request",
+    "same_origin",
+]
+
+log = logging.getLogger("unokit.web")
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARD_ADDRESSES = ("", "0.0.0.0", "::")
+RECENT_CODES = 16
+"""Codes an address looked up last, which it may look up again for nothing."""
+MISDIRECTED = "421 Misdirected Request: this server does not answer for that host name\n"
+NOTICE_SECONDS = 60.0
+"""A refusal of each kind is logged at most once in this many seconds."""
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` per second, up to ``burst`` at once.
+
+    >>> bucket = RateLimiter(rate=1.0, burst=2.0, now=0.0)
+    >>> [bucket.allow(0.0), bucket.allow(0.0), bucket.allow(0.0), bucket.allow(1.0)]
+    [True, True, False, True]
+    """
+
+    def __init__(self, rate: float = 20.0, burst: float = 40.0, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic() if now is None else now
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+# ---------------------------------------------------------------- addresses
+
+
+def address_key(host: str) -> str:
+    """What an address is counted under: an IPv4 address itself (an IPv4-mapped IPv6 one too), an
+    IPv6 address its /64 network, anything else as it is.
+
+    >>> address_key("203.0.113.7"), address_key("::ffff:203.0.113.7"), address_key("2001:db8::1:2:3:4")
+    ('203.0.113.7', '203.0.113.7', '2001:db8::/64')
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def proxy_network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """A trusted proxy's address or network (``10.0.0.2``, ``10.0.0.0/8``, ``::1``);
+    :class:`ValueError` if it is neither."""
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"a trusted proxy is an IP address or network, not {text!r}") from None
+
+
+class TrustedProxies:
+    """The reverse proxies whose forwarding headers are believed."""
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self.networks = tuple(proxy_network(entry) for entry in entries)
+
+    def trusts(self, host: str | None) -> bool:
+        if not self.networks or host is None:
+            return False
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
+
+    def client(self, forwarded_for: str) -> str | None:
+        """The client named by ``X-Forwarded-For``: the last address in it that is not a trusted
+        proxy (each proxy adds the peer it saw at the end; what comes before may be forged)."""
+        hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+        for hop in reversed(hops):
+            if not self.trusts(hop):
+                return hop
+        return hops[0] if hops else None
+
+
+class OpenConnections:
+    """Connections open now per address, at most ``limit`` each."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.counts: dict[str, int] = {}
+
+    def open(self, key: str) -> bool:
+        """Count one more connection of ``key``; False (nothing counted) past the limit."""
+        count = self.counts.get(key, 0)
+        if count >= self.limit:
+            return False
+        self.counts[key] = count + 1
+        return True
+
+    def close(self, key: str) -> None:
+        count = self.counts.get(key, 0) - 1
+        if count > 0:
+            self.counts[key] = count
+        else:
+            self.counts.pop(key, None)
+
+
+class AddressRecord:
+    """What one address has asked lately: requests to the room routes, rooms created, codes looked up."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.requests = RateLimiter(settings.rate, settings.burst)
+        creates = settings.address_creates_per_hour
+        self.creations = RateLimiter(creates / 3600.0, creates)
+        lookups = settings.address_lookups_per_minute
+        self.lookups = RateLimiter(lookups / 60.0, lookups)
+        self.recent_codes: OrderedDict[str, None] = OrderedDict()
+
+    def allow_lookup(self, code: str) -> bool:
+        """A code among the last :data:`RECENT_CODES` looked up is free; a new one takes a token."""
+        if code in self.recent_codes:
+            self.recent_codes.move_to_end(code)
+            return True
+        if not self.lookups.allow():
+            return False
+        self.recent_codes[code] = None
+        if len(self.recent_codes) > RECENT_CODES:
+            self.recent_codes.popitem(last=False)
+        return True
+
+
+# ---------------------------------------------------------------- host names
+
+
+_HOST_NAME = re.compile(r"[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+def parse_host(text: str) -> tuple[str, int | None] | None:
+    """A ``Host`` header's name (lower case, without a final dot; an IPv6 address without its
+    brackets) and port (None when not given); None when it is no host.
+
+    >>> parse_host("Uno.Example.:8000"), parse_host("[::1]"), parse_host("evil.example/x")
+    (('uno.example', 8000), ('::1', None), None)
+    """
+    text = text.strip().lower()
+    port_text = ""
+    if text.startswith("["):
+        name, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port_text = rest[1:] if rest else ""
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return None
+    else:
+        name, colon, port_text = text.partition(":")
+        name = name.removesuffix(".")
+        if not _HOST_NAME.fullmatch(name) or (colon and not port_text):
+            return None
+    if not port_text:
+        return name, None
+    if not _PORT.fullmatch(port_text) or not 0 < int(port_text) < 65536:
+        return None
+    return name, int(port_text)
+
+
+class AllowedHosts:
+    """The names a request's ``Host`` may give, each on one port or (port None) on any; with
+    ``any_address``, also any IP address on ``any_address_port`` (None: any port), for a server
+    listening on every address: an address cannot be a rebinding page's name."""
+
+    def __init__(
+        self, names: Iterable[tuple[str, int | None]], any_address: bool = False, any_address_port: int | None = None
+    ) -> None:
+        self.names = frozenset(names)
+        self.any_address = any_address
+        self.any_address_port = any_address_port
+
+    @classmethod
+    def for_server(cls, listen: tuple[str, int] | None, extra: Iterable[str] = ()) -> AllowedHosts:
+        """The server's own names and ``extra`` (``name`` or ``name:port``, :class:`ValueError` if
+        one is no host name).  Its own: listening on ``listen`` (address, port; port 0: any), that
+        address and localhost, 127.0.0.1 and [::1] on the port, or any address on it when ``listen``
+        is every address (``0.0.0.0``, ``::``); with no ``listen`` (an app served some other way),
+        localhost, 127.0.0.1 and [::1] on any port."""
+        names: set[tuple[str, int | None]] = set()
+        for entry in extra:
+            parsed = parse_host(entry)
+            if parsed is None:
+                raise ValueError(f"an allowed host is a name or an address, with a port or not, not {entry!r}")
+            names.add(parsed)
+        if listen is None:
+            names.update((name, None) for name in LOOPBACK_NAMES)
+            return cls(names)
+        address, port = listen
+        on_port = port or None
+        names.update((name, on_port) for name in LOOPBACK_NAMES)
+        if address.strip("[]") in WILDCARD_ADDRESSES:
+            return cls(names, any_address=True, any_address_port=on_port)
+        own = parse_host(f"[{address}]" if ":" in address else address)
+        if own is not None:
+            names.add((own[0], on_port))
+        return cls(names)
+
+    def allows(self, host: str | None, secure: bool) -> bool:
+        """Whether the ``Host`` header ``host`` names this server (no port: the scheme's own)."""
+        parsed = parse_host(host) if host is not None else None
+        if parsed is None:
+            return False
+        name, port = parsed
+        port = port if port is not None else (443 if secure else 80)
+        if (name, None) in self.names or (name, port) in self.names:
+            return True
+        if not self.any_address or self.any_address_port not in (None, port):
+            return False
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return False
+        return True
+
+
+def same_origin(origin: str | None, host: str | None, secure: bool) -> bool:
+    """Whether a page's ``Origin`` is this very address: the ``Host`` asked, with the scheme of the
+    connection (``https`` for a secure one).  Programs that send no Origin are let in."""
+    if origin is None:
+        return True
+    scheme, separator, authority = origin.partition("://")
+    if not separator or scheme.lower() != ("https" if secure else "http") or host is None:
+        return False
+    page, asked = parse_host(authority), parse_host(host)
+    if page is None or asked is None:
+        return False
+    default = 443 if secure else 80
+    return (page[0], page[1] or default) == (asked[0], asked[1] or default)
+
+
+# ---------------------------------------------------------------- the guard
+
+
+class AddressGuard:
+    """The per-address limits of one server (its settings) and the host names it answers for."""
+
+    def __init__(self, settings: ServerSettings, hosts: AllowedHosts, size: int = 10_000) -> None:
+        self.settings = settings
+        self.hosts = hosts
+        self.proxies = TrustedProxies(settings.trusted_proxies)
+        self.size = size
+        self.records: OrderedDict[str, AddressRecord] = OrderedDict()
+        """The addresses seen lately, the least recently seen first (forgotten past ``size``)."""
+        self.sockets = OpenConnections(settings.connections_per_address)
+        """Game sockets open per client address (behind a trusted proxy, the forwarded one)."""
+        self.peers = OpenConnections(settings.connections_per_address)
+        """Connections open per peer address (trusted proxies aside), counted by the server's protocol."""
+        self.noticed: dict[str, float] = {}
+
+    def record(self, key: str) -> AddressRecord:
+        record = self.records.pop(key, None)
+        if record is None:
+            record = AddressRecord(self.settings)
+            while len(self.records) >= self.size:
+                self.records.popitem(last=False)
+        self.records[key] = record
+        return record
+
+    def notice(self, what: str) -> None:
+        """Log a refusal, at most once a minute for each kind."""
+        now = time.monotonic()
+        if now - self.noticed.get(what, -NOTICE_SECONDS) >= NOTICE_SECONDS:
+            self.noticed[what] = now
+            log.warning("refused: %s (logged at most once a minute)", what)
+
+    def forward(self, scope: Scope) -> None:
+        """From a trusted proxy, the client and scheme it forwards replace the peer's in ``scope``."""
+        client = scope.get("client")
+        if client is None or not self.proxies.trusts(client[0]):
+            return
+        headers = Headers(scope=scope)
+        forwarded = self.proxies.client(",".join(headers.getlist("x-forwarded-for")))
+        if forwarded is not None:
+            scope["client"] = (forwarded, 0)
+        protocols = [value.strip().lower() for value in ",".join(headers.getlist("x-forwarded-proto")).split(",")]
+        if protocols[-1] in ("http", "https"):
+            secure = protocols[-1] == "https"
+            if scope["type"] == "websocket":
+                scope["scheme"] = "wss" if secure else "ws"
+            else:
+                scope["scheme"] = protocols[-1]
+
+    def peer_key(self, host: str | None) -> str | None:
+        """What a connection from the peer ``host`` is counted under; None (not counted) for a
+        trusted proxy, whose connections carry many clients."""
+        if host is None or self.proxies.trusts(host):
+            return None
+        return address_key(host)
+
+
+def client_key(connection: HTTPConnection | Scope) -> str:
+    """What the client of a request or socket is counted under (its forwarded address behind a trusted proxy)."""
+    client = connection.client if isinstance(connection, HTTPConnection) else connection.get("client")
+    return address_key(client[0]) if client else "unknown"
+
+
+def _guard(connection: HTTPConnection) -> AddressGuard:
+    guard: AddressGuard = connection.app.state.guard
+    return guard
+
+
+def check_room_creation(connection: HTTPConnection) -> None:
+    """Refuse (``rate-limited``) a room creation past the address's ``address_creates_per_hour``."""
+    guard = _guard(connection)
+    if not guard.record(client_key(connection)).creations.allow():
+        guard.notice(f"an address created {guard.settings.address_creates_per_hour} rooms within an hour")
+        raise RoomError("rate-limited", "your address has created as many rooms as it may for now: wait a while")
+
+
+def check_room_lookup(connection: HTTPConnection, code: str) -> None:
+    """Refuse (``rate-limited``) a look-up of a room code past the address's ``address_lookups_per_minute``."""
+    guard = _guard(connection)
+    if not guard.record(client_key(connection)).allow_lookup(code.strip().upper()):
+        guard.notice(f"an address looked up {guard.settings.address_lookups_per_minute} room codes within a minute")
+        raise RoomError("rate-limited", "too many room codes tried from your address: wait a minute")
+
+
+def refuse_room_request(request: Request) -> Response | None:
+    """A ``429`` answer when the client's address asks the JSON API's room routes too often or looks up
+    too many codes (the route's ``code``, if it has one); None when it may be answered."""
+    guard = _guard(request)
+    record = guard.record(client_key(request))
+    if not record.requests.allow():
+        return JSONResponse({"error": "too many requests: slow down"}, status_code=429)
+    code = request.path_params.get("code")
+    if code is not None:
+        try:
+            check_room_lookup(request, str(code))
+        except RoomError as exc:
+            return JSONResponse({"error": exc.message}, status_code=429)
+    return None
+
+
+class GuardMiddleware:
+    """The ASGI side of the guard: the client behind a trusted proxy, the host check of every request,
+    the origin check and the count of game sockets per address."""
+
+    def __init__(self, app: ASGIApp, guard: AddressGuard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        guard = self.guard
+        guard.forward(scope)
+        headers = Headers(scope=scope)
+        host = headers.get("host")
+        secure = scope.get("scheme") in ("https", "wss")
+        if scope["type"] == "http":
+            if guard.hosts.allows(host, secure):
+                await self.app(scope, receive, send)
+            else:
+                answer = PlainTextResponse(MISDIRECTED, status_code=421)
+                await answer(scope, receive, send)
+            return
+        if not guard.hosts.allows(host, secure) or not same_origin(headers.get("origin"), host, secure):
+            await send({"type": "websocket.close", "code": 1008})  # before the handshake: HTTP 403
+            return
+        key = client_key(scope)
+        if not guard.sockets.open(key):
+            guard.notice(f"an address opened more than {guard.sockets.limit} game sockets at once")
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            guard.sockets.close(key)
