@@ -1,14 +1,8 @@
-// The event queue: the table presents the server's updates in order, one event after another,
-// each with its motion (motion.js), and draws an update's table (its view, legal actions, seats,
-// timer) only once that update's events have been presented, so the table never shows a state
-// ahead of the events still moving on it.  `#table[data-version]` is the version of the update
-// drawn; `#table[data-presenting]` is set while an update's events are being presented.
-//
-// It catches up when it falls behind: the more updates wait, the shorter the motion, and with
-// four or more waiting, or one that has waited 1.5 s (or the page hidden, or reduced motion
-// asked for), updates are presented at once.  `prefs.speed` scales every motion (`motionMs`).
-// After a round's end the next round waits until its results are dismissed.  Each presented
-// event is announced on `document` as "unokit:presented" (detail: the version shown, the event).
+// The event queue: an update's events are presented in order, each with its motion (motion.js), and
+// only then is its table drawn (`#table[data-version]`; `data-presenting` while events move), so the
+// table never runs ahead of the motion.  Behind, the motion gets shorter; with four updates waiting,
+// one 1.5 s late, the page hidden or reduced motion, none.  A new round waits for the results to be
+// dismissed.  Each event presented is announced on `document` as "unokit:presented".
 
 import { $ } from "./dom.js";
 import { state } from "./state.js";

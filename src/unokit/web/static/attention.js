@@ -1,9 +1,6 @@
-// Making the player's turn hard to miss: the turn's sound, a cue in the tab's title while the
-// page is in the background ("● Your turn — unokit", the title given back after), a notification
-// if the player allowed them (prefs.notify), and a soft tick in the last seconds of a turn timer.
-//
-// app.js calls `noticeUpdate(message)` after each `update` is applied to the state.  While this
-// seat is asked a decision, <body> has the class `my-turn`.
+// Making the player's turn hard to miss: its sound, a cue in the tab's title and a notification (if
+// allowed) while the page is hidden, and ticks in a turn timer's last seconds.  <body> has the class
+// `my-turn` while this seat is asked a decision.
 
 import { state, myDecisions } from "./state.js";
 import { prefs } from "./prefs.js";

@@ -1,10 +1,6 @@
-// Cards, presentation only: names, sort order, card faces and backs.  The page knows no rules.
-//
-// A face is built from the card's notation (`R7`, `GS`, `B+2`, `O$`, `W`, `W+4`, `WJ`, `W$`, `WR`,
-// `WS`, `WS2`, `W+2`, `WT2`, `WX`): a coloured field (black for wild cards), two corner indices and
-// a tilted white oval in the middle holding the symbol.  Everything else is in cards.css, keyed
-// by the classes `c-<colour>` and `k-<kind>`; the colour-blind marks (a symbol and a pattern per
-// colour) come from `html[data-colour-blind]` in the same file.
+// Cards, presentation only: names, sort order, faces and backs.  A face is built from the card's
+// notation (`R7`, `B+2`, `W+4`, `WJ`...): a field, two corner indices and a tilted oval with the
+// symbol; cards.css draws it from the classes `c-<colour>` and `k-<kind>`.
 
 import { el } from "./dom.js";
 

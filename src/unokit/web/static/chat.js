@@ -1,7 +1,5 @@
-// The room chat: one panel that follows the player from the lobby to the table (beside the table on a
-// wide screen, a drawer with an unread count on a phone), quick reactions sent as ordinary `chat`
-// text, the room's last messages on entering (`chat_history`), and the chat's errors said politely.
-// Every text is put on the page with textContent: a message is never read as HTML.
+// The room chat, from the lobby to the table (a drawer with an unread count on a phone): quick
+// reactions, the last messages on entering and the chat's errors.  Every text goes in as text.
 
 import { $, el, show } from "./dom.js";
 import { state } from "./state.js";

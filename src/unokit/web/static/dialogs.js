@@ -1,18 +1,10 @@
-// The decision dialog (colour, target, discard, give, challenge, drawn card, honour task, and the
-// choices the player opens, such as how to play a card) and the round and match results overlay.
-//
-// The dialog never covers the player's hand: on a phone it docks at the top of the screen, and
-// wherever it docks the page scrolls the hand clear of it.  A colour choice shows the hand and how
-// many cards of each colour it holds.  Every word about the player's own decision says "you".
-//
-// The results count each hand card by card (each card turned with its points, the hand's total
-// counting up), then the scores, and celebrate the winner (a burst of confetti with the Web
-// Animations API; none with reduced motion).  What they say follows the room's scoring:
-// winner-collects (the winner collects the points left in the other hands), running-tally (each
-// player adds the points left in their own hand; the lowest wins) and single-round (the first
-// player out wins; no points, so no score table).
+// The decision dialog (the phase's choices, or the ways of playing a card) and the round and match
+// results.  The dialog never covers the hand: it docks at the top on a phone, and the page scrolls
+// the hand clear of it.  The results turn and count each hand card by card, then the scores, as the
+// room's scoring says (winner-collects, running-tally or single-round, which has no points), and
+// celebrate the winner with confetti (none with reduced motion).
 
-import { $, el, show, sleep } from "./dom.js";
+import { $, badge, el, show, sleep } from "./dom.js";
 import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
@@ -23,6 +15,8 @@ import { unoButton, withUnoCall } from "./uno.js";
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
 /** @typedef {import("./state.js").GameEvent} GameEvent */
+/** @typedef {{cells: HTMLElement[], points: number[] | null, total: HTMLElement}} HandRow a hand in the results */
+/** @typedef {{seat: number, cell: HTMLElement, gain: HTMLElement}} ScoreRow */
 
 /** @type {Record<string, string>} */
 const DIALOG_TITLES = {
@@ -142,14 +136,7 @@ export function renderDecision(view) {
   const uno = !cancel && state.legal.some((entry) => entry.type === "play_uno") ? unoButton() : null;
   if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here while the dialog asks
   if (cancel) {
-    options.append(
-      el("button", {
-        type: "button",
-        class: "act cancel",
-        text: "Cancel",
-        onclick: cancelChoice,
-      }),
-    );
+    options.append(el("button", { type: "button", class: "act cancel", text: "Cancel", onclick: cancelChoice }));
   }
   show(box);
   if (opening) placeDecision();
@@ -329,12 +316,11 @@ let counting = 0;
  * @param {number} from
  * @param {number} to
  * @param {number} ms
- * @param {(value: number) => string} format
  * @param {number} generation
  */
-function countUp(node, from, to, ms, format, generation) {
+function countUp(node, from, to, ms, generation) {
   if (ms <= 0 || from === to) {
-    node.textContent = format(to);
+    node.textContent = String(to);
     return Promise.resolve();
   }
   return new Promise((resolve) => {
@@ -343,7 +329,7 @@ function countUp(node, from, to, ms, format, generation) {
     const step = (now) => {
       if (generation !== counting) return resolve(undefined);
       const t = Math.min(1, (now - start) / ms);
-      node.textContent = format(Math.round(from + (to - from) * (1 - (1 - t) ** 3)));
+      node.textContent = String(Math.round(from + (to - from) * (1 - (1 - t) ** 3)));
       if (t < 1) requestAnimationFrame(step);
       else resolve(undefined);
     };
@@ -422,7 +408,7 @@ export function showNextResult() {
   // the hands, their cards face down until counted
   const body = $("#results-hands tbody");
   body.replaceChildren();
-  /** @type {{hand: GameEvent, cells: HTMLElement[], points: number[] | null, total: HTMLElement}[]} */
+  /** @type {HandRow[]} */
   const rows = [];
   for (const hand of result.hands) {
     const cards = Array.isArray(hand.cards) ? sortedHand(hand.cards) : [];
@@ -447,7 +433,7 @@ export function showNextResult() {
       el(
         "tr",
         { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat, points: hand.value, cards: cards.length } },
-        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? el("span", { class: "badge out", text: "out" }) : null),
+        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? badge("out", "out") : null),
         el(
           "td",
           { class: "result-cards" },
@@ -458,7 +444,7 @@ export function showNextResult() {
         total,
       ),
     );
-    rows.push({ hand, cells, points, total: /** @type {HTMLElement} */ (total) });
+    rows.push({ cells, points, total });
     total.dataset.final = totalText;
   }
   show($("#results-hands"), result.hands.length > 0);
@@ -472,7 +458,7 @@ export function showNextResult() {
   });
   const scoreBody = $("#results-scores tbody");
   scoreBody.replaceChildren();
-  /** @type {{seat: number, cell: HTMLElement, gain: HTMLElement}[]} */
+  /** @type {ScoreRow[]} */
   const scoreCells = [];
   scores.forEach((score, seat) => {
     const cell = el("td", { class: "num score", text: score - gains[seat] });
@@ -506,8 +492,8 @@ export function showNextResult() {
 /**
  * Turn the cards and count the hands, then the scores, then celebrate the winner.
  * @param {number} generation
- * @param {{hand: GameEvent, cells: HTMLElement[], points: number[] | null, total: HTMLElement}[]} rows
- * @param {{seat: number, cell: HTMLElement, gain: HTMLElement}[]} scoreCells
+ * @param {HandRow[]} rows
+ * @param {ScoreRow[]} scoreCells
  * @param {number[]} scores
  * @param {number[]} gains
  * @param {number} winner
@@ -540,7 +526,7 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
       if (perCard) await sleep(perCard);
     }
     row.total.textContent = row.total.dataset.final ?? "";
-    if (perCard && row.cells.length) {
+    if (perCard) {
       row.total.animate([{ transform: "scale(1.35)" }, { transform: "none" }], { duration: motionMs(260) });
       await sleep(motionMs(160));
     }
@@ -556,7 +542,7 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
     await Promise.all(
       scoreCells.map(({ seat, cell, gain }) => {
         if (gains[seat]) gain.textContent = `+${gains[seat]}`;
-        return countUp(cell, scores[seat] - gains[seat], scores[seat], ms, String, generation);
+        return countUp(cell, scores[seat] - gains[seat], scores[seat], ms, generation);
       }),
     );
   }

@@ -1,4 +1,4 @@
-// Small DOM helpers and the toast.  Every user-provided string goes on the page as text, never as HTML.
+// Small DOM helpers and the toast.  User-provided strings go on the page as text, never as HTML.
 
 /**
  * The first element matching `selector` (the page's elements are known to exist).
@@ -44,6 +44,14 @@ export function el(tag, props = {}, ...children) {
   }
   return node;
 }
+
+/**
+ * A badge (`.badge.<kind>`), in the lobby, on the table and in the results.
+ * @param {string} kind
+ * @param {string} text
+ * @param {string} [title]
+ */
+export const badge = (kind, text, title) => el("span", { class: `badge ${kind}`, text, title });
 
 /**
  * @param {HTMLElement} node

@@ -1,7 +1,5 @@
-// This seat's hand: the cards (overlapping when they do not fit, scrolling past that), playing
-// one, the big UNO button (calling UNO is a race: press it, or U, while you may play your
-// next-to-last card, then play; or call late with it before someone catches you), and the
-// table's keyboard: pick a card, play it, draw, pass, UNO, catch, answer the decision dialog.
+// This seat's hand (overlapping cards when they do not fit, scrolling past that), playing a card, and
+// the table's keys: pick, play, draw, pass, UNO, catch, answer the decision dialog.
 
 import { $, $$, show, toast } from "./dom.js";
 import { cardLongName, cardNode, sortedHand } from "./cards.js";

@@ -1,6 +1,5 @@
-// The words the page shows for the server's ids (scoring methods, lever outcomes, phases, option
-// choices), shared by the start page, the lobby, the table and the results, so that no raw id such
-// as `winner-collects` or `rule-run` ever reaches a player.  It imports nothing.
+// The words the page shows for the server's ids (scoring, lever outcomes, phases, choices), so that no
+// raw id such as `rule-run` reaches a player.
 
 /** The words of an option's choices. */
 /** @type {Record<string, Record<string, string>>} */

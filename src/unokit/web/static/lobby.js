@@ -1,7 +1,7 @@
-// The lobby: seats (the host's crown, removing a player), host controls, the room's rules and options in
-// words, leaving, the invite link, the rule-card editor of Wild Jackpot rooms, and "Play now"'s bots and start.
+// The lobby: seats (the host's crown, removing a player), host controls, the room's rules and options,
+// leaving, the invite link, the rule-card editor, and "Play now"'s bots and start.
 
-import { $, el, show, toast } from "./dom.js";
+import { $, badge, el, show, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { botLabel, optionEditions, optionsInWords, rulesInWords } from "./start.js";
@@ -61,11 +61,11 @@ export function renderLobby() {
     const isMe = seat.seat === state.seat;
     const isHost = seat.seat === lobby.host;
     const badges = [];
-    badges.push(el("span", { class: `badge kind-${seat.kind}`, text: KIND_WORDS[seat.kind] ?? seat.kind }));
-    if (isHost) badges.push(el("span", { class: "badge host", text: "host" }));
-    if (seat.away) badges.push(el("span", { class: "badge away", text: "away" }));
+    badges.push(badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind));
+    if (isHost) badges.push(badge("host", "host"));
+    if (seat.away) badges.push(badge("away", "away"));
     if (lobby.rule_cards && seat.kind === "human") {
-      badges.push(el("span", { class: `badge ${seat.ready ? "ready" : ""}`, text: seat.ready ? "cards written" : "writing" }));
+      badges.push(badge(seat.ready ? "ready" : "", seat.ready ? "cards written" : "writing"));
     }
     const controls = [];
     if (state.host && !isMe) {

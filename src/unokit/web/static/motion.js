@@ -1,11 +1,7 @@
-// Motion on the table (Web Animations API): every event moves from where it comes from to where it
-// goes.  Cards fly from a seat to the pile, from the pile to a hand (the deal too), between seats
-// (swaps, gifts, takes); markers pop on the player hit (Skip, +2, UNO!, caught); the arrows turn
-// on a Reverse; the lever spins to its outcome, the Jam card drops and lands, a rule card is
-// dispensed to its performer.  Effects stay inside the dashed ring in the middle of the felt, so
-// they never cover the seats.  Every function takes `pace` (1 = normal, smaller = faster, 0 = no
-// motion) from the event queue (animation.js) and resolves when its motion is over.  Cards that
-// land on the pile stay there until the queue draws the update they belong to (`clearLanded`).
+// Motion on the table (Web Animations API): cards fly between the piles and the seats, markers pop on
+// the player hit, the arrows turn on a Reverse, the lever spins, the Jam card drops, a rule card goes
+// to its performer.  Effects stay inside the dashed ring, off the seats.  Each takes `pace` (1 normal,
+// smaller faster, 0 none) and resolves when done; cards landed on the pile stay until `clearLanded`.
 
 import { $, $$, el, sleep } from "./dom.js";
 import { backNode, cardNode } from "./cards.js";

@@ -1,6 +1,5 @@
-// The player's preferences, kept in this browser (localStorage): sound, speed of the table's
-// motion, colour-blind marks and notifications.  Other modules read `prefs` and listen for the
-// "unokit:prefs" event on `document`, sent after every change.
+// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks and
+// notifications.  Every change is told on `document` as "unokit:prefs".
 
 const PREFS_KEY = "unokit.prefs";
 

@@ -1,7 +1,5 @@
-// Replay of a finished match, move by move: for each step the server answers the table as a spectator saw
-// it after that many actions (`GET /api/rooms/CODE/replay/STEP`: the view, the events of that step
-// in words, the seats), and the page draws it with the table's own rendering.  No hand is ever
-// shown, and the page knows no rules: it only asks for steps.
+// Replay of a finished match: each step is the table as a spectator saw it after that many actions
+// (`GET /api/rooms/CODE/replay/STEP`), drawn with the table's own rendering.
 
 import { $, el, show } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";

@@ -1,7 +1,5 @@
-// The room around the table: the banners above it ("The bot is playing for you" with "I'm back", a late
-// arrival's "You take seat N at the next round"), the rematch vote (at the table and in the match
-// results), and leaving a room: `moved` (to the rematch), `removed` (kicked by the host) and `left`;
-// the top bar's Leave at the table (asked first during a match: the bot then plays the seat).
+// The room around the table: the banners above it (the bot plays for you, a late arrival's seat), the
+// rematch vote, leaving (the top bar's Leave, asked first during a match) and being moved or removed.
 
 import { $, el, show, toast } from "./dom.js";
 import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
@@ -13,18 +11,22 @@ import { capitalize } from "./labels.js";
 /** @typedef {import("./state.js").Message} Message */
 
 /**
- * A `welcome`: a late arrival watches until the next round (their seat is the claimed one).
- * Called by app.js after it took the welcome in.
+ * A late arrival watches until the next round, when they take seat `seat`.
+ * @param {number} seat
+ */
+function claim(seat) {
+  state.claimedSeat = seat;
+  state.seat = null;
+  state.spectator = true;
+}
+
+/**
+ * A `welcome` (app.js took it in): a late arrival's is for the seat they claimed.
  * @param {Message} message
  */
 export function onRoomWelcome(message) {
-  if (message.claimed === true && typeof message.seat === "number") {
-    state.claimedSeat = message.seat;
-    state.seat = null;
-    state.spectator = true;
-  } else {
-    state.claimedSeat = null;
-  }
+  if (message.claimed === true && typeof message.seat === "number") claim(message.seat);
+  else state.claimedSeat = null;
 }
 
 /**
@@ -36,9 +38,7 @@ export function onRoomUpdate(message) {
   // null until the match is over (the table learns that the match is over when its events are shown)
   state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
   if (typeof message.claimed_seat === "number") {
-    state.claimedSeat = message.claimed_seat;
-    state.seat = null;
-    state.spectator = true;
+    claim(message.claimed_seat);
   } else if (typeof message.you === "number") {
     state.claimedSeat = null;
     state.spectator = false;
@@ -97,20 +97,14 @@ function renderRoomBanner() {
 
 /** The rematch vote inside the match results (when the results are the match's). */
 function renderResultsRematch() {
-  const box = $("#results .overlay-box");
-  if (!box) return;
   const old = $("#results-rematch");
-  const wanted = state.rematch && state.screen === "table";
-  if (!wanted) {
+  if (!state.rematch || state.screen !== "table") {
     old?.remove();
     return;
   }
   const fresh = rematchBox("results-rematch");
   if (old) old.replaceWith(fresh);
-  else {
-    const buttons = $(".row", box);
-    box.insertBefore(fresh, buttons && buttons.parentElement === box ? buttons : null);
-  }
+  else $("#results .overlay-box > .row").before(fresh); // above the buttons
 }
 
 /**

@@ -1,11 +1,9 @@
-// The seats around the felt, in seating order with this seat at the bottom (a spectator sees seat 0
-// there): name, a fanned stack of backs with the count, score, badges (turn, next, dealer, bot,
-// away, auto, UNO! / no UNO), the Catch button from `legal`, and the turn timer as a ring round
-// the avatar.  The arrows between the seats show the direction of play; the one leaving the seat
-// to play glows.  Seat k (counted from the bottom, in playing order) sits at the angle
-// 90° + k·360°/n on the ellipse, so play that goes up the seat numbers goes clockwise.
+// The seats around the felt, this seat (or seat 0 for a spectator) at the bottom: name, a fan of
+// backs with the count, score, badges, the Catch button and the turn timer as a ring round the
+// avatar; the arrows show the way of play.  Seat k from the bottom sits at 90° + k·360°/n, so play
+// going up the seat numbers goes clockwise.
 
-import { $, $$, el, show } from "./dom.js";
+import { $, $$, badge, el, show } from "./dom.js";
 import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
@@ -70,21 +68,13 @@ function fan(count) {
 }
 
 /**
- * A hue for a seat's avatar, from its number.
- * @param {number} seat
- */
-function hue(seat) {
-  return (seat * 67 + 200) % 360;
-}
-
-/**
  * One seat.
  * @param {View} view
  * @param {number} seat
  * @param {Map<number | undefined, import("./state.js").LegalEntry>} catchable
  */
 function seatNode(view, seat, catchable) {
-  const info = /** @type {Partial<SeatInfo> & {auto?: boolean}} */ (state.seats.find((s) => s.seat === seat) ?? {});
+  const info = /** @type {Partial<SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
   const count = view.hand_sizes[seat];
   const playing = view.phase !== "over" && !state.finished;
   const acting = playing && view.actor === seat;
@@ -92,18 +82,18 @@ function seatNode(view, seat, catchable) {
   const mine = seat === state.seat;
   const classes = ["seat", mine ? "me" : "", info.kind === "bot" ? "bot" : "", acting ? "acting" : "", next ? "next" : "", info.away ? "away" : "", info.auto ? "auto" : ""];
   const badges = [];
-  if (acting) badges.push(el("span", { class: "badge turn", text: mine ? "your turn" : "turn" }));
-  if (next) badges.push(el("span", { class: "badge next", text: "next" }));
-  if (seat === view.dealer) badges.push(el("span", { class: "badge dealer", text: "dealer" }));
-  if (info.kind === "bot") badges.push(el("span", { class: "badge kind-bot", text: "bot" }));
-  if (info.away) badges.push(el("span", { class: "badge away", text: "away" }));
-  if (info.auto) badges.push(el("span", { class: "badge auto", text: "auto", title: "played by the bot" }));
+  if (acting) badges.push(badge("turn", mine ? "your turn" : "turn"));
+  if (next) badges.push(badge("next", "next"));
+  if (seat === view.dealer) badges.push(badge("dealer", "dealer"));
+  if (info.kind === "bot") badges.push(badge("kind-bot", "bot"));
+  if (info.away) badges.push(badge("away", "away"));
+  if (info.auto) badges.push(badge("auto", "auto", "played by the bot"));
   const uno = unoState(view, seat);
-  if (uno === "called") badges.push(el("span", { class: "badge uno", text: "UNO!" }));
-  if (uno === "uncalled") badges.push(el("span", { class: "badge no-uno", text: "no UNO" }));
+  if (uno === "called") badges.push(badge("uno", "UNO!"));
+  if (uno === "uncalled") badges.push(badge("no-uno", "no UNO"));
   const name = seatName(seat);
   const avatar = el("div", { class: "avatar", "aria-hidden": "true", text: (info.name ?? name).trim().charAt(0).toUpperCase() || "?" });
-  avatar.style.setProperty("--hue", String(hue(seat)));
+  avatar.style.setProperty("--hue", String((seat * 67 + 200) % 360)); // a hue of its own per seat
   const score = view.scoring === "single-round" ? "" : `${view.scores[seat]} pts`;
   const node = el(
     "div",
@@ -114,12 +104,7 @@ function seatNode(view, seat, catchable) {
     },
     avatar,
     el("div", { class: "seat-head" }, el("span", { class: "seat-name", text: name }), el("span", { class: "seat-score", text: score })),
-    el(
-      "div",
-      { class: "seat-line" },
-      mine ? null : fan(count),
-      el("span", { class: "count", text: count }),
-    ),
+    el("div", { class: "seat-line" }, mine ? null : fan(count), el("span", { class: "count", text: count })),
     el("span", { class: "badges" }, badges),
   );
   const { angle } = seatAngle(seat, view.players);

@@ -1,8 +1,5 @@
-// The settings menu in the top bar (sound, motion speed, colour-blind marks, turn notifications)
-// and the top bar's mute button.  Each control writes its preference with `setPref` (prefs.js);
-// the controls follow the preferences when they change elsewhere ("unokit:prefs").
-// The menu is made of native controls (checkboxes, radio buttons), so it works from the keyboard:
-// Tab moves through it, Space toggles, the arrows choose the speed, Escape closes it.
+// The top bar's mute button and settings menu (sound, motion speed, colour-blind marks, turn
+// notifications), made of native controls so that the keyboard works; Escape closes it.
 
 import { $, $$, show } from "./dom.js";
 import { prefs, setPref } from "./prefs.js";
@@ -32,22 +29,23 @@ function speakerIcon(muted) {
   })) {
     svg.setAttribute(name, value);
   }
-  const paths = muted ? ["M16 9l6 6", "M22 9l-6 6"] : ["M15.5 8.5a5 5 0 0 1 0 7", "M18.5 5.5a9 9 0 0 1 0 13"];
-  const body = document.createElementNS(SVG_NS, "path");
-  body.setAttribute("d", "M3 9.5h4l5-4.5v14l-5-4.5H3z");
-  body.setAttribute("fill", "currentColor");
-  svg.append(body);
-  for (const d of paths) {
+  const waves = muted ? ["M16 9l6 6", "M22 9l-6 6"] : ["M15.5 8.5a5 5 0 0 1 0 7", "M18.5 5.5a9 9 0 0 1 0 13"];
+  for (const d of ["M3 9.5h4l5-4.5v14l-5-4.5H3z", ...waves]) {
     const path = document.createElementNS(SVG_NS, "path");
     path.setAttribute("d", d);
     svg.append(path);
   }
+  svg.firstElementChild?.setAttribute("fill", "currentColor"); // the speaker's body
   return svg;
 }
 
 function menu() {
   return $("#settings-menu");
 }
+
+/** @param {string} selector */
+const input = (selector) => /** @type {HTMLInputElement} */ ($(selector));
+const speeds = () => /** @type {HTMLInputElement[]} */ ($$('#settings-menu input[name="pref-speed"]'));
 
 /** Open or close the menu. */
 function openMenu(open = true) {
@@ -78,13 +76,11 @@ function syncControls() {
   const label = prefs.muted ? "Sound off: turn the sound on" : "Sound on: mute";
   mute.title = label;
   mute.setAttribute("aria-label", label);
-  /** @type {HTMLInputElement} */ ($("#pref-muted")).checked = prefs.muted;
-  for (const radio of $$('#settings-menu input[name="pref-speed"]')) {
-    /** @type {HTMLInputElement} */ (radio).checked = /** @type {HTMLInputElement} */ (radio).value === prefs.speed;
-  }
-  /** @type {HTMLInputElement} */ ($("#pref-colour-blind")).checked = prefs.colourBlind;
+  input("#pref-muted").checked = prefs.muted;
+  for (const radio of speeds()) radio.checked = radio.value === prefs.speed;
+  input("#pref-colour-blind").checked = prefs.colourBlind;
   const allowed = "Notification" in window && Notification.permission === "granted";
-  /** @type {HTMLInputElement} */ ($("#pref-notify")).checked = prefs.notify && allowed;
+  input("#pref-notify").checked = prefs.notify && allowed;
 }
 
 /** @param {string} text */
@@ -121,19 +117,18 @@ export function bindSettings() {
     setPref("muted", !prefs.muted);
     playSound("play"); // a sound to tell that it is back on (nothing when muted)
   });
-  $("#pref-muted").addEventListener("change", (event) => {
-    setPref("muted", /** @type {HTMLInputElement} */ (event.target).checked);
+  const muted = input("#pref-muted");
+  muted.addEventListener("change", () => {
+    setPref("muted", muted.checked);
     playSound("play");
   });
-  for (const radio of $$('#settings-menu input[name="pref-speed"]')) {
-    radio.addEventListener("change", (event) => {
-      const input = /** @type {HTMLInputElement} */ (event.target);
-      if (input.checked) setPref("speed", /** @type {Speed} */ (input.value));
+  for (const radio of speeds()) {
+    radio.addEventListener("change", () => {
+      if (radio.checked) setPref("speed", /** @type {Speed} */ (radio.value));
     });
   }
-  $("#pref-colour-blind").addEventListener("change", (event) =>
-    setPref("colourBlind", /** @type {HTMLInputElement} */ (event.target).checked),
-  );
+  const colourBlind = input("#pref-colour-blind");
+  colourBlind.addEventListener("change", () => setPref("colourBlind", colourBlind.checked));
   $("#pref-notify").addEventListener("change", onNotifyChange);
   $("#settings-close").addEventListener("click", closeMenu);
   menu().addEventListener("keydown", (event) => {

@@ -1,7 +1,6 @@
-// The start page (what each edition is, "Play now against bots", the room form, the public rooms,
-// join by code) and the join page of /r/CODE (what a newcomer may do there, from
-// `GET /api/rooms/CODE`: join, take a bot's seat, watch, or replay a finished match); the words
-// every option is shown with (no raw ids; the shared ones are in labels.js).
+// The start page (the editions, "Play now against bots", the room form, the public rooms, join by
+// code), the join page of /r/CODE (join, take a bot's seat, watch or replay, as the room allows) and
+// the words every option is shown with.
 
 import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
@@ -182,14 +181,6 @@ export function rulesInWords(rules) {
 }
 
 /**
- * @param {Options} options
- * @returns {[string, OptionSpec][]}
- */
-function optionSpecs(options) {
-  return Object.entries(options.rules ?? {}).filter(([name]) => !FIXED_OPTIONS.has(name));
-}
-
-/**
  * The editions an option matters in (from /api/options), or null for every edition.
  * @param {OptionSpec} spec
  * @returns {string[] | null}
@@ -210,8 +201,9 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "
 function buildRuleFields(options) {
   const box = $("#rule-fields");
   box.replaceChildren();
-  for (const [name, spec] of optionSpecs(options)) {
-    const label = spec.label || OPTION_LABELS[name] || humanize(name);
+  for (const [name, spec] of Object.entries(options.rules ?? {})) {
+    if (FIXED_OPTIONS.has(name)) continue;
+    const label = OPTION_LABELS[name] ?? humanize(name);
     const editions = optionEditions(spec);
     const wrap = el("div", { class: "rule-field", dataset: { option: name, editions: editions ? editions.join(" ") : "" } });
     const def = spec.default;
@@ -584,30 +576,25 @@ async function roomStatus(code) {
  * @param {RoomStatus | null | undefined} room
  */
 function joinChoices(room) {
-  if (room === undefined) return { join: "Join", watch: true, replay: false, note: "" };
-  if (room === null) {
-    return { join: "", watch: false, replay: false, note: "No room has that code. Check the link, or set up a new room from the home page." };
-  }
+  const choice = (join = "", note = "", watch = true, replay = false) => ({ join, watch, replay, note });
+  if (room === undefined) return choice("Join");
+  if (room === null) return choice("", "No room has that code. Check the link, or set up a new room from the home page.", false);
   const game = editionTitle(room.edition);
   if (room.status === "finished") {
-    return { join: "", watch: false, replay: true, note: `This ${game} match is over. Watch its replay, or set up a new room from the home page.` };
+    return choice("", `This ${game} match is over. Watch its replay, or set up a new room from the home page.`, false, true);
   }
   if (room.status === "playing") {
     if (room.late_seats > 0) {
-      return {
-        join: "Join — you take a bot's seat at the next round",
-        watch: true,
-        replay: false,
-        note: `A ${game} match is being played. Join to take over a bot's seat when the next round is dealt (you watch until then), or just watch.`,
-      };
+      return choice(
+        "Join — you take a bot's seat at the next round",
+        `A ${game} match is being played. Join to take over a bot's seat when the next round is dealt (you watch until then), or just watch.`,
+      );
     }
     const why = room.options?.late_join ? "every bot's seat is already taken" : "this room lets nobody join once the match has begun";
-    return { join: "", watch: true, replay: false, note: `A ${game} match is being played and ${why}: you may watch it.` };
+    return choice("", `A ${game} match is being played and ${why}: you may watch it.`);
   }
-  if (room.open > 0) {
-    return { join: "Join", watch: true, replay: false, note: `${game}: ${plural(room.open, "seat")} of ${room.players} free. The match has not begun.` };
-  }
-  return { join: "", watch: true, replay: false, note: `${game}: every seat is taken, so you may only watch.` };
+  if (room.open > 0) return choice("Join", `${game}: ${plural(room.open, "seat")} of ${room.players} free. The match has not begun.`);
+  return choice("", `${game}: every seat is taken, so you may only watch.`);
 }
 
 /**

@@ -1,5 +1,5 @@
-// The client state: what the server last said, the seats held in this browser, the screen shown,
-// and a few read-only questions about them.  Legality always comes from the server's `legal` list.
+// The client state: what the server last said, the seats held in this browser, the screen shown.
+// Legality always comes from the server's `legal` list.
 
 import { $, $$, show } from "./dom.js";
 
@@ -7,7 +7,7 @@ const STORE_PREFIX = "unokit.seat.";
 const NAME_KEY = "unokit.name";
 
 /** @typedef {Record<string, any>} Message a message from the server (checked where it is read) */
-/** @typedef {{seat: number, name: string, kind: string, away?: boolean, ready?: boolean, auto?: boolean, claimed?: boolean}} SeatInfo */
+/** @typedef {{seat: number, name: string, kind: string, away?: boolean, ready?: boolean, auto?: boolean}} SeatInfo */
 /** @typedef {{timer: number, public: boolean, late_join: boolean}} RoomOptions the room options (`lobby.options`, `update.options`) */
 /** @typedef {{votes: number[], waiting: number[]}} RematchStatus `update.rematch` once the match is over */
 /** @typedef {{action: string, label?: string, type?: string, card?: string, seat?: number, colour?: string}} LegalEntry */
@@ -52,7 +52,6 @@ const NAME_KEY = "unokit.name";
  * @property {string} [type]
  * @property {number} [min]
  * @property {number} [max]
- * @property {string} [label]
  * @property {string[]} [editions]
  */
 /**
@@ -112,7 +111,7 @@ function freshRoom() {
     finished: false,
     /** @type {Lobby | null} */
     lobby: null,
-    /** @type {Message | null} the first message of a new connection when no seat is held yet (create / join / spectate) */
+    /** @type {Message | null} the create / join / spectate to send when a socket opens without a seat */
     hello: null,
     catchingUp: true, // the first update after (re)connecting replays history: no animations, no round popups
     busy: false,
@@ -130,9 +129,9 @@ function freshRoom() {
     /** @type {number | null} the bot seat this late arrival takes at the next round */
     claimedSeat: null,
     quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
-    /** the version of the update the table shows (the event queue draws updates in order, after their events) */
+    /** the version of the update the table shows */
     shownVersion: 0,
-    /** @type {{seat: number, remaining: number, total: number, at: number} | null} the turn timer shown (`update.timer`; `at`: when it was received, `performance.now()`) */
+    /** @type {{seat: number, remaining: number, total: number, at: number} | null} `update.timer`, received `at` (performance.now()) */
     turnTimer: null,
   };
 }

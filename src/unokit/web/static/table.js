@@ -1,7 +1,6 @@
-// The table: the seats round the felt (seats.js), the centre (piles, colour, direction), the
-// ticker, the status line, the action buttons and the big UNO button, the scores, the rule cards
-// shown and the log.  The hand and the decision dialog draw themselves.  It draws the update
-// that the event queue (animation.js) is showing, whose version it puts on `#table[data-version]`.
+// The table: the seats (seats.js), the centre (piles, colour, direction), the ticker, status, actions
+// and UNO button, the scores, the rule cards shown and the log; the hand and the dialog draw
+// themselves.  It draws the update the event queue shows, its version on `#table[data-version]`.
 
 import { $, el, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";

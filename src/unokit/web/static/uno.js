@@ -1,6 +1,5 @@
-// Calling UNO is a race, as at the table: the big UNO button (or U) is pressed while you may play
-// your next-to-last card, and the card you then play goes with the call (its `!` form); or it makes
-// the late call before someone catches you.  The hand and the decision dialog both play through it.
+// Calling UNO is a race: the UNO button (or U), pressed while you may play your next-to-last card,
+// goes with the card you then play (its `!` form), or makes the late call before you are caught.
 
 import { $, el, toast } from "./dom.js";
 import { state } from "./state.js";
