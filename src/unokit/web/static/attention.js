@@ -104,7 +104,6 @@ function scheduleTicks(remaining) {
 
 /**
  * Ask the browser for permission to notify; resolves to whether notifications may be shown.
- * @returns {Promise<boolean>}
  */
 export async function askNotificationPermission() {
   if (!("Notification" in window)) return false;

@@ -7,16 +7,14 @@ import { el } from "./dom.js";
 /** @type {Record<string, string>} */
 export const COLOUR_NAMES = { R: "red", Y: "yellow", G: "green", B: "blue", O: "orange" };
 const COLOUR_ORDER = "RYGBO";
-const KIND_ORDER = [
-  "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2", "$",
-  "W", "W+4", "WJ", "W$", "WR", "WS", "WS2", "W+2", "WT2", "WX",
-];
 /** @type {Record<string, string>} */
 const KIND_NAMES = {
   S: "Skip", R: "Reverse", "+2": "Draw Two", $: "Jackpot", W: "Wild", "W+4": "Wild Draw Four",
   WJ: "Wild Welcome to the Jam", W$: "Wild Jackpot", WR: "Wild Reverse", WS: "Wild Skip", WS2: "Wild Skip Two",
   "W+2": "Wild Draw Two", WT2: "Wild Targeted Draw Two", WX: "Wild Forced Swap",
 };
+/** The hand's order: the numbers, then the kinds as listed above. */
+const KIND_ORDER = [..."0123456789", ...Object.keys(KIND_NAMES)];
 /** The symbol in the oval (the kind itself when not here). */
 /** @type {Record<string, string>} */
 const KIND_SYMBOLS = {
@@ -32,10 +30,7 @@ const KIND_CLASSES = {
   WR: "wreverse", WS: "wskip", WS2: "wskip2", "W+2": "wdraw2", WT2: "wtarget2", WX: "wswap",
 };
 
-/**
- * @param {string} name a card's short name, such as "R7" or "W+4"
- * @returns {{colour: string | null, kind: string}}
- */
+/** @param {string} name a card's short name, such as "R7" or "W+4" */
 function parseCard(name) {
   if (name.startsWith("W")) return { colour: null, kind: name };
   return { colour: name[0], kind: name.slice(1) };
@@ -56,10 +51,7 @@ function cardSortKey(name) {
   return c * 100 + (k < 0 ? 99 : k);
 }
 
-/**
- * @param {string[]} cards
- * @returns {string[]}
- */
+/** @param {string[]} cards */
 export function sortedHand(cards) {
   return [...cards].sort((a, b) => cardSortKey(a) - cardSortKey(b));
 }
@@ -68,7 +60,6 @@ export function sortedHand(cards) {
  * A card face: a <button> when `onclick` is given, else a <div>.
  * @param {string} name
  * @param {{small?: boolean, onclick?: ((event: MouseEvent) => void) | null, extraClass?: string}} [options]
- * @returns {HTMLElement}
  */
 export function cardNode(name, { small = false, onclick = null, extraClass = "" } = {}) {
   const { colour, kind } = parseCard(name);
@@ -93,7 +84,6 @@ export function cardNode(name, { small = false, onclick = null, extraClass = "" 
 /**
  * A card's back.
  * @param {string} [extraClass]
- * @returns {HTMLElement}
  */
 export function backNode(extraClass = "") {
   return el(

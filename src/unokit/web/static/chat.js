@@ -28,7 +28,7 @@ const chat = {
   errorTimer: 0,
 };
 
-/** @returns {boolean} whether the chat is a drawer (a phone-sized screen) */
+/** Whether the chat is a drawer (a phone-sized screen). */
 const isDrawer = () => window.matchMedia(PHONE).matches;
 
 /** The chat's elements, made once. */

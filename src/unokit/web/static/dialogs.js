@@ -10,7 +10,7 @@ import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js"
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
 import { capitalize, phaseWords, plural } from "./labels.js";
-import { unoButton, withUnoCall } from "./uno.js";
+import { unoButton, unoWithCard, withUnoCall } from "./uno.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
@@ -133,7 +133,7 @@ export function renderDecision(view) {
   options.replaceChildren();
   options.classList.toggle("colours", colours);
   entries.forEach((entry, index) => options.append(decisionButton(entry, index, hand)));
-  const uno = !cancel && state.legal.some((entry) => entry.type === "play_uno") ? unoButton() : null;
+  const uno = !cancel && unoWithCard() ? unoButton() : null;
   if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here while the dialog asks
   if (cancel) {
     options.append(el("button", { type: "button", class: "act cancel", text: "Cancel", onclick: cancelChoice }));
@@ -182,7 +182,6 @@ function colourCount(hand, letter) {
 /**
  * The words of a target choice, said to the player: "You" for their own seat.
  * @param {LegalEntry} entry
- * @returns {{who: string, what: string}}
  */
 function targetWords(entry) {
   const seat = /** @type {number} */ (entry.seat);
@@ -269,10 +268,7 @@ function decisionDetail(view) {
   return ruleShown ? phaseDetail(view) : `${phaseDetail(view)} ${ruleWords(decision.rule)}`.trim();
 }
 
-/**
- * @param {View} view
- * @returns {string}
- */
+/** @param {View} view */
 function phaseDetail(view) {
   const decision = view.decision ?? {};
   switch (view.phase) {
@@ -297,7 +293,6 @@ function phaseDetail(view) {
  * adding up to the hand's total); null when the event has none.
  * @param {GameEvent} hand
  * @param {string[]} cards the hand's cards as shown
- * @returns {number[] | null}
  */
 function handPoints(hand, cards) {
   const sent = hand.points;

@@ -118,7 +118,6 @@ export function renderLobby() {
  * The rule options that differ from the defaults (all of them while the defaults are unknown), for `edition`.
  * @param {Record<string, any>} rules
  * @param {string} edition
- * @returns {Record<string, any>}
  */
 function changedRules(rules, edition) {
   const specs = state.options?.rules;

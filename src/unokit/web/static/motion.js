@@ -16,13 +16,11 @@ import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
 const MIN_MS = 40; // motion shorter than this is not played
 
-/** @returns {HTMLElement} */
 const layer = () => $("#fx");
 
 /**
  * The centre box of an element on the screen.
  * @param {Element | null} node
- * @returns {Box | null}
  */
 function boxOf(node) {
   if (!node) return null;
@@ -102,7 +100,6 @@ function flyingCard(name) {
 /**
  * The size of a card like `node` once on the motion layer.
  * @param {HTMLElement} node
- * @returns {Box}
  */
 function cardSize(node) {
   node.classList.add("flying");

@@ -1,6 +1,8 @@
 // The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks and
 // notifications.  Every change is told on `document` as "unokit:prefs".
 
+import { stored } from "./state.js";
+
 const PREFS_KEY = "unokit.prefs";
 
 /** @typedef {"slow" | "normal" | "fast"} Speed */
@@ -18,20 +20,15 @@ const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: fa
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
 
-/** @returns {Prefs} */
 function load() {
   /** @type {Prefs} */
   const prefs = { ...DEFAULTS };
-  try {
-    const saved = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}");
-    if (saved && typeof saved === "object") {
-      if (typeof saved.muted === "boolean") prefs.muted = saved.muted;
-      if (saved.speed === "slow" || saved.speed === "normal" || saved.speed === "fast") prefs.speed = saved.speed;
-      if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
-      if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
-    }
-  } catch {
-    // unreadable or unavailable storage: the defaults
+  const saved = stored((storage) => JSON.parse(storage.getItem(PREFS_KEY) || "{}"), null); // unreadable: the defaults
+  if (saved && typeof saved === "object") {
+    if (typeof saved.muted === "boolean") prefs.muted = saved.muted;
+    if (saved.speed === "slow" || saved.speed === "normal" || saved.speed === "fast") prefs.speed = saved.speed;
+    if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
+    if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
   }
   return prefs;
 }
@@ -47,11 +44,7 @@ export const prefs = load();
  */
 export function setPref(name, value) {
   prefs[name] = value;
-  try {
-    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
-  } catch {
-    // storage full or disabled: the preference holds for this page only
-  }
+  stored((storage) => storage.setItem(PREFS_KEY, JSON.stringify(prefs)), undefined);
   applyPrefs();
   document.dispatchEvent(new CustomEvent("unokit:prefs", { detail: { name, value } }));
 }

@@ -107,10 +107,7 @@ function renderResultsRematch() {
   else $("#results .overlay-box > .row").before(fresh); // above the buttons
 }
 
-/**
- * @param {number[]} seats
- * @returns {string}
- */
+/** @param {number[]} seats */
 const names = (seats) => seats.map((seat) => (seat === state.seat ? "you" : seatName(seat))).join(", "); // mid-sentence: "you"
 
 /**

@@ -17,7 +17,6 @@ const BACK = backNode();
 
 /**
  * The seat shown at the bottom: this browser's seat, or seat 0 for a spectator.
- * @returns {number}
  */
 function bottomSeat() {
   return state.seat ?? 0;

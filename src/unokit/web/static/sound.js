@@ -30,7 +30,6 @@ function unlock() {
   ensureContext();
 }
 
-/** @returns {AudioContext | null} */
 function ensureContext() {
   if (!audio.unlocked) return null;
   if (!audio.context) {
@@ -168,7 +167,6 @@ export function playSound(name) {
 /**
  * The sound of a game event, if it has one.
  * @param {GameEvent} event
- * @returns {SoundName | null}
  */
 function soundOf(event) {
   switch (event.kind) {

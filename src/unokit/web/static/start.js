@@ -24,10 +24,7 @@ import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./
  * @property {Record<string, any>} [rules]
  */
 
-/**
- * @param {EventTarget | null} node a form
- * @returns {Form}
- */
+/** @param {EventTarget | null} node a form */
 const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
 
 /** Seconds between two refreshes of the public rooms while the start page is shown. */
@@ -144,7 +141,6 @@ function timerLabel(seconds) {
 /**
  * The room options in words (the lobby, the public rooms).
  * @param {RoomOptions | null | undefined} options
- * @returns {string[]}
  */
 export function optionsInWords(options) {
   if (!options) return [];
@@ -174,7 +170,6 @@ function valueInWords(name, value) {
 /**
  * "Label: value" for each rule given.
  * @param {Record<string, unknown>} rules
- * @returns {string[]}
  */
 export function rulesInWords(rules) {
   return Object.entries(rules).map(([name, value]) => `${OPTION_LABELS[name] ?? humanize(name)}: ${valueInWords(name, value)}`);
@@ -183,7 +178,6 @@ export function rulesInWords(rules) {
 /**
  * The editions an option matters in (from /api/options), or null for every edition.
  * @param {OptionSpec} spec
- * @returns {string[] | null}
  */
 export function optionEditions(spec) {
   return Array.isArray(spec.editions) ? spec.editions : null;
@@ -204,45 +198,38 @@ function buildRuleFields(options) {
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
     if (FIXED_OPTIONS.has(name)) continue;
     const label = OPTION_LABELS[name] ?? humanize(name);
-    const editions = optionEditions(spec);
-    const wrap = el("div", { class: "rule-field", dataset: { option: name, editions: editions ? editions.join(" ") : "" } });
     const def = spec.default;
+    let control;
     if (Array.isArray(spec.choices)) {
-      const select = el("select", { name: `rule.${name}` });
-      for (const choice of spec.choices) {
-        const text = CHOICE_LABELS[name]?.[String(choice)] ?? humanize(String(choice));
-        const option = /** @type {HTMLOptionElement} */ (el("option", { value: JSON.stringify(choice), text }));
-        if (JSON.stringify(choice) === JSON.stringify(def)) option.selected = true;
-        select.append(option);
-      }
-      wrap.append(el("label", {}, label, " ", select), help(name));
+      const choices = spec.choices.map((choice) =>
+        el("option", {
+          value: JSON.stringify(choice),
+          text: CHOICE_LABELS[name]?.[String(choice)] ?? humanize(String(choice)),
+          selected: JSON.stringify(choice) === JSON.stringify(def),
+        }),
+      );
+      control = el("label", {}, label, " ", el("select", { name: `rule.${name}` }, choices));
     } else if (typeof def === "boolean" || spec.type === "bool") {
-      const box2 = /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", name: `rule.${name}` }));
-      box2.checked = Boolean(def);
-      wrap.append(el("label", { class: "check" }, box2, " ", label), help(name));
+      control = el("label", { class: "check" }, el("input", { type: "checkbox", name: `rule.${name}`, checked: Boolean(def) }), " ", label);
     } else if (Array.isArray(def)) {
-      const fieldset = el("fieldset", {}, el("legend", { text: label }));
-      def.forEach((value, index) => {
-        const itemLabel = name === "lever_weights" ? LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}` : `#${index + 1}`;
-        const input = el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value });
-        fieldset.append(el("label", { class: "inline" }, itemLabel, " ", input));
-      });
-      wrap.append(fieldset, help(name));
+      const inputs = def.map((value, index) =>
+        el(
+          "label",
+          { class: "inline" },
+          name === "lever_weights" ? LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}` : `#${index + 1}`,
+          " ",
+          el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value }),
+        ),
+      );
+      control = el("fieldset", {}, el("legend", { text: label }), inputs);
     } else if (typeof def === "number" || spec.type === "int" || spec.type === "float") {
-      const isFloat = spec.type === "float" || (typeof def === "number" && !Number.isInteger(def));
-      const input = el("input", {
-        type: "number",
-        name: `rule.${name}`,
-        value: def ?? "",
-        min: spec.min,
-        max: spec.max,
-        step: isFloat ? "0.05" : "1",
-      });
-      wrap.append(el("label", {}, label, " ", input), help(name));
+      const step = spec.type === "float" || (typeof def === "number" && !Number.isInteger(def)) ? "0.05" : "1";
+      control = el("label", {}, label, " ", el("input", { type: "number", name: `rule.${name}`, value: def ?? "", min: spec.min, max: spec.max, step }));
     } else {
       continue;
     }
-    box.append(wrap);
+    const editions = optionEditions(spec);
+    box.append(el("div", { class: "rule-field", dataset: { option: name, editions: editions ? editions.join(" ") : "" } }, control, help(name)));
   }
   filterRuleFields();
 }
@@ -273,7 +260,6 @@ function syncTarget() {
  * The rules of the create form that differ from the defaults.
  * @param {Form} form
  * @param {Options} options
- * @returns {Record<string, unknown>}
  */
 function collectRules(form, options) {
   /** @type {Record<string, unknown>} */
@@ -344,9 +330,7 @@ function buildForm(options) {
   }
   const scoring = options.rules?.scoring;
   for (const choice of scoring?.choices ?? []) {
-    const option = /** @type {HTMLOptionElement} */ (el("option", { value: choice, text: CHOICE_LABELS.scoring[choice] ?? humanize(choice) }));
-    if (choice === scoring?.default) option.selected = true;
-    form.scoring.append(option);
+    form.scoring.append(el("option", { value: choice, text: CHOICE_LABELS.scoring[choice] ?? humanize(choice), selected: choice === scoring?.default }));
   }
   const target = options.rules?.target_score;
   if (target) {
@@ -359,9 +343,7 @@ function buildForm(options) {
   const [low, high] = Array.isArray(limits.timer) ? limits.timer : [5, 300];
   for (const seconds of TIMER_CHOICES) {
     if (seconds && (seconds < low || seconds > high)) continue;
-    const option = /** @type {HTMLOptionElement} */ (el("option", { value: seconds, text: timerLabel(seconds) }));
-    if (seconds === 30) option.selected = true;
-    form.timer.append(option);
+    form.timer.append(el("option", { value: seconds, text: timerLabel(seconds), selected: seconds === 30 }));
   }
   for (const name of ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"]) {
     const field = form[name];

@@ -149,62 +149,40 @@ export function forgetRoom() {
 }
 
 /**
+ * `use(localStorage)`, or `fallback` if the storage is full, disabled or unreadable (what is kept
+ * then lasts as long as the page).
+ * @template T
+ * @param {(storage: Storage) => T} use
+ * @param {T} fallback
+ */
+export function stored(use, fallback) {
+  try {
+    return use(localStorage);
+  } catch {
+    return fallback;
+  }
+}
+
+/**
  * @param {string} code
  * @returns {{secret: string, seat: number | null} | null}
  */
 export function storedSeat(code) {
-  try {
-    const raw = localStorage.getItem(STORE_PREFIX + code);
-    const data = raw ? JSON.parse(raw) : null;
-    return data && typeof data.secret === "string" ? data : null;
-  } catch {
-    return null;
-  }
+  const data = stored((storage) => JSON.parse(storage.getItem(STORE_PREFIX + code) ?? "null"), null);
+  return data && typeof data.secret === "string" ? data : null;
 }
 
-/**
- * @param {string} code
- * @param {string} secret
- * @param {number | null} seat
- */
-export function storeSeat(code, secret, seat) {
-  try {
-    localStorage.setItem(STORE_PREFIX + code, JSON.stringify({ secret, seat }));
-  } catch {
-    // storage full or disabled: the seat lasts as long as the page
-  }
-}
-
+/** @param {string} code @param {string} secret @param {number | null} seat */
+export const storeSeat = (code, secret, seat) => stored((storage) => storage.setItem(STORE_PREFIX + code, JSON.stringify({ secret, seat })), undefined);
 /** @param {string} code */
-export function forgetSeat(code) {
-  try {
-    localStorage.removeItem(STORE_PREFIX + code);
-  } catch {
-    // ignore
-  }
-}
-
+export const forgetSeat = (code) => stored((storage) => storage.removeItem(STORE_PREFIX + code), undefined);
 /** @param {string} name */
-export function rememberName(name) {
-  try {
-    localStorage.setItem(NAME_KEY, name);
-  } catch {
-    // ignore
-  }
-}
-
-export function savedName() {
-  try {
-    return localStorage.getItem(NAME_KEY) ?? "";
-  } catch {
-    return "";
-  }
-}
+export const rememberName = (name) => stored((storage) => storage.setItem(NAME_KEY, name), undefined);
+export const savedName = () => stored((storage) => storage.getItem(NAME_KEY) ?? "", "");
 
 /**
  * A seat's name, "You" for this browser's seat.
  * @param {number | null} seat
- * @returns {string}
  */
 export function seatName(seat) {
   if (seat === state.seat && seat !== null) return "You";
@@ -215,7 +193,6 @@ export function seatName(seat) {
 /**
  * An edition's title (from /api/options, once loaded).
  * @param {string | null | undefined} edition
- * @returns {string}
  */
 export function editionTitle(edition) {
   return state.options?.edition_titles?.[/** @type {string} */ (edition)] ?? edition ?? "";
@@ -244,7 +221,6 @@ const INTERRUPT_TYPES = new Set(["call_uno", "catch"]);
 /**
  * The rule card shown with this id, if any.
  * @param {number} id
- * @returns {{text: string, reading: string} | null}
  */
 export function ruleText(id) {
   const shown = state.view?.public?.rule_cards_shown ?? [];
@@ -260,7 +236,6 @@ export function myDecisions() {
 /**
  * @param {View} view
  * @param {number} seat
- * @returns {"uncalled" | "called" | null}
  */
 export function unoState(view, seat) {
   if (view.uncalled.includes(seat)) return "uncalled";

@@ -7,7 +7,7 @@ import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
 import { state, seatName, myDecisions, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand } from "./hand.js";
-import { unoButton } from "./uno.js";
+import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
 import { SCORING_SHORT, phaseWords, plural } from "./labels.js";
@@ -153,7 +153,7 @@ function renderActions(view) {
     else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
   // while the decision dialog asks (a drawn card), the race button stands in the dialog instead
-  const inDialog = phaseDialog(view) && state.legal.some((entry) => entry.type === "play_uno");
+  const inDialog = phaseDialog(view) && unoWithCard();
   const uno = inDialog ? null : unoButton();
   if (uno) box.append(el("div", { class: "uno-wrap" }, uno));
   box.classList.toggle("has-uno", Boolean(uno));
@@ -166,48 +166,32 @@ document.addEventListener("unokit:screen", (event) => {
 
 /** @param {View} view */
 function renderScores(view) {
-  const body = $("#scoreboard tbody");
-  body.replaceChildren();
-  for (let seat = 0; seat < view.players; seat += 1) {
-    const row = el(
+  const single = view.scoring === "single-round";
+  const rows = view.hand_sizes.map((size, seat) =>
+    el(
       "tr",
       { class: seat === state.seat ? "me" : "" },
       el("td", { text: seatName(seat) }),
-      el("td", {
-        class: "num",
-        text:
-          view.scoring === "single-round"
-            ? plural(view.hand_sizes[seat], "card")
-            : view.scores[seat],
-      }),
-    );
-    body.append(row);
-  }
+      el("td", { class: "num", text: single ? plural(size, "card") : view.scores[seat] }),
+    ),
+  );
+  $("#scoreboard tbody").replaceChildren(...rows);
 }
 
 /** @param {View} view */
 function renderRulesShown(view) {
-  const panel = $("#rules-shown-panel");
-  const publicInfo = view.public ?? {};
-  if (!("rule_cards_shown" in publicInfo)) {
-    show(panel, false);
-    return;
-  }
-  show(panel);
-  $("#dispenser").textContent = `${publicInfo.rule_cards_in_dispenser ?? 0} in the dispenser, ${
-    publicInfo.rule_cards_used ?? 0
-  } used.`;
-  const list = $("#rules-shown");
-  list.replaceChildren();
-  for (const [, text, reading] of /** @type {[number, string, string][]} */ (publicInfo.rule_cards_shown)) {
-    const enforced = String(reading).startsWith("enforced");
-    list.append(
-      el(
-        "li",
-        { class: enforced ? "enforced" : "honour" },
-        el("span", { class: "rule-text", text: `“${text}”` }),
-        el("span", { class: "rule-reading", text: String(reading) }),
-      ),
-    );
-  }
+  const info = view.public ?? {};
+  const shown = info.rule_cards_shown;
+  show($("#rules-shown-panel"), Boolean(shown));
+  if (!shown) return;
+  $("#dispenser").textContent = `${info.rule_cards_in_dispenser ?? 0} in the dispenser, ${info.rule_cards_used ?? 0} used.`;
+  const items = shown.map(([, text, reading]) =>
+    el(
+      "li",
+      { class: String(reading).startsWith("enforced") ? "enforced" : "honour" },
+      el("span", { class: "rule-text", text: `“${text}”` }),
+      el("span", { class: "rule-reading", text: String(reading) }),
+    ),
+  );
+  $("#rules-shown").replaceChildren(...items);
 }

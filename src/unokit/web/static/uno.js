@@ -11,7 +11,7 @@ import { act } from "./connection.js";
 let armed = false;
 
 /** Whether the player may play their next-to-last card now (and so call UNO with it). */
-function unoWithCard() {
+export function unoWithCard() {
   return state.legal.some((entry) => entry.type === "play_uno");
 }
 
@@ -34,11 +34,9 @@ export function pressUno() {
 }
 
 /**
- * The action that plays `action`'s card: its `!` form (the UNO call) when UNO was pressed and the
- * call may go with that card, else `action` itself.  The decision dialog plays cards through it, so
- * that UNO is the same race there as in the hand.
+ * The action that plays `entry`'s card: its `!` form (the UNO call) if UNO was pressed and the call
+ * may go with that card, else `entry`'s own; the decision dialog plays cards through it too.
  * @param {LegalEntry} entry
- * @returns {string}
  */
 export function withUnoCall(entry) {
   if (!entry.card) return entry.action;
@@ -50,10 +48,7 @@ export function withUnoCall(entry) {
   return call ? call.action : entry.action;
 }
 
-/**
- * The big UNO button, when UNO may be called now (null otherwise).
- * @returns {HTMLElement | null}
- */
+/** The big UNO button, when UNO may be called now (null otherwise). */
 export function unoButton() {
   const late = state.legal.find((entry) => entry.type === "call_uno");
   if (!late && !unoWithCard()) {
