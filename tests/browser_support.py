@@ -26,7 +26,8 @@ import uvicorn
 from playwright.sync_api import Browser, Page, Playwright, ViewportSize, WebSocket, WebSocketRoute, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from unokit.web.rooms import Hub, Room, ServerSettings
+from unokit.web.hub import Hub
+from unokit.web.rooms import Room, ServerSettings
 from unokit.web.server import make_config
 
 CHROMIUM_ENV = "UNOKIT_CHROMIUM"

@@ -42,6 +42,7 @@ from unokit.web.guard import (
     check_room_lookup,
     refuse_room_request,
 )
+from unokit.web.hub import Hub
 from unokit.web.protocol import (
     BOT_LEVELS,
     EDITION_NAMES,
@@ -56,7 +57,6 @@ from unokit.web.replays import ReplayCache
 from unokit.web.rooms import (
     CODE_LENGTH,
     MIN_TIMER,
-    Hub,
     Member,
     Room,
     RoomError,
