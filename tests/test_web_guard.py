@@ -13,6 +13,7 @@ import struct
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -62,6 +63,18 @@ def socket_as(server: RunningServer, host: str, origin: str | None, **headers: s
     except BaseException:
         sock.close()
         raise
+
+
+def eventually(attempt: Callable[[], Client], seconds: float = 5.0) -> Client:
+    """``attempt()``'s client, tried again while the server has not yet seen a connection close."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return attempt()
+        except (InvalidHandshake, ConnectionClosed):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> bool:
@@ -149,8 +162,7 @@ def test_the_connections_of_one_address_are_bounded() -> None:
         with pytest.raises((InvalidHandshake, ConnectionClosed)):
             Client(server.url)
         held.pop().close()
-        time.sleep(0.2)
-        client = Client(server.url)
+        client = eventually(lambda: Client(server.url))
         client.send(type="ping")
         assert client.expect("pong"), "once one is closed, another may open"
         client.close()

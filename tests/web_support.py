@@ -19,10 +19,19 @@ from websockets.sync.client import ClientConnection, connect
 from unokit.web.rooms import FixedSetup, RoomSettings, ServerSettings
 from unokit.web.server import make_config
 
+FAST_CLIENTS = {
+    "rate": 10_000.0,
+    "burst": 10_000.0,
+    "address_creates_per_hour": 10_000,
+    "address_lookups_per_minute": 10_000,
+    "connections_per_address": 10_000,
+}
+"""Limits no scripted client of one address (the tests' 127.0.0.1) reaches."""
+
 
 def fast_settings(**changes: Any) -> ServerSettings:
     """Settings for tests: bots act at once, and scripted clients may act as fast as they like."""
-    return ServerSettings(**{"bot_delay": 0.0, "away_seconds": 60.0, "rate": 10_000.0, "burst": 10_000.0, **changes})
+    return ServerSettings(**{"bot_delay": 0.0, "away_seconds": 60.0, **FAST_CLIENTS, **changes})
 
 
 class _Collector(logging.Handler):
@@ -117,9 +126,10 @@ class RunningServer:
 class Client:
     """A WebSocket client that records every message it receives."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.stack = contextlib.ExitStack()
-        self.ws: ClientConnection = self.stack.enter_context(connect(url, open_timeout=10, max_size=2**24))
+        opened = connect(url, open_timeout=10, max_size=2**24, additional_headers=headers)
+        self.ws: ClientConnection = self.stack.enter_context(opened)
         self.received: list[dict[str, Any]] = []
         self.pending: list[dict[str, Any]] = []
         self.update: dict[str, Any] | None = None
