@@ -182,6 +182,10 @@ def test_a_connection_that_does_not_finish_its_headers_in_time_is_closed() -> No
             assert prompt.recv(64).startswith(b"HTTP/1.1 200"), "a request sent in time is answered"
             prompt.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
             assert closed_within(prompt, 5, trickle=b"X"), "the next request of the connection is bounded too"
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as dragging:
+            dragging.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
+            assert dragging.recv(64).startswith(b"HTTP/1.1 200")
+            assert closed_within(dragging, 5, trickle=b"X"), "nor does a body the answer did not need keep it open"
         client = Client(server.url)  # a game socket outlives the bound
         time.sleep(1.0)
         client.send(type="ping")

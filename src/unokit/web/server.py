@@ -48,8 +48,10 @@ def _guard_of(config: uvicorn.Config) -> AddressGuard:
 
 
 class GuardedHttpProtocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol, with the connections per peer address counted and the time to
-    send a request's headers bounded (from the connection's start, and again after each response)."""
+    """uvicorn's HTTP/1.1 protocol, with the connections per peer address counted and the time
+    between requests bounded: from the connection's start, and again after each response, it has
+    ``header_timeout`` seconds to send the next request's headers (a body the answer did not need
+    sent meanwhile does not count), else it is closed."""
 
     guard: AddressGuard | None = None
     counted_peer: str | None = None
@@ -77,19 +79,23 @@ class GuardedHttpProtocol(H11Protocol):
             self.header_timer.cancel()
             self.header_timer = None
 
+    def _answering(self) -> bool:
+        """Whether a request's headers are in and its response is not complete."""
+        return self.cycle is not None and not self.cycle.response_complete
+
     def _headers_too_slow(self) -> None:
         self.header_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if not self._answering() and not self.transport.is_closing():
             self.transport.close()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # a request's headers are in
+        if self._answering():
             self._stop_header_timer()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if not self.transport.is_closing() and not self._answering():
             self._await_headers()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
