@@ -76,7 +76,7 @@ export function cardNode(name, { small = false, onclick = null, extraClass = "" 
     el("span", { class: "cb", "aria-hidden": "true" }),
   ];
   if (onclick) {
-    return el("button", { ...props, type: "button", "aria-label": cardLongName(name), onclick }, parts);
+    return el("button", { ...props, "aria-label": cardLongName(name), onclick }, parts);
   }
   return el("div", { ...props, role: "img", "aria-label": cardLongName(name) }, parts);
 }

@@ -48,14 +48,14 @@ function build() {
     })
   );
   const quick = QUICK_REACTIONS.map((text) =>
-    el("button", { type: "button", class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => send(text) }),
+    el("button", { class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => send(text) }),
   );
   const root = el(
     "aside",
     { id: "chat", class: "chat", "aria-label": "Chat", hidden: true },
     el(
       "button",
-      { type: "button", class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) },
+      { class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) },
       el("span", { class: "chat-toggle-icon", "aria-hidden": "true", text: "💬" }),
       el("span", { class: "chat-toggle-label", text: "Chat" }),
       el("span", { class: "chat-unread", hidden: true, "aria-label": "unread messages" }),
@@ -67,7 +67,7 @@ function build() {
         "div",
         { class: "chat-head" },
         el("h3", { text: "Chat" }),
-        el("button", { type: "button", class: "chat-close", "aria-label": "Close the chat", text: "×", onclick: () => setOpen(false) }),
+        el("button", { class: "chat-close", "aria-label": "Close the chat", text: "×", onclick: () => setOpen(false) }),
       ),
       el("ol", { class: "chat-log", "aria-live": "polite" }),
       el("p", { class: "chat-empty muted", text: "No messages yet. Say hello!" }),

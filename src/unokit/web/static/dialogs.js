@@ -9,7 +9,7 @@ import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
-import { capitalize, phaseWords, plural } from "./labels.js";
+import { capitalize, plural } from "./labels.js";
 import { unoButton, unoWithCard, withUnoCall } from "./uno.js";
 
 /** @typedef {import("./state.js").View} View */
@@ -64,7 +64,6 @@ export function openChoice(title, detail, entries) {
   renderDecision(state.view);
 }
 
-/** Whether the player has a choice open. */
 export function choiceIsOpen() {
   return choiceOpen !== null;
 }
@@ -74,7 +73,6 @@ export function dropChoice() {
   choiceOpen = null;
 }
 
-/** Close the player's open choice now. */
 export function cancelChoice() {
   choiceOpen = null;
   renderDecision(state.view);
@@ -91,7 +89,7 @@ export function renderDecision(view) {
   let cancel = false;
   if (view && phaseDialog(view)) {
     choiceOpen = null;
-    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks || phaseWords(view.phase));
+    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks);
     detail = decisionDetail(view);
     entries = withoutUnoPlays(state.legal); // the phase's choices plus UNO / catch, which stay open meanwhile
   } else if (choiceOpen && mine.length) {
@@ -136,7 +134,7 @@ export function renderDecision(view) {
   const uno = !cancel && unoWithCard() ? unoButton() : null;
   if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here while the dialog asks
   if (cancel) {
-    options.append(el("button", { type: "button", class: "act cancel", text: "Cancel", onclick: cancelChoice }));
+    options.append(el("button", { class: "act cancel", text: "Cancel", onclick: cancelChoice }));
   }
   show(box);
   if (opening) placeDecision();
@@ -208,7 +206,6 @@ function decisionButton(entry, index, hand) {
   const number = index < 9 ? `${index + 1}` : "";
   const label = entry.label || action;
   const props = {
-    type: "button",
     class: "act option",
     title: action,
     dataset: { action, key: number },
@@ -286,7 +283,7 @@ function phaseDetail(view) {
   }
 }
 
-// ------------------------------------------------------------------ round and match results
+// --- round and match results
 
 /**
  * Each card's points, in the order of `cards`, from the server's `hand` event (the edition's values,

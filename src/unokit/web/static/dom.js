@@ -21,7 +21,8 @@ export const $$ = (selector, root = document) => /** @type {T[]} */ (Array.from(
 /** @typedef {Node | string | number | null | undefined | false} Child */
 
 /**
- * Create an element; `props` sets class, text, dataset, event handlers (on*) and attributes.
+ * Create an element (a button is of type "button" unless `props` says otherwise); `props` sets
+ * class, text, dataset, event handlers (on*) and attributes.
  * @param {string} tag
  * @param {Record<string, any>} [props]
  * @param {...(Child | Child[])} children
@@ -29,6 +30,7 @@ export const $$ = (selector, root = document) => /** @type {T[]} */ (Array.from(
  */
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
+  if (tag === "button") node.setAttribute("type", "button");
   for (const [key, value] of Object.entries(props)) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "class") node.className = value;

@@ -1,5 +1,5 @@
-// The words the page shows for the server's ids (scoring, lever outcomes, phases, choices), so that no
-// raw id such as `rule-run` reaches a player.
+// The words the page shows for the server's ids (scoring, lever outcomes, choices), so that no raw id
+// such as `winner-collects` reaches a player.
 
 /** The words of an option's choices. */
 /** @type {Record<string, Record<string, string>>} */
@@ -33,30 +33,6 @@ export const LEVER_LABELS = {
   "draw-four": "Draw four",
 };
 export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
-
-/** What each phase asks, for the rare update that comes without the engine's words (`asks`). */
-/** @type {Record<string, string>} */
-const PHASE_WORDS = {
-  turn: "play a card or draw",
-  drawn: "play the drawn card or keep it",
-  colour: "choose a colour",
-  challenge: "challenge the Wild Draw Four or accept it",
-  discard: "discard a card",
-  target: "choose a player",
-  over: "nothing: the match is over",
-  "rule-run": "play by the rule card",
-  "lever-discard": "discard up to one card of each colour",
-  honour: "perform the honour task",
-  give: "give a card",
-};
-
-/**
- * The words of phase `phase` (never its id).
- * @param {string} phase
- */
-export function phaseWords(phase) {
-  return PHASE_WORDS[phase] ?? "decide";
-}
 
 /**
  * "1 point", "2 points", "1 card", "0 cards".

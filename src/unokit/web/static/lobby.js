@@ -72,11 +72,10 @@ export function renderLobby() {
       const free = seat.kind === "open";
       if (free || seat.kind === "bot") {
         const text = free ? "Add bot" : "Remove bot";
-        controls.push(el("button", { type: "button", text, dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) }));
+        controls.push(el("button", { text, dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) }));
       } else if (seat.kind === "human") {
         controls.push(
           el("button", {
-            type: "button",
             class: "kick",
             text: "Remove",
             title: `Remove ${seat.name} from the room`,
@@ -147,15 +146,6 @@ function fillBots() {
   for (const seat of state.lobby?.seats ?? []) if (seat.kind === "open") setBot(seat.seat, true);
 }
 
-const RULE_PLACEHOLDERS = [
-  "Draw until you have 7 cards in your hand.",
-  "Give 2 cards to the player on your left",
-  "Make chicken noises until your next turn.",
-  "Everyone draws two cards",
-  "Skip your next turn",
-  "Swap hands with the player with the most cards",
-];
-
 /** @param {number} index */
 const ruleInput = (index) => /** @type {HTMLInputElement} */ ($(`#rule-inputs [name=rule-${index}]`));
 
@@ -173,8 +163,7 @@ function renderRuleEditor() {
     state.ruleEditorCount = cards.count;
     const box = $("#rule-inputs");
     box.replaceChildren();
-    const suggested = Array.isArray(cards.suggestions) ? cards.suggestions.filter((text) => typeof text === "string") : [];
-    const placeholders = suggested.length ? suggested : RULE_PLACEHOLDERS;
+    const placeholders = (cards.suggestions ?? []).filter((text) => typeof text === "string"); // the rule sheet's
     for (let index = 0; index < cards.count; index += 1) {
       const input = /** @type {HTMLInputElement} */ (
         el("input", {
@@ -288,7 +277,6 @@ async function copyInvite() {
   }
 }
 
-/** Wire the lobby's buttons and the rule-card form. */
 export function bindLobby() {
   $("#copy-invite").addEventListener("click", copyInvite);
   $("#fill-bots").addEventListener("click", fillBots);

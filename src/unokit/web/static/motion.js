@@ -37,17 +37,11 @@ const topBox = () => boxOf($("#top-card"));
  * @param {number} seat
  */
 function handBox(seat) {
-  if (seat === state.seat && !state.spectator) {
-    const hand = boxOf($("#hand"));
-    if (hand) return hand;
-  }
-  return boxOf(seatElement(seat));
+  return (seat === state.seat && !state.spectator && boxOf($("#hand"))) || boxOf(seatElement(seat));
 }
 
 /** The area effects may use: the dashed ring in the middle of the felt. */
-function effectArea() {
-  return boxOf($("#ring"));
-}
+const effectArea = () => boxOf($("#ring"));
 
 /**
  * Run animations and resolve when they are over (or a little after their time, whatever happens).

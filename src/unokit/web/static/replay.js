@@ -1,7 +1,7 @@
 // Replay of a finished match: each step is the table as a spectator saw it after that many actions
 // (`GET /api/rooms/CODE/replay/STEP`), drawn with the table's own rendering.
 
-import { $, el, show } from "./dom.js";
+import { $, $$, el, show } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { renderTable, scrollLog } from "./table.js";
@@ -99,10 +99,8 @@ function renderReplay(data) {
   const slider = /** @type {HTMLInputElement} */ ($("#replay-slider"));
   slider.max = String(data.steps);
   slider.value = String(data.step);
-  /** @type {HTMLButtonElement} */ ($("#replay-first")).disabled = /** @type {HTMLButtonElement} */ ($("#replay-prev")).disabled =
-    data.step <= 0;
-  /** @type {HTMLButtonElement} */ ($("#replay-next")).disabled = /** @type {HTMLButtonElement} */ ($("#replay-last")).disabled =
-    data.step >= data.steps;
+  for (const button of $$("#replay-first, #replay-prev")) button.toggleAttribute("disabled", data.step <= 0);
+  for (const button of $$("#replay-next, #replay-last")) button.toggleAttribute("disabled", data.step >= data.steps);
   const told = (data.events ?? [])
     .map((/** @type {{text?: unknown}} */ event) => (typeof event.text === "string" ? event.text.trim() : ""))
     .filter(Boolean)
@@ -175,7 +173,6 @@ export function replayKey(event) {
   }
 }
 
-/** Wire the replay's controls. */
 export function bindReplay() {
   $("#replay-first").addEventListener("click", () => replayGo(0));
   $("#replay-prev").addEventListener("click", () => replayGo(replay.wanted - 1));

@@ -83,7 +83,7 @@ function renderRoomBanner() {
           "auto",
           "🤖",
           "The bot is playing for you.",
-          el("button", { type: "button", id: "im-back", class: "primary", text: "I'm back", onclick: () => conn.send({ type: "back" }) }),
+          el("button", { id: "im-back", class: "primary", text: "I'm back", onclick: () => conn.send({ type: "back" }) }),
         ),
       );
     }
@@ -127,7 +127,6 @@ function rematchBox(id) {
     { id, class: "rematch-box", dataset: { role: "rematch" } },
     player
       ? el("button", {
-          type: "button",
           class: `rematch-button ${voted ? "" : "primary"}`.trim(),
           text: voted ? "✓ Rematch asked" : "Rematch",
           disabled: voted,
@@ -189,7 +188,7 @@ function backToStart(text) {
   toast(text);
 }
 
-// ------------------------------------------------------------------ leaving the table
+// --- leaving the table
 
 /** Whether leaving now hands a seat in a match being played to the bot (so it is asked first). */
 function leavingHandsOver() {
@@ -233,7 +232,6 @@ function buildLeave() {
   const tools = $("#topbar .topbar-tools");
   if (!tools || $("#leave-match")) return;
   const button = el("button", {
-    type: "button",
     id: "leave-match",
     class: "leave-button",
     text: "Leave",
@@ -252,7 +250,6 @@ function buildLeave() {
       "div",
       { class: "row" },
       el("button", {
-        type: "button",
         id: "leave-confirmed",
         class: "danger",
         text: "Leave",
@@ -261,7 +258,7 @@ function buildLeave() {
           conn.send({ type: "leave" });
         },
       }),
-      el("button", { type: "button", id: "leave-stay", class: "primary", text: "Stay", onclick: () => askLeave(false) }),
+      el("button", { id: "leave-stay", class: "primary", text: "Stay", onclick: () => askLeave(false) }),
     ),
   );
   tools.prepend(button);

@@ -113,7 +113,6 @@ function seatNode(view, seat, catchable) {
   if (catchEntry) {
     node.append(
       el("button", {
-        type: "button",
         class: "catch",
         text: "Catch!",
         title: `${catchEntry.label ?? "catch"} (C)`,
@@ -191,7 +190,7 @@ if (typeof ResizeObserver !== "undefined") {
   }).observe($("#felt"));
 }
 
-// ------------------------------------------------------------------ the turn timer
+// --- the turn timer
 
 let timerTick = 0;
 

@@ -47,7 +47,6 @@ function menu() {
 const input = (selector) => /** @type {HTMLInputElement} */ ($(selector));
 const speeds = () => /** @type {HTMLInputElement[]} */ ($$('#settings-menu input[name="pref-speed"]'));
 
-/** Open or close the menu. */
 function openMenu(open = true) {
   const button = $("#settings-button");
   show(menu(), open);
@@ -109,7 +108,6 @@ async function onNotifyChange(event) {
   notifyNote(allowed ? "" : "Notifications are blocked for this site: allow them in the browser's site settings.");
 }
 
-/** Wire the top bar's mute button and settings menu. */
 export function bindSettings() {
   const button = $("#settings-button");
   button.addEventListener("click", () => (menu().hidden ? openMenu() : closeMenu()));

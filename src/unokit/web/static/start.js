@@ -41,7 +41,7 @@ export async function loadOptions() {
   return state.options;
 }
 
-// ------------------------------------------------------------------ words
+// --- words
 
 /** What each edition is: three cards to show and a sentence from its rule sheet. */
 /** @type {Record<string, {cards: string[], text: string}>} */
@@ -189,7 +189,7 @@ export function optionEditions(spec) {
  */
 const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "" });
 
-// ------------------------------------------------------------------ the form
+// --- the form
 
 /** @param {Options} options */
 function buildRuleFields(options) {
@@ -234,7 +234,6 @@ function buildRuleFields(options) {
   filterRuleFields();
 }
 
-/** The edition chosen in the form. */
 function chosenEdition() {
   return /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]")).value || "classic";
 }
@@ -301,7 +300,6 @@ function buildEditions(options) {
       el(
         "button",
         {
-          type: "button",
           class: "edition",
           dataset: { edition },
           "aria-pressed": "false",
@@ -355,7 +353,6 @@ function buildForm(options) {
   syncTarget();
 }
 
-/** The start page: create a room or join one. */
 export async function showStart() {
   state.code = null;
   setScreen("start");
@@ -454,7 +451,7 @@ function onJoinCode(event) {
   return joinRoom(code, form.name.value.trim());
 }
 
-// ------------------------------------------------------------------ public rooms
+// --- public rooms
 
 let publicTimer = 0;
 
@@ -499,7 +496,6 @@ function renderPublic(rooms) {
           el("span", { class: "public-details muted", text: details.join(" · ") }),
         ),
         el("button", {
-          type: "button",
           class: "primary",
           text: "Join",
           "aria-label": `Join the ${editionTitle(room.edition)} room${room.host ? ` of ${room.host}` : ""} (${taken} seated)`,
@@ -511,7 +507,7 @@ function renderPublic(rooms) {
   show($("#public-empty"), rooms.length === 0);
 }
 
-// ------------------------------------------------------------------ watch and the join page
+// --- watch and the join page
 
 /**
  * Watch room `code` as a spectator.

@@ -10,7 +10,7 @@ import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
-import { SCORING_SHORT, phaseWords, plural } from "./labels.js";
+import { SCORING_SHORT, plural } from "./labels.js";
 
 /** @typedef {import("./state.js").View} View */
 /** @typedef {import("./state.js").LegalEntry} LegalEntry */
@@ -42,7 +42,6 @@ export function scrollLog(list) {
   for (const node of [list, list.parentElement]) if (node) node.scrollTop = node.scrollHeight;
 }
 
-/** Draw the whole table from the state. */
 export function renderTable() {
   const view = state.view;
   if (!view) return;
@@ -117,9 +116,9 @@ function renderStatus(view) {
     const winner = view.winner >= 0 ? seatName(view.winner) : null;
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
   } else if (mine.length) {
-    status.textContent = `Your move: ${state.asks || phaseWords(view.phase)}.`;
+    status.textContent = `Your move: ${state.asks}.`;
   } else {
-    status.textContent = `${seatName(view.actor)} to ${state.asks || phaseWords(view.phase)}.`;
+    status.textContent = `${seatName(view.actor)} to ${state.asks}.`;
   }
   status.classList.toggle("mine", mine.length > 0);
   $("#hand-area").classList.toggle("my-turn", mine.length > 0);
@@ -131,7 +130,6 @@ function renderStatus(view) {
  */
 function actionButton(entry, extraClass = "") {
   return el("button", {
-    type: "button",
     class: `act ${extraClass}`.trim(),
     text: entry.label || entry.action,
     title: entry.action,

@@ -56,7 +56,6 @@ export function unoButton() {
     return null;
   }
   return el("button", {
-    type: "button",
     id: "uno-button",
     class: `uno-button${armed && !late ? " armed" : ""}`,
     text: late || armed ? "UNO!" : "UNO",
@@ -68,7 +67,6 @@ export function unoButton() {
   });
 }
 
-/** Whether UNO was pressed for the card about to be played. */
 export function unoArmed() {
   return armed;
 }
