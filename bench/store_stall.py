@@ -116,6 +116,7 @@ async def play(players: list[ClientConnection], window: Callable[[], Window | No
     """Both seats act whenever it is their turn; each action is timed to its acknowledging update."""
     latest: list[dict[str, Any] | None] = [None, None]
     sent: list[float | None] = [None, None]
+    sent_in: list[Window | None] = [None, None]  # an action counts in the window it was sent in
 
     async def listen(seat: int) -> None:
         async for raw in players[seat]:
@@ -123,14 +124,13 @@ async def play(players: list[ClientConnection], window: Callable[[], Window | No
             now = time.perf_counter()
             if message["type"] == "update":
                 latest[seat] = message
-                if sent[seat] is not None:
-                    current = window()
-                    if current is not None:
-                        current.actions.append((now - sent[seat]) * 1000)  # type: ignore[operator]
-                    sent[seat] = None
+                started, counted = sent[seat], sent_in[seat]
+                if started is not None and counted is not None:
+                    counted.actions.append((now - started) * 1000)
+                sent[seat] = None
             elif message["type"] == "error":
-                if message["code"] == "store" and (current := window()) is not None:
-                    current.refused += 1
+                if message["code"] == "store" and (counted := sent_in[seat]) is not None:
+                    counted.refused += 1
                 sent[seat] = None
                 latest[seat] = None
                 await players[seat].send(json.dumps({"type": "sync", "version": 0}))
@@ -145,7 +145,7 @@ async def play(players: list[ClientConnection], window: Callable[[], Window | No
                 legal = [entry["action"] for entry in update["legal"] if not entry["action"].startswith("catch")]
                 if update["view"]["actor"] != seat or not legal:
                     continue
-                sent[seat] = time.perf_counter()
+                sent[seat], sent_in[seat] = time.perf_counter(), window()
                 latest[seat] = None
                 await players[seat].send(
                     json.dumps({"type": "act", "action": rng.choice(legal), "version": update["version"]})
@@ -157,11 +157,11 @@ async def play(players: list[ClientConnection], window: Callable[[], Window | No
 async def pinger(url: str, window: Callable[[], Window | None]) -> None:
     async with connect(url, origin=url.replace("ws://", "http://").removesuffix("/ws")) as ws:
         while True:
-            start = time.perf_counter()
+            start, counted = time.perf_counter(), window()
             await ws.send(json.dumps({"type": "ping"}))
             await until(ws, "pong")
-            if (current := window()) is not None:
-                current.pings.append((time.perf_counter() - start) * 1000)
+            if counted is not None:  # a ping counts in the window it was sent in
+                counted.pings.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(0.05)
 
 
@@ -182,6 +182,7 @@ async def measure(url: str, rooms: int, seconds: float, stall: Callable[[bool, s
     await asyncio.sleep(seconds)
     current[0] = None
     stall(False, tables[0][0])
+    await asyncio.sleep(min(seconds, 5.0))  # what was sent in the stalled window is answered
     for task in tasks:
         task.cancel()
     for _, players in tables:
