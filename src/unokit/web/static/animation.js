@@ -14,7 +14,7 @@ import { eventFx, dealFx, clearLanded, clearMotion } from "./motion.js";
 /** @typedef {import("./state.js").GameEvent} GameEvent */
 /** @typedef {{message: Message, events: GameEvent[], live: boolean, at: number}} Item an update waiting to be presented */
 
-/** What app.js registers: an event told (log, results, sound) and an update drawn (results, cues). */
+/** What app.js registers: an event told and an update drawn. */
 export const presenter = {
   /** @type {(event: GameEvent, live: boolean) => void} */
   onEvent: () => {},
@@ -89,7 +89,7 @@ async function present(item) {
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index];
     if (event.kind === "deal") {
-      // the consecutive deal events move together: round after round of cards to every seat
+      // consecutive deals move together, round after round of cards to every seat
       let end = index;
       while (end + 1 < events.length && events[end + 1].kind === "deal") end += 1;
       const deals = events.slice(index, end + 1);
@@ -98,7 +98,7 @@ async function present(item) {
       if (now && !dealt) {
         drawBeforeDeal(item);
         dealt = true;
-        await rendered(); // the cards' places are read from a table laid out in its own frame, not forced at once
+        await rendered(); // the cards' places are read once laid out, not forced
       }
       if (now) await dealFx(deals, now);
       index = end;
@@ -109,7 +109,7 @@ async function present(item) {
     if (now) await eventFx(event, view, now);
     if (item.live && event.kind === "round_end" && events.slice(index + 1).some((later) => later.kind === "deal")) {
       const waiting = performance.now();
-      await resultsDismissed(); // the next round is dealt once this one's results are dismissed
+      await resultsDismissed(); // the next round is dealt after the results
       item.at += performance.now() - waiting; // and the deal is not late for it
     }
   }
@@ -178,7 +178,7 @@ function drawBeforeDeal(item) {
   $("#table").dataset.version = "";
 }
 
-/** Resolve once the page has drawn a frame with what was put on it (at once when hidden: no frames come). */
+/** Resolve once the page has drawn a frame (at once when hidden: no frames come). */
 function rendered() {
   if (document.hidden) return Promise.resolve();
   return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));

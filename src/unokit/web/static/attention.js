@@ -22,7 +22,7 @@ const attention = {
   ticks: [],
 };
 
-/** Whether this seat is asked a decision now (its turn, or a choice of its turn; not an UNO call or catch). */
+/** Whether this seat is asked a decision now (not an UNO call or catch). */
 function isMyTurn() {
   return !state.spectator && state.seat !== null && !state.finished && state.screen === "table" && myDecisions().length > 0;
 }
@@ -47,7 +47,7 @@ export function noticeUpdate(message) {
   scheduleTicks(mine && timer && timer.seat === state.seat && typeof timer.remaining === "number" ? timer.remaining : null);
 }
 
-/** Show or take away the title's cue: shown while the page is hidden and it is this seat's turn. */
+/** The title's cue, while the page is hidden and it is this seat's turn. */
 function refreshTitle() {
   const cue = document.hidden && attention.myTurn && isMyTurn();
   if (cue && attention.baseTitle === null) {
@@ -102,9 +102,7 @@ function scheduleTicks(remaining) {
   }
 }
 
-/**
- * Ask the browser for permission to notify; resolves to whether notifications may be shown.
- */
+/** Ask the browser for permission to notify; resolves to whether notifications may be shown. */
 export async function askNotificationPermission() {
   if (!("Notification" in window)) return false;
   if (Notification.permission === "granted") return true;

@@ -65,20 +65,14 @@ export function cardNode(name, { small = false, onclick = null, extraClass = "" 
   const { colour, kind } = parseCard(name);
   const kindClass = KIND_CLASSES[kind] ?? `n${kind.replace(/[^0-9a-z]/gi, "")}`;
   const classes = ["card", colour ? `c-${COLOUR_NAMES[colour]}` : "c-wild", `k-${kindClass}`, small ? "small" : "", extraClass];
-  const props = { class: classes.filter(Boolean).join(" "), title: cardLongName(name), dataset: { card: name } };
+  const long = cardLongName(name);
   const corner = KIND_CORNERS[kind] ?? kind;
-  const symbol = KIND_SYMBOLS[kind] ?? kind;
-  const parts = [
-    el("span", { class: "oval", "aria-hidden": "true" }),
-    el("span", { class: "sym", "aria-hidden": "true", text: symbol }),
-    el("span", { class: "idx tl", "aria-hidden": "true", text: corner }),
-    el("span", { class: "idx br", "aria-hidden": "true", text: corner }),
-    el("span", { class: "cb", "aria-hidden": "true" }),
-  ];
-  if (onclick) {
-    return el("button", { ...props, "aria-label": cardLongName(name), onclick }, parts);
-  }
-  return el("div", { ...props, role: "img", "aria-label": cardLongName(name) }, parts);
+  const part = (/** @type {string} */ cls, text = "") => el("span", { class: cls, "aria-hidden": "true", text });
+  return el(
+    onclick ? "button" : "div",
+    { class: classes.filter(Boolean).join(" "), title: long, "aria-label": long, role: onclick ? null : "img", dataset: { card: name }, onclick },
+    [part("oval"), part("sym", KIND_SYMBOLS[kind] ?? kind), part("idx tl", corner), part("idx br", corner), part("cb")],
+  );
 }
 
 /**

@@ -103,14 +103,9 @@ function mountChat(screen) {
     show(root, false);
     return;
   }
-  if (screen === "lobby") {
-    const lobby = $("#lobby");
-    if (root.parentElement !== lobby) lobby.append(root);
-  } else {
-    const side = /** @type {HTMLElement | null} */ ($("#table .side"));
-    const host = side ?? $("#table");
-    if (root.parentElement !== host) host.insertBefore(root, side ? side.children[1] ?? null : null);
-  }
+  const lobby = screen === "lobby";
+  const host = $(lobby ? "#lobby" : "#table .side");
+  if (root.parentElement !== host) host.insertBefore(root, lobby ? null : host.children[1] ?? null); // at the table: under the scores
   root.dataset.screen = screen;
   show(root, true);
   setOpen(chat.open);
@@ -136,11 +131,11 @@ function updateUnread() {
   show(badge, chat.unread > 0);
 }
 
+const chatInput = () => /** @type {HTMLInputElement} */ ($(".chat-input", build()));
+
 function updateCount() {
-  const root = build();
-  const input = /** @type {HTMLInputElement} */ ($(".chat-input", root));
-  const length = input.value.trim().length;
-  const count = $(".chat-count", root);
+  const length = chatInput().value.trim().length;
+  const count = $(".chat-count", build());
   count.textContent = `${length}/${chat.maxLength}`;
   count.classList.toggle("near", length > chat.maxLength - 20);
 }
@@ -154,7 +149,7 @@ function scrollDown(force = false) {
 /** @param {SubmitEvent} event */
 function onSubmit(event) {
   event.preventDefault();
-  const input = /** @type {HTMLInputElement} */ ($(".chat-input", build()));
+  const input = chatInput();
   const text = input.value.trim();
   if (!text) return;
   if (send(text)) {
@@ -197,7 +192,7 @@ function sayError(text) {
  */
 export function chatError(message) {
   if (!chat.sentAt || Date.now() - chat.sentAt > ERROR_WINDOW_MS) return false;
-  const input = /** @type {HTMLInputElement} */ ($(".chat-input", build()));
+  const input = chatInput();
   if (message.code === "rate-limited") {
     sayError("Easy there: a few messages at a time. Wait a few seconds and send it again.");
   } else if (message.code === "malformed") {

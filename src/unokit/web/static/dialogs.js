@@ -91,7 +91,7 @@ export function renderDecision(view) {
     choiceOpen = null;
     title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks);
     detail = decisionDetail(view);
-    entries = withoutUnoPlays(state.legal); // the phase's choices plus UNO / catch, which stay open meanwhile
+    entries = withoutUnoPlays(state.legal); // with the UNO calls and catches open meanwhile
   } else if (choiceOpen && mine.length) {
     ({ title, detail, entries } = choiceOpen);
     const legalNow = new Set(state.legal.map((entry) => entry.action));
@@ -132,7 +132,7 @@ export function renderDecision(view) {
   options.classList.toggle("colours", colours);
   entries.forEach((entry, index) => options.append(decisionButton(entry, index, hand)));
   const uno = !cancel && unoWithCard() ? unoButton() : null;
-  if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here while the dialog asks
+  if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here meanwhile
   if (cancel) {
     options.append(el("button", { class: "act cancel", text: "Cancel", onclick: cancelChoice }));
   }
@@ -212,7 +212,7 @@ function decisionButton(entry, index, hand) {
     disabled: state.busy,
     onclick: () => {
       choiceOpen = null;
-      act(withUnoCall(entry)); // a card goes with the UNO call if UNO was pressed before it
+      act(withUnoCall(entry));
     },
   };
   const key = el("span", { class: "key", text: number });
@@ -392,9 +392,7 @@ export function showNextResult() {
   }
   $("#results-sub").textContent = lines.join(" ");
   $("#results-note").textContent = scoringNote(scoring, target);
-  overlay.dataset.kind = result.kind;
-  overlay.dataset.scoring = scoring;
-  overlay.dataset.counted = "false";
+  Object.assign(overlay.dataset, { kind: result.kind, scoring, counted: "false" });
   overlay.classList.toggle("you-win", youWin);
 
   // the hands, their cards face down until counted
@@ -469,8 +467,8 @@ export function showNextResult() {
   show($("#results-scores-title"), !single);
   show($("#results-scores"), !single);
 
-  const replay = /** @type {HTMLAnchorElement} */ ($("#results-replay"));
-  replay.href = `/r/${state.code}?replay`;
+  const replay = $("#results-replay");
+  replay.setAttribute("href", `/r/${state.code}?replay`);
   show(replay, match);
   show($("#results-new"), match);
   $("#results-close").textContent = match ? "Close" : "Continue";
@@ -497,7 +495,7 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
   const perCard = motionMs(Math.max(70, Math.min(180, 2400 / Math.max(1, cards))));
   const scoring = overlay.dataset.scoring;
   for (const row of rows) {
-    if (!row.cells.length) continue; // the winner's row: what they collect is shown once the others are counted
+    if (!row.cells.length) continue; // the winner's: shown once the others are counted
     let sum = 0;
     for (const [index, cell] of row.cells.entries()) {
       if (generation !== counting) return;

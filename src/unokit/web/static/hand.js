@@ -67,7 +67,7 @@ export function renderHand(view) {
 let handWidth = 0;
 let cardWidth = 0;
 
-/** Overlap the cards when they do not fit in one row (each keeps its corner index in sight); scroll past that. */
+/** Overlap the cards when they do not fit in a row (each index stays in sight); scroll past that. */
 function fitHand() {
   const hand = $("#hand");
   const count = hand.childElementCount;
@@ -126,8 +126,8 @@ export function tableKey(event) {
   const key = event.key;
   if (!decision.hidden) {
     if (/^[1-9]$/.test(key)) {
-      const button = /** @type {HTMLButtonElement | null} */ ($(`#decision-options button[data-key="${key}"]`));
-      if (button && !button.disabled) {
+      const button = $(`#decision-options button[data-key="${key}"]:not([disabled])`);
+      if (button) {
         event.preventDefault();
         button.click();
       }

@@ -4,7 +4,7 @@
 import { $, badge, el, show, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
-import { botLabel, optionEditions, optionsInWords, rulesInWords } from "./start.js";
+import { botLabel, optionsInWords, rulesInWords } from "./start.js";
 import { plural } from "./labels.js";
 
 const READ_DELAY_MS = 300;
@@ -22,7 +22,7 @@ export function onLobby(message) {
   if (state.quickPlay) quickPlay();
 }
 
-/** "Play now against bots": fill the open seats with bots, then start, with the usual messages. */
+/** "Play now against bots": fill the open seats with bots, then start. */
 function quickPlay() {
   const lobby = state.lobby;
   if (!lobby || !state.host) return;
@@ -85,7 +85,7 @@ export function renderLobby() {
         );
       }
     }
-    const name = isMe ? "You" : seat.name; // an open seat's is "Seat N", as the bot's there would be "Bot N"
+    const name = isMe ? "You" : seat.name; // an open seat's: "Seat N"
     list.append(
       el(
         "li",
@@ -127,8 +127,7 @@ function changedRules(rules, edition) {
     const spec = specs?.[name];
     if (specs && !spec) continue;
     if (spec && JSON.stringify(spec.default) === JSON.stringify(value)) continue;
-    const editions = spec ? optionEditions(spec) : null;
-    if (editions && !editions.includes(edition)) continue;
+    if (spec?.editions && !spec.editions.includes(edition)) continue; // it does not matter in this edition
     out[name] = value;
   }
   return out;
@@ -205,12 +204,19 @@ function scheduleReading(index) {
   );
 }
 
+/**
+ * Take the first reply expected of this kind off the list.
+ * @param {"read" | "submit"} kind
+ */
+function takeExpected(kind) {
+  const position = state.expect.findIndex((entry) => entry.kind === kind);
+  return position >= 0 ? state.expect.splice(position, 1)[0] : null;
+}
+
 /** @param {import("./state.js").Message} message a `reading` message */
 export function onReading(message) {
-  const position = state.expect.findIndex((entry) => entry.kind === "read");
-  const expected = position >= 0 ? state.expect.splice(position, 1)[0] : null;
-  if (!expected || expected.kind !== "read") return;
-  showReading(expected.index, expected.text, message.reading, message.enforced);
+  const expected = takeExpected("read");
+  if (expected?.kind === "read") showReading(expected.index, expected.text, message.reading, message.enforced);
 }
 
 /**
@@ -221,25 +227,16 @@ export function onReading(message) {
  * @param {boolean | null} enforced
  */
 export function showReading(index, text, reading, enforced) {
-  const input = /** @type {HTMLInputElement | null} */ (ruleInput(index));
-  const node = /** @type {HTMLElement | null} */ ($(`#rule-inputs .reading[data-index="${index}"]`));
+  const input = ruleInput(index);
+  const node = $(`#rule-inputs .reading[data-index="${index}"]`);
   if (!input || !node) return;
   if (text && input.value !== text && input.value.trim() !== text.trim()) return; // outdated reply
-  node.className = `reading ${enforced === true ? "enforced" : enforced === false ? "honour" : text ? "bad" : "muted"}`;
-  if (!text) {
-    node.textContent = "";
-    return;
-  }
-  const head = enforced === true ? "Enforced" : enforced === false ? "Honour task" : "Cannot be written";
-  node.replaceChildren(el("strong", { text: `${head}: ` }), readingBody(reading));
-}
-
-/**
- * A reading without its leading "enforced:" / "honour task:" (shown as a heading instead).
- * @param {unknown} reading
- */
-function readingBody(reading) {
-  return String(reading ?? "").replace(/^(enforced|honour task):\s*/i, "");
+  const [kind, head] =
+    enforced === true ? ["enforced", "Enforced"] : enforced === false ? ["honour", "Honour task"] : [text ? "bad" : "muted", "Cannot be written"];
+  node.className = `reading ${kind}`;
+  node.replaceChildren();
+  // the reading without its leading "enforced:" / "honour task:", shown as a heading instead
+  if (text) node.append(el("strong", { text: `${head}: ` }), String(reading ?? "").replace(/^(enforced|honour task):\s*/i, ""));
 }
 
 /** @param {SubmitEvent} event */
@@ -256,11 +253,7 @@ function onSubmitRules(event) {
   if (!conn.send({ type: "rule_cards", texts })) return;
   state.expect.push({ kind: "submit" });
   $("#rule-status").textContent = "Submitting…";
-  // the lobby message that follows confirms; drop the expectation then
-  setTimeout(() => {
-    const position = state.expect.findIndex((entry) => entry.kind === "submit");
-    if (position >= 0) state.expect.splice(position, 1);
-  }, 3000);
+  setTimeout(() => takeExpected("submit"), 3000); // the lobby message that follows confirms
 }
 
 async function copyInvite() {
@@ -269,7 +262,7 @@ async function copyInvite() {
     await navigator.clipboard.writeText(input.value);
     toast("Invite link copied.");
   } catch {
-    // no clipboard API (a page served over plain http to another machine): copy the selection
+    // no clipboard API (plain http to another machine): copy the selection
     input.focus();
     input.select();
     const copied = document.execCommand?.("copy");

@@ -4,7 +4,7 @@
 // smaller faster, 0 none) and resolves when done; cards landed on the pile stay until `clearLanded`.
 
 import { $, $$, el, sleep } from "./dom.js";
-import { backNode, cardNode } from "./cards.js";
+import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
 import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
 import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
@@ -244,7 +244,7 @@ export async function dealFx(deals, pace) {
   const back = backNode();
   const size = cardSize(back);
   const options = { fromScale: 0.9, toScale: 0.5, spin: -25, size };
-  // each card is made (a copy of one back) when it leaves the pile, not all at once: the work is spread over the frames
+  // each card (a copy of one back) is made as it leaves the pile: the work spreads over the frames
   const flights = order.map(
     (seat, i) =>
       new Promise((resolve) => {
@@ -410,9 +410,6 @@ async function ruleFx(event, view, pace) {
   node.remove();
 }
 
-/** @type {Record<string, string>} */
-const COLOUR_WORDS = { 0: "red", 1: "yellow", 2: "green", 3: "blue", 4: "orange" };
-
 /**
  * Play the motion of one event.
  * @param {GameEvent} event
@@ -446,7 +443,7 @@ export async function eventFx(event, view, pace) {
     case "catch":
       return marker(boxOf(seatElement(event.value)), "Caught!", "caught", 650 * pace);
     case "colour": {
-      const word = COLOUR_WORDS[event.value] ?? "";
+      const word = Object.values(COLOUR_NAMES)[event.value] ?? ""; // the colours in the engine's order
       return marker(topBox(), word, `colour c-${word}`, 550 * pace);
     }
     case "challenge":

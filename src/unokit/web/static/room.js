@@ -35,7 +35,7 @@ export function onRoomWelcome(message) {
  * @param {Message} message
  */
 export function onRoomUpdate(message) {
-  // null until the match is over (the table learns that the match is over when its events are shown)
+  // null until the match is over
   state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
   if (typeof message.claimed_seat === "number") {
     claim(message.claimed_seat);
@@ -160,7 +160,7 @@ export function onRemoved(message) {
   backToStart(`${capitalize(text)}.`);
 }
 
-/** This connection left the room: in the lobby its seat opened; during a match it is kept for a return. */
+/** This connection left the room (a seat in a match is kept for a return). */
 export function onLeft() {
   if (state.code && !state.view) forgetSeat(state.code);
   const match = Boolean(state.view) && !state.finished;
@@ -190,7 +190,7 @@ function backToStart(text) {
 
 // --- leaving the table
 
-/** Whether leaving now hands a seat in a match being played to the bot (so it is asked first). */
+/** Whether leaving now hands a seat in a match to the bot (so it is asked first). */
 function leavingHandsOver() {
   return (state.seat !== null || state.claimedSeat !== null) && !state.finished && !state.rematch;
 }
@@ -227,7 +227,7 @@ function onLeaveClick() {
   askLeave(Boolean($("#leave-confirm")?.hidden ?? true));
 }
 
-/** The Leave button in the top bar and its confirmation (made here: the top bar is shared). */
+/** The top bar's Leave button and its confirmation. */
 function buildLeave() {
   const tools = $("#topbar .topbar-tools");
   if (!tools || $("#leave-match")) return;

@@ -15,9 +15,7 @@ import { plural } from "./labels.js";
 const MAX_FAN = 9;
 const BACK = backNode();
 
-/**
- * The seat shown at the bottom: this browser's seat, or seat 0 for a spectator.
- */
+/** The seat shown at the bottom: this browser's seat, or seat 0 for a spectator. */
 function bottomSeat() {
   return state.seat ?? 0;
 }
@@ -203,19 +201,14 @@ function tickTimer() {
       node.querySelector(".timer-left")?.remove();
     }
   }
-  if (!timer) {
-    clearInterval(timerTick);
-    timerTick = 0;
-    return;
-  }
-  const left = Math.max(0, timer.remaining - (performance.now() - timer.at) / 1000);
-  const node = seatElement(timer.seat);
-  if (node) {
+  const left = timer ? Math.max(0, timer.remaining - (performance.now() - timer.at) / 1000) : 0;
+  const node = timer && seatElement(timer.seat);
+  if (timer && node) {
     node.classList.add("timed");
     node.classList.toggle("hurry", left < 5);
-    const avatar = /** @type {HTMLElement} */ (node.querySelector(".avatar"));
+    const avatar = $(".avatar", node);
     avatar.style.setProperty("--p", (timer.total > 0 ? left / timer.total : 0).toFixed(3));
-    let label = /** @type {HTMLElement | null} */ (node.querySelector(".timer-left"));
+    let label = $(".timer-left", node);
     if (!label) {
       label = el("span", { class: "timer-left" });
       avatar.append(label);

@@ -113,7 +113,7 @@ export function bindSettings() {
   button.addEventListener("click", () => (menu().hidden ? openMenu() : closeMenu()));
   $("#mute-toggle").addEventListener("click", () => {
     setPref("muted", !prefs.muted);
-    playSound("play"); // a sound to tell that it is back on (nothing when muted)
+    playSound("play"); // heard when the sound is back on
   });
   const muted = input("#pref-muted");
   muted.addEventListener("change", () => {

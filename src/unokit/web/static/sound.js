@@ -148,20 +148,17 @@ const SOUNDS = {
 };
 
 /**
- * Play a sound now.
+ * Play a sound now (nothing when muted, before the player's first gesture, or without Web Audio).
  * @param {SoundName} name
- * @returns {boolean} whether it was scheduled
  */
 export function playSound(name) {
-  if (prefs.muted || !(name in SOUNDS)) return false;
-  const ctx = ensureContext();
-  if (!ctx || !audio.out) return false;
+  const ctx = prefs.muted ? null : ensureContext();
+  if (!ctx || !audio.out) return;
   try {
     SOUNDS[name](ctx);
   } catch {
-    return false; // a sound never stops the game
+    // a sound never stops the game
   }
-  return true;
 }
 
 /**
@@ -187,14 +184,9 @@ function soundOf(event) {
   }
 }
 
-/**
- * Play the sound of a game event, once per event.
- * @param {GameEvent} event
- * @returns {boolean} whether a sound was scheduled
- */
+/** Play the sound of a game event, once per event. @param {GameEvent} event */
 export function eventSound(event) {
-  if (sounded.has(event)) return false;
+  const name = sounded.has(event) ? null : soundOf(event);
   sounded.add(event);
-  const name = soundOf(event);
-  return name ? playSound(name) : false;
+  if (name) playSound(name);
 }

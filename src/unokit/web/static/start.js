@@ -9,7 +9,6 @@ import { cardNode } from "./cards.js";
 import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./labels.js";
 
 /** @typedef {import("./state.js").Options} Options */
-/** @typedef {import("./state.js").OptionSpec} OptionSpec */
 /** @typedef {import("./state.js").RoomOptions} RoomOptions */
 /** @typedef {Omit<HTMLFormElement, "name"> & {name: HTMLInputElement} & Record<string, any>} Form a form with its named fields */
 /**
@@ -27,7 +26,7 @@ import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./
 /** @param {EventTarget | null} node a form */
 const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
 
-/** Seconds between two refreshes of the public rooms while the start page is shown. */
+/** Between two refreshes of the public rooms. */
 const PUBLIC_REFRESH_MS = 4000;
 const QUICK_SEATS = 4;
 const QUICK_NAME = "Player";
@@ -176,14 +175,6 @@ export function rulesInWords(rules) {
 }
 
 /**
- * The editions an option matters in (from /api/options), or null for every edition.
- * @param {OptionSpec} spec
- */
-export function optionEditions(spec) {
-  return Array.isArray(spec.editions) ? spec.editions : null;
-}
-
-/**
  * The line of help under option `name` (an empty one if it has none).
  * @param {string} name
  */
@@ -228,8 +219,8 @@ function buildRuleFields(options) {
     } else {
       continue;
     }
-    const editions = optionEditions(spec);
-    box.append(el("div", { class: "rule-field", dataset: { option: name, editions: editions ? editions.join(" ") : "" } }, control, help(name)));
+    // `editions`: the editions the option matters in (none: all of them)
+    box.append(el("div", { class: "rule-field", dataset: { option: name, editions: spec.editions?.join(" ") ?? "" } }, control, help(name)));
   }
   filterRuleFields();
 }
@@ -275,7 +266,6 @@ function collectRules(form, options) {
   for (const field of $$("#rule-fields .rule-field")) {
     if (field.hidden) continue;
     const name = /** @type {string} */ (field.dataset.option);
-    const spec = /** @type {Record<string, OptionSpec>} */ (options.rules)[name];
     let value;
     const select = /** @type {HTMLSelectElement | null} */ ($("select", field));
     const inputs = /** @type {HTMLInputElement[]} */ ($$("input", field));
@@ -284,7 +274,7 @@ function collectRules(form, options) {
     else if (inputs.length > 1) value = inputs.map((input) => Number(input.value));
     else if (inputs.length === 1) value = Number(inputs[0].value);
     if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) continue;
-    if (JSON.stringify(value) !== JSON.stringify(spec.default)) rules[name] = value;
+    if (JSON.stringify(value) !== JSON.stringify(options.rules?.[name]?.default)) rules[name] = value;
   }
   return rules;
 }
@@ -398,7 +388,7 @@ function onCreate(event) {
   return undefined;
 }
 
-/** "Play now against bots": a room with the usual rules, filled with bots and started by the lobby. */
+/** "Play now against bots": a room with the usual rules; the lobby fills it with bots and starts. */
 function playNow() {
   const name = asForm($("#create-form")).name.value.trim() || savedName() || QUICK_NAME;
   state.quickPlay = true;
@@ -455,7 +445,7 @@ function onJoinCode(event) {
 
 let publicTimer = 0;
 
-/** Fetch and show the public rooms; again every few seconds while the start page is shown. */
+/** Show the public rooms, again every few seconds while the start page is shown. */
 async function refreshPublic() {
   clearTimeout(publicTimer);
   if (state.screen !== "start") return;
@@ -633,7 +623,7 @@ export function enterRoom(code) {
   }
 }
 
-/** Wire the start and join pages' forms (the join page's Replay button is wired by app.js). */
+/** Wire the start and join pages (app.js wires the join page's Replay). */
 export function bindStart() {
   $("#create-form").addEventListener("submit", onCreate);
   $("#create-form [name=edition]").addEventListener("change", filterRuleFields);

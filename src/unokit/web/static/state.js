@@ -113,7 +113,7 @@ function freshRoom() {
     lobby: null,
     /** @type {Message | null} the create / join / spectate to send when a socket opens without a seat */
     hello: null,
-    catchingUp: true, // the first update after (re)connecting replays history: no animations, no round popups
+    catchingUp: true, // the first update after (re)connecting replays history: no motion, no results
     busy: false,
     selected: -1,
     /** @type {GameEvent[]} */
@@ -128,7 +128,7 @@ function freshRoom() {
     rematch: null,
     /** @type {number | null} the bot seat this late arrival takes at the next round */
     claimedSeat: null,
-    quickPlay: false, // "Play now against bots": fill the seats with bots and start once the lobby shows
+    quickPlay: false, // "Play now against bots": the lobby fills the seats with bots and starts
     /** the version of the update the table shows */
     shownVersion: 0,
     /** @type {{seat: number, remaining: number, total: number, at: number} | null} `update.timer`, received `at` (performance.now()) */
@@ -143,7 +143,7 @@ export const state = {
   ...freshRoom(),
 };
 
-/** Forget the room the page was in (its code, seat, table, lobby, results and timers). */
+/** Forget the room the page was in. */
 export function forgetRoom() {
   Object.assign(state, freshRoom());
 }

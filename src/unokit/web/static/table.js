@@ -65,19 +65,18 @@ export function renderTable() {
 /** @param {View} view */
 function renderCentre(view) {
   const top = $("#top-card");
-  const pile = $("#discard-pile");
   if (top.firstElementChild?.getAttribute("data-card") !== view.top_card) {
     top.replaceChildren(view.top_card ? cardNode(view.top_card, { extraClass: "top" }) : "");
   }
-  pile.classList.toggle("empty", view.discard_pile_size <= 1);
+  $("#discard-pile").classList.toggle("empty", view.discard_pile_size <= 1);
   const stack = $("#draw-pile .stack");
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
   if (stack.childElementCount !== backs) stack.replaceChildren(...Array.from({ length: backs }, () => backNode()));
   $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
   $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
   const draw = state.legal.find((entry) => entry.type === "draw");
-  const drawPile = /** @type {HTMLButtonElement} */ ($("#draw-pile"));
-  drawPile.disabled = !draw || state.busy || !HAND_PHASES.has(view.phase);
+  const drawPile = $("#draw-pile");
+  drawPile.toggleAttribute("disabled", !draw || state.busy || !HAND_PHASES.has(view.phase));
   drawPile.onclick = draw ? () => act(draw.action) : null;
   renderColour(view);
   const direction = $("#direction");
@@ -111,17 +110,15 @@ function renderColour(view) {
 /** @param {View} view */
 function renderStatus(view) {
   const status = $("#status");
-  const mine = myDecisions();
+  const mine = myDecisions().length > 0;
+  const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
-    const winner = view.winner >= 0 ? seatName(view.winner) : null;
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
-  } else if (mine.length) {
-    status.textContent = `Your move: ${state.asks}.`;
   } else {
-    status.textContent = `${seatName(view.actor)} to ${state.asks}.`;
+    status.textContent = mine ? `Your move: ${state.asks}.` : `${seatName(view.actor)} to ${state.asks}.`;
   }
-  status.classList.toggle("mine", mine.length > 0);
-  $("#hand-area").classList.toggle("my-turn", mine.length > 0);
+  status.classList.toggle("mine", mine);
+  $("#hand-area").classList.toggle("my-turn", mine);
 }
 
 /**
@@ -150,7 +147,7 @@ function renderActions(view) {
     if (entry.type === "catch") box.append(actionButton(entry, "catch"));
     else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
-  // while the decision dialog asks (a drawn card), the race button stands in the dialog instead
+  // while the dialog asks (a drawn card), the race button is in the dialog
   const inDialog = phaseDialog(view) && unoWithCard();
   const uno = inDialog ? null : unoButton();
   if (uno) box.append(el("div", { class: "uno-wrap" }, uno));

@@ -10,7 +10,7 @@ import { act } from "./connection.js";
 /** Whether this player has pressed UNO for the card they are about to play. */
 let armed = false;
 
-/** Whether the player may play their next-to-last card now (and so call UNO with it). */
+/** Whether the player may play their next-to-last card now (with the UNO call). */
 export function unoWithCard() {
   return state.legal.some((entry) => entry.type === "play_uno");
 }
