@@ -159,7 +159,7 @@ async def api_rooms(request: Request) -> Response:
         return refused
     hub: Hub = request.app.state.hub
     try:
-        lobbies = await hub.store.run(hub.storage.public_lobbies, PUBLIC_ROOMS)
+        lobbies = await hub.store.read(hub.storage.public_lobbies, PUBLIC_ROOMS)
     except StorageError:
         return store_unreadable()
     rooms = []
@@ -189,7 +189,7 @@ async def api_room(request: Request) -> Response:
     code = str(request.path_params["code"]).strip().upper()
     hub: Hub = request.app.state.hub
     try:
-        stored = await hub.store.run(hub.storage.load_room, code) if len(code) == CODE_LENGTH else None
+        stored = await hub.store.read(hub.storage.load_room, code) if len(code) == CODE_LENGTH else None
     except StorageError:
         return store_unreadable()
     if stored is None:
@@ -233,7 +233,7 @@ async def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, d
         return stored, hub.storage.load_record(code) if stored is not None and stored.status == "finished" else None
 
     try:
-        stored, record = await hub.store.run(load) if len(code) == CODE_LENGTH else (None, None)
+        stored, record = await hub.store.read(load) if len(code) == CODE_LENGTH else (None, None)
     except StorageError:
         return store_unreadable()
     if stored is None:

@@ -219,7 +219,7 @@ class Hub:
         if len(code) != CODE_LENGTH:
             raise RoomError("not-found", "no room has that code")
         try:
-            stored, chat, game = await self.store.run(self.load, code)
+            stored, chat, game = await self.store.read(self.load, code)
         except StorageError as exc:
             log.warning("a room could not be read from the store: %s", exc)
             raise RoomError("store", "the server cannot read its rooms just now: try again in a moment") from None

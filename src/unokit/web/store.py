@@ -1,10 +1,12 @@
 """The store, off the event loop: every call of the :class:`~unokit.web.storage.Storage` runs in a
 worker thread, so a slow or locked database never holds up the other rooms, the pings or the pages.
 
-A call the store refuses because another connection holds its lock (:class:`StorageBusy`) is tried
-again a few times, a little later each time; any other failure, or the last refusal, is raised as
-:class:`~unokit.web.storage.StorageError`.  The rooms call the store before they change anything
-(:mod:`unokit.web.rooms`), so a failure leaves them as they were.
+Reads run in threads of their own, so that they go on while writes wait for a lock (SQLite
+lets readers in while a writer holds it).  A call the store refuses because another connection
+holds its lock (:class:`StorageBusy`) is tried again a few times, a little later each time; any
+other failure, or the last refusal, is raised as :class:`~unokit.web.storage.StorageError`.  The
+rooms call the store before they change anything (:mod:`unokit.web.rooms`), so a failure leaves
+them as they were.
 """
 
 from __future__ import annotations
@@ -36,15 +38,22 @@ class Store:
         self.attempts = attempts
         self.retry_delay = retry_delay
         self.executor = ThreadPoolExecutor(max_workers=max(1, storage.threads), thread_name_prefix="unokit-store")
+        self.readers = ThreadPoolExecutor(max_workers=max(1, storage.threads), thread_name_prefix="unokit-read")
 
     async def run(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-        """``function(*args, **kwargs)`` (a method of the storage) in a worker thread."""
+        """``function(*args, **kwargs)`` (a method of the storage that writes) in a worker thread."""
+        return await self._call(self.executor, functools.partial(function, *args, **kwargs))
+
+    async def read(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """``function(*args, **kwargs)`` (a method of the storage that only reads) in a reading thread."""
+        return await self._call(self.readers, functools.partial(function, *args, **kwargs))
+
+    async def _call(self, executor: ThreadPoolExecutor, call: Callable[[], R]) -> R:
         loop = asyncio.get_running_loop()
-        call = functools.partial(function, *args, **kwargs)
         delay = self.retry_delay
         for attempt in range(1, self.attempts + 1):
             try:
-                return await loop.run_in_executor(self.executor, call)
+                return await loop.run_in_executor(executor, call)
             except StorageBusy:
                 if attempt == self.attempts:
                     raise
@@ -55,4 +64,5 @@ class Store:
     def close(self) -> None:
         """Wait for the calls under way, then close the storage."""
         self.executor.shutdown(wait=True)
+        self.readers.shutdown(wait=True)
         self.storage.close()
