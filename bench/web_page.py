@@ -85,7 +85,8 @@ def first_render(page: Page, url: str, code: str, secret: str, *, warm: bool) ->
 
 TRANSFERRED = """() => {
   const files = [performance.getEntriesByType("navigation")[0], ...performance.getEntriesByType("resource")]
-    .filter((entry) => /\\/(r\\/[^/]*|static\\/([0-9a-f]{12}\\/)?[^/]+\\.(js|css))$/.test(new URL(entry.name).pathname));
+    .filter((entry) =>
+      /\\/(r\\/[^/]*|static\\/([0-9a-f]{12}\\/)?[^/]+\\.(js|css))$/.test(new URL(entry.name).pathname));
   const sum = (key) => files.reduce((total, entry) => total + entry[key], 0);
   const bodies = sum("encodedBodySize");
   return { files: files.length, body: bodies, with_headers: sum("transferSize"), decoded: sum("decodedBodySize") };
