@@ -151,8 +151,8 @@ function draw(item) {
 }
 
 /**
- * Before a deal: the table with empty hands and no discard yet, so that the cards fly into them.
- * It belongs to no update: `data-version` is emptied meanwhile.
+ * Before a deal: the table with empty hands and no discard, for the cards to fly into (no update's:
+ * `data-version` is empty meanwhile).
  * @param {Item} item
  */
 function drawBeforeDeal(item) {

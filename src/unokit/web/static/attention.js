@@ -28,8 +28,8 @@ function isMyTurn() {
 }
 
 /**
- * Take note of an update just applied: a turn that begins sounds, and is shown in the title and
- * notified while the page is hidden; a timed turn ticks in its last seconds.
+ * Take note of an update: a turn that begins sounds (and is notified while the page is hidden); a
+ * timed turn ticks in its last seconds.
  * @param {import("./state.js").Message} message
  */
 export function noticeUpdate(message) {

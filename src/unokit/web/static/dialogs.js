@@ -39,8 +39,8 @@ export function phaseDialog(view) {
 }
 
 /**
- * The phase's choices without the card-with-UNO ones: UNO is a race, called with the big UNO
- * button (or U) before the card is played, never a choice handed over with the card.
+ * The phase's choices without the card-with-UNO ones: UNO is called with the UNO button (or U)
+ * before the card is played.
  * @param {LegalEntry[]} legal
  */
 function withoutUnoPlays(legal) {
@@ -138,7 +138,7 @@ export function renderDecision(view) {
   }
   show(box);
   if (opening) placeDecision();
-  const firstButton = /** @type {HTMLButtonElement | null} */ ($("button:not([disabled])", options));
+  const firstButton = $("button:not([disabled])", options);
   if (firstButton && !document.activeElement?.matches?.("input, textarea, select")) firstButton.focus({ preventScroll: true });
 }
 
@@ -148,8 +148,8 @@ function overlaps(a, b) {
 }
 
 /**
- * Dock the dialog where it leaves the hand in sight: at the top of a phone's screen (the hand is
- * at the bottom of the table), at the bottom elsewhere; then scroll the hand clear of it.
+ * Dock the dialog where the hand stays in sight (at the top of a phone's screen, else at the
+ * bottom), then scroll the hand clear of it.
  */
 function placeDecision() {
   const box = $("#decision");
@@ -286,8 +286,7 @@ function phaseDetail(view) {
 // --- round and match results
 
 /**
- * Each card's points, in the order of `cards`, from the server's `hand` event (the edition's values,
- * adding up to the hand's total); null when the event has none.
+ * Each card's points, in the order of `cards`, from the server's `hand` event (null if it has none).
  * @param {GameEvent} hand
  * @param {string[]} cards the hand's cards as shown
  */

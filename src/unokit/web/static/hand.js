@@ -62,8 +62,7 @@ export function renderHand(view) {
   if (focused >= 0 && hand.children[focused]) /** @type {HTMLElement} */ (hand.children[focused]).focus();
 }
 
-/** The hand's width for cards and a card's width (`--card-w`), as last laid out: kept by a
- * ResizeObserver, so drawing the hand forces no style recalculation or layout. */
+/** The hand's width and `--card-w` as last laid out, kept by a ResizeObserver: drawing forces no layout. */
 let handWidth = 0;
 let cardWidth = 0;
 

@@ -108,8 +108,8 @@ export function renderLobby() {
         ? `Waiting for ${hostName} (the host) to start.`
         : "Nobody hosts this room now: the next player to join or come back will.";
   show($("#leave-room"), state.seat !== null);
-  /** @type {HTMLButtonElement} */ ($("#fill-bots")).disabled = open === 0;
-  /** @type {HTMLButtonElement} */ ($("#start-game")).disabled = open > 0;
+  $("#fill-bots").toggleAttribute("disabled", open === 0);
+  $("#start-game").toggleAttribute("disabled", open > 0);
   renderRuleEditor();
 }
 

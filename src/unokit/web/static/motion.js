@@ -177,7 +177,7 @@ async function playFx(event, pace) {
   /** @type {Box | null} */
   let from = null;
   if (event.seat === state.seat && card) {
-    const source = /** @type {HTMLElement | null} */ ($(`#hand .card[data-card="${CSS.escape(card)}"]`));
+    const source = $(`#hand .card[data-card="${CSS.escape(card)}"]`);
     from = boxOf(source);
     if (source) source.style.visibility = "hidden";
   }

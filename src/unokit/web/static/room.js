@@ -30,8 +30,7 @@ export function onRoomWelcome(message) {
 }
 
 /**
- * The room's part of an `update` (rematch votes, a late arrival's claim); called by app.js once it
- * took the seat in, before the table is drawn.
+ * The room's part of an `update` (rematch votes, a late arrival's claim), before the table is drawn.
  * @param {Message} message
  */
 export function onRoomUpdate(message) {
@@ -138,7 +137,7 @@ function rematchBox(id) {
 }
 
 /**
- * The rematch has begun in room `code`: keep the new seat's secret (as a welcome does) and go there.
+ * The rematch has begun in room `code`: keep the new seat's secret and go there.
  * @param {Message} message
  */
 export function onMoved(message) {
@@ -197,7 +196,7 @@ function leavingHandsOver() {
 
 /** The top bar's Leave button and its confirmation: shown at the table only. */
 function renderLeave() {
-  const button = /** @type {HTMLButtonElement | null} */ ($("#leave-match"));
+  const button = $("#leave-match");
   if (!button) return;
   const atTable = state.screen === "table" && Boolean(state.code);
   show(button, atTable);

@@ -53,7 +53,7 @@ function openMenu(open = true) {
   button.setAttribute("aria-expanded", String(open));
   if (open) {
     syncControls();
-    /** @type {HTMLElement | null} */ ($("input", menu()))?.focus();
+    $("input", menu()).focus();
   }
 }
 

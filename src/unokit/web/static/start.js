@@ -226,7 +226,7 @@ function buildRuleFields(options) {
 }
 
 function chosenEdition() {
-  return /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]")).value || "classic";
+  return asForm($("#create-form")).edition.value || "classic";
 }
 
 /** Show the rule fields that matter in the chosen edition, and mark its picture. */
@@ -305,8 +305,7 @@ function buildEditions(options) {
 
 /** @param {string} edition */
 function chooseEdition(edition) {
-  const select = /** @type {HTMLSelectElement} */ ($("#create-form [name=edition]"));
-  select.value = edition;
+  asForm($("#create-form")).edition.value = edition;
   filterRuleFields();
 }
 
@@ -631,7 +630,7 @@ export function bindStart() {
   $("#play-now").addEventListener("click", playNow);
   $("#join-code-form").addEventListener("submit", onJoinCode);
   $("#watch-code").addEventListener("click", () => {
-    const code = cleanCode(/** @type {HTMLInputElement} */ ($("#join-code-form [name=code]")).value);
+    const code = cleanCode(asForm($("#join-code-form")).code.value);
     if (code) watch(code);
     else toast("Write the room code.");
   });

@@ -98,7 +98,7 @@ function renderCentre(view) {
 function renderColour(view) {
   const chip = $("#current-colour");
   const choosing = view.phase === "colour";
-  const colour = choosing ? "" : COLOUR_NAMES[/** @type {string} */ (view.colour)];
+  const colour = choosing ? "" : COLOUR_NAMES[view.colour ?? ""];
   chip.className = `colour-chip ${choosing ? "choosing" : colour ? `c-${colour}` : "c-none"}`;
   chip.replaceChildren(
     el("span", { class: "chip-label", text: choosing || colour ? "Colour: " : "" }),
