@@ -75,10 +75,7 @@ export function cardNode(name, { small = false, onclick = null, extraClass = "" 
   );
 }
 
-/**
- * A card's back.
- * @param {string} [extraClass]
- */
+/** A card's back. */
 export function backNode(extraClass = "") {
   return el(
     "div",

@@ -253,7 +253,7 @@ function append(message) {
 /** @param {import("./state.js").Message} message a `chat` message */
 export function onChat(message) {
   if (!isChat(message)) return;
-  const chatMessage = /** @type {ChatMessage} */ (/** @type {unknown} */ (message));
+  const chatMessage = /** @type {ChatMessage} */ (message);
   if (!append(chatMessage)) return;
   const mine = isMine(chatMessage);
   if (!mine && isDrawer() && !chat.open) {

@@ -142,11 +142,6 @@ export function renderDecision(view) {
   if (firstButton && !document.activeElement?.matches?.("input, textarea, select")) firstButton.focus({ preventScroll: true });
 }
 
-/** Whether two boxes overlap. @param {DOMRect} a @param {DOMRect} b */
-function overlaps(a, b) {
-  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-}
-
 /**
  * Dock the dialog where the hand stays in sight (at the top of a phone's screen, else at the
  * bottom), then scroll the hand clear of it.
@@ -162,19 +157,10 @@ function placeDecision() {
   const target = hand.childElementCount ? hand : area;
   const cards = target.getBoundingClientRect();
   const dialog = panel.getBoundingClientRect();
-  if (!overlaps(cards, dialog)) return;
+  if (cards.left >= dialog.right || dialog.left >= cards.right || cards.top >= dialog.bottom || dialog.top >= cards.bottom) return; // apart
   const margin = 12;
   const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
   window.scrollBy({ top: shift, behavior: "instant" });
-}
-
-/**
- * Cards of each colour in the hand.
- * @param {string[]} hand
- * @param {string} letter
- */
-function colourCount(hand, letter) {
-  return hand.filter((card) => !card.startsWith("W") && card[0] === letter).length;
 }
 
 /**
@@ -218,7 +204,7 @@ function decisionButton(entry, index, hand) {
   const key = el("span", { class: "key", text: number });
   if (entry.colour) {
     const colour = COLOUR_NAMES[entry.colour] ?? "";
-    const count = colourCount(hand, entry.colour);
+    const count = hand.filter((card) => card[0] === entry.colour).length; // wild cards start with W
     props.class += ` colour-option c-${colour}`;
     return el(
       "button",

@@ -55,10 +55,7 @@ export function el(tag, props = {}, ...children) {
  */
 export const badge = (kind, text, title) => el("span", { class: `badge ${kind}`, text, title });
 
-/**
- * @param {HTMLElement} node
- * @param {boolean} [visible]
- */
+/** @param {HTMLElement} node */
 export function show(node, visible = true) {
   node.hidden = !visible;
 }

@@ -43,18 +43,14 @@ export function renderHand(view) {
   const nodes = cards.map((card, index) => {
     const actions = cardActions(card);
     const classes = [actions.length ? "playable" : "", index === state.selected ? "selected" : ""].join(" ");
-    const node = /** @type {HTMLButtonElement} */ (
-      cardNode(card, {
-        extraClass: classes,
-        onclick: () => {
-          state.selected = index;
-          playCard(card);
-        },
-      })
-    );
+    const onclick = () => {
+      state.selected = index;
+      playCard(card);
+    };
+    const node = cardNode(card, { extraClass: classes, onclick });
     node.dataset.index = String(index);
     if (!actions.length) node.setAttribute("aria-disabled", "true");
-    if (state.busy) node.disabled = true;
+    node.toggleAttribute("disabled", state.busy);
     return node;
   });
   hand.replaceChildren(...nodes);

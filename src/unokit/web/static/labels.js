@@ -32,7 +32,8 @@ export const LEVER_LABELS = {
   "discard-colours": "Discard one of each colour",
   "draw-four": "Draw four",
 };
-export const LEVER_ORDER = ["choose-player", "right", "left", "everyone", "discard-colours", "draw-four"];
+/** The lever's outcomes in the engine's order (as listed above). */
+export const LEVER_ORDER = Object.keys(LEVER_LABELS);
 
 /**
  * "1 point", "2 points", "1 card", "0 cards".

@@ -38,9 +38,6 @@ function quickPlay() {
 }
 let quickFilled = false;
 
-/** A crown for the host (text, so that it reads as "Host" to a screen reader too). */
-const crown = () => el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" });
-
 /** @type {Record<string, string>} */
 const KIND_WORDS = { human: "player", bot: "bot", open: "open" };
 
@@ -51,7 +48,7 @@ export function renderLobby() {
   /** @type {HTMLInputElement} */ ($("#invite-link")).value = new URL(state.invite || `/r/${state.code}`, location.href).href;
   const changed = rulesInWords(changedRules(lobby.rules ?? {}, lobby.edition));
   const bots = `${botLabel(lobby.bot, true)} bots`;
-  $("#lobby-rules").textContent = [`${editionTitle(lobby.edition)}`, `${lobby.players ?? lobby.seats.length} seats`, bots, ...changed].join(" · ");
+  $("#lobby-rules").textContent = [editionTitle(lobby.edition), `${lobby.players ?? lobby.seats.length} seats`, bots, ...changed].join(" · ");
   $("#lobby-options").replaceChildren(...optionsInWords(lobby.options).map((text) => el("li", { text })));
   const list = $("#lobby-seats");
   list.replaceChildren();
@@ -60,29 +57,25 @@ export function renderLobby() {
     if (seat.kind === "open") open += 1;
     const isMe = seat.seat === state.seat;
     const isHost = seat.seat === lobby.host;
-    const badges = [];
-    badges.push(badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind));
+    const badges = [badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind)];
     if (isHost) badges.push(badge("host", "host"));
     if (seat.away) badges.push(badge("away", "away"));
     if (lobby.rule_cards && seat.kind === "human") {
       badges.push(badge(seat.ready ? "ready" : "", seat.ready ? "cards written" : "writing"));
     }
-    const controls = [];
+    let control = null;
     if (state.host && !isMe) {
       const free = seat.kind === "open";
       if (free || seat.kind === "bot") {
-        const text = free ? "Add bot" : "Remove bot";
-        controls.push(el("button", { text, dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) }));
+        control = el("button", { text: free ? "Add bot" : "Remove bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) });
       } else if (seat.kind === "human") {
-        controls.push(
-          el("button", {
-            class: "kick",
-            text: "Remove",
-            title: `Remove ${seat.name} from the room`,
-            dataset: { seat: seat.seat },
-            onclick: () => conn.send({ type: "kick", seat: seat.seat }),
-          }),
-        );
+        control = el("button", {
+          class: "kick",
+          text: "Remove",
+          title: `Remove ${seat.name} from the room`,
+          dataset: { seat: seat.seat },
+          onclick: () => conn.send({ type: "kick", seat: seat.seat }),
+        });
       }
     }
     const name = isMe ? "You" : seat.name; // an open seat's: "Seat N"
@@ -90,10 +83,10 @@ export function renderLobby() {
       el(
         "li",
         { class: `seat-row${isMe ? " me" : ""}${isHost ? " host" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
-        isHost ? crown() : null,
+        isHost ? el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" }) : null, // read as "Host" too
         el("span", { class: "seat-name", text: name, title: isMe ? seat.name : null }),
         el("span", { class: "badges" }, badges),
-        el("span", { class: "controls" }, controls),
+        el("span", { class: "controls" }, control),
       ),
     );
   }

@@ -197,7 +197,6 @@ function leavingHandsOver() {
 /** The top bar's Leave button and its confirmation: shown at the table only. */
 function renderLeave() {
   const button = $("#leave-match");
-  if (!button) return;
   const atTable = state.screen === "table" && Boolean(state.code);
   show(button, atTable);
   button.title = leavingHandsOver() ? "Leave the match: the bot plays your seat until you come back" : "Leave the table";
@@ -210,26 +209,19 @@ function renderLeave() {
  */
 function askLeave(open) {
   const box = $("#leave-confirm");
-  const button = $("#leave-match");
-  if (!box || !button) return;
   show(box, open);
-  button.setAttribute("aria-expanded", String(open));
+  $("#leave-match").setAttribute("aria-expanded", String(open));
   if (open) $("#leave-stay", box).focus();
 }
 
 /** Leave: at once for a spectator or once the match is over, else after the player confirms. */
 function onLeaveClick() {
-  if (!leavingHandsOver()) {
-    conn.send({ type: "leave" });
-    return;
-  }
-  askLeave(Boolean($("#leave-confirm")?.hidden ?? true));
+  if (leavingHandsOver()) askLeave(Boolean($("#leave-confirm").hidden));
+  else conn.send({ type: "leave" });
 }
 
 /** The top bar's Leave button and its confirmation. */
 function buildLeave() {
-  const tools = $("#topbar .topbar-tools");
-  if (!tools || $("#leave-match")) return;
   const button = el("button", {
     id: "leave-match",
     class: "leave-button",
@@ -260,7 +252,7 @@ function buildLeave() {
       el("button", { id: "leave-stay", class: "primary", text: "Stay", onclick: () => askLeave(false) }),
     ),
   );
-  tools.prepend(button);
+  $("#topbar .topbar-tools").prepend(button);
   $("#topbar").append(box);
   box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {

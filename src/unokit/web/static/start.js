@@ -123,7 +123,6 @@ function humanize(name) {
 /**
  * A bot level in words.
  * @param {string | undefined} level
- * @param {boolean} [short]
  */
 export function botLabel(level, short = false) {
   const key = level ?? "heuristic";

@@ -121,10 +121,7 @@ function renderStatus(view) {
   $("#hand-area").classList.toggle("my-turn", mine);
 }
 
-/**
- * @param {LegalEntry} entry
- * @param {string} [extraClass]
- */
+/** @param {LegalEntry} entry */
 function actionButton(entry, extraClass = "") {
   return el("button", {
     class: `act ${extraClass}`.trim(),
