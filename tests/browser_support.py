@@ -41,6 +41,19 @@ SOCKET_CUT_NOTE = re.compile(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/ws
 BOT_DELAY = 0.02
 """Seconds the bots wait before acting: short, so that a round is played in seconds."""
 
+ONE_ADDRESS = {
+    "connections_per_address": 10_000,
+    "address_creates_per_hour": 10_000,
+    "address_lookups_per_minute": 10_000,
+}
+"""Every page of the browser tests comes from 127.0.0.1: the limits per address are lifted (a
+module's pages create, join and resume far more rooms than one household would)."""
+
+
+def browser_settings(**changes: Any) -> ServerSettings:
+    """The settings of a browser tests' server: quick bots, no limits per address, and ``changes``."""
+    return ServerSettings(**{"bot_delay": BOT_DELAY, "away_seconds": 30.0, **ONE_ADDRESS, **changes})
+
 
 def chromium_path() -> str:
     """The Chromium executable to drive; fails the test with instructions if there is none."""
@@ -108,7 +121,7 @@ def start_server(db_path: str, settings: ServerSettings) -> LiveServer:
 def live_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The real server with a fresh SQLite file and quick bots."""
     db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
-    live = start_server(str(db), ServerSettings(bot_delay=BOT_DELAY, away_seconds=30.0))
+    live = start_server(str(db), browser_settings())
     yield live
     live.server.should_exit = True
     live.thread.join(timeout=10)

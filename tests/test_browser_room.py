@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     browser_fixture,
+    browser_settings,
     live_server_fixture,
     open_page_fixture,
     playwright_instance_fixture,
@@ -27,7 +28,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
 from unokit.rules import Rules
-from unokit.web.rooms import FixedSetup, RoomSettings, ServerSettings
+from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,7 +54,7 @@ def timer_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[L
     """A server whose rooms may set a turn timer of 1 second (the tests' lower minimum), with bots slow
     enough that a seat played for its player leaves the page time to show it."""
     db = tmp_path_factory.mktemp("web-timer") / "rooms.sqlite3"
-    live = start_server(str(db), ServerSettings(bot_delay=TIMER_BOT_DELAY, away_seconds=30.0, min_timer=1))
+    live = start_server(str(db), browser_settings(bot_delay=TIMER_BOT_DELAY, min_timer=1))
     yield live
     live.server.should_exit = True
     live.thread.join(timeout=10)

@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     ARTIFACTS,
     browser_fixture,
+    browser_settings,
     live_server_fixture,
     open_page_fixture,
     playwright_instance_fixture,
@@ -33,7 +34,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
 from unokit.rules import Rules
-from unokit.web.rooms import FixedSetup, RoomSettings, ServerSettings
+from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -105,7 +106,7 @@ RECORDER = """
 def paced_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server whose bots take their time (0.25 s, and the pauses after long effects), so that motion plays."""
     db = tmp_path_factory.mktemp("table") / "rooms.sqlite3"
-    live = start_server(str(db), ServerSettings(bot_delay=0.25, away_seconds=30.0))
+    live = start_server(str(db), browser_settings(bot_delay=0.25))
     yield live
     live.server.should_exit = True
     live.thread.join(timeout=10)
