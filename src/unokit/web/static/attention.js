@@ -63,9 +63,8 @@ function notify() {
   if (!prefs.notify || !("Notification" in window) || Notification.permission !== "granted") return;
   closeNotification();
   try {
-    const asks = state.asks ? `${capitalize(state.asks)}.` : "";
     const note = new Notification("Your turn in unokit", {
-      body: asks,
+      body: state.asks ? `${capitalize(state.asks)}.` : "",
       tag: "unokit-turn",
       icon: "/static/favicon.svg",
     });

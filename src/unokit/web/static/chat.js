@@ -44,7 +44,7 @@ function build() {
       placeholder: "Say something…",
       "aria-label": "Chat message",
       autocomplete: "off",
-      oninput: () => updateCount(),
+      oninput: updateCount,
     })
   );
   const quick = QUICK_REACTIONS.map((text) =>
@@ -225,7 +225,6 @@ function line(message) {
     "li",
     {
       class: `chat-line${mine ? " mine" : ""}${message.seat === null ? " spectator" : ""}${short ? " reaction" : ""}`,
-      dataset: { id: message.id },
       title: stamp,
     },
     el("span", { class: "chat-name", text: who }),

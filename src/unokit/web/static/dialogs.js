@@ -369,8 +369,7 @@ export function showNextResult() {
   const lines = [];
   if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
   if (match && !single) {
-    const final = result.event.scores ?? [];
-    const mine = final[winner];
+    const mine = (result.event.scores ?? [])[winner];
     if (scoring === "running-tally") lines.push(`${youWin ? "You have" : `${winnerName} has`} the lowest score: ${mine}.`);
     else lines.push(`${youWin ? "You reach" : `${winnerName} reaches`} ${plural(mine, "point")}.`);
     lines.push(`The match took ${plural(round, "round")}.`);
@@ -407,7 +406,7 @@ export function showNextResult() {
     body.append(
       el(
         "tr",
-        { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat, points: hand.value, cards: cards.length } },
+        { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat } },
         el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? badge("out", "out") : null),
         el(
           "td",
@@ -441,7 +440,7 @@ export function showNextResult() {
     scoreBody.append(
       el(
         "tr",
-        { class: [seat === winner ? "winner" : "", seat === state.seat ? "me" : ""].join(" ").trim(), dataset: { seat, score } },
+        { class: [seat === winner ? "winner" : "", seat === state.seat ? "me" : ""].join(" ").trim(), dataset: { seat } },
         el("td", {}, seatName(seat), seat === winner && match ? el("span", { class: "trophy", text: " 🏆", "aria-label": "winner" }) : null),
         gain,
         cell,

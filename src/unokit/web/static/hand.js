@@ -9,8 +9,6 @@ import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js
 import { unoArmed, disarmUno, pressUno } from "./uno.js";
 import { plural } from "./labels.js";
 
-/** @typedef {import("./state.js").LegalEntry} LegalEntry */
-
 /**
  * The legal actions that play `card`.
  * @param {string} card
@@ -55,7 +53,7 @@ export function renderHand(view) {
   });
   hand.replaceChildren(...nodes);
   fitHand();
-  if (focused >= 0 && hand.children[focused]) /** @type {HTMLElement} */ (hand.children[focused]).focus();
+  nodes[focused]?.focus(); // the card focused before, if any
 }
 
 /** The hand's width and `--card-w` as last laid out, kept by a ResizeObserver: drawing forces no layout. */

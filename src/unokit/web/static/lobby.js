@@ -251,16 +251,16 @@ function onSubmitRules(event) {
 
 async function copyInvite() {
   const input = /** @type {HTMLInputElement} */ ($("#invite-link"));
+  let copied = true;
   try {
     await navigator.clipboard.writeText(input.value);
-    toast("Invite link copied.");
   } catch {
     // no clipboard API (plain http to another machine): copy the selection
     input.focus();
     input.select();
-    const copied = document.execCommand?.("copy");
-    toast(copied ? "Invite link copied." : "Select the link and copy it.");
+    copied = document.execCommand?.("copy");
   }
+  toast(copied ? "Invite link copied." : "Select the link and copy it.");
 }
 
 export function bindLobby() {

@@ -411,7 +411,6 @@ async function ruleFx(event, view, pace) {
 }
 
 /**
- * Play the motion of one event.
  * @param {GameEvent} event
  * @param {View | null} view the view of the update the event belongs to (for the words of rule cards, lever outcomes)
  * @param {number} pace

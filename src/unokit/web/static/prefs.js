@@ -26,7 +26,7 @@ function load() {
   const saved = stored((storage) => JSON.parse(storage.getItem(PREFS_KEY) || "{}"), null); // unreadable: the defaults
   if (saved && typeof saved === "object") {
     if (typeof saved.muted === "boolean") prefs.muted = saved.muted;
-    if (saved.speed === "slow" || saved.speed === "normal" || saved.speed === "fast") prefs.speed = saved.speed;
+    if (Object.hasOwn(SPEED_FACTORS, saved.speed)) prefs.speed = saved.speed;
     if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
     if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
   }

@@ -145,7 +145,7 @@ function renderReplayLog(step) {
     );
     items.unshift(
       ...lines.map((/** @type {{kind: string, text: string}} */ event) =>
-        el("li", { class: `log-${event.kind}${at === step ? " current" : ""}`, dataset: { step: at }, text: event.text }),
+        el("li", { class: `log-${event.kind}${at === step ? " current" : ""}`, text: event.text }),
       ),
     );
   }

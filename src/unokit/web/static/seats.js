@@ -10,7 +10,6 @@ import { act } from "./connection.js";
 import { plural } from "./labels.js";
 
 /** @typedef {import("./state.js").View} View */
-/** @typedef {import("./state.js").SeatInfo} SeatInfo */
 
 const MAX_FAN = 9;
 const BACK = backNode();
@@ -28,15 +27,6 @@ function bottomSeat() {
 export function seatAngle(seat, players) {
   const k = (seat - bottomSeat() + players) % players;
   return { k, angle: Math.PI / 2 + (k * 2 * Math.PI) / players };
-}
-
-/**
- * The seat that plays after `view.actor`, going the way of play (skips aside).
- * @param {View} view
- */
-function nextSeat(view) {
-  const step = view.direction >= 0 ? 1 : -1;
-  return (view.actor + step + view.players) % view.players;
 }
 
 /**
@@ -65,17 +55,16 @@ function fan(count) {
 }
 
 /**
- * One seat.
  * @param {View} view
  * @param {number} seat
  * @param {Map<number | undefined, import("./state.js").LegalEntry>} catchable
  */
 function seatNode(view, seat, catchable) {
-  const info = /** @type {Partial<SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
+  const info = /** @type {Partial<import("./state.js").SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
   const count = view.hand_sizes[seat];
   const playing = view.phase !== "over" && !state.finished;
   const acting = playing && view.actor === seat;
-  const next = playing && !acting && nextSeat(view) === seat;
+  const next = playing && !acting && (view.actor + (view.direction >= 0 ? 1 : -1) + view.players) % view.players === seat; // skips aside
   const mine = seat === state.seat;
   const classes = ["seat", mine ? "me" : "", info.kind === "bot" ? "bot" : "", acting ? "acting" : "", next ? "next" : "", info.away ? "away" : "", info.auto ? "auto" : ""];
   const badges = [];
@@ -156,7 +145,6 @@ const felt = { w: 0, h: 0 };
  * @param {View} view
  */
 function renderArrows(view) {
-  const box = $("#arrows");
   const ratio = felt.w ? felt.h / felt.w : 0.45;
   const n = view.players;
   const forward = view.direction >= 0;
@@ -173,8 +161,7 @@ function renderArrows(view) {
     arrow.style.setProperty("--rot", `${rot.toFixed(1)}deg`);
     arrows.push(arrow);
   }
-  box.replaceChildren(...arrows);
-  box.dataset.direction = forward ? "1" : "-1";
+  $("#arrows").replaceChildren(...arrows);
 }
 
 if (typeof ResizeObserver !== "undefined") {

@@ -6,8 +6,6 @@ import { prefs, setPref } from "./prefs.js";
 import { askNotificationPermission } from "./attention.js";
 import { playSound } from "./sound.js";
 
-/** @typedef {import("./prefs.js").Speed} Speed */
-
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
@@ -122,7 +120,7 @@ export function bindSettings() {
   });
   for (const radio of speeds()) {
     radio.addEventListener("change", () => {
-      if (radio.checked) setPref("speed", /** @type {Speed} */ (radio.value));
+      if (radio.checked) setPref("speed", /** @type {import("./prefs.js").Speed} */ (radio.value));
     });
   }
   const colourBlind = input("#pref-colour-blind");

@@ -20,8 +20,7 @@ const audio = {
   noise: null,
 };
 
-/** @type {WeakSet<object>} */
-const sounded = new WeakSet();
+const sounded = new WeakSet(); // the events already sounded
 
 /** Create (or wake) the audio context: only from a user gesture. */
 function unlock() {

@@ -120,10 +120,7 @@ function humanize(name) {
   return capitalize(name.replaceAll("_", " ").replaceAll("-", " "));
 }
 
-/**
- * A bot level in words.
- * @param {string | undefined} level
- */
+/** @param {string | undefined} level */
 export function botLabel(level, short = false) {
   const key = level ?? "heuristic";
   return (short ? BOT_SHORT[key] : BOT_LABELS[key]) ?? humanize(key);
@@ -150,7 +147,6 @@ export function optionsInWords(options) {
 }
 
 /**
- * A rule option's value in words.
  * @param {string} name
  * @param {unknown} value
  */
@@ -497,10 +493,7 @@ function renderPublic(rooms) {
 
 // --- watch and the join page
 
-/**
- * Watch room `code` as a spectator.
- * @param {string} code
- */
+/** @param {string} code */
 export function watch(code) {
   state.code = code;
   state.spectator = true;

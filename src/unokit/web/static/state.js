@@ -23,7 +23,7 @@ const NAME_KEY = "unokit.name";
 /**
  * The table as this seat (or a spectator) sees it.
  * @typedef {object} View
- * @property {string} [edition] the edition's id (e.g. "classic")
+ * @property {string} [edition]
  * @property {number} players
  * @property {number[]} hand_sizes
  * @property {number} actor

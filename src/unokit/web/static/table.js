@@ -13,7 +13,6 @@ import { renderDecision, phaseDialog } from "./dialogs.js";
 import { SCORING_SHORT, plural } from "./labels.js";
 
 /** @typedef {import("./state.js").View} View */
-/** @typedef {import("./state.js").LegalEntry} LegalEntry */
 
 const MAX_LOG = 400;
 let firstDrawn = false;
@@ -121,7 +120,7 @@ function renderStatus(view) {
   $("#hand-area").classList.toggle("my-turn", mine);
 }
 
-/** @param {LegalEntry} entry */
+/** @param {import("./state.js").LegalEntry} entry */
 function actionButton(entry, extraClass = "") {
   return el("button", {
     class: `act ${extraClass}`.trim(),

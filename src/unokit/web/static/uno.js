@@ -5,8 +5,6 @@ import { $, el, toast } from "./dom.js";
 import { state } from "./state.js";
 import { act } from "./connection.js";
 
-/** @typedef {import("./state.js").LegalEntry} LegalEntry */
-
 /** Whether this player has pressed UNO for the card they are about to play. */
 let armed = false;
 
@@ -36,7 +34,7 @@ export function pressUno() {
 /**
  * The action that plays `entry`'s card: its `!` form (the UNO call) if UNO was pressed and the call
  * may go with that card, else `entry`'s own; the decision dialog plays cards through it too.
- * @param {LegalEntry} entry
+ * @param {import("./state.js").LegalEntry} entry
  */
 export function withUnoCall(entry) {
   if (!entry.card) return entry.action;
