@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from unokit.web.hub import Hub
 from unokit.web.rooms import Room, ServerSettings
-from unokit.web.server import make_config
+from unokit.web.server import listening_socket, make_config
 
 CHROMIUM_ENV = "UNOKIT_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -94,9 +93,7 @@ class LiveServer:
 
 
 def start_server(db_path: str, settings: ServerSettings) -> LiveServer:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock = listening_socket("127.0.0.1", 0)  # as `unokit serve` listens
     port = sock.getsockname()[1]
     config = make_config("127.0.0.1", port, db_path, settings, log_level="warning")  # as `unokit serve` runs it
     server = uvicorn.Server(config)

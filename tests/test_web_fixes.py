@@ -3,6 +3,7 @@ and the words of a player's own decision."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
@@ -25,6 +26,7 @@ from unokit.game import EDITION_PHASES, Game
 from unokit.jackpot import suggested_rule_cards
 from unokit.rules import Rules
 from unokit.web.rooms import FixedSetup
+from unokit.web.server import listening_socket
 from web_support import Client, RunningServer, fast_settings, play_to_end
 
 
@@ -129,6 +131,29 @@ def test_serve_with_a_database_that_cannot_be_opened_says_so_and_exits_2(tmp_pat
     assert len(lines) == 1 and lines[0].startswith("unokit: error: cannot open the database"), done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert not missing.parent.exists()
+
+
+def test_the_servers_connections_send_at_once() -> None:
+    """Connections accepted from the socket ``unokit serve`` listens on have Nagle's algorithm off:
+    left on, each response after a connection's first waited ~40 ms for the client's delayed ACK."""
+
+    async def accepted_nodelay() -> int:
+        listener = listening_socket("127.0.0.1", 0)
+        flags: list[int] = []
+
+        async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            flags.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(accept, sock=listener)
+        async with server:
+            _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+            while not flags:
+                await asyncio.sleep(0.01)
+            writer.close()
+        return flags[0]
+
+    assert asyncio.run(accepted_nodelay()) != 0
 
 
 def get_json(url: str) -> tuple[int, dict[str, Any]]:
