@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from unokit.web.app import SECURITY_HEADERS, STATIC_DIR
-from unokit.web.assets import ClientAssets
+from unokit.web.assets import ClientAssets, join_stylesheets
 from web_support import Client, RunningServer, fast_settings
 
 
@@ -83,9 +83,36 @@ def test_the_page_names_every_file_under_one_version(server: RunningServer) -> N
     """Every /static/ address of the page carries the version; nothing else of it changes."""
     version = served_version(server)
     raw = (STATIC_DIR / "index.html").read_bytes()
+    joined, _ = join_stylesheets(raw, {path.name: path.read_bytes() for path in STATIC_DIR.glob("*.css")})
     _, _, body = fetch(server.http + "/")
-    assert body.count(b'"/static/' + version.encode() + b"/") == raw.count(b'"/static/') > 20
-    assert body.replace(b"/static/" + version.encode() + b"/", b"/static/") == raw
+    assert body.count(b'"/static/' + version.encode() + b"/") == joined.count(b'"/static/') > 20
+    assert body.replace(b"/static/" + version.encode() + b"/", b"/static/") == joined
+
+
+def test_the_styles_are_sent_as_one_file_in_the_pages_order(server: RunningServer) -> None:
+    """The page links every stylesheet of static/; it is sent linking one file, where the first
+    link was, that holds them all in the links' order (so the cascade is unchanged)."""
+    raw = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    linked = re.findall(r'<link rel="stylesheet" href="/static/([^"]+)">', raw)
+    assert sorted(linked) == sorted(path.name for path in STATIC_DIR.glob("*.css"))
+    version = served_version(server)
+    _, _, page = fetch(server.http + "/")
+    assert re.findall(rb'<link rel="stylesheet" href="([^"]+)">', page) == [f"/static/{version}/styles.css".encode()]
+    assert page.index(b"styles.css") > page.index(b"boot.js")  # still after the boot script
+    status, headers, body = fetch(f"{server.http}/static/{version}/styles.css")
+    assert status == 200 and headers["content-type"].startswith("text/css")
+    assert headers["cache-control"] == "public, max-age=31536000, immutable"
+    expected = "".join(f"/* {name} */\n" + (STATIC_DIR / name).read_text().rstrip("\n") + "\n" for name in linked)
+    assert body.decode() == expected
+
+
+def test_joining_refuses_a_missing_sheet_or_a_clashing_name() -> None:
+    page = b'<link rel="stylesheet" href="/static/a.css">\n<link rel="stylesheet" href="/static/b.css">\n'
+    with pytest.raises(ValueError, match=r"missing: b\.css"):
+        join_stylesheets(page, {"a.css": b"a {}"})
+    with pytest.raises(ValueError, match=r"styles\.css is the name"):
+        join_stylesheets(page, {"a.css": b"", "b.css": b"", "styles.css": b""})
+    assert join_stylesheets(b"<p>no styles</p>", {}) == (b"<p>no styles</p>", None)
 
 
 def test_versioned_files_are_kept_for_good(server: RunningServer) -> None:
