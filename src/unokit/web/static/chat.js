@@ -1,7 +1,7 @@
 // The room chat, from the lobby to the table (a drawer with an unread count on a phone): quick
 // reactions, the last messages on entering and the chat's errors.  Every text goes in as text.
 
-import { $, el, show } from "./dom.js";
+import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
 
@@ -26,6 +26,8 @@ const chat = {
   sentAt: 0,
   lastSent: "",
   errorTimer: 0,
+  /** whether the log is scrolled to (near) its end: then a new message scrolls it on */
+  atEnd: true,
 };
 
 /** Whether the chat is a drawer (a phone-sized screen). */
@@ -69,7 +71,7 @@ function build() {
         el("h3", { text: "Chat" }),
         el("button", { class: "chat-close", "aria-label": "Close the chat", text: "×", onclick: () => setOpen(false) }),
       ),
-      el("ol", { class: "chat-log", "aria-live": "polite" }),
+      el("ol", { class: "chat-log", "aria-live": "polite", onscroll: onLogScroll }),
       el("p", { class: "chat-empty muted", text: "No messages yet. Say hello!" }),
       el("div", { class: "chat-quick", role: "group", "aria-label": "Quick reactions" }, quick),
       el(
@@ -142,8 +144,13 @@ function updateCount() {
 
 /** @param {boolean} [force] scroll even if the player scrolled up to read */
 function scrollDown(force = false) {
-  const log = $(".chat-log", build());
-  if (force || log.scrollHeight - log.scrollTop - log.clientHeight < 60) log.scrollTop = log.scrollHeight;
+  if (force || chat.atEnd) scrollToEnd($(".chat-log", build()));
+}
+
+/** @param {Event} event */
+function onLogScroll(event) {
+  const log = /** @type {HTMLElement} */ (event.currentTarget);
+  chat.atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 60;
 }
 
 /** @param {SubmitEvent} event */
@@ -275,6 +282,7 @@ export function resetChat() {
   const root = build();
   chat.seen.clear();
   chat.unread = 0;
+  chat.atEnd = true;
   $(".chat-log", root).replaceChildren();
   show($(".chat-empty", root), true);
   updateUnread();

@@ -73,3 +73,21 @@ export function toast(message) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => show(box, false), 4500);
 }
+
+/** @type {Set<HTMLElement>} */
+const scrollingToEnd = new Set();
+
+/**
+ * Scroll each of `nodes` to its end before the next frame is drawn, once however often asked:
+ * reading a height as each line is added would lay the page out again for every line.
+ * @param {...(HTMLElement | null)} nodes
+ */
+export function scrollToEnd(...nodes) {
+  if (!scrollingToEnd.size) {
+    requestAnimationFrame(() => {
+      for (const node of scrollingToEnd) node.scrollTop = node.scrollHeight;
+      scrollingToEnd.clear();
+    });
+  }
+  for (const node of nodes) if (node) scrollingToEnd.add(node);
+}

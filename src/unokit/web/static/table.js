@@ -2,7 +2,7 @@
 // and UNO button, the scores, the rule cards shown and the log; the hand and the dialog draw
 // themselves.  It draws the update the event queue shows, its version on `#table[data-version]`.
 
-import { $, el, show } from "./dom.js";
+import { $, el, scrollToEnd, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
 import { state, seatName, myDecisions, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
@@ -38,7 +38,7 @@ export function addLog(event) {
  * @param {HTMLElement} list
  */
 export function scrollLog(list) {
-  for (const node of [list, list.parentElement]) if (node) node.scrollTop = node.scrollHeight;
+  scrollToEnd(list, list.parentElement);
 }
 
 export function renderTable() {
