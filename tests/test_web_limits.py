@@ -3,6 +3,7 @@ and lobbies nobody came back to."""
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from unokit.web.rooms import FixedSetup
-from web_support import Client, RunningServer, fast_settings
+from web_support import Client, RunningServer, captured_logs, fast_settings, play_to_end
 
 
 def finished_match(server: RunningServer, seed: int = 3) -> tuple[str, int]:
@@ -164,3 +165,36 @@ def test_a_match_nobody_watches_is_put_away_and_comes_back_when_opened(tmp_path:
         assert again.call(lambda: code in again.hub.rooms) is False, "not restored: nobody played it lately"
     with RunningServer(db, fast_settings()) as third:
         assert third.call(lambda: code in third.hub.rooms), "restored by a server that keeps matches longer"
+
+
+def test_a_failed_pass_of_the_rooms_scheduler_stops_no_bot() -> None:
+    """An error in one pass of the scheduler (here, tidying) is logged, and the bots play on: the
+    scheduler is one task for every room, so dying with it would stop every room's bots for good."""
+    with RunningServer(":memory:", fast_settings()) as server, captured_logs() as logs:
+        tidy = server.hub.tidy
+        failed: list[bool] = []
+
+        def failing_once() -> None:
+            if not failed:
+                failed.append(True)
+                raise RuntimeError("tidying failed")
+            tidy()
+
+        server.call(lambda: setattr(server.hub, "tidy", failing_once))
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=3)
+        ann.expect("welcome")
+        for seat in (1, 2):
+            ann.send(type="seat", seat=seat, bot=True)
+            ann.expect("lobby", where=lambda m, seat=seat: m["seats"][seat]["kind"] == "bot")
+        ann.send(type="start")
+        ann.expect("update")
+
+        def bots_played(client: Client) -> bool:
+            plays = [event for message in client.received if message["type"] == "update" for event in message["events"]]
+            return {1, 2} <= {event["seat"] for event in plays if event["kind"] == "play"}
+
+        play_to_end(ann, random.Random(7), timeout=20, stop=bots_played)
+        assert failed, "the scheduler's pass failed"
+        assert any("scheduler failed a pass" in record.getMessage() for record in logs)
+        ann.close()

@@ -97,27 +97,37 @@ class Hub:
     async def run_steps(self) -> None:
         """Start the rooms' automatic steps when due, oldest first, each a task of its own (so a room
         waiting for the store holds up no other); every few minutes, put away what nobody uses."""
-        queue = self.queue
         while True:
-            self.tidy()
-            if not queue:
-                self.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), self.tidy_every)
-                continue
-            due, _, room, token, kind = queue[0]
-            now = time.monotonic()
-            if due > now:
-                self.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), min(due - now, self.tidy_every))
-                continue
-            heapq.heappop(queue)
-            if token != room.token or room.closed or room.stepping:
-                continue
-            room.stepping = True
-            self.spawn(room.step(kind, token))
-            await asyncio.sleep(0)  # the step runs at once, before the next is started
+            try:
+                await self.run_due_step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one failed pass must not stop every room's bots for good
+                log.exception("the rooms' scheduler failed a pass; it goes on")
+                await asyncio.sleep(0.1)
+
+    async def run_due_step(self) -> None:
+        """One pass of :meth:`run_steps`: tidy if due, then wait for the next step or start it."""
+        queue = self.queue
+        self.tidy()
+        if not queue:
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), self.tidy_every)
+            return
+        due, _, room, token, kind = queue[0]
+        now = time.monotonic()
+        if due > now:
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), min(due - now, self.tidy_every))
+            return
+        heapq.heappop(queue)
+        if token != room.token or room.closed or room.stepping:
+            return
+        room.stepping = True
+        self.spawn(room.step(kind, token))
+        await asyncio.sleep(0)  # the step runs at once, before the next is started
 
     def start(self) -> None:
         """Start running automatic steps (in the running event loop)."""
