@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import time
@@ -11,7 +12,8 @@ import pytest
 
 from unokit import Game
 from unokit.record import replay, to_record
-from unokit.web.storage import SeatRow, SqliteStorage, hash_secret
+from unokit.web.storage import ROWS_PER_STATEMENT, ActionRow, SeatRow, SqliteStorage, hash_secret
+from unokit.web.store import Store
 from web_support import Client, RunningServer, fast_settings
 
 
@@ -142,3 +144,67 @@ def test_bad_status_and_failed_transactions_change_nothing(store: SqliteStorage)
         store.save_seats("ROOM2345", [SeatRow(0, "Ann", "human"), SeatRow(1, "Bob", "wizard")])
     room = store.load_room("ROOM2345")
     assert room is not None and room.seats == [SeatRow(0, "Ann", "human")]
+
+
+def test_actions_of_several_rooms_are_stored_together_or_not_at_all(store: SqliteStorage) -> None:
+    """``append_actions`` stores a group of actions of several rooms in one transaction (chunks of
+    ROWS_PER_STATEMENT rows), marks each room touched, and stores none of them if one is refused."""
+    games = {code: Game("classic", 2, seed=n) for n, code in enumerate(("ROOM2345", "ROOM6789"))}
+    for code, game in games.items():
+        store.create_room(code, {"edition": "classic"}, created=0.0)
+        store.start_game(code, to_record(game, ["A", "B"]))
+        play_some(game, 300, seed=3)
+    rows = [
+        ActionRow(code, index, seat, game.actions.format(action))
+        for code, game in games.items()
+        for index, (seat, action) in enumerate(game.history)
+    ]
+    assert len(rows) > ROWS_PER_STATEMENT
+    before = time.time()
+    store.append_actions(rows[:-1])
+    for code in games:
+        (touched,) = store.db.execute("SELECT touched FROM rooms WHERE code = ?", (code,)).fetchone()
+        assert touched >= before
+    last = rows[-1]
+    with pytest.raises(sqlite3.IntegrityError):  # the last action, with one already stored
+        store.append_actions([last, rows[0]])
+    assert len(store.load_record(last.code)["actions"]) == len(games[last.code].history) - 1  # type: ignore[index]
+    store.append_actions([last])
+    for code, game in games.items():
+        assert replay(store.load_record(code)).state_key() == game.state_key()  # type: ignore[arg-type]
+
+
+def test_the_store_writes_the_actions_asked_for_together_in_groups(tmp_path: Path) -> None:
+    """Actions asked for at once are written in a few groups, not one call each; an action the
+    storage refuses fails alone, and the others of its group are stored."""
+    storage = SqliteStorage(str(tmp_path / "rooms.sqlite3"))
+    calls: list[int] = []
+    append_actions = storage.append_actions
+
+    def counted(actions: list[ActionRow]) -> None:
+        calls.append(len(actions))
+        append_actions(actions)
+
+    storage.append_actions = counted  # type: ignore[method-assign]
+    codes = [f"ROOM{n:04d}".replace("0", "A").replace("1", "B") for n in range(40)]
+    for code in codes:
+        storage.create_room(code, {"edition": "classic"}, created=0.0)
+    storage.append_action(codes[0], 0, 0, "draw")
+
+    async def write_all() -> list[BaseException | None]:
+        store = Store(storage)
+        try:
+            writes = [store.append_action(code, 0, 0, "draw") for code in codes]  # codes[0]'s is a duplicate
+            return list(await asyncio.gather(*writes, return_exceptions=True))
+        finally:
+            store.executor.shutdown()
+            store.readers.shutdown()
+
+    outcomes = asyncio.run(write_all())
+    assert isinstance(outcomes[0], sqlite3.IntegrityError) and outcomes[1:] == [None] * 39
+    # a group or two (the first asked, then the rest); the group that failed is retried one by one
+    assert sum(calls) == 40 and len(calls) <= 4, calls
+    for code in codes[1:]:
+        assert storage.load_record(code) is None  # not started: the record is only read for games
+        with sqlite3.connect(storage.path) as db:
+            assert db.execute("SELECT COUNT(*) FROM actions WHERE code = ?", (code,)).fetchone() == (1,)

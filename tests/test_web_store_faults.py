@@ -54,11 +54,14 @@ class FaultyStorage:
             return method
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            self.calls.append(name)
-            if name in self.failing:
-                raise StorageError(f"injected: {name} fails")
-            gate = self.gates.get(name)
-            if gate is not None and gate[0] in (None, args[0] if args else None):
+            # a group of actions (append_actions) is faulted as its actions would be one by one
+            fault = "append_action" if name == "append_actions" else name
+            codes = {row.code for row in args[0]} if name == "append_actions" else {args[0] if args else None}
+            self.calls.extend([fault] * (len(args[0]) if name == "append_actions" else 1))
+            if fault in self.failing:
+                raise StorageError(f"injected: {fault} fails")
+            gate = self.gates.get(fault)
+            if gate is not None and (gate[0] is None or gate[0] in codes):
                 assert gate[1].wait(30), "a gate was never opened"
             return method(*args, **kwargs)
 

@@ -25,7 +25,7 @@ import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -325,8 +325,12 @@ class Room:
     async def write(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Store a change before it is made (``function``: a method of the storage); the store's
         refusal raises :class:`RoomError` ``store`` and the change must not be made."""
+        return await self.written(self.hub.store.run(function, *args, **kwargs))
+
+    async def written(self, writing: Awaitable[R]) -> R:
+        """:meth:`write` of a call of the store already made (``writing``)."""
         try:
-            result = await self.hub.store.run(function, *args, **kwargs)
+            result = await writing
         except StorageError as exc:
             self.refused(exc)
             raise RoomError("store", STORE_REFUSED) from None
@@ -590,14 +594,15 @@ class Room:
         if trial.is_over:
             scores = list(trial.scores)
             result = {"winner": trial.winner, "scores": scores, "rounds": trial.round, "names": self.names()}
-        await self.write(
-            self.hub.storage.append_action,
-            self.code,
-            len(trial.history) - 1,
-            seat,
-            trial.actions.format(action),
-            seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
-            result=result,
+        await self.written(
+            self.hub.store.append_action(
+                self.code,
+                len(trial.history) - 1,
+                seat,
+                trial.actions.format(action),
+                seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
+                result=result,
+            )
         )
         self.game = trial
         self.last_change = time.monotonic()

@@ -29,9 +29,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any, ParamSpec, Protocol, TypeVar
+from typing import IO, Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 __all__ = [
+    "ActionRow",
     "ChatRow",
     "PublicRoom",
     "SeatRow",
@@ -45,6 +46,10 @@ __all__ = [
 
 ROOM_STATUSES = ("lobby", "playing", "finished")
 
+ROWS_PER_STATEMENT = 200
+"""Actions written by one statement of :meth:`SqliteStorage.append_actions` (4 values each, well
+under SQLite's limit of variables)."""
+
 
 class StorageError(Exception):
     """The store cannot do what was asked now: nothing of that call was stored."""
@@ -52,6 +57,16 @@ class StorageError(Exception):
 
 class StorageBusy(StorageError):
     """Another connection or process holds the store's lock: the call may succeed if tried again."""
+
+
+class ActionRow(NamedTuple):
+    """One action of a room's game, as :meth:`Storage.append_action` stores it."""
+
+    code: str
+    number: int
+    """0-based, in the order of the game's actions"""
+    seat: int
+    notation: str
 
 
 def hash_secret(secret: str) -> str:
@@ -174,6 +189,11 @@ class Storage(Protocol):
     ) -> None:
         """The ``index``-th action of the room's game (0-based), with what it changed: the ``seats``
         (late arrivals seated at a new round) and the ``result`` if it ended the match."""
+        ...
+
+    def append_actions(self, actions: list[ActionRow]) -> None:
+        """Actions of several rooms (each as :meth:`append_action` with nothing else changed), in
+        one transaction: all are stored, or none."""
         ...
 
     def save_result(self, code: str, result: dict[str, Any]) -> None:
@@ -314,6 +334,10 @@ class SqliteStorage:
             threading.RLock() if self.memory else contextlib.nullcontext()
         )
         """Held by every call of a store with one connection."""
+        self._writing = threading.Lock()
+        """Held by a write transaction: SQLite lets one connection write at a time, and threads
+        that waited for it inside SQLite would sleep in its busy handler (1 ms, 2 ms, ... 100 ms
+        steps) rather than start when the file is free."""
         self._lock_file: IO[bytes] | None = None
         if exclusive and not self.memory:
             self._lock_file = _exclusive_lock(path + ".lock")
@@ -487,6 +511,22 @@ class SqliteStorage:
                 self._finish(db, code, result)
 
     @_guarded
+    def append_actions(self, actions: list[ActionRow]) -> None:
+        # one statement per chunk, not one per row: each statement lets the interpreter's lock go
+        # and waits to take it back, which costs milliseconds while the event loop is busy
+        touched = time.time()
+        with self._transaction() as db:
+            for start in range(0, len(actions), ROWS_PER_STATEMENT):
+                chunk = actions[start : start + ROWS_PER_STATEMENT]
+                values = ", ".join(["(?, ?, ?, ?)"] * len(chunk))
+                db.execute(
+                    f"INSERT INTO actions (code, idx, seat, action) VALUES {values}", [v for row in chunk for v in row]
+                )
+                codes = sorted({row.code for row in chunk})
+                marks = ", ".join(["?"] * len(codes))
+                db.execute(f"UPDATE rooms SET touched = ? WHERE code IN ({marks})", [touched, *codes])
+
+    @_guarded
     def save_result(self, code: str, result: dict[str, Any]) -> None:
         with self._transaction() as db:
             self._finish(db, code, result)
@@ -570,22 +610,24 @@ class SqliteStorage:
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on an exception) on this thread's connection."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (``ROLLBACK`` on an exception) on this thread's
+        connection, one write transaction of this store at a time."""
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
-            raise
-        else:
+        with self._writing:
+            db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute("COMMIT")
+                yield db
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
                     db.execute("ROLLBACK")
                 raise
+            else:
+                try:
+                    db.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                    raise
 
 
 def _exclusive_lock(path: str) -> IO[bytes]:
