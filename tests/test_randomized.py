@@ -36,7 +36,7 @@ from unokit.actions import ActionType
 from unokit.editions import EDITIONS
 from unokit.errors import GameOverError, IllegalActionError, WrongPlayerError
 from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, Event
-from unokit.game import PHASE_NAMES, Game
+from unokit.game import HOUSE_PHASE_NAMES, PHASE_NAMES, Game
 from unokit.jackpot import TARGET_PERFORMER
 from unokit.record import replay, to_record
 from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS
@@ -260,7 +260,7 @@ def check_legal(game: Game, seat: int, legal: tuple[int, ...]) -> None:
             assert arg != seat and arg in game.exposed, f"{where()} may catch {arg}: {game.exposed}"
         elif kind not in (ActionType.PLAY, ActionType.DISCARD):
             assert seat == game.actor, f"{where()} may {space.format(action)} out of turn"
-    if seat == game.actor and game.phase_name == "turn":
+    if seat == game.actor and game.phase_name == "turn" and not game.rules.house_on:
         assert space.draw in legal, f"{where()} may not draw"
         if not game.edition.colours_matter:
             # Every card is wild: every card held may be played.
@@ -293,7 +293,8 @@ def play_and_check(
     label = f"{edition}, {players} players, seed {seed}"
     while not game.is_over:
         assert dict(game.all_cards()) == deck, f"{label}, step {steps}: cards lost or duplicated"
-        assert game.phase_name in (*PHASE_NAMES[:-1], *game.edition.phase_names), f"{label}, step {steps}: phase"
+        phases = (*PHASE_NAMES[:-1], *game.edition.phase_names, *HOUSE_PHASE_NAMES)
+        assert game.phase_name in phases, f"{label}, step {steps}: phase"
         deciders = game.deciders()
         assert deciders and game.actor in deciders and len(set(deciders)) == len(deciders), (
             f"{label}, step {steps}: {deciders}"

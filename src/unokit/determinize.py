@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, NO_COLOUR
 from unokit.editions import get_edition
 from unokit.events import Event
-from unokit.game import PHASE_NAMES, Game
+from unokit.game import HOUSE_PHASE_NAMES, HOUSE_PHASES, PHASE_NAMES, Game
 from unokit.views import View, round_start
 
 
@@ -126,7 +126,10 @@ def sample_game(
     game = Game.blank(edition, view.players, rng.getrandbits(63), view.rules)
     state = view.state
     phases = (*PHASE_NAMES, *edition.phase_names)
-    game.phase = phases.index(view.phase)
+    if view.phase in HOUSE_PHASE_NAMES:
+        game.phase = HOUSE_PHASES + HOUSE_PHASE_NAMES.index(view.phase)
+    else:
+        game.phase = phases.index(view.phase)
     game.round = view.round
     game.dealer = view.dealer
     game.direction = view.direction
@@ -186,6 +189,7 @@ def sample_game(
     if view.phase == "drawn":
         game.drawn = view.drawn if view.drawn >= 0 else _a_playable_card(game)
     edition.restore_public_state(game, state, rng)
+    game.restore_house_state(state)
     return game
 
 

@@ -158,6 +158,8 @@ class Edition:
     """Points per card kind at the end of a round (number cards: face value)."""
     effect_table: dict[int, Effect] = {}
     final_effect_table: dict[int, Effect] = {}
+    main_scoring = "winner-collects"
+    """The scoring method of the edition's sheet (what ``Rules.scoring="edition"`` plays)."""
 
     def __init__(self) -> None:
         faces = tuple(sorted({card for card, _ in self.composition}))

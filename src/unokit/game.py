@@ -56,6 +56,10 @@ TARGET = 5
 OVER = 6
 EDITION_PHASES = 7
 """Phases from this number on belong to an edition (see :meth:`Edition.actor_actions`)."""
+HOUSE_PHASES = 40
+"""Phases from this number on belong to the house rules (:mod:`unokit.house`)."""
+HOUSE_PHASE_NAMES = ("stack",)
+HOUSE_PHASE_ASKS = ("stack a draw card or draw the penalty",)
 PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "discard", "target", "over")
 _PHASE_ASKS = (
     "play a card or draw",
@@ -80,6 +84,8 @@ OP_TARGET = 5  # seat chooses a target for the card of kind arg
 OP_END_ROUND = 6  # the round ends
 OP_BEGIN = 7  # seat begins a turn
 OP_JAM = 8  # seat drops a Wild Welcome to the Jam card
+HOUSE_OPS = 40
+"""Operation codes from this number on belong to the house rules (:mod:`unokit.house`)."""
 EDITION_OPS = 20
 """Operation codes from this number on belong to an edition (see :meth:`Edition.run_op`)."""
 
@@ -105,7 +111,39 @@ _CATCH = int(ActionType.CATCH)
 
 
 class Game:
-    """A match of one edition, from the first deal to the match winner."""
+    """A match of one edition, from the first deal to the match winner.
+
+    With a house rule on (see :mod:`unokit.house`) the object is a
+    :class:`~unokit.house.HouseGame`; with every house rule off it is a plain ``Game``."""
+
+    def __new__(
+        cls,
+        edition: str | Edition = "classic",
+        players: int = 4,
+        *,
+        seed: int | None = None,
+        rules: Rules | dict[str, Any] | None = None,
+        deck: Sequence[int | str] | None = None,
+        dealer: int | None = None,
+        rule_cards: Sequence[str] | None = None,
+    ) -> Game:
+        return object.__new__(cls._class_for(rules) if cls is Game else cls)
+
+    @staticmethod
+    def _class_for(rules: Rules | dict[str, Any] | None) -> type[Game]:
+        """``HouseGame`` when some house rule is on, else ``Game``."""
+        if rules is None:
+            return Game
+        if isinstance(rules, dict):
+            try:
+                rules = Rules.from_dict(rules)
+            except UnknownOptionError:
+                return Game  # __init__ reports the error
+        if not isinstance(rules, Rules) or not rules.house_on:
+            return Game
+        from unokit.house import HouseGame
+
+        return HouseGame
 
     def __init__(
         self,
@@ -138,7 +176,7 @@ class Game:
     @classmethod
     def blank(cls, edition: str | Edition, players: int, seed: int, rules: Rules | None = None) -> Game:
         """A game with no cards dealt, for code that sets up a state itself (see :mod:`unokit.determinize`)."""
-        game = object.__new__(cls)
+        game = object.__new__(cls._class_for(rules) if cls is Game else cls)
         game._init_state(edition, players, seed, rules)
         game.setup_dealer = None
         game.initial_deck = None
@@ -156,6 +194,8 @@ class Game:
         elif rules is not None and not isinstance(rules, Rules):
             raise UnknownOptionError("rules must be a Rules object or a mapping of options")
         self.rules: Rules = rules or Rules()
+        self.scoring: str = self.rules.scoring if self.rules.scoring != "edition" else self.edition.main_scoring
+        """The scoring method played (``Rules.scoring`` with ``edition`` resolved)."""
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
             raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
         if seed is None:
@@ -301,7 +341,9 @@ class Game:
     @property
     def phase_name(self) -> str:
         """``turn``, ``drawn``, ``colour``, ``challenge``, ``discard``, ``target``, ``over``,
-        or a phase of the edition."""
+        a phase of the edition, or a house rule's (:mod:`unokit.house`)."""
+        if self.phase >= HOUSE_PHASES:
+            return HOUSE_PHASE_NAMES[self.phase - HOUSE_PHASES]
         if self.phase >= EDITION_PHASES:
             return self.edition.phase_names[self.phase - EDITION_PHASES]
         return PHASE_NAMES[self.phase]
@@ -312,7 +354,9 @@ class Game:
         >>> Game("wild-jackpot", 2, seed=1).asks()
         'play a card or draw'
         """
-        if self.phase >= EDITION_PHASES:
+        if self.phase >= HOUSE_PHASES:
+            words = HOUSE_PHASE_ASKS[self.phase - HOUSE_PHASES]
+        elif self.phase >= EDITION_PHASES:
             words = self.edition.phase_asks[self.phase - EDITION_PHASES]
         else:
             words = _PHASE_ASKS[self.phase]
@@ -386,10 +430,18 @@ class Game:
         if phase == DISCARD:
             return tuple(sorted({space.discard_id[c] for c in hand}))
         if phase == TARGET:
-            return tuple(space.id(ActionType.TARGET, s) for s in self.edition.targets(self, seat, self.target_kind))
+            return tuple(space.id(ActionType.TARGET, s) for s in self._targets(seat, self.target_kind))
         if phase >= EDITION_PHASES:
-            return self.edition.actor_actions(self)
+            return self._phase_actions()
         return ()
+
+    def _targets(self, seat: int, kind: int) -> list[int]:
+        """The seats ``seat`` may choose for a target decision of ``kind``."""
+        return self.edition.targets(self, seat, kind)
+
+    def _phase_actions(self) -> tuple[int, ...]:
+        """Legal actions of the actor in a phase beyond the common ones (an edition's)."""
+        return self.edition.actor_actions(self)
 
     def _interrupts(self, seat: int) -> tuple[int, ...]:
         exposed = self.exposed
@@ -425,7 +477,7 @@ class Game:
             self.exposed.clear()
             self.window_armed = False
         if self.phase >= EDITION_PHASES:
-            self.edition.apply_action(self, seat, kind, arg)
+            self._apply_phase(seat, kind, arg)
         elif kind <= _PLAY_UNO:
             self.drawn = -1
             self.play_card(seat, arg, kind == _PLAY_UNO)
@@ -442,12 +494,20 @@ class Game:
         elif kind in (_CHALLENGE, _ACCEPT):
             self._resolve_challenge(seat, kind == _CHALLENGE)
         elif kind == _TARGET:
-            self.edition.on_target(self, seat, arg)
+            self._on_target(seat, arg)
             self.run_ops()
         elif kind == _DISCARD:
             self._discard(seat, arg)
         else:  # pragma: no cover - every action type is handled above
             raise AssertionError(kind)
+
+    def _apply_phase(self, seat: int, kind: int, arg: int) -> None:
+        """Apply a legal action in a phase beyond the common ones (an edition's)."""
+        self.edition.apply_action(self, seat, kind, arg)
+
+    def _on_target(self, seat: int, target: int) -> None:
+        """Apply the target chosen in phase ``target``."""
+        self.edition.on_target(self, seat, target)
 
     def apply_notation(self, seat: int, text: str) -> int:
         """Parse ``text`` as action notation and apply it; returns the action id."""
@@ -690,8 +750,12 @@ class Game:
             elif op == OP_END_ROUND:
                 self._end_round()
                 return
-            elif not self.edition.run_op(self, op, seat, arg):
+            elif not self._run_op(op, seat, arg):
                 return
+
+    def _run_op(self, op: int, seat: int, arg: int) -> bool:
+        """Run an operation beyond the common ones; return True to keep running operations."""
+        return self.edition.run_op(self, op, seat, arg)
 
     def ask(self, phase: int, seat: int) -> None:
         """Ask ``seat`` the decision of ``phase``."""
@@ -706,7 +770,7 @@ class Game:
         points = [self.edition.hand_points(h) for h in self.hands]
         for seat in range(n):
             self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
-        method = self.rules.scoring
+        method = self.scoring
         gained = 0
         if method == "winner-collects":
             gained = sum(points)
@@ -744,7 +808,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy, random generator included."""
-        other = object.__new__(Game)
+        other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
@@ -799,6 +863,13 @@ class Game:
         return self.state_key() == other.state_key() and self.events == other.events
 
     __hash__ = None  # type: ignore[assignment]
+
+    def house_state(self) -> dict[str, Any]:
+        """The house rules' public state (none without house rules; see :mod:`unokit.house`)."""
+        return {}
+
+    def restore_house_state(self, state: dict[str, Any]) -> None:
+        """Set the house state of a sampled game from :meth:`house_state` (nothing to set here)."""
 
     def all_cards(self) -> Counter[int]:
         """Every card in hands, piles and edition-specific places (for conservation checks)."""

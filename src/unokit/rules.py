@@ -13,6 +13,7 @@ unokit.errors.UnknownOptionError: unknown rule option 'stacking'; known: ...
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any
 
 from unokit.errors import UnknownOptionError
@@ -36,6 +37,8 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     length: int | None = None
     editions: tuple[str, ...] | None = None
+    group: str = ""
+    """``house`` for a house rule (off by default; see :mod:`unokit.house`), else empty."""
 
 
 _WILD_DRAW_FOUR = ("classic", "space-jam", "wild-jackpot")
@@ -56,8 +59,12 @@ OPTIONS: dict[str, OptionSpec] = {
     "lever_weights": OptionSpec("ints", 0, 1000, length=6, editions=("wild-jackpot",)),
     "rule_card_count": OptionSpec("int", 1, 100, editions=("wild-jackpot",)),
     "deck": OptionSpec("deck", 0, 1000),
+    "call_uno": OptionSpec("bool", group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
+
+HOUSE_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.group == "house")
+"""The house rules: with every one at its default the game is the sheets' (and a plain :class:`~unokit.game.Game`)."""
 
 
 def _is_int(value: Any) -> bool:
@@ -136,6 +143,8 @@ class Rules:
     (each gets at least one, so nine or ten players still write a card each)."""
     deck: tuple[tuple[str, int], ...] | None = None
     """Overrides the edition's deck composition: ``(card notation, count)`` pairs."""
+    call_uno: bool = True
+    """House rule.  False (silent UNO): nobody calls UNO and nobody is caught."""
 
     def __post_init__(self) -> None:
         def bad(name: str, why: str) -> UnknownOptionError:
@@ -145,6 +154,11 @@ class Rules:
             problem = _problem(OPTIONS[f.name], getattr(self, f.name))
             if problem is not None:
                 raise bad(f.name, problem)
+
+    @cached_property
+    def house_on(self) -> bool:
+        """Whether some house rule differs from its default."""
+        return any(getattr(self, name) != getattr(_DEFAULT, name) for name in HOUSE_OPTIONS)
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> Rules:
@@ -166,7 +180,7 @@ class Rules:
 
     def to_dict(self, *, only_changed: bool = True) -> dict[str, Any]:
         """The options as plain JSON data (by default only those differing from the defaults)."""
-        default = Rules()
+        default = _DEFAULT
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
@@ -182,6 +196,9 @@ class Rules:
     def replace(self, **changes: Any) -> Rules:
         """A copy with some options changed (validated like :meth:`from_dict`)."""
         return Rules.from_dict({**self.to_dict(only_changed=False), **changes})
+
+
+_DEFAULT = Rules()
 
 
 def _deck_pairs(value: Any) -> tuple[tuple[str, int], ...]:

@@ -284,6 +284,7 @@ def public_state(game: Game) -> dict[str, Any]:
         "bluff_colour": game.bluff_colour if game.phase_name == "challenge" else -1,
         "target_kind": game.target_kind,
         **game.edition.public_state(game),
+        **game.house_state(),
     }
 
 

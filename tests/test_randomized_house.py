@@ -1,0 +1,43 @@
+"""The randomized properties of :mod:`test_randomized` under house rules: random mixes of
+house options in every edition (conservation, masks, refusals, clones, views, replays)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
+from unokit.house import HouseGame
+
+HOUSE_OPTIONS = st.fixed_dictionaries(
+    {
+        "call_uno": st.booleans(),
+    },
+    optional={
+        "scoring": st.sampled_from(["single-round", "winner-collects"]),
+        "target_score": st.integers(1, 200),
+        "allow_bluff": st.booleans(),
+        "hand_size": st.integers(1, 9),
+        "uno_penalty": st.integers(0, 4),
+    },
+)
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32), options=HOUSE_OPTIONS)
+def test_random_house_options(edition: str, players: int, seed: int, options: dict[str, Any]) -> None:
+    options = {"scoring": "single-round", **options}
+    game = play_and_check(edition, players, seed, options, clone_every=16, view_every=100)
+    assert isinstance(game, HouseGame) == game.rules.house_on
+    for name, value in options.items():
+        assert getattr(game.rules, name) == value, f"rule option {name} was not applied"
