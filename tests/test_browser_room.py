@@ -149,15 +149,19 @@ def test_start_page_explains_every_edition_and_shows_no_raw_ids(
         page.click(f'#editions .edition[data-edition="{edition}"]')
         expect(page.locator(f'#editions .edition[data-edition="{edition}"]')).to_have_attribute("aria-pressed", "true")
         page.locator("#more-rules").evaluate("details => { details.open = true; }")
+        page.locator("#house-rules").evaluate("details => { details.open = true; }")
         text = visible_text(page)
         raw = sorted(set(RAW_ID.findall(text)))
         assert not raw, raw
         assert not re.search(r"heuristic|ismcts", text, re.IGNORECASE)
-        for field in page.locator("#rule-fields .rule-field:not([hidden])").all():
+        fields = page.locator(":is(#rule-fields, #house-fields) .rule-field:not([hidden])").all()
+        for field in fields:
             assert field.locator(".help").inner_text().strip(), field.inner_text()
+        assert page.locator("#house-fields .rule-field:not([hidden])").count() > 0, "the house rules are offered"
     assert page.locator("#create-form .help").count() >= 10
     page.click('#editions .edition[data-edition="classic"]')
     page.locator("#more-rules").evaluate("details => { details.open = false; }")
+    page.locator("#house-rules").evaluate("details => { details.open = false; }")
     watch.screenshot(shot)
     no_errors(watch)
 

@@ -145,6 +145,7 @@ def test_options_list_every_rule_option_with_its_default() -> None:
     assert set(data["rules"]) == {f.name for f in fields(Rules)} - {"deck"}
     assert data["rules"]["target_score"] == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
     assert data["rules"]["lever_weights"]["default"] == [1, 1, 1, 1, 1, 1]
+    assert data["rules"]["call_uno"] == {"type": "bool", "group": "house", "default": True}
     assert data["rules"]["lever_weights"]["editions"] == ["wild-jackpot"]
     assert data["rules"]["allow_bluff"]["editions"] == ["classic", "space-jam", "wild-jackpot"]
     assert data["rules"]["forced_swap_final_card"] == {
@@ -155,6 +156,7 @@ def test_options_list_every_rule_option_with_its_default() -> None:
     for name, entry in data["rules"].items():  # the engine's table, as it is
         spec = OPTIONS[name]
         assert entry.get("editions") == (list(spec.editions) if spec.editions is not None else None)
+        assert entry.get("group") == (spec.group or None), "house rules are marked as such, no other"
         if "min" in entry:
             assert (entry["min"], entry["max"]) == (spec.low, spec.high)
     assert data["bots"] == ["heuristic", "random", "ismcts"]

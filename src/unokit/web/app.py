@@ -86,9 +86,10 @@ FLOOD_WINDOW = 10.0
 
 
 def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
-    """What ``GET /api/options`` answers: editions, rule options with their limits (from
-    :data:`unokit.rules.OPTIONS`), bot levels, and the server's limits (``min_timer``: the
-    shortest turn timer it allows).  The deck override is not offered."""
+    """What ``GET /api/options`` answers: editions, rule options with their limits and group
+    (``house`` for a house rule; from :data:`unokit.rules.OPTIONS`), bot levels, and the
+    server's limits (``min_timer``: the shortest turn timer it allows).  The deck override is
+    not offered."""
     defaults = Rules()
     rules: dict[str, dict[str, Any]] = {}
     for name, spec in OPTIONS.items():
@@ -105,6 +106,8 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
             entry = {"type": spec.kind, "min": spec.low, "max": spec.high}
         if spec.editions is not None:
             entry["editions"] = list(spec.editions)
+        if spec.group:
+            entry["group"] = spec.group
         value = getattr(defaults, name)
         entry["default"] = list(value) if isinstance(value, tuple) else value
         rules[name] = entry

@@ -78,6 +78,25 @@ const OPTION_LABELS = {
   forced_swap_final_card: "Forced Swap as the final card",
   lever_weights: "Lever odds (relative weights of the six outcomes)",
   rule_card_count: "Rule cards in the game",
+  stacking: "Stacking draw cards",
+  stack_deflect: "Deflecting a stack",
+  stack_revenge: "A stacked card counts double",
+  wild_draw_four_challenge: "A Wild Draw Four may be challenged",
+  seven_swap: "Seven: swap hands",
+  zero_pass: "Zero: pass the hands on",
+  jump_in: "Jump-in",
+  force_play: "Force play",
+  draw_to_match: "Draw to match",
+  must_play: "Draw only without a card to play",
+  hand_limit: "No drawing from this many cards (0: no limit)",
+  multi_play: "Several cards of one number in a turn",
+  multi_play_bomb: "Three or more at once: everyone draws one",
+  teams: "Teams (partners sit across)",
+  mercy: "Mercy: out of the round at the limit",
+  mercy_limit: "Mercy limit (cards)",
+  no_action_finish: "No going out on an action card",
+  no_wild_finish: "No going out on a wild card",
+  call_uno: "Players call UNO (and can be caught)",
 };
 
 /** A line of help under each option. */
@@ -101,6 +120,25 @@ const OPTION_HELP = {
   forced_swap_final_card: "Whether a Wild Forced Swap played as your last card wins at once.",
   lever_weights: "0 means the lever never stops there; equal weights make every outcome as likely.",
   rule_card_count: "Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
+  stacking: "A draw card may be answered with another: the penalty adds up and passes on, and the first player who cannot or will not add draws it all.",
+  stack_deflect: "Facing a stack, a Reverse or Skip that matches sends the penalty on to someone else.",
+  stack_revenge: "Each card added to a stack adds twice its value.",
+  wild_draw_four_challenge: "The player hit by a Wild Draw Four may say it was played while holding the colour, as the sheets allow.",
+  seven_swap: "Playing a 7, you swap hands with a player of your choice.",
+  zero_pass: "Playing a 0, every hand moves on to the next player in the direction of play.",
+  jump_in: "Holding a card identical to the top card, play it out of turn; play goes on from you.",
+  force_play: "A card you draw that can be played must be played.",
+  draw_to_match: "Drawing, you keep drawing until you get a card you can play.",
+  must_play: "You may draw only when no card in your hand can be played.",
+  hand_limit: "Holding this many cards or more, you pass instead of drawing.",
+  multi_play: "After playing a number, you may play more cards of that number before your turn ends.",
+  multi_play_bomb: "Playing three or more cards at once makes every other player draw one.",
+  teams: "2 against 2 (or 3 against 3): a team wins the round when a partner goes out, and scores the other team's cards.",
+  mercy: "A player who holds the mercy limit or more is out of the round; the last one in wins it.",
+  mercy_limit: "How many cards put a player out of the round when mercy is on.",
+  no_action_finish: "Your last card may not be a Skip, Reverse, draw card or other action card.",
+  no_wild_finish: "Your last card may not be a wild card.",
+  call_uno: "Off: nobody calls UNO and nobody is caught (silent UNO).",
 };
 
 /** @type {Record<string, string>} */
@@ -177,10 +215,25 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "
 
 // --- the form
 
+/** @type {Record<string, string>} */
+const PRESET_LABELS = {
+  official: "Official: the rule sheets",
+  house: "House: stacking, Seven-O and jump-in",
+  party: "Party: stacking, Seven-O, jump-in, draw to match",
+  "no-mercy": "No Mercy: stack up, Seven-O, draw to match, mercy at 25",
+  teams: "Teams: 2 against 2 on the official rules",
+  chaos: "Chaos: everything at once",
+};
+
 /** @param {Options} options */
 function buildRuleFields(options) {
   const box = $("#rule-fields");
+  const house = $("#house-fields");
   box.replaceChildren();
+  house.replaceChildren();
+  const presets = Object.keys(options.presets ?? {});
+  $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: PRESET_LABELS[name] ?? humanize(name) })));
+  show($("#preset-field"), presets.length > 0);
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
     if (FIXED_OPTIONS.has(name)) continue;
     const label = OPTION_LABELS[name] ?? humanize(name);
@@ -215,9 +268,33 @@ function buildRuleFields(options) {
       continue;
     }
     // `editions`: the editions the option matters in (none: all of them)
-    box.append(el("div", { class: "rule-field", dataset: { option: name, editions: spec.editions?.join(" ") ?? "" } }, control, help(name)));
+    const field = el("div", { class: "rule-field", dataset: { option: name, editions: spec.editions?.join(" ") ?? "" } }, control, help(name));
+    (spec.group === "house" ? house : box).append(field);
   }
+  show($("#house-rules"), house.childElementCount > 0);
   filterRuleFields();
+}
+
+/**
+ * Set the house rules' fields to preset `name` (the rules it does not name at their defaults).
+ * @param {Options} options
+ * @param {string} name
+ */
+function applyPreset(options, name) {
+  const values = options.presets?.[name] ?? {};
+  for (const field of $$("#house-fields .rule-field")) {
+    const option = /** @type {string} */ (field.dataset.option);
+    const value = option in values ? values[option] : options.rules?.[option]?.default;
+    const select = /** @type {HTMLSelectElement | null} */ ($("select", field));
+    const input = /** @type {HTMLInputElement | null} */ ($("input", field));
+    if (select) select.value = JSON.stringify(value);
+    else if (input?.type === "checkbox") input.checked = Boolean(value);
+    else if (input) input.value = String(value);
+  }
+  const form = asForm($("#create-form"));
+  const scoring = "scoring" in values ? values.scoring : options.rules?.scoring?.default;
+  if (scoring !== undefined) form.scoring.value = scoring;
+  syncTarget();
 }
 
 function chosenEdition() {
@@ -227,7 +304,7 @@ function chosenEdition() {
 /** Show the rule fields that matter in the chosen edition, and mark its picture. */
 function filterRuleFields() {
   const edition = chosenEdition();
-  for (const field of $$("#rule-fields .rule-field")) {
+  for (const field of $$("#rule-fields .rule-field, #house-fields .rule-field")) {
     const editions = field.dataset.editions;
     show(field, !editions || editions.split(" ").includes(edition));
   }
@@ -258,7 +335,7 @@ function collectRules(form, options) {
   if (!scoringSpec || JSON.stringify(form.scoring.value) !== JSON.stringify(scoringSpec.default)) {
     rules.scoring = form.scoring.value;
   }
-  for (const field of $$("#rule-fields .rule-field")) {
+  for (const field of $$("#rule-fields .rule-field, #house-fields .rule-field")) {
     if (field.hidden) continue;
     const name = /** @type {string} */ (field.dataset.option);
     let value;
@@ -619,6 +696,9 @@ export function bindStart() {
   $("#create-form").addEventListener("submit", onCreate);
   $("#create-form [name=edition]").addEventListener("change", filterRuleFields);
   $("#create-form [name=scoring]").addEventListener("change", syncTarget);
+  $("#preset").addEventListener("change", (event) => {
+    if (state.options) applyPreset(state.options, /** @type {HTMLSelectElement} */ (event.currentTarget).value);
+  });
   $("#play-now").addEventListener("click", playNow);
   $("#join-code-form").addEventListener("submit", onJoinCode);
   $("#watch-code").addEventListener("click", () => {

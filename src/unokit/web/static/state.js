@@ -53,6 +53,7 @@ const NAME_KEY = "unokit.name";
  * @property {number} [min]
  * @property {number} [max]
  * @property {string[]} [editions]
+ * @property {string} [group] `house` for a house rule
  */
 /**
  * What `/api/options` answers.
@@ -60,6 +61,7 @@ const NAME_KEY = "unokit.name";
  * @property {string[]} [editions]
  * @property {Record<string, string>} [edition_titles]
  * @property {Record<string, OptionSpec>} [rules]
+ * @property {Record<string, Record<string, any>>} [presets] each preset's house rules (the others at their defaults)
  * @property {string[]} [bots]
  */
 /** @typedef {{text: string, reading: string, enforced: boolean}} MyRuleCard */
