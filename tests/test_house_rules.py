@@ -8,9 +8,13 @@ import pytest
 
 from rules_support import events_since, hand, legal, stacked_game
 from unokit import Game, Rules
+from unokit.bots.base import make_bot
+from unokit.bots.runner import play_game
 from unokit.determinize import sample_game
 from unokit.errors import IllegalActionError, UnknownOptionError
+from unokit.events import HOUSE_EVENT_KINDS
 from unokit.house import HouseGame
+from unokit.narrate import Narrator, describe_action, plain
 from unokit.record import replay, to_record
 from unokit.rules import HOUSE_OPTIONS
 
@@ -69,3 +73,396 @@ def test_call_uno_off_forced_swap_exposes_nobody() -> None:
     game.apply_notation(0, "WX")
     game.apply_notation(0, "@1")
     assert game.exposed == [] and game.deciders() == (1,)
+
+
+# ---------------------------------------------------------------- stacking
+
+
+FILLERS = [
+    ["B1", "B2", "B3", "B4", "B6"],
+    ["B7", "B8", "B9", "B1", "B2"],
+    ["Y1", "Y2", "Y3", "Y4", "Y6"],
+    ["Y7", "Y8", "Y9", "Y1", "Y2"],
+]
+"""Per seat, numbers that match nothing on a red 5."""
+DRAW = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"] * 2
+"""A draw pile of green numbers."""
+
+
+def filled(hands: list[list[str]], size: int = 5) -> list[list[str]]:
+    """Each hand completed to ``size`` cards with its seat's fillers."""
+    return [h + FILLERS[seat][: size - len(h)] for seat, h in enumerate(hands)]
+
+
+def stack_game(hands: list[list[str]], draw: list[str] | None = None, **options: object) -> Game:
+    """Classic, seat 0 first on a red 5, hands of five (filler numbers after the cards that matter)."""
+    return stacked_game("classic", filled(hands), "R5", draw or DRAW, **{"stacking": "same", **options})
+
+
+def test_stack_draw_two_on_draw_two_next_draws_four() -> None:
+    game = stack_game([["R+2"], ["G+2"], []])
+    game.apply_notation(0, "R+2")
+    assert (game.phase_name, game.actor) == ("stack", 1)
+    assert legal(game, 1) == ["G+2", "accept"]
+    assert game.view(2).state["stack_total"] == 2
+    start = len(game.events)
+    game.apply_notation(1, "G+2")
+    assert events_since(game, start)[1:3] == [("stack", 1, 4, ()), ("stack_draw", 2, 4, ())]
+    assert len(game.hands[2]) == 9 and (game.phase_name, game.actor) == ("turn", 0)
+
+
+def test_stack_not_asked_without_answer() -> None:
+    game = stack_game([["R+2"], [], []])
+    game.apply_notation(0, "R+2")
+    assert len(game.hands[1]) == 7 and (game.phase_name, game.actor) == ("turn", 2)
+
+
+def test_stack_accept_declines() -> None:
+    game = stack_game([["R+2"], ["G+2"], []])
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "accept")
+    assert len(game.hands[1]) == 7 and (game.phase_name, game.actor) == ("turn", 2)
+    assert game.view(0).state["stack_total"] == 0
+
+
+def test_draw_two_mode_wild_draw_four_not_stacked() -> None:
+    game = stack_game([["R+2"], ["W+4"], []], stacking="draw-two")
+    game.apply_notation(0, "R+2")
+    assert len(game.hands[1]) == 7 and game.actor == 2
+
+
+def test_same_refuses_wd4_on_draw_two() -> None:
+    game = stack_game([["R+2"], ["W+4", "G+2"], []])
+    game.apply_notation(0, "R+2")
+    assert legal(game, 1) == ["G+2", "accept"]
+    with pytest.raises(IllegalActionError):
+        game.apply_notation(1, "W+4")
+
+
+def test_cross_wd4_on_draw_two() -> None:
+    game = stack_game([["R+2"], ["W+4"], []], stacking="cross")
+    game.apply_notation(0, "R+2")
+    assert legal(game, 1) == ["W+4", "accept"]
+    game.apply_notation(1, "W+4")
+    assert (game.phase_name, game.actor) == ("colour", 1)
+    game.apply_notation(1, "=G")
+    assert len(game.hands[2]) == 11 and game.actor == 0
+
+
+def test_cross_draw_two_on_wd4_only_in_named_colour() -> None:
+    game = stack_game([["W+4"], ["W+4"], ["R+2", "G+2"]], stacking="cross")
+    game.apply_notation(0, "W+4")
+    game.apply_notation(0, "=R")
+    assert game.phase_name == "challenge" and legal(game, 1) == ["W+4", "challenge", "accept"]
+    game.apply_notation(1, "W+4")
+    game.apply_notation(1, "=R")
+    assert legal(game, 2) == ["R+2", "accept"]
+
+
+def test_up_equal_or_higher_any_colour() -> None:
+    game = stack_game([["R+2"], ["W+4", "G+2"], []], stacking="up")
+    game.apply_notation(0, "R+2")
+    assert legal(game, 1) == ["G+2", "W+4", "accept"]
+
+
+def test_up_refuses_draw_two_on_wd4() -> None:
+    game = stack_game([["W+4"], ["G+2", "R+2"], []], stacking="up", wild_draw_four_challenge=False)
+    game.apply_notation(0, "W+4")
+    game.apply_notation(0, "=R")
+    assert len(game.hands[1]) == 9 and game.actor == 2
+
+
+def test_stack_revenge_doubles_added_card() -> None:
+    game = stack_game([["R+2"], ["G+2"], []], stack_revenge=True)
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "G+2")
+    assert len(game.hands[2]) == 11
+
+
+def test_reverse_deflect_returns_total() -> None:
+    hands = filled([["R+2", "G+2"], ["RR"], [], []])
+    game = stacked_game("classic", hands, "R5", DRAW, stacking="same", stack_deflect="reverse")
+    game.apply_notation(0, "R+2")
+    assert legal(game, 1) == ["RR", "accept"]
+    game.apply_notation(1, "RR")
+    assert game.direction == -1 and (game.phase_name, game.actor) == ("stack", 0)
+    game.apply_notation(0, "accept")
+    assert len(game.hands[0]) == 6 and game.actor == 3
+
+
+def test_skip_deflect_passes_on() -> None:
+    game = stack_game([["R+2"], ["RS"], []], stack_deflect="skip")
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "RS")
+    assert len(game.hands[2]) == 7 and len(game.hands[1]) == 4 and game.actor == 0
+
+
+def test_deflect_needs_colour_in_play() -> None:
+    game = stack_game([["R+2"], ["GS"], []], stack_deflect="both")
+    game.apply_notation(0, "R+2")
+    assert len(game.hands[1]) == 7 and game.actor == 2
+
+
+def test_two_player_reverse_deflect_goes_back() -> None:
+    game = stacked_game(
+        "classic", [["R+2", "R1", "R3"], ["RR", "B6", "B7"]], "R5", DRAW, stacking="same", stack_deflect="reverse"
+    )
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "RR")
+    assert len(game.hands[0]) == 4 and (game.phase_name, game.actor) == ("turn", 1)
+
+
+def test_final_stack_next_draws_total_and_counted() -> None:
+    hands = [["R+2", "R+2"], ["G+2", "B6"], ["G+2", "Y2"]]
+    game = stacked_game("classic", hands, "R5", DRAW, stacking="same", scoring="single-round")
+    game.apply_notation(0, "R+2!")
+    game.apply_notation(1, "G+2")
+    game.apply_notation(2, "G+2")
+    assert (game.phase_name, game.actor) == ("stack", 0)
+    game.apply_notation(0, "R+2")
+    assert game.is_over and game.winner == 0 and len(game.hands[1]) == 9
+    counted = [e for e in game.events if e[0] == "hand"]
+    assert counted[1][2] == 6 + (1 + 2 + 3 + 4 + 6 + 7 + 8 + 9)
+
+
+def test_stacker_uncalled_caught_during_stack_phase() -> None:
+    hands = [["R+2", "R1"], ["G+2", "B6"], ["G+2", "Y2"]]
+    game = stacked_game("classic", hands, "R5", DRAW, stacking="same")
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "G+2")
+    assert (game.phase_name, game.actor) == ("stack", 2)
+    assert "catch@1" in legal(game, 0)
+    game.apply_notation(0, "catch@1")
+    assert len(game.hands[1]) == 3
+
+
+def test_start_card_draw_two_not_stackable() -> None:
+    game = stacked_game("classic", [["G+2", "B1"], ["B6", "B7"]], "R+2", DRAW, stacking="same")
+    assert len(game.hands[0]) == 4 and game.actor == 1
+
+
+def test_starting_wd4_challenge_accept_or_stack() -> None:
+    game = stack_game([["W+4"], ["W+4"], []])
+    game.apply_notation(0, "W+4")
+    game.apply_notation(0, "=G")
+    assert game.phase_name == "challenge" and legal(game, 1) == ["W+4", "challenge", "accept"]
+    game.apply_notation(1, "challenge")
+    assert len(game.hands[1]) == 11 and game.view(0).state["stack_total"] == 0
+
+
+def test_stacked_wd4_not_challengeable() -> None:
+    game = stack_game([["W+4"], ["W+4"], []])
+    game.apply_notation(0, "W+4")
+    game.apply_notation(0, "=G")
+    game.apply_notation(1, "W+4")
+    game.apply_notation(1, "=G")
+    assert len(game.hands[2]) == 13 and (game.phase_name, game.actor) == ("turn", 0)
+
+
+def test_stacked_wd4_legal_with_colour_when_no_bluff() -> None:
+    game = stack_game([["R+2"], ["W+4", "R1"], []], stacking="cross", allow_bluff=False)
+    game.apply_notation(0, "R+2")
+    assert legal(game, 1) == ["W+4", "accept"]
+
+
+def test_wd4_challenge_off() -> None:
+    game = stack_game([["W+4"], [], []], stacking="off", wild_draw_four_challenge=False)
+    game.apply_notation(0, "W+4")
+    game.apply_notation(0, "=G")
+    assert len(game.hands[1]) == 9 and (game.phase_name, game.actor) == ("turn", 2)
+
+
+def test_all_wild_draw_cards_stack() -> None:
+    hands = [["W+2", "W", "W"], ["W+2", "W", "W"], ["W", "W", "W"]]
+    game = stacked_game("all-wild", hands, "W", ["W"] * 9, stacking="same")
+    game.apply_notation(0, "W+2")
+    assert legal(game, 1) == ["W+2", "accept"]
+    game.apply_notation(1, "W+2")
+    assert len(game.hands[2]) == 7
+
+
+def test_all_wild_cross_any_on_any() -> None:
+    hands = [["W+4", "W", "W"], ["W+2", "W", "W"], ["W", "W", "W"]]
+    game = stacked_game("all-wild", hands, "W", ["W"] * 9, stacking="cross")
+    game.apply_notation(0, "W+4")
+    assert legal(game, 1) == ["W+2", "accept"]
+
+
+def test_targeted_draw_two_never_stacks() -> None:
+    game = stacked_game("all-wild", [["W+2", "W"], ["WT2", "W"], ["W", "W"]], "W", ["W"] * 9, stacking="up")
+    game.apply_notation(0, "W+2")
+    assert len(game.hands[1]) == 4 and game.actor == 2
+
+
+def test_wild_skip_deflects() -> None:
+    game = stacked_game(
+        "all-wild", [["W+2", "W"], ["WS", "W"], ["W", "W"]], "W", ["W"] * 9, stacking="same", stack_deflect="skip"
+    )
+    game.apply_notation(0, "W+2")
+    game.apply_notation(1, "WS")
+    assert len(game.hands[2]) == 4 and game.actor == 0
+
+
+def test_jam_neither_stacks_nor_deflects() -> None:
+    game = stacked_game(
+        "space-jam",
+        [["R+2", "B1"], ["WJ", "B2"], ["B3", "B4"]],
+        "R5",
+        ["B6"] * 2,
+        stacking="cross",
+        stack_deflect="both",
+    )
+    game.apply_notation(0, "R+2")
+    assert len(game.hands[1]) == 4 and game.actor == 2
+
+
+def test_stack_records_and_views_round_trip() -> None:
+    game = stack_game([["R+2"], ["G+2"], []], stack_deflect="both", stack_revenge=True)
+    game.apply_notation(0, "R+2")
+    again = replay(to_record(game))
+    assert again == game and again.rules.stack_deflect == "both"
+    sampled = sample_game(game.view(1), random.Random(3))
+    assert sampled.phase_name == "stack" and sampled.view(1).state["stack_total"] == 2
+
+
+# ---------------------------------------------------------------- Seven-O
+
+
+def test_seven_swaps_with_chosen_player() -> None:
+    game = stack_game([["R7"], [], []], stacking="off", seven_swap=True)
+    game.apply_notation(0, "R7")
+    assert (game.phase_name, game.actor) == ("target", 0)
+    assert legal(game, 0) == ["@1", "@2"]
+    game.apply_notation(0, "@2")
+    assert hand(game, 0) == ["Y1", "Y2", "Y3", "Y4", "Y6"] and hand(game, 2) == ["B1", "B2", "B3", "B4"]
+    assert game.events[-2:] == [("target", 0, 2, ()), ("swap", 0, 2, ())]
+    assert (game.phase_name, game.actor) == ("turn", 1)
+
+
+def test_seven_targets_exclude_self() -> None:
+    game = stack_game([["R7"], [], []], stacking="off", seven_swap=True)
+    game.apply_notation(0, "R7")
+    with pytest.raises(IllegalActionError):
+        game.apply_notation(0, "@0")
+
+
+def test_zero_passes_hands_in_direction_after_reverse() -> None:
+    game = stack_game([["RR", "R0"], [], []], stacking="off", zero_pass=True)
+    game.apply_notation(0, "RR")
+    game.apply_notation(2, "draw")
+    if game.phase_name == "drawn":
+        game.apply_notation(2, "pass")
+    game.apply_notation(1, "draw")
+    if game.phase_name == "drawn":
+        game.apply_notation(1, "pass")
+    before = [hand(game, s) for s in range(3)]
+    game.apply_notation(0, "R0")
+    # Play goes right (0 -> 2 -> 1): each hand moves to the next player that way.
+    after = [hand(game, s) for s in range(3)]
+    assert after[2] == [c for c in before[0] if c != "R0"] and after[1] == before[2] and after[0] == before[1]
+    assert ("pass_hands", 0, -1, ()) in game.events
+
+
+def test_seven_with_uno_call_then_swap() -> None:
+    hands = [["R7", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]]
+    game = stacked_game("classic", hands, "R5", DRAW, seven_swap=True)
+    game.apply_notation(0, "R7!")
+    assert game.exposed == []
+    game.apply_notation(0, "@1")
+    assert hand(game, 0) == ["Y1", "Y2"] and hand(game, 1) == ["B1"]
+    assert game.exposed == [1] and "catch@1" in legal(game, 2) and "uno" in legal(game, 1)
+
+
+def test_catch_during_seven_target() -> None:
+    hands = [["R7", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]]
+    game = stacked_game("classic", hands, "R5", DRAW, seven_swap=True)
+    game.apply_notation(0, "R7")
+    assert game.phase_name == "target" and "catch@0" in legal(game, 1)
+    game.apply_notation(1, "catch@0")
+    game.apply_notation(0, "@2")
+    assert len(game.hands[2]) == 3 and hand(game, 0) == ["Y3", "Y4"]
+
+
+def test_zero_pass_exposes_single_card_holders() -> None:
+    hands = [["R0", "B1"], ["Y1", "Y2"], ["Y3", "Y4"]]
+    game = stacked_game("classic", hands, "R5", DRAW, zero_pass=True)
+    game.apply_notation(0, "R0!")
+    assert hand(game, 1) == ["B1"] and game.exposed == [1]
+
+
+def test_final_seven_wins_without_swap() -> None:
+    hands = [["R7"], ["Y1"], ["Y3"]]
+    game = stacked_game("classic", hands, "R5", DRAW, seven_swap=True, scoring="single-round")
+    game.apply_notation(0, "R7")
+    assert game.is_over and game.winner == 0 and not any(e[0] == "swap" for e in game.events)
+
+
+def test_final_zero_wins_without_pass() -> None:
+    hands = [["R0"], ["Y1"], ["Y3"]]
+    game = stacked_game("classic", hands, "R5", DRAW, zero_pass=True, scoring="single-round")
+    game.apply_notation(0, "R0")
+    assert game.is_over and game.winner == 0 and not any(e[0] == "pass_hands" for e in game.events)
+
+
+def test_start_card_seven_no_swap() -> None:
+    game = stacked_game("classic", [["B1"], ["B2"]], "R7", DRAW, seven_swap=True)
+    assert game.phase_name == "turn" and not any(e[0] in ("swap", "target") for e in game.events)
+
+
+def test_seven_o_off_in_all_wild_is_inert() -> None:
+    game = stacked_game("all-wild", [["W", "W"], ["W", "W"]], "W", ["W"] * 4, seven_swap=True, zero_pass=True)
+    game.apply_notation(0, "W!")
+    assert game.phase_name == "turn" and game.actor == 1
+
+
+def test_seven_swap_view_and_replay() -> None:
+    hands = [["R7", "B1", "B2"], ["Y1", "Y2", "Y3"], ["Y4", "Y6", "Y7"]]
+    game = stacked_game("classic", hands, "R5", DRAW, seven_swap=True)
+    game.apply_notation(0, "R7")
+    game.apply_notation(0, "@1")
+    assert replay(to_record(game)) == game
+    view = game.view(2)
+    assert view.hand == tuple(sorted(game.hands[2])) and ("swap", 0, 1, ()) in view.history
+    sampled = sample_game(game.view(1), random.Random(2))
+    assert sorted(sampled.hands[0]) == sorted(game.hands[0])
+
+
+# ---------------------------------------------------------------- bots under house rules
+
+BOT_RULES = [
+    {"seven_swap": True, "zero_pass": True, "stacking": "same"},
+    {"stacking": "cross", "stack_deflect": "both", "stack_revenge": True, "wild_draw_four_challenge": False},
+    {"stacking": "up", "call_uno": False},
+    {"stacking": "same", "allow_bluff": False},
+]
+
+
+@pytest.mark.parametrize("options", BOT_RULES)
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild", "wild-jackpot"])
+def test_bots_play_house_rules(edition: str, options: dict[str, object]) -> None:
+    bots = [
+        make_bot("heuristic", seed=1, edition=edition),
+        make_bot("random", seed=2, edition=edition),
+        make_bot("ismcts", seed=3, edition=edition, iterations=6),
+    ]
+    result = play_game(edition, bots, seed=7, rules={"scoring": "single-round", **options})
+    assert 0 <= result.winner < 3
+
+
+def test_house_events_and_actions_have_words() -> None:
+    narrator = Narrator(["Ann", "Bob", "Cy"], you=0)
+    texts = {
+        kind: plain(narrator.event((kind, 1, 4 if kind != "pass_hands" else -1, ()))) for kind in HOUSE_EVENT_KINDS
+    }
+    assert texts == {
+        "stack": "Bob stacks: the penalty is now 4 cards.",
+        "stack_draw": "Bob takes the penalty of 4 cards.",
+        "deflect": "Bob deflects the penalty of 4 cards.",
+        "pass_hands": "Every hand passes counter-clockwise.",
+    }
+    game = stack_game([["R+2"], ["G+2"], []])
+    game.apply_notation(0, "R+2")
+    view = game.view(1)
+    assert describe_action(game, view, game.actions.accept, ["Ann", "Bob", "Cy"]) == (
+        "draw the penalty of 2 and lose your turn"
+    )

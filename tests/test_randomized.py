@@ -121,6 +121,8 @@ class EventFollower:
         elif kind == "swap":
             assert seat != value, f"swap with oneself {event}"
             hands[seat], hands[value] = hands[value], hands[seat]
+        elif kind == "pass_hands":
+            self.hands = hands = [hands[(s - value) % self.n] for s in range(self.n)]
         elif kind == "reveal":
             assert seat != value, f"reveal to oneself {event}"
             assert list(data) == sorted(hands[seat]), f"{event} is not the whole hand {sorted(hands[seat])}"

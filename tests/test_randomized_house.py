@@ -11,10 +11,17 @@ from hypothesis import strategies as st
 
 from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
 from unokit.house import HouseGame
+from unokit.rules import DEFLECT_MODES, STACKING_MODES
 
 HOUSE_OPTIONS = st.fixed_dictionaries(
     {
         "call_uno": st.booleans(),
+        "stacking": st.sampled_from(STACKING_MODES),
+        "stack_deflect": st.sampled_from(DEFLECT_MODES),
+        "stack_revenge": st.booleans(),
+        "wild_draw_four_challenge": st.booleans(),
+        "seven_swap": st.booleans(),
+        "zero_pass": st.booleans(),
     },
     optional={
         "scoring": st.sampled_from(["single-round", "winner-collects"]),

@@ -194,7 +194,7 @@ def test_record_that_is_not_an_object(record: Any) -> None:
         {"players": "3"},
         {"seed": "twelve"},
         {"seed": 1.5},
-        {"rules": {"stacking": True}},
+        {"rules": {"spinning": True}},
         {"rules": {"target_score": -5}},
         {"rules": ["target_score", 200]},
         {"dealer": 3},

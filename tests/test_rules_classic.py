@@ -801,18 +801,18 @@ def test_wrong_player_raises_wrong_player_error_and_changes_nothing() -> None:
 
 
 def test_unknown_option_raises_unknown_option_error_and_changes_nothing() -> None:
-    with pytest.raises(UnknownOptionError, match="unknown rule option 'stacking'"):
-        Rules.from_dict({"stacking": True})
-    with pytest.raises(UnknownOptionError, match="unknown rule option 'stacking'"):
-        Game("classic", 3, seed=1, rules={"stacking": True})
+    with pytest.raises(UnknownOptionError, match="unknown rule option 'spinning'"):
+        Rules.from_dict({"spinning": True})
+    with pytest.raises(UnknownOptionError, match="unknown rule option 'spinning'"):
+        Game("classic", 3, seed=1, rules={"spinning": True})
     with pytest.raises(UnknownOptionError, match="rule option 'scoring': must be one of"):
         Game("classic", 3, seed=1, rules={"scoring": "golf"})
     with pytest.raises(UnknownOptionError, match="unknown edition 'flip'"):
         Game("flip", 3, seed=1)
     game = deal([QUIET_A, QUIET_B, QUIET_C], "R5")
     key, events = game.state_key(), list(game.events)
-    with pytest.raises(UnknownOptionError, match="unknown rule option 'stacking'"):
-        game.rules.replace(stacking=True)
+    with pytest.raises(UnknownOptionError, match="unknown rule option 'spinning'"):
+        game.rules.replace(spinning=True)
     assert game.rules == Rules()
     assert game.state_key() == key
     assert game.events == events

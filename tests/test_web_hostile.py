@@ -246,7 +246,7 @@ def test_server_failures_give_a_generic_error(server: RunningServer, monkeypatch
 def test_bad_settings_are_refused_with_the_engines_reason(server: RunningServer) -> None:
     client = Client(server.url)
     for rules, reason in [
-        ({"stacking": True}, "unknown rule option"),
+        ({"spinning": True}, "unknown rule option"),
         ({"target_score": 0}, "target_score"),
         ({"hand_size": 30}, "cannot deal"),
         ({"allow_bluff": "yes"}, "true or false"),

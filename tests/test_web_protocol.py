@@ -89,7 +89,7 @@ def test_optional_fields_may_be_left_out() -> None:
         (msg(type="create", name="Ann", edition="classic", seats="4"), "whole number"),
         (msg(type="create", name="Ann", edition="classic", seats=4, rules=[1]), "object of rule options"),
         (msg(type="create", name="Ann", edition="classic", seats=4, rules={"target_score": {"y": 1}}), "plain value"),
-        (msg(type="create", name="Ann", edition="classic", seats=4, rules={"stacking": True}), "unknown rule option"),
+        (msg(type="create", name="Ann", edition="classic", seats=4, rules={"spinning": True}), "unknown rule option"),
         (msg(type="create", name="Ann", edition="classic", seats=4, rules={"deck": [["R1", 900]]}), "unknown rule"),
         (msg(type="create", name="Ann", edition="classic", seats=4, bot="genius"), "must be one of"),
         (msg(type="seat", seat=2, bot="yes"), "true or false"),

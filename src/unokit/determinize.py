@@ -64,6 +64,12 @@ def known_cards(view: View) -> list[Counter[int]]:
                 known[other], own = own, Counter()
             else:
                 known[who], known[value] = known[value], known[who]
+        elif kind == "pass_hands":
+            if seat is not None:
+                known[seat] = own
+                own = Counter()
+            count = view.players
+            known = [known[(s - value) % count] for s in range(count)]
     if seat is not None:
         known[seat] = Counter()
     return known
@@ -97,6 +103,8 @@ def lacked_colours(history: Sequence[Event], players: int) -> list[set[int]]:
             lacks[seat if kind == "take" else value].clear()
         elif kind == "swap":
             lacks[seat], lacks[value] = lacks[value], lacks[seat]
+        elif kind == "pass_hands":
+            lacks = [lacks[(s - value) % players] for s in range(players)]
         elif kind == "reveal" and data:
             shown = {CARD_COLOUR[c] for c in data}
             lacks[seat] = {c for c in range(NO_COLOUR) if c not in shown}

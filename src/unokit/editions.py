@@ -159,6 +159,12 @@ class Edition:
     effect_table: dict[int, Effect] = {}
     final_effect_table: dict[int, Effect] = {}
     main_scoring = "winner-collects"
+    draw_values: dict[int, int] = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
+    """The draw cards that stacking adds up (house rule ``stacking``), with their values."""
+    reverse_kind: int = Kind.REVERSE
+    skip_kind: int = Kind.SKIP
+    wild_draw_four_kind: int = Kind.WILD_DRAW_FOUR
+    """The challengeable Wild Draw Four (-1: none)."""
     """The scoring method of the edition's sheet (what ``Rules.scoring="edition"`` plays)."""
 
     def __init__(self) -> None:
@@ -382,6 +388,10 @@ class AllWild(Edition):
     name = "all-wild"
     title = "UNO All Wild"
     colours_matter = False
+    draw_values = {Kind.WILD_DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
+    reverse_kind = Kind.WILD_REVERSE
+    skip_kind = Kind.WILD_SKIP
+    wild_draw_four_kind = -1
     composition = ((wild(Kind.WILD), 28), *((wild(kind), 12) for kind in ALL_WILD_ACTION_KINDS))
     points = {Kind.WILD: 20, **{kind: 50 for kind in ALL_WILD_ACTION_KINDS}}
     effect_table = {

@@ -30,6 +30,10 @@ reshuffle      -1       cards reshuffled             ()
 hand           owner    points of the hand           cards, at the round's end
 round_end      winner   points won                   scores after the round
 match_end      winner   round number                 final scores
+stack          player   pending total after the card ()                  (house rule stacking)
+stack_draw     victim   total drawn                  ()
+deflect        player   pending total deflected      ()
+pass_hands     player   direction the hands moved    ()                  (house rule zero_pass)
 ============== ======== ============================ ===========================
 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
@@ -69,9 +73,15 @@ EVENT_KINDS = frozenset(
         "hand",
         "round_end",
         "match_end",
+        "stack",
+        "stack_draw",
+        "deflect",
+        "pass_hands",
     }
 )
 """The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
+HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands"})
+"""The kinds only house rules report (see :mod:`unokit.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})
 SHARED_SECRET_KINDS = frozenset({"reveal", "take", "give"})

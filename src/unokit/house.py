@@ -13,13 +13,37 @@ are defined in docs/rules.md ("House rules").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND
-from unokit.game import OP_END_ROUND, Game
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
+from unokit.game import (
+    CHALLENGE,
+    HOUSE_OPS,
+    HOUSE_PHASES,
+    OP_CHALLENGE,
+    OP_COLOUR,
+    OP_END_ROUND,
+    OP_END_TURN,
+    OP_TARGET,
+    Game,
+)
 
+_PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
+_ACCEPT = int(ActionType.ACCEPT)
+
+STACK = HOUSE_PHASES + 0
+"""Phase: the victim of a pending total stacks a draw card (or deflects it) or draws the total."""
+
+OP_STACK = HOUSE_OPS + 0
+"""Operation: offer the pending total to the player after ``seat``."""
+
+SEVEN_SWAP = int(Kind.SEVEN)
+"""``target_kind`` of the Seven-O swap's choice of player."""
+
+Effect = Callable[[Game, int, int], None]
 
 
 class HouseGame(Game):
@@ -27,17 +51,164 @@ class HouseGame(Game):
 
     def _init_state(self, edition: Any, players: int, seed: int | None, rules: Any) -> None:
         super()._init_state(edition, players, seed, rules)
-        self.silent = not self.rules.call_uno
+        rules = self.rules
+        self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
+        edition = self.edition
+        self.stacking = rules.stacking
+        self.stack_total = 0
+        """The pending total of a stack of draw cards (0: none)."""
+        self.stack_kind = -1
+        """The kind of the last draw card added to the total."""
+        self.draw_values: dict[int, int] = {
+            kind: value
+            for kind, value in edition.draw_values.items()
+            if rules.stacking != "off" and (rules.stacking != "draw-two" or value == 2)
+        }
+        """The draw cards that start and join a total, with their values."""
+        deflect = rules.stack_deflect if self.draw_values else "off"
+        self.deflect_kinds = frozenset(
+            (edition.reverse_kind,) * (deflect in ("reverse", "both"))
+            + (edition.skip_kind,) * (deflect in ("skip", "both"))
+        )
+        effects = list(self._effects)
+        finals = list(self._final_effects)
+        for kind in self.draw_values:
+            effects[kind] = _stack_effect
+            finals[kind] = _final_stack
+        wd4 = edition.wild_draw_four_kind
+        if not rules.wild_draw_four_challenge and wd4 >= 0 and wd4 not in self.draw_values:
+            effects[wd4] = _wild_draw_four_unchallenged
+        for kind in self.deflect_kinds:
+            effects[kind] = _deflector(effects[kind])
+            finals[kind] = _final_deflector(finals[kind])
+        if rules.seven_swap:
+            effects[Kind.SEVEN] = _seven_effect
+        if rules.zero_pass:
+            effects[Kind.ZERO] = _zero_effect
+        self._effects = effects
+        self._final_effects = finals
 
     # ------------------------------------------------------------------ legal actions
 
     def _actor_actions(self) -> tuple[int, ...]:
         ids = super()._actor_actions()
+        if self.phase == CHALLENGE and self.stack_total:
+            ids = tuple(sorted((*ids, *self._stack_plays(self.actor))))
         if self.silent:
             types = self._types
             ids = tuple(a for a in ids if types[a] != _PLAY_UNO)
         return ids
+
+    def _phase_actions(self) -> tuple[int, ...]:
+        if self.phase == STACK:
+            return (*self._stack_plays(self.actor), self.actions.accept)
+        return super()._phase_actions()
+
+    def answers(self, card: int) -> bool:
+        """Whether ``card`` may answer the pending total (stack on it or deflect it)."""
+        kind = CARD_KIND[card]
+        value = self.draw_values.get(kind)
+        if value is None:
+            top = self.discard_pile[-1]
+            return kind in self.deflect_kinds and bool(self._tables[self.colour * 32 + CARD_KIND[top]][card])
+        last = self.stack_kind
+        mode = self.stacking
+        if mode == "up":
+            return value >= self.draw_values[last]
+        if kind == last:
+            return True
+        if mode != "cross":
+            return False
+        if not self.edition.colours_matter:
+            return True
+        return value > self.draw_values[last] or CARD_COLOUR[card] == self.colour
+
+    def _stack_plays(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        faces = sorted({c for c in hand if self.answers(c)})
+        ids = [self._play_id[c] for c in faces]
+        if len(hand) == 2:
+            ids += [a + self._faces for a in ids]
+        return ids
+
+    def offer_stack(self, seat: int) -> None:
+        """Aim the pending total at the player after ``seat``: asked if they can answer, else they draw it."""
+        victim = self.next_seat(seat)
+        self.ops.clear()
+        if any(self.answers(c) for c in self.hands[victim]):
+            self.turn = self.actor = victim
+            self.phase = STACK
+            if self.exposed:
+                self.window_armed = True
+            return
+        self.take_stack(victim)
+
+    def take_stack(self, victim: int) -> None:
+        """``victim`` draws the pending total and loses the turn."""
+        total = self.stack_total
+        self.stack_total = 0
+        self.stack_kind = -1
+        self.events.append(("stack_draw", victim, total, ()))
+        self.draw_cards(victim, total)
+        self.events.append(("skip", victim, 0, ()))
+        self.end_turn(victim, 0)
+
+    def add_to_stack(self, seat: int, card: int) -> None:
+        """Add a draw card's value to the pending total (doubled by ``stack_revenge`` on a running total)."""
+        kind = CARD_KIND[card]
+        value = self.draw_values[kind]
+        if self.stack_total and self.rules.stack_revenge:
+            value *= 2
+        self.stack_total += value
+        self.stack_kind = kind
+        self.events.append(("stack", seat, self.stack_total, ()))
+
+    def _apply_phase(self, seat: int, kind: int, arg: int) -> None:
+        if self.phase != STACK:
+            super()._apply_phase(seat, kind, arg)
+        elif kind == _ACCEPT:
+            self.take_stack(seat)
+        else:
+            self.drawn = -1
+            self.play_card(seat, arg, kind == _PLAY_UNO)
+
+    def _run_op(self, op: int, seat: int, arg: int) -> bool:
+        if op == OP_STACK:
+            self.offer_stack(seat)
+            return False
+        return super()._run_op(op, seat, arg)
+
+    def _on_target(self, seat: int, target: int) -> None:
+        if self.target_kind != SEVEN_SWAP:
+            super()._on_target(seat, target)
+            return
+        hands = self.hands
+        hands[seat], hands[target] = hands[target], hands[seat]
+        self.events.append(("target", seat, target, ()))
+        self.events.append(("swap", seat, target, ()))
+        self.expose_if_single(seat)
+        self.expose_if_single(target)
+
+    def pass_hands(self, seat: int) -> None:
+        """Every hand moves to the next player in the direction of play (a 0 with ``zero_pass``)."""
+        n = self.n
+        step = self.direction
+        hands = self.hands
+        self.hands = [hands[(s - step) % n] for s in range(n)]
+        self.events.append(("pass_hands", seat, step, ()))
+        for other in range(n):
+            self.expose_if_single(other)
+
+    def _resolve_challenge(self, victim: int, challenged: bool) -> None:
+        self.stack_total = 0
+        self.stack_kind = -1
+        super()._resolve_challenge(victim, challenged)
+
+    def _start_round(self, dealer: int, order: list[int] | None) -> None:
+        self.stack_total = 0
+        self.stack_kind = -1
+        super()._start_round(dealer, order)
 
     # ------------------------------------------------------------------ mechanics
 
@@ -74,11 +245,111 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ state
 
     def house_state(self) -> dict[str, Any]:
-        """The house rules' public state (for views and determinization)."""
-        return {}
+        """The house rules' public state (for views and determinization): ``stack_total`` and
+        ``stack_kind`` (the pending total of draw cards and the kind of its last card) with stacking on."""
+        if not self.draw_values:
+            return {}
+        return {"stack_total": self.stack_total, "stack_kind": self.stack_kind}
 
     def restore_house_state(self, state: dict[str, Any]) -> None:
         """Set the house state of a sampled game from :meth:`house_state`."""
+        self.stack_total = state.get("stack_total", 0)
+        self.stack_kind = state.get("stack_kind", -1)
 
     def state_key(self) -> tuple[Any, ...]:
         return (*super().state_key(), tuple(sorted(self.house_state().items())))
+
+
+# ---------------------------------------------------------------- effects of house rules
+
+
+def _stack_effect(game: Game, seat: int, card: int) -> None:
+    """A draw card with stacking on: its value joins the total, aimed at the next player.  A coloured
+    edition's wild names the colour first; a Wild Draw Four starting a total may be challenged."""
+    assert isinstance(game, HouseGame)
+    starting = game.stack_total == 0
+    game.add_to_stack(seat, card)
+    if not (CARD_IS_WILD[card] and game.edition.colours_matter):
+        game.offer_stack(seat)
+        return
+    rules = game.rules
+    if starting and rules.allow_bluff and rules.wild_draw_four_challenge:
+        game.bluff_colour = game.colour
+        game.bluff = game.holds_colour(seat, game.colour)
+        game.push(OP_CHALLENGE, game.next_seat(seat), seat)
+    else:
+        game.push(OP_STACK, seat)
+    game.push(OP_COLOUR, seat)
+
+
+def _final_stack(game: Game, seat: int, card: int) -> None:
+    """A draw card played as the last card with stacking on: the next player draws the total."""
+    assert isinstance(game, HouseGame)
+    game.add_to_stack(seat, card)
+    victim = game.next_seat(seat)
+    total, game.stack_total, game.stack_kind = game.stack_total, 0, -1
+    game.events.append(("stack_draw", victim, total, ()))
+    game.draw_cards(victim, total)
+
+
+def _wild_draw_four_unchallenged(game: Game, seat: int, card: int) -> None:
+    """A Wild Draw Four without the challenge: colour, then the next player draws 4 and loses the turn."""
+    from unokit.game import OP_DRAW, OP_END_TURN
+
+    game.push(OP_END_TURN, seat, 1)
+    game.push(OP_DRAW, game.next_seat(seat), 4)
+    game.push(OP_COLOUR, seat)
+
+
+def _deflector(original: Effect | None) -> Effect:
+    """A Reverse or Skip that deflects a pending total (and acts as the sheet says otherwise)."""
+
+    def effect(game: Game, seat: int, card: int) -> None:
+        assert isinstance(game, HouseGame)
+        if not game.stack_total:
+            if original is None:
+                game.end_turn(seat, 0)
+            else:
+                original(game, seat, card)
+            return
+        if CARD_KIND[card] == game.edition.reverse_kind:
+            game.direction = -game.direction
+            game.events.append(("reverse", seat, game.direction, ()))
+        game.events.append(("deflect", seat, game.stack_total, ()))
+        game.offer_stack(seat)
+
+    return effect
+
+
+def _final_deflector(original: Effect | None) -> Effect:
+    """A deflector played as the last card on a pending total: the player it now points at draws it."""
+
+    def effect(game: Game, seat: int, card: int) -> None:
+        assert isinstance(game, HouseGame)
+        if not game.stack_total:
+            if original is not None:
+                original(game, seat, card)
+            return
+        if CARD_KIND[card] == game.edition.reverse_kind:
+            game.direction = -game.direction
+            game.events.append(("reverse", seat, game.direction, ()))
+        game.events.append(("deflect", seat, game.stack_total, ()))
+        victim = game.next_seat(seat)
+        total, game.stack_total, game.stack_kind = game.stack_total, 0, -1
+        game.events.append(("stack_draw", victim, total, ()))
+        game.draw_cards(victim, total)
+
+    return effect
+
+
+def _seven_effect(game: Game, seat: int, card: int) -> None:
+    """A 7 with ``seven_swap``: its player chooses another player and they swap hands; the turn passes."""
+    game.push(OP_END_TURN, seat, 0)
+    game.push(OP_TARGET, seat, SEVEN_SWAP)
+
+
+def _zero_effect(game: Game, seat: int, card: int) -> None:
+    """A 0 with ``zero_pass``: every hand moves on in the direction of play; the turn passes."""
+    assert isinstance(game, HouseGame)
+    game.pass_hands(seat)
+    game.end_turn(seat, 0)

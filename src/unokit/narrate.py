@@ -197,6 +197,14 @@ class Narrator:
             return [self.says(seat, "choose"), f" {self.self_or(seat, value)}."]
         if kind == "swap":
             return [self.says(seat, "swap"), f" hands with {self.whom(value)}."]
+        if kind == "stack":
+            return [self.says(seat, "stack"), f": the penalty is now {plural(value, 'card')}."]
+        if kind == "stack_draw":
+            return [self.says(seat, "take"), f" the penalty of {plural(value, 'card')}."]
+        if kind == "pass_hands":
+            return [f"Every hand passes {direction_words(value)}."]
+        if kind == "deflect":
+            return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
         if kind == "reshuffle":
             return [f"The discards ({plural(value, 'card')}) are shuffled into a new draw pile."]
         if kind == "hand":
@@ -313,10 +321,13 @@ def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -
     if kind is ActionType.CHALLENGE:
         return "challenge: say the Wild Draw Four was a bluff"
     if kind is ActionType.ACCEPT:
+        total = view.state.get("stack_total", 0)
+        if view.phase == "stack" and total:
+            return f"draw the penalty of {total} and lose your turn"
         return "accept it: draw 4 and lose your turn"
     if kind is ActionType.TARGET:
         target_kind = view.decision["target_kind"]
-        if target_kind == Kind.WILD_FORCED_SWAP:
+        if target_kind in (Kind.WILD_FORCED_SWAP, Kind.SEVEN):
             return f"swap hands with {names[arg]}"
         if target_kind == Kind.WILD_TARGETED_DRAW_TWO:
             return f"make {names[arg]} draw 2"

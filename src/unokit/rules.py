@@ -4,10 +4,10 @@
 500
 >>> Rules.from_dict({"scoring": "running-tally"}).scoring
 'running-tally'
->>> Rules.from_dict({"stacking": True})
+>>> Rules.from_dict({"spinning": True})
 Traceback (most recent call last):
 ...
-unokit.errors.UnknownOptionError: unknown rule option 'stacking'; known: ...
+unokit.errors.UnknownOptionError: unknown rule option 'spinning'; known: ...
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from unokit.errors import UnknownOptionError
 
 SCORING_METHODS = ("winner-collects", "running-tally", "single-round")
 FORCED_SWAP_FINAL = ("wins", "swaps")
+STACKING_MODES = ("off", "draw-two", "same", "cross", "up")
+DEFLECT_MODES = ("off", "reverse", "skip", "both")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class OptionSpec:
 
 _WILD_DRAW_FOUR = ("classic", "space-jam", "wild-jackpot")
 """The editions that have a Wild Draw Four."""
+_NUMBERED = _WILD_DRAW_FOUR
+"""The editions that have number cards."""
 
 OPTIONS: dict[str, OptionSpec] = {
     "scoring": OptionSpec("choice", choices=SCORING_METHODS),
@@ -59,6 +63,12 @@ OPTIONS: dict[str, OptionSpec] = {
     "lever_weights": OptionSpec("ints", 0, 1000, length=6, editions=("wild-jackpot",)),
     "rule_card_count": OptionSpec("int", 1, 100, editions=("wild-jackpot",)),
     "deck": OptionSpec("deck", 0, 1000),
+    "stacking": OptionSpec("choice", choices=STACKING_MODES, group="house"),
+    "stack_deflect": OptionSpec("choice", choices=DEFLECT_MODES, group="house"),
+    "stack_revenge": OptionSpec("bool", group="house"),
+    "wild_draw_four_challenge": OptionSpec("bool", editions=_WILD_DRAW_FOUR, group="house"),
+    "seven_swap": OptionSpec("bool", editions=_NUMBERED, group="house"),
+    "zero_pass": OptionSpec("bool", editions=_NUMBERED, group="house"),
     "call_uno": OptionSpec("bool", group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
@@ -143,6 +153,20 @@ class Rules:
     (each gets at least one, so nine or ten players still write a card each)."""
     deck: tuple[tuple[str, int], ...] | None = None
     """Overrides the edition's deck composition: ``(card notation, count)`` pairs."""
+    stacking: str = "off"
+    """House rule.  Draw cards add up and pass on (see docs/rules.md): ``draw-two`` (a Draw Two on a
+    Draw Two), ``same`` (the same kind), ``cross`` (also a Wild Draw Four on a Draw Two, and a Draw Two
+    of the colour in play on a Wild Draw Four), ``up`` (any draw card of equal or higher value)."""
+    stack_deflect: str = "off"
+    """House rule (with stacking).  A Reverse, a Skip or both deflect a pending total."""
+    stack_revenge: bool = False
+    """House rule (with stacking).  A draw card added to a running total adds twice its value."""
+    wild_draw_four_challenge: bool = True
+    """House rule.  False: a Wild Draw Four is never challenged."""
+    seven_swap: bool = False
+    """House rule (Seven-O).  A 7 played (not as the last card) swaps hands with a player of its player's choice."""
+    zero_pass: bool = False
+    """House rule (Seven-O).  A 0 played (not as the last card) passes every hand to the next player."""
     call_uno: bool = True
     """House rule.  False (silent UNO): nobody calls UNO and nobody is caught."""
 

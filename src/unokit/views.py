@@ -256,6 +256,8 @@ def called_uno(history: Sequence[Event], hand_sizes: Sequence[int], uncalled: Se
             single.discard(seat)
             if kind in ("take", "give", "swap"):
                 single.discard(value)
+        elif kind == "pass_hands":
+            single.clear()
         elif kind == "dealer":
             break
         if not single:

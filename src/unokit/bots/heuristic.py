@@ -243,6 +243,8 @@ class HeuristicBot:
             return self._colour(ctx)
         if phase == "challenge":
             return self._challenge(ctx)
+        if phase == "stack":
+            return self._stack(ctx)
         if phase == "discard":
             return self._discard(ctx)
         if phase == "target":
@@ -512,6 +514,8 @@ class HeuristicBot:
         raised if the bluffer had named that colour (people name what they hold) or played
         it lately, lowered if it drew on that colour since; then weighed by how often a
         player holding the colour would play a Wild Draw Four anyway (one in two)."""
+        if len(ctx.moves) > 2:  # stacking on: answer the total rather than challenge
+            return self._stack(ctx)
         view = ctx.view
         bluffer = view.decision.get("bluffer", -1)
         memory = ctx.memory
@@ -539,6 +543,16 @@ class HeuristicBot:
             holds = min(holds, 0.1)
         guilty = holds * 0.5 / (holds * 0.5 + (1 - holds))
         return challenge if guilty > 0.3 else accept
+
+    def _stack(self, ctx: _Context) -> int:
+        """Answer a pending total with the answering card worth the fewest points (calling UNO
+        when it leaves one card); draw the total only when nothing answers."""
+        plays = [a for a in ctx.moves if ctx.type_of(a) in (ActionType.PLAY, ActionType.PLAY_UNO)]
+        if not plays:
+            return ctx.space.accept
+        uno = [a for a in plays if ctx.type_of(a) == ActionType.PLAY_UNO]
+        points = get_edition(ctx.view.edition).card_points
+        return min(uno or plays, key=lambda a: (points[ctx.arg_of(a)], a))
 
     # ------------------------------------------------------------------ discards and gifts
 
