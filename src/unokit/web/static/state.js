@@ -44,6 +44,7 @@ const NAME_KEY = "unokit.name";
  * @property {string[]} [hand]
  * @property {Decision} [decision]
  * @property {PublicInfo} [public]
+ * @property {{stack_total?: number}} [state] public state beyond the basics (e.g. the stacked penalty)
  */
 /**
  * @typedef {object} OptionSpec
@@ -216,7 +217,7 @@ export function setScreen(name) {
 }
 
 /** The phases in which cards are played from the hand. */
-export const HAND_PHASES = new Set(["turn", "rule-run"]);
+export const HAND_PHASES = new Set(["turn", "rule-run", "stack"]);
 /** The out-of-turn actions (the server's `legal[].type`): UNO calls and catches. */
 const INTERRUPT_TYPES = new Set(["call_uno", "catch"]);
 

@@ -68,6 +68,12 @@ function renderCentre(view) {
     top.replaceChildren(view.top_card ? cardNode(view.top_card, { extraClass: "top" }) : "");
   }
   $("#discard-pile").classList.toggle("empty", view.discard_pile_size <= 1);
+  // stacking (a house rule): the penalty that adds up and passes on
+  const pending = Number(view.state?.stack_total) || 0;
+  const stackTotal = $("#stack-total");
+  stackTotal.textContent = pending ? `+${pending} to draw` : "";
+  stackTotal.title = pending ? "Stacked draw cards: the first player who cannot or will not add one draws them all" : "";
+  show(stackTotal, pending > 0);
   const stack = $("#draw-pile .stack");
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
   if (stack.childElementCount !== backs) stack.replaceChildren(...Array.from({ length: backs }, () => backNode()));

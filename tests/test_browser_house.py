@@ -1,0 +1,108 @@
+"""House rules at the browser table: a stack of draw cards answered from the hand, its total on
+the pile, and the swap of a Seven; the house rules offered on the start page by preset."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from playwright.sync_api import Page, expect
+
+from browser_support import (  # noqa: F401  (fixtures, used by their names)
+    browser_fixture,
+    live_server_fixture,
+    open_page_fixture,
+    playwright_instance_fixture,
+)
+from unokit.cards import card_name
+from unokit.deck import stacked_deck
+from unokit.rules import Rules
+from unokit.web.rooms import FixedSetup, RoomSettings
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from browser_support import LiveServer, PageWatch
+
+    OpenPage = Callable[..., PageWatch]
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 375, "height": 667}
+
+
+def fixed_room(live: LiveServer, rules: dict[str, object], hands: list[list[str]], start: str) -> tuple[str, str]:
+    """A two-seat room (Ann, then a bot) whose deal is fixed; Ann plays first."""
+    deck = stacked_deck("classic", hands, start, dealer=1, rules=Rules.from_dict(rules))
+    setup = FixedSetup(2**40 + 21, tuple(card_name(card) for card in deck), dealer=1)
+    settings = RoomSettings("classic", 2, dict(rules), "heuristic")
+    room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
+    return str(room.code), str(secret)
+
+
+def sit_and_start(page: Page, url: str, code: str, secret: str) -> None:
+    page.goto(url + "/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+    )
+    page.goto(f"{url}/r/{code}")
+    expect(page.locator("#fill-bots")).to_be_visible()
+    page.click("#fill-bots")
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+
+
+def test_a_stack_is_answered_from_the_hand_with_its_total_on_the_pile(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    """Stacking on: the bot's Red Draw Two meets Ann's Green Draw Two; the pile says "+2 to draw",
+    the Draw Two is playable from the hand and drawing the penalty is a button; stacking hands the
+    bot, who cannot add, the total of 4."""
+    rules = {"hand_size": 3, "stacking": "same", "target_score": 1000}
+    code, secret = fixed_room(live_server, rules, [["R1", "G+2", "B9"], ["R+2", "Y3", "Y4"]], "R5")
+    for viewport, shot in ((DESKTOP, "house-stack"), (PHONE, "house-stack-phone")):
+        watch = open_page(viewport)
+        page = watch.page
+        if shot == "house-stack":
+            sit_and_start(page, live_server.url, code, secret)
+            page.click('#hand .card.playable[data-card="R1"]')
+        else:  # the same seat on a phone, once the stack is waiting
+            page.goto(live_server.url + "/")
+            page.evaluate(
+                "([key, value]) => localStorage.setItem(key, value)",
+                [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+            )
+            page.goto(f"{live_server.url}/r/{code}")
+        expect(page.locator("#stack-total")).to_have_text("+2 to draw")
+        expect(page.locator('#hand .card.playable[data-card="G+2"]')).to_be_visible()
+        expect(page.locator("#hand .card.playable")).to_have_count(1)
+        accept = page.locator('#actions button[data-action="accept"]')
+        expect(accept).to_contain_text("draw the penalty of 2")
+        expect(page.locator("#status")).to_contain_text("stack a draw card or draw the penalty")
+        watch.screenshot(shot)
+        assert not watch.real_errors(), watch.errors
+    page.click('#hand .card.playable[data-card="G+2"]')
+    # the bot holds no draw card: it draws the 4 at once and loses its turn; Ann plays on
+    expect(page.locator('#opponents .seat[data-seat="1"]')).to_have_attribute("data-count", "6")
+    expect(page.locator("#stack-total")).to_be_hidden()
+    expect(page.locator("#log")).to_contain_text("4")
+    assert not watch.real_errors(), watch.errors
+
+
+def test_a_seven_swaps_hands_with_the_player_chosen(live_server: LiveServer, open_page: OpenPage) -> None:
+    """Seven-O on: Ann's Red 7 asks whom to swap with, in words; after the swap her hand is the bot's."""
+    rules = {"hand_size": 3, "seven_swap": True, "target_score": 1000}
+    code, secret = fixed_room(live_server, rules, [["R7", "G1", "G2"], ["B3", "B4", "Y5"]], "R5")
+    watch = open_page(DESKTOP)
+    page = watch.page
+    sit_and_start(page, live_server.url, code, secret)
+    page.click('#hand .card.playable[data-card="R7"]')
+    choice = page.locator("#decision button.option")
+    expect(choice).to_have_count(1)
+    expect(choice).to_contain_text("swap hands with Bot 1")
+    watch.screenshot("house-seven")
+    choice.click()
+    expect(page.locator("#hand .card")).to_have_count(3)
+    shown = sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+    assert shown == ["B3", "B4", "Y5"]
+    assert not watch.real_errors(), watch.errors
