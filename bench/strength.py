@@ -13,8 +13,12 @@ one round and every round counts once):
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
 
+``--rule NAME=VALUE`` (repeatable) plays every pairing under those rule options, e.g. house rules
+(``--rule stacking=same --rule seven_swap=true``); the output names them.
+
 Usage: ``python bench/strength.py [--games 400] [--ismcts-games 400] [--ismcts-ms 190]
-[--ismcts-iterations 100000] [--max-decisions 5000] [--all] [--workers W] [--seed 0]``
+[--ismcts-iterations 100000] [--max-decisions 5000] [--all] [--workers W] [--seed 0]
+[--rule NAME=VALUE ...]``
 (by default the search is bounded by time: as many iterations as fit in 190 ms).  Prints one JSON object;
 progress goes to stderr.
 """
@@ -29,6 +33,8 @@ import sys
 import time
 from typing import Any
 
+from unokit.cli.common import UsageError, parse_rule_values
+from unokit.rules import Rules
 from unokit.tournament import load_bot_kinds, run_tournament
 
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
@@ -58,7 +64,7 @@ def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace)
         games,
         args.seed,
         workers=args.workers,
-        rules={"scoring": "single-round"},
+        rules={**args.rules, "scoring": "single-round"},
         bot_options={kind: options[kind] for kind in set(bots) if kind in options},
         max_decisions=args.max_decisions,
     )
@@ -108,9 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="every edition, and 4 players (one against three)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option for every pairing (repeatable)"
+    )
     args = parser.parse_args(argv)
     if args.ismcts_ms <= 0 or args.ismcts_ms > 200:
         parser.error("--ismcts-ms must be above 0 and at most 200")
+    try:
+        args.rules = Rules.from_dict(parse_rule_values(args.rule)).to_dict()
+    except (UsageError, ValueError) as exc:
+        parser.error(str(exc))
     ismcts = "ismcts" in load_bot_kinds()
     started = time.perf_counter()
     results = [
@@ -128,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
             "all": args.all,
             "seed": args.seed,
             "workers": args.workers or os.cpu_count(),
+            "rules": args.rules,
         },
         "ismcts_registered": ismcts,
         "pairings": results,
