@@ -427,9 +427,130 @@ def test_seven_swap_view_and_replay() -> None:
     assert sorted(sampled.hands[0]) == sorted(game.hands[0])
 
 
+# ---------------------------------------------------------------- draw switches
+
+
+def test_force_play_no_pass() -> None:
+    game = stack_game([[], [], []], ["R3", *DRAW], stacking="off", force_play=True)
+    game.apply_notation(0, "draw")
+    assert game.phase_name == "drawn" and legal(game, 0) == ["R3"]
+
+
+def test_draw_to_match_then_keep() -> None:
+    game = stack_game([[], [], []], ["Y7", "Y8", "R3", *DRAW], stacking="off", draw_to_match=True)
+    game.apply_notation(0, "draw")
+    assert [e[3] for e in events_since(game, 0) if e[0] == "draw"][-3:] == [("Y7",), ("Y8",), ("R3",)]
+    assert game.phase_name == "drawn" and legal(game, 0) == ["R3", "pass"]
+    game.apply_notation(0, "pass")
+    assert len(game.hands[0]) == 8 and game.actor == 1
+
+
+def test_draw_to_match_and_force_play_must_play() -> None:
+    game = stack_game([[], [], []], ["Y7", "R3", *DRAW], stacking="off", draw_to_match=True, force_play=True)
+    game.apply_notation(0, "draw")
+    assert legal(game, 0) == ["R3"]
+
+
+def test_draw_to_match_stops_at_hand_limit() -> None:
+    game = stack_game([[], [], []], ["Y7", "Y8", "R3", *DRAW], stacking="off", draw_to_match=True, hand_limit=7)
+    game.apply_notation(0, "draw")
+    assert len(game.hands[0]) == 7 and (game.phase_name, game.actor) == ("turn", 1)
+
+
+def test_draw_to_match_stops_on_empty_piles() -> None:
+    hands = [["B1", "B2"], ["B6", "B7"]]
+    rules = {"draw_to_match": True, "deck": [["B1", 1], ["B2", 1], ["B6", 1], ["B7", 1], ["R5", 1], ["G1", 2]]}
+    game = stacked_game("classic", hands, "R5", ["G1", "G1"], **rules)
+    game.apply_notation(0, "draw")
+    assert len(game.hands[0]) == 4 and game.draw_pile == [] and (game.phase_name, game.actor) == ("turn", 1)
+
+
+def test_must_play_refuses_draw() -> None:
+    game = stack_game([["R3"], [], []], stacking="off", must_play=True)
+    assert legal(game, 0) == ["R3"]
+    with pytest.raises(IllegalActionError):
+        game.apply_notation(0, "draw")
+
+
+def test_must_play_draws_without_a_play() -> None:
+    game = stack_game([[], [], []], stacking="off", must_play=True)
+    assert legal(game, 0) == ["draw"]
+
+
+def test_hand_limit_no_draw_while_a_play_exists() -> None:
+    game = stack_game([["R3"], [], []], stacking="off", hand_limit=5)
+    assert legal(game, 0) == ["R3"]
+    game = stack_game([["R3"], [], []], stacking="off", hand_limit=6)
+    assert legal(game, 0) == ["R3", "draw"]
+
+
+def test_hand_limit_draws_without_a_play() -> None:
+    game = stack_game([[], [], []], stacking="off", hand_limit=5)
+    assert legal(game, 0) == ["draw"]
+
+
+def test_draw_switches_do_not_touch_the_stack_penalty() -> None:
+    game = stack_game([["R+2"], ["G+2"], []], force_play=True, draw_to_match=True, hand_limit=5)
+    game.apply_notation(0, "R+2")
+    game.apply_notation(1, "accept")
+    assert len(game.hands[1]) == 7 and (game.phase_name, game.actor) == ("turn", 2)
+
+
+# ---------------------------------------------------------------- finishing restrictions
+
+
+def test_no_action_finish_must_draw() -> None:
+    game = stacked_game("classic", [["RS"], ["B6"], ["Y1"]], "R5", DRAW, no_action_finish=True)
+    assert legal(game, 0) == ["draw"]
+    with pytest.raises(IllegalActionError):
+        game.apply_notation(0, "RS")
+
+
+def test_no_wild_finish() -> None:
+    game = stacked_game("classic", [["W"], ["B6"], ["Y1"]], "R5", DRAW, no_wild_finish=True)
+    assert legal(game, 0) == ["draw"]
+    game = stacked_game("classic", [["R3"], ["B6"], ["Y1"]], "R5", DRAW, no_wild_finish=True, no_action_finish=True)
+    assert legal(game, 0) == ["R3", "draw"]
+
+
+def test_no_action_finish_in_all_wild_allows_only_plain_wild() -> None:
+    game = stacked_game("all-wild", [["WS"], ["W"], ["W"]], "W", ["W"] * 4, no_action_finish=True)
+    assert legal(game, 0) == ["draw"]
+    game = stacked_game("all-wild", [["W"], ["WS"], ["W"]], "W", ["W"] * 4, no_action_finish=True, no_wild_finish=True)
+    assert legal(game, 0) == ["W", "draw"]
+
+
+def test_restriction_applies_to_stack() -> None:
+    hands = [["R+2", "R1"], ["G+2", "B6"], ["Y1", "Y2"]]
+    game = stacked_game("classic", hands, "R5", DRAW, stacking="same", no_action_finish=True)
+    game.apply_notation(0, "R+2!")
+    assert legal(game, 1) == ["G+2", "G+2!", "accept"]
+    hands = [["R+2", "R+2"], ["G+2", "B6"], ["G+2", "Y2"]]
+    game = stacked_game("classic", hands, "R5", DRAW, stacking="same", no_action_finish=True)
+    game.apply_notation(0, "R+2!")
+    game.apply_notation(1, "G+2")
+    game.apply_notation(2, "G+2")
+    assert len(game.hands[0]) == 7 and (game.phase_name, game.actor) == ("turn", 1)
+
+
+def test_must_play_with_restricted_last_card_draws() -> None:
+    game = stacked_game("classic", [["RS"], ["B6"], ["Y1"]], "R5", DRAW, no_action_finish=True, must_play=True)
+    assert legal(game, 0) == ["draw"]
+
+
+def test_swap_to_restricted_single_card_needs_call() -> None:
+    hands = [["R7", "B1"], ["YS", "Y2"], ["Y3", "Y4"]]
+    game = stacked_game("classic", hands, "R5", DRAW, seven_swap=True, no_action_finish=True)
+    game.apply_notation(0, "R7!")
+    game.apply_notation(0, "@2")
+    assert hand(game, 2) == ["B1"] and game.exposed == [2]
+
+
 # ---------------------------------------------------------------- bots under house rules
 
 BOT_RULES = [
+    {"force_play": True, "draw_to_match": True, "no_action_finish": True, "no_wild_finish": True},
+    {"must_play": True, "hand_limit": 9, "stacking": "up"},
     {"seven_swap": True, "zero_pass": True, "stacking": "same"},
     {"stacking": "cross", "stack_deflect": "both", "stack_revenge": True, "wild_draw_four_challenge": False},
     {"stacking": "up", "call_uno": False},

@@ -22,6 +22,12 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "wild_draw_four_challenge": st.booleans(),
         "seven_swap": st.booleans(),
         "zero_pass": st.booleans(),
+        "force_play": st.booleans(),
+        "draw_to_match": st.booleans(),
+        "must_play": st.booleans(),
+        "hand_limit": st.sampled_from([0, 0, 1, 8, 15]),
+        "no_action_finish": st.booleans(),
+        "no_wild_finish": st.booleans(),
     },
     optional={
         "scoring": st.sampled_from(["single-round", "winner-collects"]),

@@ -17,9 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, Kind
 from unokit.game import (
     CHALLENGE,
+    DRAWN,
     HOUSE_OPS,
     HOUSE_PHASES,
     OP_CHALLENGE,
@@ -27,12 +28,14 @@ from unokit.game import (
     OP_END_ROUND,
     OP_END_TURN,
     OP_TARGET,
+    TURN,
     Game,
 )
 
 _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
 _ACCEPT = int(ActionType.ACCEPT)
+_DRAW = int(ActionType.DRAW)
 
 STACK = HOUSE_PHASES + 0
 """Phase: the victim of a pending total stacks a draw card (or deflects it) or draws the total."""
@@ -55,6 +58,8 @@ class HouseGame(Game):
         self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
         edition = self.edition
+        self.finish_forbidden = frozenset(card for card in edition.faces if _finish_forbidden(card, rules, edition))
+        """Cards that may not be played as a player's last card (``no_action_finish``, ``no_wild_finish``)."""
         self.stacking = rules.stacking
         self.stack_total = 0
         """The pending total of a stack of draw cards (0: none)."""
@@ -93,12 +98,33 @@ class HouseGame(Game):
 
     def _actor_actions(self) -> tuple[int, ...]:
         ids = super()._actor_actions()
-        if self.phase == CHALLENGE and self.stack_total:
+        phase = self.phase
+        if phase == TURN:
+            ids = self._turn_actions(ids)
+        elif phase == DRAWN and self.rules.force_play:
+            ids = tuple(a for a in ids if a != self.actions.pass_)
+        elif phase == CHALLENGE and self.stack_total:
             ids = tuple(sorted((*ids, *self._stack_plays(self.actor))))
         if self.silent:
             types = self._types
             ids = tuple(a for a in ids if types[a] != _PLAY_UNO)
         return ids
+
+    def _turn_actions(self, ids: tuple[int, ...]) -> tuple[int, ...]:
+        """A turn's actions under the finishing restrictions, ``must_play`` and ``hand_limit`` (both
+        refuse a draw while a play exists)."""
+        hand = self.hands[self.actor]
+        rules = self.rules
+        if len(hand) == 1 and hand[0] in self.finish_forbidden:
+            ids = tuple(a for a in ids if self._types[a] > _PLAY_UNO)
+        plays = any(self._types[a] <= _PLAY_UNO for a in ids)
+        if plays and (rules.must_play or (rules.hand_limit and len(hand) >= rules.hand_limit)):
+            return tuple(a for a in ids if a != self._draw_id)
+        return ids
+
+    def may_finish_with(self, card: int) -> bool:
+        """Whether ``card`` may be played as a player's last card."""
+        return card not in self.finish_forbidden
 
     def _phase_actions(self) -> tuple[int, ...]:
         if self.phase == STACK:
@@ -126,7 +152,7 @@ class HouseGame(Game):
 
     def _stack_plays(self, seat: int) -> list[int]:
         hand = self.hands[seat]
-        faces = sorted({c for c in hand if self.answers(c)})
+        faces = sorted({c for c in hand if self.answers(c) and (len(hand) > 1 or self.may_finish_with(c))})
         ids = [self._play_id[c] for c in faces]
         if len(hand) == 2:
             ids += [a + self._faces for a in ids]
@@ -136,7 +162,7 @@ class HouseGame(Game):
         """Aim the pending total at the player after ``seat``: asked if they can answer, else they draw it."""
         victim = self.next_seat(seat)
         self.ops.clear()
-        if any(self.answers(c) for c in self.hands[victim]):
+        if self._stack_plays(victim):
             self.turn = self.actor = victim
             self.phase = STACK
             if self.exposed:
@@ -178,6 +204,28 @@ class HouseGame(Game):
             self.offer_stack(seat)
             return False
         return super()._run_op(op, seat, arg)
+
+    def _draw_on_turn(self, seat: int) -> None:
+        """The turn's draw; with ``draw_to_match``, one card at a time until one may be played
+        (stopping when nothing more can be drawn or at ``hand_limit``)."""
+        rules = self.rules
+        if not rules.draw_to_match:
+            super()._draw_on_turn(seat)
+            return
+        hand = self.hands[seat]
+        limit = rules.hand_limit
+        while True:
+            got = self.draw_cards(seat, 1)
+            if not got:
+                break
+            if self.playable(seat, got[0]):
+                self.phase = DRAWN
+                self.drawn = got[0]
+                return
+            if limit and len(hand) >= limit:
+                break
+        self.events.append(("pass", seat, 0, ()))
+        self.end_turn(seat, 0)
 
     def _on_target(self, seat: int, target: int) -> None:
         if self.target_kind != SEVEN_SWAP:
@@ -261,6 +309,17 @@ class HouseGame(Game):
 
 
 # ---------------------------------------------------------------- effects of house rules
+
+
+def _finish_forbidden(card: int, rules: Any, edition: Any) -> bool:
+    """Whether the finishing restrictions forbid ``card`` as a last card: ``no_action_finish``: a
+    coloured action card (All Wild: any card but the plain Wild); ``no_wild_finish``: a wild card
+    (not in All Wild)."""
+    if not edition.colours_matter:
+        return bool(rules.no_action_finish) and CARD_KIND[card] != Kind.WILD
+    if CARD_IS_WILD[card]:
+        return bool(rules.no_wild_finish)
+    return bool(rules.no_action_finish) and CARD_NUMBER[card] < 0
 
 
 def _stack_effect(game: Game, seat: int, card: int) -> None:

@@ -69,6 +69,12 @@ OPTIONS: dict[str, OptionSpec] = {
     "wild_draw_four_challenge": OptionSpec("bool", editions=_WILD_DRAW_FOUR, group="house"),
     "seven_swap": OptionSpec("bool", editions=_NUMBERED, group="house"),
     "zero_pass": OptionSpec("bool", editions=_NUMBERED, group="house"),
+    "force_play": OptionSpec("bool", group="house"),
+    "draw_to_match": OptionSpec("bool", group="house"),
+    "must_play": OptionSpec("bool", group="house"),
+    "hand_limit": OptionSpec("int", 0, 200, group="house"),
+    "no_action_finish": OptionSpec("bool", group="house"),
+    "no_wild_finish": OptionSpec("bool", editions=_WILD_DRAW_FOUR, group="house"),
     "call_uno": OptionSpec("bool", group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
@@ -167,6 +173,19 @@ class Rules:
     """House rule (Seven-O).  A 7 played (not as the last card) swaps hands with a player of its player's choice."""
     zero_pass: bool = False
     """House rule (Seven-O).  A 0 played (not as the last card) passes every hand to the next player."""
+    force_play: bool = False
+    """House rule.  A drawn card that may be played must be played."""
+    draw_to_match: bool = False
+    """House rule.  A turn's draw goes on one card at a time until a drawn card may be played."""
+    must_play: bool = False
+    """House rule.  A player may draw on their turn only when no card in hand may be played."""
+    hand_limit: int = 0
+    """House rule.  Holding this many cards or more, a player may not draw while they can play, and
+    Draw to Match stops drawing there (0: no limit)."""
+    no_action_finish: bool = False
+    """House rule.  The last card may not be an action card (All Wild: anything but a plain Wild)."""
+    no_wild_finish: bool = False
+    """House rule.  The last card may not be a wild card (not in All Wild, where every card is one)."""
     call_uno: bool = True
     """House rule.  False (silent UNO): nobody calls UNO and nobody is caught."""
 
