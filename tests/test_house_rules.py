@@ -16,7 +16,7 @@ from unokit.events import HOUSE_EVENT_KINDS
 from unokit.house import HouseGame
 from unokit.narrate import Narrator, describe_action, plain
 from unokit.record import replay, to_record
-from unokit.rules import HOUSE_OPTIONS
+from unokit.rules import HOUSE_OPTIONS, PRESETS
 
 F = ["B1", "B2", "B3", "B4", "B6"]
 """Filler cards: blue numbers that match nothing on a red 5."""
@@ -544,6 +544,50 @@ def test_swap_to_restricted_single_card_needs_call() -> None:
     game.apply_notation(0, "R7!")
     game.apply_notation(0, "@2")
     assert hand(game, 2) == ["B1"] and game.exposed == [2]
+
+
+# ---------------------------------------------------------------- presets
+
+
+def test_preset_house_values() -> None:
+    rules = Rules.preset("house")
+    assert (rules.stacking, rules.seven_swap, rules.zero_pass) == ("same", True, True)
+    assert Rules.preset("official") == Rules()
+    no_mercy = Rules.preset("no-mercy")
+    assert (no_mercy.stacking, no_mercy.force_play, no_mercy.draw_to_match) == ("up", True, True)
+    assert (no_mercy.wild_draw_four_challenge, no_mercy.scoring) == (False, "single-round")
+    chaos = Rules.preset("chaos")
+    assert (chaos.stacking, chaos.stack_deflect) == ("cross", "both")
+    assert Rules.preset("party").draw_to_match and not Rules.preset("house").draw_to_match
+
+
+def test_preset_then_switches() -> None:
+    rules = Rules.from_dict({"preset": "house", "zero_pass": False, "target_score": 200})
+    assert rules == Rules(stacking="same", seven_swap=True, target_score=200)
+    assert Rules.preset("house", stacking="up").stacking == "up"
+
+
+def test_preset_name_not_recorded() -> None:
+    game = Game("classic", 3, seed=2, rules={"preset": "house"})
+    assert type(game) is HouseGame
+    record = to_record(game)
+    assert "preset" not in record["rules"] and record["rules"]["stacking"] == "same"
+    assert replay(record) == game
+
+
+def test_unknown_preset_refused() -> None:
+    with pytest.raises(UnknownOptionError, match="unknown preset 'wild'"):
+        Rules.from_dict({"preset": "wild"})
+    with pytest.raises(UnknownOptionError, match="unknown preset"):
+        Game("classic", 3, rules={"preset": 3})
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild", "wild-jackpot"])
+def test_presets_play_in_every_edition(edition: str, preset: str) -> None:
+    bots = [make_bot("heuristic", seed=1, edition=edition), make_bot("random", seed=2, edition=edition)] * 2
+    result = play_game(edition, bots, seed=3, rules={"preset": preset, "scoring": "single-round"})
+    assert 0 <= result.winner < 4
 
 
 # ---------------------------------------------------------------- bots under house rules

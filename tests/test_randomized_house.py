@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
 from unokit.house import HouseGame
-from unokit.rules import DEFLECT_MODES, STACKING_MODES
+from unokit.rules import DEFLECT_MODES, PRESETS, STACKING_MODES, Rules
 
 HOUSE_OPTIONS = st.fixed_dictionaries(
     {
@@ -37,6 +37,14 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "uno_penalty": st.integers(0, 4),
     },
 )
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_random_presets(edition: str, preset: str) -> None:
+    for seed, players in enumerate((2, 4, 7)):
+        game = play_and_check(edition, players, seed, {"preset": preset, "scoring": "single-round"})
+        assert game.rules == Rules.preset(preset, scoring="single-round")
 
 
 @pytest.mark.parametrize("edition", EDITION_NAMES)

@@ -82,6 +82,31 @@ OPTIONS: dict[str, OptionSpec] = {
 HOUSE_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.group == "house")
 """The house rules: with every one at its default the game is the sheets' (and a plain :class:`~unokit.game.Game`)."""
 
+PRESETS: dict[str, dict[str, Any]] = {
+    "official": {},
+    "house": {"stacking": "same", "seven_swap": True, "zero_pass": True},
+    "party": {"stacking": "same", "seven_swap": True, "zero_pass": True, "draw_to_match": True},
+    "no-mercy": {
+        "stacking": "up",
+        "seven_swap": True,
+        "zero_pass": True,
+        "draw_to_match": True,
+        "force_play": True,
+        "wild_draw_four_challenge": False,
+        "scoring": "single-round",
+    },
+    "chaos": {
+        "stacking": "cross",
+        "stack_deflect": "both",
+        "seven_swap": True,
+        "zero_pass": True,
+        "draw_to_match": True,
+        "force_play": True,
+        "wild_draw_four_challenge": False,
+    },
+}
+"""Named sets of options (see docs/rules.md, "Presets"); every option a preset does not name keeps its default."""
+
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
@@ -205,9 +230,16 @@ class Rules:
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> Rules:
-        """Build from a mapping, refusing unknown names and bad values."""
+        """Build from a mapping, refusing unknown names and bad values.  A ``preset`` key names a
+        set of :data:`PRESETS` to start from; the other keys then change it option by option."""
         if not isinstance(options, dict):
             raise UnknownOptionError("rule options must be a mapping of names to values")
+        if "preset" in options:
+            options = dict(options)
+            name = options.pop("preset")
+            if not isinstance(name, str) or name not in PRESETS:
+                raise UnknownOptionError(f"unknown preset {name!r}; known: {', '.join(PRESETS)}")
+            options = {**PRESETS[name], **options}
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for name, value in options.items():
@@ -220,6 +252,15 @@ class Rules:
                 value = tuple(value)
             values[key] = value
         return cls(**values)
+
+    @classmethod
+    def preset(cls, name: str, **changes: Any) -> Rules:
+        """The options of preset ``name`` with ``changes`` applied.
+
+        >>> Rules.preset("house", zero_pass=False).stacking
+        'same'
+        """
+        return cls.from_dict({"preset": name, **changes})
 
     def to_dict(self, *, only_changed: bool = True) -> dict[str, Any]:
         """The options as plain JSON data (by default only those differing from the defaults)."""
