@@ -106,3 +106,33 @@ def test_a_seven_swaps_hands_with_the_player_chosen(live_server: LiveServer, ope
     shown = sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
     assert shown == ["B3", "B4", "Y5"]
     assert not watch.real_errors(), watch.errors
+
+
+def test_a_preset_fills_the_house_rules_and_the_lobby_names_them(live_server: LiveServer, open_page: OpenPage) -> None:
+    """The start page's House rules start from a preset: choosing one sets its switches (the others
+    back to their defaults), a switch changed after it counts, and the lobby says the rules in words."""
+    watch = open_page(DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.locator("#house-rules").evaluate("details => { details.open = true; }")
+    expect(page.locator("#preset option")).to_have_count(5)
+    page.select_option("#preset", "party")
+    expect(page.locator("#preset-summary")).to_contain_text("Draw to match: yes")
+    stacking = page.locator('#house-fields [name="rule.stacking"]')
+    expect(stacking).to_have_value('"same"')
+    for name in ("seven_swap", "zero_pass", "draw_to_match"):
+        expect(page.locator(f'#house-fields [name="rule.{name}"]')).to_be_checked()
+    page.select_option("#preset", "house")  # draw to match goes back to its default
+    expect(page.locator('#house-fields [name="rule.draw_to_match"]')).not_to_be_checked()
+    page.uncheck('#house-fields [name="rule.zero_pass"]')
+    watch.screenshot("house-preset")
+    page.fill("#create-form [name=name]", "Ann")
+    page.click("#create-form button[type=submit]")
+    rules = page.locator("#lobby-rules")
+    expect(rules).to_contain_text("Stacking draw cards: Same card on same card")
+    expect(rules).to_contain_text("Seven: swap hands: yes")
+    expect(rules).not_to_contain_text("Zero")
+    code = page.inner_text("#lobby-code").strip()
+    assert live_server.call(lambda: live_server.room(code).settings.rules) == {"stacking": "same", "seven_swap": True}
+    assert not watch.real_errors(), watch.errors

@@ -18,6 +18,7 @@ from unokit.errors import UnoError
 from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
 from unokit.record import load, replay, to_record
 from unokit.rulecards import GRAMMAR, SUGGESTIONS, read_rule
+from unokit.rules import PRESETS
 from unokit.simulate import game_seed, random_move, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -110,6 +111,18 @@ def test_simulate_passes_rule_options_to_the_engine(capsys: pytest.CaptureFixtur
     data = json.loads(run(capsys, *argv)[1])
     assert data["rules"] == {"target_score": 50}
     assert data == {**simulate("classic", 2, 2, 3, {"target_score": 50}), "elapsed_s": data["elapsed_s"]}
+
+
+def test_a_preset_is_applied_then_changed_rule_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--preset NAME`` starts from a set of house rules; ``--rule``, ``--target`` and ``--scoring`` change it."""
+    argv = ["simulate", "--players", "3", "--games", "3", "--seed", "4", "--json", "--preset", "party"]
+    data = json.loads(run(capsys, *argv)[1])
+    assert data["rules"] == PRESETS["party"]
+    changed = json.loads(run(capsys, *argv, "--rule", "draw_to_match=false", "--scoring", "running-tally")[1])
+    assert changed["rules"] == {**PRESETS["house"], "scoring": "running-tally"}
+    code, out, err = run(capsys, "simulate", "--games", "1", "--preset", "madness")
+    assert code == 2 and out == ""
+    assert err.strip() == "unokit: error: unknown preset 'madness'; known: official, house, party, no-mercy, chaos"
 
 
 def test_simulate_library_function_counts_every_action() -> None:

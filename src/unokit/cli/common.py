@@ -16,7 +16,7 @@ from unokit import rulecards
 from unokit.editions import EDITIONS, get_edition
 from unokit.jackpot import WildJackpot
 from unokit.narrate import Part
-from unokit.rules import Rules
+from unokit.rules import PRESETS, Rules
 
 if TYPE_CHECKING:
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -94,6 +94,8 @@ def parse_rule_values(pairs: Sequence[str]) -> dict[str, Any]:
 
 def build_rules(args: argparse.Namespace) -> Rules:
     options = parse_rule_values(args.rule or [])
+    if args.preset is not None:
+        options = {"preset": args.preset, **options}  # the preset first, then each --rule
     if args.target is not None:
         options["target_score"] = args.target
     if args.scoring is not None:
@@ -144,6 +146,11 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         "--scoring",
         metavar="M",
         help="winner-collects (default), running-tally or single-round",
+    )
+    parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        help=f"start from a set of house rules: {', '.join(PRESETS)} (then --rule changes it)",
     )
     parser.add_argument(
         "--rule",

@@ -30,7 +30,7 @@ from unokit.bots import bot_kinds
 from unokit.editions import get_edition
 from unokit.jackpot import rule_cards_per_player
 from unokit.rulecards import MAX_RULE_LENGTH
-from unokit.rules import OPTIONS, Rules
+from unokit.rules import OPTIONS, PRESETS, Rules
 from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
 from unokit.web.guard import (
@@ -87,7 +87,8 @@ FLOOD_WINDOW = 10.0
 
 def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
     """What ``GET /api/options`` answers: editions, rule options with their limits and group
-    (``house`` for a house rule; from :data:`unokit.rules.OPTIONS`), bot levels, and the
+    (``house`` for a house rule; from :data:`unokit.rules.OPTIONS`), the presets (each a set
+    of options, :data:`unokit.rules.PRESETS`: the client fills its form from them), bot levels, and the
     server's limits (``min_timer``: the shortest turn timer it allows).  The deck override is
     not offered."""
     defaults = Rules()
@@ -115,6 +116,7 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
         "editions": list(EDITION_NAMES),
         "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},
         "rules": rules,
+        "presets": {name: dict(values) for name, values in PRESETS.items()},
         "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
         "rule_card_counts": {str(n): rule_cards_per_player(defaults.rule_card_count, n) for n in range(2, 11)},
         "limits": {

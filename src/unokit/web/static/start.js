@@ -216,14 +216,18 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "
 // --- the form
 
 /** @type {Record<string, string>} */
-const PRESET_LABELS = {
-  official: "Official: the rule sheets",
-  house: "House: stacking, Seven-O and jump-in",
-  party: "Party: stacking, Seven-O, jump-in, draw to match",
-  "no-mercy": "No Mercy: stack up, Seven-O, draw to match, mercy at 25",
-  teams: "Teams: 2 against 2 on the official rules",
-  chaos: "Chaos: everything at once",
-};
+const PRESET_LABELS = { official: "Official", house: "House", party: "Party", "no-mercy": "No Mercy", chaos: "Chaos" };
+
+/**
+ * What a preset sets, in words (from the server's table, so it never says more than it does).
+ * @param {Options} options
+ * @param {string} name
+ */
+function presetInWords(options, name) {
+  const values = options.presets?.[name] ?? {};
+  const words = rulesInWords(values);
+  return words.length ? `${words.join("; ")}.` : "The rule sheets as printed: no house rules.";
+}
 
 /** @param {Options} options */
 function buildRuleFields(options) {
@@ -234,6 +238,7 @@ function buildRuleFields(options) {
   const presets = Object.keys(options.presets ?? {});
   $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: PRESET_LABELS[name] ?? humanize(name) })));
   show($("#preset-field"), presets.length > 0);
+  $("#preset-summary").textContent = presets.length ? presetInWords(options, presets[0]) : "";
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
     if (FIXED_OPTIONS.has(name)) continue;
     const label = OPTION_LABELS[name] ?? humanize(name);
@@ -291,6 +296,7 @@ function applyPreset(options, name) {
     else if (input?.type === "checkbox") input.checked = Boolean(value);
     else if (input) input.value = String(value);
   }
+  $("#preset-summary").textContent = presetInWords(options, name);
   const form = asForm($("#create-form"));
   const scoring = "scoring" in values ? values.scoring : options.rules?.scoring?.default;
   if (scoring !== undefined) form.scoring.value = scoring;
