@@ -14,9 +14,9 @@ import argparse
 import json
 import random
 import time
-from typing import Any
 
 from unokit import Game, Rules
+from unokit.cli.common import UsageError, parse_rule_values
 from unokit.editions import EDITIONS
 
 PLAYERS = 4
@@ -47,14 +47,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rule", action="append", default=[], help="a rule option as name=JSON value")
     args = parser.parse_args()
-    options: dict[str, Any] = {"scoring": "single-round"}
-    for item in args.rule:
-        name, _, value = item.partition("=")
-        try:
-            options[name] = json.loads(value)
-        except json.JSONDecodeError:
-            options[name] = value
-    rules = Rules.from_dict(options)
+    try:
+        rules = Rules.from_dict({"scoring": "single-round", **parse_rule_values(args.rule)})
+    except (UsageError, ValueError) as exc:
+        parser.error(str(exc))
     result = {name: round(decisions_per_second(name, args.seconds, args.seed, rules)) for name in sorted(EDITIONS)}
     print(json.dumps(result))
 
