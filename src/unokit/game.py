@@ -116,6 +116,10 @@ class Game:
     With a house rule on (see :mod:`unokit.house`) the object is a
     :class:`~unokit.house.HouseGame`; with every house rule off it is a plain ``Game``."""
 
+    calls_uno = True
+    """Whether players call UNO (and a player left with one card uncalled is exposed); only the
+    house rule ``call_uno`` turns it off."""
+
     def __new__(
         cls,
         edition: str | Edition = "classic",
@@ -574,7 +578,7 @@ class Game:
         if not CARD_IS_WILD[card]:
             self.colour = CARD_COLOUR[card]
         left = len(hand)
-        if left == 1 and not called:
+        if left == 1 and not called and self.calls_uno:
             self.exposed.append(seat)
         kind = CARD_KIND[card]
         if left == 0:

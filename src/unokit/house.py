@@ -25,7 +25,6 @@ from unokit.game import (
     HOUSE_PHASES,
     OP_CHALLENGE,
     OP_COLOUR,
-    OP_END_ROUND,
     OP_END_TURN,
     OP_TARGET,
     TURN,
@@ -55,6 +54,7 @@ class HouseGame(Game):
     def _init_state(self, edition: Any, players: int, seed: int | None, rules: Any) -> None:
         super()._init_state(edition, players, seed, rules)
         rules = self.rules
+        self.calls_uno = rules.call_uno
         self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
         edition = self.edition
@@ -76,7 +76,9 @@ class HouseGame(Game):
             (edition.reverse_kind,) * (deflect in ("reverse", "both"))
             + (edition.skip_kind,) * (deflect in ("skip", "both"))
         )
-        effects = list(self._effects)
+        # a card without an effect ends the turn through end_turn (whose house hooks apply), never
+        # through Game.play_card's inlined end of turn
+        effects: list[Effect | None] = [_pass_turn if effect is None else effect for effect in self._effects]
         finals = list(self._final_effects)
         for kind in self.draw_values:
             effects[kind] = _stack_effect
@@ -260,32 +262,6 @@ class HouseGame(Game):
 
     # ------------------------------------------------------------------ mechanics
 
-    def play_card(self, seat: int, card: int, called: bool) -> None:
-        """As :meth:`Game.play_card`; a player left with one card is exposed only when calls are played."""
-        hand = self.hands[seat]
-        hand.remove(card)
-        self.discard_pile.append(card)
-        self.events.append(("play", seat, 1 if called else 0, (card,)))
-        if not CARD_IS_WILD[card]:
-            self.colour = CARD_COLOUR[card]
-        left = len(hand)
-        if left == 1 and not called and not self.silent:
-            self.exposed.append(seat)
-        kind = CARD_KIND[card]
-        if left == 0:
-            self.ops.append((OP_END_ROUND, seat, 0))
-            final = self._final_effects[kind]
-            if final is not None:
-                final(self, seat, card)
-            self.run_ops()
-            return
-        effect = self._effects[kind]
-        if effect is None:
-            self.end_turn(seat, 0)
-            return
-        effect(self, seat, card)
-        self.run_ops()
-
     def expose_if_single(self, seat: int) -> None:
         if not self.silent:
             super().expose_if_single(seat)
@@ -309,6 +285,11 @@ class HouseGame(Game):
 
 
 # ---------------------------------------------------------------- effects of house rules
+
+
+def _pass_turn(game: Game, seat: int, card: int) -> None:
+    """The effect of a card without one: the turn passes on."""
+    game.end_turn(seat, 0)
 
 
 def _finish_forbidden(card: int, rules: Any, edition: Any) -> bool:
