@@ -352,13 +352,18 @@ def _deflector(original: Effect | None) -> Effect:
             else:
                 original(game, seat, card)
             return
-        if CARD_KIND[card] == game.edition.reverse_kind:
-            game.direction = -game.direction
-            game.events.append(("reverse", seat, game.direction, ()))
-        game.events.append(("deflect", seat, game.stack_total, ()))
+        _deflect(game, seat, card)
         game.offer_stack(seat)
 
     return effect
+
+
+def _deflect(game: HouseGame, seat: int, card: int) -> None:
+    """A deflector turns the pending total: a Reverse turns the direction of play first."""
+    if CARD_KIND[card] == game.edition.reverse_kind:
+        game.direction = -game.direction
+        game.events.append(("reverse", seat, game.direction, ()))
+    game.events.append(("deflect", seat, game.stack_total, ()))
 
 
 def _final_deflector(original: Effect | None) -> Effect:
@@ -370,10 +375,7 @@ def _final_deflector(original: Effect | None) -> Effect:
             if original is not None:
                 original(game, seat, card)
             return
-        if CARD_KIND[card] == game.edition.reverse_kind:
-            game.direction = -game.direction
-            game.events.append(("reverse", seat, game.direction, ()))
-        game.events.append(("deflect", seat, game.stack_total, ()))
+        _deflect(game, seat, card)
         victim = game.next_seat(seat)
         total, game.stack_total, game.stack_kind = game.stack_total, 0, -1
         game.events.append(("stack_draw", victim, total, ()))
