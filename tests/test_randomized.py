@@ -146,11 +146,12 @@ class EventFollower:
         self.rounds_ended += 1
         rules = self.game.rules
         expected = list(self.scores)
-        if rules.scoring == "winner-collects":
+        method = self.game.scoring
+        if method == "winner-collects":
             expected[winner] += sum(points)
             assert gained == sum(points), f"winner gains {gained}, hands hold {points}"
             over = expected[winner] >= rules.target_score
-        elif rules.scoring == "running-tally":
+        elif method == "running-tally":
             expected = [score + p for score, p in zip(expected, points, strict=True)]
             assert gained == 0, f"running tally: round_end value {gained}"
             lowest = min(expected)
@@ -158,19 +159,19 @@ class EventFollower:
         else:
             assert gained == 0, f"single round: round_end value {gained}"
             over = True
-        assert list(scores) == expected, f"{rules.scoring}: {self.scores} + hands {points} gave {scores}"
+        assert list(scores) == expected, f"{method}: {self.scores} + hands {points} gave {scores}"
         self.scores = expected
         self.round_winner = winner
         assert following is not None, "a round end is followed by neither the match end nor the next deal"
         want = "match_end" if over else "dealer"
-        assert following[0] == want, f"{rules.scoring} scores {expected}: {following} where {want} was due"
+        assert following[0] == want, f"{method} scores {expected}: {following} where {want} was due"
 
     def _match_end(self, winner: int, round_number: int, scores: tuple[int, ...]) -> None:
         game = self.game
         assert list(scores) == self.scores == game.scores, f"match_end scores {scores}, {self.scores}, {game.scores}"
         assert round_number == self.rounds_ended == game.round, f"match_end round {round_number}"
         assert winner == game.winner, f"match_end winner {winner}, game.winner {game.winner}"
-        if game.rules.scoring == "running-tally":
+        if game.scoring == "running-tally":
             assert scores[winner] == min(scores), f"running tally: {winner} does not have the lowest of {scores}"
         else:
             assert winner == self.round_winner, f"match winner {winner} did not win the last round"

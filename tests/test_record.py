@@ -88,7 +88,7 @@ def test_record_contents() -> None:
     game = Game("space-jam", 3, seed=99, rules={"target_score": 200, "allow_bluff": False})
     play_randomly(game, 5, seed=1)
     record = to_record(game, names=["Ann", "Bob", "Cy"])
-    assert record["format"] == FORMAT == "unokit-record/1"
+    assert record["format"] == FORMAT == "unokit-record/2"
     assert record["edition"] == "space-jam"
     assert record["players"] == 3
     assert record["seed"] == 99
@@ -179,7 +179,7 @@ def test_record_that_is_not_an_object(record: Any) -> None:
 @pytest.mark.parametrize(
     "change",
     [
-        {"format": "unokit-record/2"},
+        {"format": "unokit-record/3"},
         {"format": None},
         {"format": ""},
         {"extra": 1},

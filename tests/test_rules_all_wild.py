@@ -359,7 +359,7 @@ def test_forced_swap_resets_uno_calls() -> None:
 
 def test_forced_swap_as_final_card_wins_by_default() -> None:
     assert Rules().forced_swap_final_card == "wins"
-    game = make_game([["WX"], ["W+2"], ["WS"]])
+    game = make_game([["WX"], ["W+2"], ["WS"]], scoring="winner-collects")
     mark = len(game.events)
     game.apply_notation(0, "WX")
     events = events_since(game, mark)
@@ -373,7 +373,7 @@ def test_forced_swap_as_final_card_wins_by_default() -> None:
 
 
 def test_forced_swap_as_final_card_swaps_with_option_swaps() -> None:
-    game = make_game([["WX"], ["W+2"], ["W"]], forced_swap_final_card="swaps")
+    game = make_game([["WX"], ["W+2"], ["W"]], forced_swap_final_card="swaps", scoring="winner-collects")
     game.apply_notation(0, "WX")
     assert game.phase_name == "target"
     assert game.actor == 0
@@ -390,7 +390,7 @@ def test_forced_swap_as_final_card_swaps_with_option_swaps() -> None:
 
 
 def test_targeted_draw_two_as_final_card_target_draws_two_then_round_ends() -> None:
-    game = make_game([["WT2"], ["W"], ["WS"]], draw=["W+4", "WX"])
+    game = make_game([["WT2"], ["W"], ["WS"]], draw=["W+4", "WX"], scoring="winner-collects")
     game.apply_notation(0, "WT2")
     assert game.phase_name == "target"
     assert legal(game, 0) == ["@1", "@2"]
@@ -405,7 +405,7 @@ def test_targeted_draw_two_as_final_card_target_draws_two_then_round_ends() -> N
 
 
 def test_final_wild_draw_two_next_player_still_draws_and_cards_count() -> None:
-    game = make_game([["W+2"], ["W"]], draw=["WX", "WT2"])
+    game = make_game([["W+2"], ["W"]], draw=["WX", "WT2"], scoring="winner-collects")
     game.apply_notation(0, "W+2")
     assert ("draw", 1, 2, (parse_card("WX"), parse_card("WT2"))) in game.events
     assert ("round_end", 0, 120, (120, 0)) in game.events
@@ -498,6 +498,8 @@ def test_uno_catch_window_closes_when_the_next_player_acts() -> None:
 
 
 def test_winning_on_the_final_card() -> None:
+    # The sheet's "Winning": the player who plays their final card wins (the default scoring
+    # is the edition's, a single round; points to 500 are test_scoring_all_wild.py's).
     game = make_game([["WS", "W"], ["W+4", "WR"]])
     game.apply_notation(0, "WS!")
     assert game.turn == 0
@@ -505,11 +507,11 @@ def test_winning_on_the_final_card() -> None:
     game.apply_notation(0, "W")
     events = events_since(game, mark)
     assert events[0] == ("play", 0, 0, ("W",))
-    assert events[1:4] == [("hand", 0, 0, ()), ("hand", 1, 100, ("W+4", "WR")), ("round_end", 0, 100, (100, 0))]
-    assert game.scores == [100, 0]
-    assert game.round == 2
-    assert game.dealer == 0
-    assert game.winner == -1
+    assert events[1:4] == [("hand", 0, 0, ()), ("hand", 1, 100, ("W+4", "WR")), ("round_end", 0, 0, (0, 0))]
+    assert events[4:] == [("match_end", 0, 1, (0, 0))]
+    assert game.scores == [0, 0]
+    assert game.round == 1
+    assert game.winner == 0 and game.is_over
 
 
 # ---------------------------------------------------------------- scoring
@@ -521,7 +523,7 @@ def test_scoring_wild_20_points_every_other_card_50() -> None:
     for kind in ACTION_KINDS:
         assert edition.hand_points([parse_card(kind)]) == 50
     assert edition.hand_points([parse_card(k) for k in KINDS]) == 20 + 7 * 50
-    game = make_game([["WS"] * 6 + ["W"], ["W", "WR", "WS", "WS2", "W+2", "W+4", "WT2"]])
+    game = make_game([["WS"] * 6 + ["W"], ["W", "WR", "WS", "WS2", "W+2", "W+4", "WT2"]], scoring="winner-collects")
     for _ in range(5):
         game.apply_notation(0, "WS")
     game.apply_notation(0, "WS!")
@@ -533,8 +535,7 @@ def test_scoring_wild_20_points_every_other_card_50() -> None:
 
 
 def test_scoring_winner_collects_first_to_500_wins() -> None:
-    assert Rules().scoring == "winner-collects"
-    game = make_game([["WS2"] * 6 + ["W"], ["W+4"] * 7, ["W+2"] * 7])
+    game = make_game([["WS2"] * 6 + ["W"], ["W+4"] * 7, ["W+2"] * 7], scoring="winner-collects")
     for _ in range(5):
         game.apply_notation(0, "WS2")
     game.apply_notation(0, "WS2!")

@@ -238,7 +238,7 @@ def test_cli_writes_the_report_with_every_section_and_plot(capsys: pytest.Captur
 def test_report_without_compare_or_jackpot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = run(
         capsys, "stats", "--edition", "all-wild", "--players", "2", "--games", "2", "--bots", "heuristic",
-        "--out", str(tmp_path), "--workers", "1", "--json",
+        "--scoring", "winner-collects", "--out", str(tmp_path), "--workers", "1", "--json",
     )  # fmt: skip
     assert code == 0, err
     summary = json.loads(out)
@@ -253,7 +253,7 @@ def test_report_without_compare_or_jackpot(capsys: pytest.CaptureFixture[str], t
         assert section in text
     assert JACKPOT_SECTION not in text and COMPARE_SECTION not in text
     assert "| Wild Forced Swap |" in text and "| Skip |" not in text
-    assert "| match winner's final score |" in text  # scored matches
+    assert "| match winner's final score |" in text  # scored matches (All Wild's optional method)
     for name in BASE_PLOTS:
         assert_png(tmp_path / name)
     assert not (tmp_path / "jackpot.png").exists()

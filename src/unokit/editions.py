@@ -159,13 +159,13 @@ class Edition:
     effect_table: dict[int, Effect] = {}
     final_effect_table: dict[int, Effect] = {}
     main_scoring = "winner-collects"
+    """The scoring method of the edition's sheet (what ``Rules.scoring="edition"`` plays)."""
     draw_values: dict[int, int] = {Kind.DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
     """The draw cards that stacking adds up (house rule ``stacking``), with their values."""
     reverse_kind: int = Kind.REVERSE
     skip_kind: int = Kind.SKIP
     wild_draw_four_kind: int = Kind.WILD_DRAW_FOUR
     """The challengeable Wild Draw Four (-1: none)."""
-    """The scoring method of the edition's sheet (what ``Rules.scoring="edition"`` plays)."""
 
     def __init__(self) -> None:
         faces = tuple(sorted({card for card, _ in self.composition}))
@@ -188,6 +188,11 @@ class Edition:
 
     def __repr__(self) -> str:
         return f"<Edition {self.name}>"
+
+    def scoring_method(self, rules: Rules) -> str:
+        """The scoring method ``rules`` play in this edition: ``rules.scoring``, with ``edition``
+        resolved to :attr:`main_scoring`."""
+        return self.main_scoring if rules.scoring == "edition" else rules.scoring
 
     # -- data hooks
 
@@ -392,6 +397,8 @@ class AllWild(Edition):
     reverse_kind = Kind.WILD_REVERSE
     skip_kind = Kind.WILD_SKIP
     wild_draw_four_kind = -1
+    main_scoring = "single-round"
+    """The sheet's "Winning": the first player out wins; points to 500 are its optional victory method."""
     composition = ((wild(Kind.WILD), 28), *((wild(kind), 12) for kind in ALL_WILD_ACTION_KINDS))
     points = {Kind.WILD: 20, **{kind: 50 for kind in ALL_WILD_ACTION_KINDS}}
     effect_table = {

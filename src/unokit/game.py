@@ -198,7 +198,7 @@ class Game:
         elif rules is not None and not isinstance(rules, Rules):
             raise UnknownOptionError("rules must be a Rules object or a mapping of options")
         self.rules: Rules = rules or Rules()
-        self.scoring: str = self.rules.scoring if self.rules.scoring != "edition" else self.edition.main_scoring
+        self.scoring: str = self.edition.scoring_method(self.rules)
         """The scoring method played (``Rules.scoring`` with ``edition`` resolved)."""
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
             raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")

@@ -3,7 +3,7 @@
 A record is a JSON object::
 
     {
-      "format": "unokit-record/1",
+      "format": "unokit-record/2",
       "edition": "classic",            # edition name
       "players": 4,                    # seats 0..players-1, clockwise
       "names": ["Ann", "Bot 1", ...],  # optional display names
@@ -17,6 +17,10 @@ A record is a JSON object::
 
 :func:`replay` rebuilds the game by applying the actions in order; the result has
 the same state and event list as the game recorded.
+
+Format ``unokit-record/1`` (written before ``Rules.scoring`` had the value ``edition``, when the
+default was ``winner-collects``) is still read: its rules without ``scoring`` are played with
+``winner-collects``, as they were recorded.
 """
 
 from __future__ import annotations
@@ -29,7 +33,10 @@ from unokit.cards import card_name
 from unokit.errors import RecordError, UnoError
 from unokit.game import Game
 
-FORMAT = "unokit-record/1"
+FORMAT = "unokit-record/2"
+OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}
+"""Older formats still read, with the defaults they were written under (options the record's
+``rules`` do not name take these values)."""
 _KEYS = {"format", "edition", "players", "names", "seed", "rules", "dealer", "deck", "rule_cards", "actions"}
 
 
@@ -58,8 +65,12 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     unknown = set(record) - _KEYS
     if unknown:
         raise RecordError(f"unknown record keys: {', '.join(sorted(unknown))}")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"record format must be {FORMAT!r}")
+    fmt = record.get("format")
+    if fmt != FORMAT and fmt not in OLD_FORMATS:
+        raise RecordError(f"record format must be {FORMAT!r} (or an older {', '.join(map(repr, OLD_FORMATS))})")
+    rules = record.get("rules") or {}
+    if fmt in OLD_FORMATS and isinstance(rules, dict):
+        rules = {**OLD_FORMATS[fmt], **rules}
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record 'actions' must be a list of [seat, action]")
@@ -68,7 +79,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             record.get("edition", ""),
             record.get("players", 0),
             seed=record.get("seed"),
-            rules=record.get("rules") or {},
+            rules=rules,
             deck=record.get("deck"),
             dealer=record.get("dealer"),
             rule_cards=record.get("rule_cards"),

@@ -18,7 +18,7 @@ from typing import Any
 
 from unokit.errors import UnknownOptionError
 
-SCORING_METHODS = ("winner-collects", "running-tally", "single-round")
+SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round")
 FORCED_SWAP_FINAL = ("wins", "swaps")
 STACKING_MODES = ("off", "draw-two", "same", "cross", "up")
 DEFLECT_MODES = ("off", "reverse", "skip", "both")
@@ -153,11 +153,12 @@ def _problem(spec: OptionSpec, value: Any) -> str | None:
 class Rules:
     """Every rule option of a game.  Defaults follow the printed rule sheets."""
 
-    scoring: str = "winner-collects"
-    """``winner-collects``: the round winner scores the cards left in the other hands,
-    first to the target wins.  ``running-tally``: everyone scores the cards left in
-    their own hand; when someone reaches the target, the lowest total wins.
-    ``single-round``: the first player out wins; no points."""
+    scoring: str = "edition"
+    """``edition``: the edition sheet's main method (``Edition.main_scoring``: ``single-round`` for
+    UNO All Wild, ``winner-collects`` for the others).  ``winner-collects``: the round winner scores
+    the cards left in the other hands, first to the target wins.  ``running-tally``: everyone
+    scores the cards left in their own hand; when someone reaches the target, the lowest total
+    wins.  ``single-round``: the first player out wins; no points."""
     target_score: int = 500
     hand_size: int = 7
     allow_bluff: bool = True

@@ -242,7 +242,7 @@ class EditionStats:
 
     @property
     def scored(self) -> bool:
-        return self.rules.scoring != "single-round"
+        return get_edition(self.edition).scoring_method(self.rules) != "single-round"
 
     def add(self, match: MatchSummary) -> None:
         n = self.players

@@ -409,7 +409,8 @@ def summarise(
             tally.match_wins += summary.winner == seat
             tally.decisions += summary.decisions[seat]
             tally.think += summary.think_seconds[seat]
-    single = rules.scoring == "single-round"
+    scoring = get_edition(edition).scoring_method(rules)
+    single = scoring == "single-round"
     results: dict[str, dict[str, Any]] = {}
     for kind in order:
         tally = tallies[kind]
@@ -439,7 +440,7 @@ def summarise(
         "games": games,
         "seed": seed,
         "rules": rules.to_dict(),
-        "scoring": rules.scoring,
+        "scoring": scoring,
         "workers": workers,
         "seat_balanced": games % players == 0 and not unfinished,
         "unfinished": unfinished,

@@ -200,7 +200,7 @@ def build_view(game: Game, seat: int | None) -> View:
         scores=tuple(game.scores),
         round=game.round,
         target_score=game.rules.target_score,
-        scoring=game.rules.scoring,
+        scoring=game.scoring,
         winner=game.winner,
         history=history,
         public=game.edition.public_info(game, seat),

@@ -145,7 +145,8 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scoring",
         metavar="M",
-        help="winner-collects (default), running-tally or single-round",
+        help="edition (default: the edition's own; single-round in all-wild, else winner-collects), "
+        "winner-collects, running-tally or single-round",
     )
     parser.add_argument(
         "--preset",

@@ -75,7 +75,7 @@ class PlaySession:
         self.names = names
         self.screen = screen
         self.rng = rng
-        self.narrator = Narrator(names, you=0, scoring=game.rules.scoring, edition=game.edition.name)
+        self.narrator = Narrator(names, you=0, scoring=game.scoring, edition=game.edition.name)
         self.seen = 0
         self.declined_at = -1
 

@@ -33,7 +33,7 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     names = [f"Seat {s}" for s in range(game.n)]
     if isinstance(names_value, list) and len(names_value) == game.n:
         names = [str(name) for name in names_value]
-    narrator = Narrator(names, scoring=game.rules.scoring, edition=game.edition.name)
+    narrator = Narrator(names, scoring=game.scoring, edition=game.edition.name)
     screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}.", "bold"))
     if game.rules.to_dict():
         screen.line("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items()))
