@@ -135,7 +135,7 @@ def test_bots_only_choose_legal_actions_in_many_games(edition: str) -> None:
             rng = random.Random(index)
             rule_cards = rng.sample(JACKPOT_TEXTS, rng.randint(3, len(JACKPOT_TEXTS)))
         if index % 10 == 9:  # now and then a match of several rounds
-            rules = {"target_score": 3000 if edition == "all-wild" else 1000}
+            rules = {"target_score": 3000 if edition == "all-wild" else 1000, "scoring": "winner-collects"}
         result = play_game(edition, bots, seed=index, rules=rules, rule_cards=rule_cards)
         assert 0 <= result.winner < players
         assert len(result.round_winners) == result.rounds

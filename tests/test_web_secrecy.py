@@ -56,7 +56,8 @@ def server() -> Iterator[RunningServer]:
 
 def play_match(server: RunningServer, edition: str, seed: int, target: int) -> tuple[str, dict[Any, Client]]:
     """A whole match of Ann and Bob (scripted) against two bots, followed by a spectator."""
-    code, secret = server.create_fixed_room(FixedSetup(seed), edition, seats=4, rules={"target_score": target})
+    rules = {"target_score": target, "scoring": "winner-collects"}  # All Wild's own is a single round
+    code, secret = server.create_fixed_room(FixedSetup(seed), edition, seats=4, rules=rules)
     host = Client(server.url)
     host.send(type="resume", code=code, secret=secret)
     assert host.expect("welcome")["seat"] == 0
