@@ -70,6 +70,8 @@ class EventFollower:
         self.round_winner = -1
         self.rounds_ended = 0
         self.last_dealer = -1
+        self.due = ""
+        """With teams, the event due after the ``team_win`` that follows a round end."""
 
     def follow(self, compare_cards: bool = True) -> None:
         """Check the events added since the last call, and that they account for
@@ -134,6 +136,9 @@ class EventFollower:
             self.counted.append(event)
         elif kind == "round_end":
             self._round_end(seat, value, data, following)
+        elif kind == "team_win":
+            assert self.due and following is not None and following[0] == self.due, f"{event} then {following}"
+            self.due = ""
         elif kind == "match_end":
             self._match_end(seat, value, data)
 
@@ -145,17 +150,24 @@ class EventFollower:
         self.counted = []
         self.rounds_ended += 1
         rules = self.game.rules
-        expected = list(self.scores)
         method = self.game.scoring
+        teams = self.game.teams
+        side = [teams[s] if teams else s for s in range(self.n)]  # a seat's team (house rule teams), or itself
+        expected = list(self.scores)
         if method == "winner-collects":
-            expected[winner] += sum(points)
-            assert gained == sum(points), f"winner gains {gained}, hands hold {points}"
+            won = sum(p for s, p in enumerate(points) if side[s] != side[winner])
+            expected = [score + (won if side[s] == side[winner] else 0) for s, score in enumerate(expected)]
+            assert gained == won, f"winner gains {gained}, the other side's hands hold {points}"
             over = expected[winner] >= rules.target_score
         elif method == "running-tally":
-            expected = [score + p for score, p in zip(expected, points, strict=True)]
+            own = [sum(p for t, p in enumerate(points) if side[t] == side[s]) for s in range(self.n)]
+            expected = [score + p for score, p in zip(expected, own, strict=True)]
             assert gained == 0, f"running tally: round_end value {gained}"
             lowest = min(expected)
-            over = max(expected) >= rules.target_score and expected.count(lowest) == 1
+            over = (
+                max(expected) >= rules.target_score
+                and len({side[s] for s in range(self.n) if expected[s] == lowest}) == 1
+            )
         else:
             assert gained == 0, f"single round: round_end value {gained}"
             over = True
@@ -164,6 +176,10 @@ class EventFollower:
         self.round_winner = winner
         assert following is not None, "a round end is followed by neither the match end nor the next deal"
         want = "match_end" if over else "dealer"
+        if teams:  # the winning team is told first (house rule teams)
+            assert following == ("team_win", winner, teams[winner], self.game.team_seats(winner)), following
+            self.due = want
+            return
         assert following[0] == want, f"{method} scores {expected}: {following} where {want} was due"
 
     def _match_end(self, winner: int, round_number: int, scores: tuple[int, ...]) -> None:

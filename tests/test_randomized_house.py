@@ -35,6 +35,7 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "allow_bluff": st.booleans(),
         "hand_size": st.integers(1, 9),
         "uno_penalty": st.integers(0, 4),
+        "teams": st.booleans(),
     },
 )
 
@@ -58,7 +59,20 @@ def test_random_presets(edition: str, preset: str) -> None:
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32), options=HOUSE_OPTIONS)
 def test_random_house_options(edition: str, players: int, seed: int, options: dict[str, Any]) -> None:
     options = {"scoring": "single-round", **options}
+    if options.get("teams") and (players < 4 or players % 2):
+        players = 4 if players < 4 else players + 1  # teams need an even number of players (7: 8)
     game = play_and_check(edition, players, seed, options, clone_every=16, view_every=100)
     assert isinstance(game, HouseGame) == game.rules.house_on
     for name, value in options.items():
         assert getattr(game.rules, name) == value, f"rule option {name} was not applied"
+
+
+@pytest.mark.parametrize("scoring", ["winner-collects", "running-tally"])
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_random_team_matches(edition: str, scoring: str) -> None:
+    for seed, players in enumerate((4, 6)):
+        options = {"teams": True, "scoring": scoring, "target_score": 150}
+        game = play_and_check(edition, players, seed, options, clone_every=32, view_every=200)
+        side = game.team_seats(game.winner)
+        assert game.winning_team == game.teams[game.winner] and len(side) == players // 2
+        assert len({game.scores[seat] for seat in side}) == 1, f"partners' scores differ: {game.scores}"

@@ -34,6 +34,7 @@ stack          player   pending total after the card ()                  (house 
 stack_draw     victim   total drawn                  ()
 deflect        player   pending total deflected      ()
 pass_hands     player   direction the hands moved    ()                  (house rule zero_pass)
+team_win       winner   the winner's team (0 or 1)   the team's seats    (house rule teams; after round_end)
 ============== ======== ============================ ===========================
 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
@@ -77,10 +78,11 @@ EVENT_KINDS = frozenset(
         "stack_draw",
         "deflect",
         "pass_hands",
+        "team_win",
     }
 )
 """The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
-HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands"})
+HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "team_win"})
 """The kinds only house rules report (see :mod:`unokit.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})
@@ -106,6 +108,8 @@ def event_to_dict(event: Event, card_names: bool = True) -> dict[str, object]:
     out: dict[str, object] = {"kind": kind, "seat": seat, "value": value}
     if kind in ("round_end", "match_end"):
         out["scores"] = list(data)
+    elif kind == "team_win":
+        out["seats"] = list(data)
     else:
         out["cards"] = [card_name(c) for c in data] if card_names else list(data)
     return out

@@ -110,6 +110,16 @@ _CALL_UNO = int(ActionType.CALL_UNO)
 _CATCH = int(ActionType.CATCH)
 
 
+def team_of(seat: int) -> int:
+    """The team of ``seat`` under house rule ``teams``: seats alternate (partners sit across at four)."""
+    return seat % 2
+
+
+def same_side(seat: int, winner: int, teams: bool) -> bool:
+    """Whether ``seat`` shares ``winner``'s win: it is ``winner``, or (with ``teams``) a partner."""
+    return seat == winner or (teams and team_of(seat) == team_of(winner))
+
+
 class Game:
     """A match of one edition, from the first deal to the match winner.
 
@@ -207,6 +217,14 @@ class Game:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise SetupError(f"seed must be an integer, not {seed!r}")
         self.n = players
+        self.teams: tuple[int, ...] = ()
+        """Each seat's team (house rule ``teams``: seat mod 2); empty without teams."""
+        if self.rules.teams:
+            if players < 4 or players % 2:
+                raise SetupError(
+                    f"teams need an even number of players, at least 4 (two equal teams of two or more), not {players}"
+                )
+            self.teams = tuple(team_of(seat) for seat in range(players))
         self.seed = seed
         self.rng = random.Random(seed)
         self.deck_cards: list[int] = self.edition.deck_cards(self.rules)
@@ -374,6 +392,11 @@ class Game:
         if not self.exposed:
             return (self.actor,)
         # Every seat may then act: the uncalled player may call, everyone else may catch.
+        return self._interrupters()
+
+    def _interrupters(self) -> tuple[int, ...]:
+        """The deciders while someone may be caught: every seat (house rule ``teams``: not a seat
+        whose only exposed players are partners)."""
         return self._all_seats
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
@@ -522,6 +545,14 @@ class Game:
     def _why_illegal(self, seat: int, action: int, legal: tuple[int, ...]) -> IllegalActionError:
         if type(seat) is not int or not 0 <= seat < self.n:
             return WrongPlayerError(f"no seat {seat!r} at a table of {self.n}")
+        teams = self.teams
+        if teams and 0 <= action < self.actions.size and self._types[action] == _CATCH:
+            caught = self._args[action]
+            if caught != seat and caught < self.n and teams[caught] == teams[seat]:
+                return (IllegalActionError if legal else WrongPlayerError)(
+                    f"{self.actions.format(action)} is not legal: seat {caught} is seat {seat}'s partner "
+                    "(partners do not catch each other)"
+                )
         if not legal:
             return WrongPlayerError(f"seat {seat} may not act now: seat {self.actor} is to {self.asks()}")
         if not 0 <= action < self.actions.size:
@@ -768,6 +799,16 @@ class Game:
 
     # ------------------------------------------------------------------ scoring
 
+    def team_seats(self, seat: int) -> tuple[int, ...]:
+        """The seats of ``seat``'s team (house rule ``teams``), or ``seat`` alone without teams."""
+        teams = self.teams
+        return tuple(s for s in range(self.n) if teams[s] == teams[seat]) if teams else (seat,)
+
+    @property
+    def winning_team(self) -> int:
+        """The team of the match winner (house rule ``teams``); -1 without teams or before the end."""
+        return self.teams[self.winner] if self.teams and self.winner >= 0 else -1
+
     def _end_round(self) -> None:
         n = self.n
         winner = next(s for s in range(n) if not self.hands[s])
@@ -776,13 +817,18 @@ class Game:
             self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
         method = self.scoring
         gained = 0
-        if method == "winner-collects":
+        teams = self.teams
+        if teams:
+            gained = self._score_teams(method, winner, points)
+        elif method == "winner-collects":
             gained = sum(points)
             self.scores[winner] += gained
         elif method == "running-tally":
             for seat in range(n):
                 self.scores[seat] += points[seat]
         self.events.append(("round_end", winner, gained, tuple(self.scores)))
+        if teams:
+            self.events.append(("team_win", winner, teams[winner], self.team_seats(winner)))
         self.edition.end_round(self)
         self.exposed = []
         self.window_armed = False
@@ -799,6 +845,9 @@ class Game:
             leaders = [s for s in range(n) if self.scores[s] == lowest]
             if len(leaders) == 1:
                 match_winner = leaders[0]
+            elif teams and len({teams[s] for s in leaders}) == 1:
+                # partners share a score: the team wins, named by the round's winner if in it
+                match_winner = winner if winner in leaders else leaders[0]
         if match_winner >= 0:
             self.winner = match_winner
             self.phase = OVER
@@ -807,6 +856,27 @@ class Game:
             self.events.append(("match_end", match_winner, self.round, tuple(self.scores)))
             return
         self._start_round(self.left_of(self.dealer), None)
+
+    def _score_teams(self, method: str, winner: int, points: list[int]) -> int:
+        """Team scoring (house rule ``teams``): winner-collects: the winning team scores the other
+        team's hands, every partner alike; running-tally: each seat adds its team's hands.  Returns
+        the points won."""
+        teams = self.teams
+        scores = self.scores
+        side = teams[winner]
+        if method == "winner-collects":
+            gained = sum(p for seat, p in enumerate(points) if teams[seat] != side)
+            for seat in range(self.n):
+                if teams[seat] == side:
+                    scores[seat] += gained
+            return gained
+        if method == "running-tally":
+            totals = [0, 0]
+            for seat, p in enumerate(points):
+                totals[teams[seat]] += p
+            for seat in range(self.n):
+                scores[seat] += totals[teams[seat]]
+        return 0
 
     # ------------------------------------------------------------------ copies, equality, views
 

@@ -260,6 +260,24 @@ class HouseGame(Game):
         self.stack_kind = -1
         super()._start_round(dealer, order)
 
+    # ------------------------------------------------------------------ teams
+
+    def _interrupts(self, seat: int) -> tuple[int, ...]:
+        """:meth:`Game._interrupts`; with teams, no catch of a partner (a catch can only hurt the team)."""
+        ids = super()._interrupts(seat)
+        teams = self.teams
+        if not teams or not ids:
+            return ids
+        side = teams[seat]
+        partners = {self._catch_ids[t] for t in self.exposed if teams[t] == side}
+        return tuple(a for a in ids if a not in partners) if partners else ids
+
+    def _interrupters(self) -> tuple[int, ...]:
+        """With teams, the seats with an interrupt left (see :meth:`_interrupts`) and the actor."""
+        if not self.teams:
+            return self._all_seats
+        return tuple(s for s in self._all_seats if s == self.actor or self._interrupts(s))
+
     # ------------------------------------------------------------------ mechanics
 
     def expose_if_single(self, seat: int) -> None:

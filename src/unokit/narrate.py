@@ -203,6 +203,11 @@ class Narrator:
             return [self.says(seat, "take"), f" the penalty of {plural(value, 'card')}."]
         if kind == "pass_hands":
             return [f"Every hand passes {direction_words(value)}."]
+        if kind == "team_win":
+            named = [self.whom(s) for s in data]
+            members = f" ({', '.join(named[:-1])} and {named[-1]})" if len(named) > 1 else ""
+            team = "Your team" if self.you is not None and self.you in data else f"Team {value + 1}"
+            return [f"{team}{members} wins the round."]
         if kind == "deflect":
             return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
         if kind == "reshuffle":

@@ -76,6 +76,7 @@ OPTIONS: dict[str, OptionSpec] = {
     "no_action_finish": OptionSpec("bool", group="house"),
     "no_wild_finish": OptionSpec("bool", editions=_WILD_DRAW_FOUR, group="house"),
     "call_uno": OptionSpec("bool", group="house"),
+    "teams": OptionSpec("bool", group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
 
@@ -214,6 +215,9 @@ class Rules:
     """House rule.  The last card may not be a wild card (not in All Wild, where every card is one)."""
     call_uno: bool = True
     """House rule.  False (silent UNO): nobody calls UNO and nobody is caught."""
+    teams: bool = False
+    """House rule (team play).  With 4, 6, 8 or 10 players, two teams: team = seat mod 2 (partners
+    sit across at four).  A team wins the round when either partner goes out; scores are the team's."""
 
     def __post_init__(self) -> None:
         def bad(name: str, why: str) -> UnknownOptionError:

@@ -72,7 +72,8 @@ def simulate(
 
     Returns a JSON-ready dict: ``edition``, ``players``, ``games``, ``seed``, ``rules``
     (options differing from the defaults), ``rounds``, ``decisions`` (actions applied),
-    ``mean_decisions_per_game``, ``wins_by_seat`` (match winners), ``points_by_seat``
+    ``mean_decisions_per_game``, ``wins_by_seat`` (match winners; with house rule ``teams`` a
+    team's win counts for both partners), ``points_by_seat``
     (final scores, summed over the matches) and ``elapsed_s``.
 
     UNO Wild Jackpot: ``rule_cards`` are the texts written on the rule cards of every game
@@ -105,7 +106,8 @@ def simulate(
         rounds += game.round
         if jackpot:
             count_jackpot_events(game, levers, performed)
-        wins[game.winner] += 1
+        for seat in game.team_seats(game.winner):
+            wins[seat] += 1
         for seat, score in enumerate(game.scores):
             points[seat] += score
         if progress is not None:

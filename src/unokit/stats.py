@@ -27,7 +27,7 @@ from typing import Any
 from unokit.cards import CARD_KIND, KIND_NAMES, Kind
 from unokit.editions import EDITIONS, get_edition
 from unokit.errors import SetupError
-from unokit.game import Game
+from unokit.game import Game, same_side
 from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
 from unokit.rules import Rules
 from unokit.tournament import (
@@ -221,7 +221,8 @@ class EditionStats:
     decisions_per_round: list[int] = field(default_factory=list)
     rounds_per_match: list[int] = field(default_factory=list)
     wins_by_position: list[int] = field(default_factory=list)
-    """Round wins by seat relative to the dealer: 0 = the dealer, 1 = left of the dealer, ..."""
+    """Round wins by seat relative to the dealer: 0 = the dealer, 1 = left of the dealer, ...
+    (house rule ``teams``: a team's win counts for both partners)."""
     first_player_rounds: int = 0
     first_player_wins: int = 0
     round_points: list[int] = field(default_factory=list)
@@ -241,6 +242,11 @@ class EditionStats:
         return isinstance(get_edition(self.edition), WildJackpot)
 
     @property
+    def equal_chance(self) -> float:
+        """A seat's round win rate if every seat had equal chances (with teams, its team's: 1/2)."""
+        return 1 / 2 if self.rules.teams else 1 / self.players
+
+    @property
     def scored(self) -> bool:
         return get_edition(self.edition).scoring_method(self.rules) != "single-round"
 
@@ -248,11 +254,14 @@ class EditionStats:
         n = self.players
         self.decisions_per_round += match.decisions_per_round
         self.rounds_per_match.append(len(match.round_winners))
+        teams = self.rules.teams
         for dealer, first, winner in zip(match.dealers, match.first_players, match.round_winners, strict=True):
-            self.wins_by_position[(winner - dealer) % n] += 1
+            for seat in range(n) if teams else (winner,):
+                if same_side(seat, winner, teams):
+                    self.wins_by_position[(seat - dealer) % n] += 1
             if first >= 0:
                 self.first_player_rounds += 1
-                self.first_player_wins += first == winner
+                self.first_player_wins += same_side(first, winner, teams)
         self.round_points += match.round_points
         if self.scored:
             self.winner_scores.append(match.scores[match.winner])
@@ -499,8 +508,9 @@ def render_markdown(
         "## First player and seat advantage",
         "",
         f"Round win rate by seat relative to the dealer (dealer +1 is on the dealer's left, who usually plays "
-        f"first), and of the player who took the round's first turn. Equal chances would be "
-        f"{_pct(1 / s.players)}. Intervals are 95% Wilson intervals.",
+        f"first), and of the player who took the round's first turn"
+        f"{' (a team win counts for both partners)' if s.rules.teams else ''}. Equal chances would be "
+        f"{_pct(s.equal_chance)}. Intervals are 95% Wilson intervals.",
         "",
         "| seat | rounds | wins | win rate | 95% CI |",
         "| --- | --- | --- | --- | --- |",
@@ -676,7 +686,7 @@ def _plot_seats(s: EditionStats, path: Path) -> Path:
     positions = list(range(len(rows)))
     colours = ["tab:blue"] * (len(rows) - 1) + ["tab:orange"]
     ax.bar(positions, rates, yerr=[lows, highs], capsize=5, color=colours)
-    ax.axhline(1 / s.players, color="grey", linestyle="--", label="equal chances")
+    ax.axhline(s.equal_chance, color="grey", linestyle="--", label="equal chances")
     ax.set_xticks(positions, labels, rotation=30, ha="right")
     ax.set_ylabel("round win rate (95% CI)")
     ax.set_ylim(0, min(1.0, max(r + h for r, h in zip(rates, highs, strict=True)) * 1.2 + 0.05))

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from unokit.editions import get_edition
 from unokit.errors import SetupError
-from unokit.game import Game
+from unokit.game import Game, same_side
 from unokit.rules import Rules
 
 if TYPE_CHECKING:
@@ -336,7 +336,8 @@ def run_tournament(
     ``edition``, ``players``, ``bots``, ``games``, ``seed``, ``rules`` (options differing from
     the defaults), ``scoring``, ``workers``, ``seat_balanced`` (every bot held every seat
     equally often), ``rounds``, ``decisions``, ``elapsed_s``, ``expected_win_rate`` (a
-    round win rate of equal bots, ``1 / players``) and ``results``: for each kind, in the
+    round win rate of equal bots, ``1 / players``; ``1 / 2`` with house rule ``teams``, where a
+    team's win counts for both partners) and ``results``: for each kind, in the
     order listed, ``seats`` (seats it holds per game), ``seats_held`` (games it held each
     seat, summed over its copies), ``rounds`` (rounds played, per seat held),
     ``round_wins``, ``round_win_rate``, ``round_win_ci95`` (Wilson), ``mean_points``
@@ -393,6 +394,7 @@ def summarise(
     rounds = 0
     decisions = 0
     unfinished = 0
+    teams = rules.teams
     for summary in sorted(summaries, key=lambda s: s.index):
         if not summary.finished:
             unfinished += 1
@@ -404,9 +406,9 @@ def summarise(
             tally.seats_held[seat] += 1
             tally.seat_games += 1
             tally.rounds += summary.rounds
-            tally.round_wins += sum(1 for w in summary.round_winners if w == seat)
+            tally.round_wins += sum(1 for w in summary.round_winners if same_side(seat, w, teams))
             tally.points += summary.scores[seat]
-            tally.match_wins += summary.winner == seat
+            tally.match_wins += same_side(seat, summary.winner, teams)
             tally.decisions += summary.decisions[seat]
             tally.think += summary.think_seconds[seat]
     scoring = get_edition(edition).scoring_method(rules)
@@ -447,7 +449,7 @@ def summarise(
         "rounds": rounds,
         "decisions": decisions,
         "elapsed_s": round(elapsed, 3),
-        "expected_win_rate": round(1 / players, 4),
+        "expected_win_rate": round(1 / 2 if teams else 1 / players, 4),
         "results": results,
     }
 

@@ -130,6 +130,10 @@ class View:
     ``discards_left`` (phase discard), ``target_kind`` (phase target: the card kind or
     the edition's purpose), and the edition's own (see ``Edition.decision_info``)."""
     rules: Rules
+    teams: tuple[int, ...]
+    """Each seat's team (house rule ``teams``: seat mod 2); empty without teams."""
+    winning_team: int
+    """The match winner's team (house rule ``teams``); -1 without teams or before the match ends."""
     state: dict[str, Any]
     """The rest of the public state, enough with the hidden cards to rebuild the game
     (see :func:`unokit.determinize.sample_game`): the discard pile (every card in it was
@@ -207,6 +211,8 @@ def build_view(game: Game, seat: int | None) -> View:
         drawn=game.drawn if seat is not None and seat == game.actor and game.phase_name == "drawn" else -1,
         decision=decision_info(game),
         rules=game.rules,
+        teams=game.teams,
+        winning_team=game.winning_team,
         state=public_state(game),
     )
 

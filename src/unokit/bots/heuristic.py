@@ -19,7 +19,11 @@ The main rules of thumb (each decision's method says why):
 * challenge a Wild Draw Four when its estimate that the player held the previous
   colour is high enough to be worth the risk of drawing six;
 * every edition's own decisions: Space Jam's Slam discards, All Wild's targets and
-  Forced Swap, Wild Jackpot's rule-card performer, lever discards, runs, gifts and targets.
+  Forced Swap, Wild Jackpot's rule-card performer, lever discards, runs, gifts and targets;
+* with teams (house rule): the opponents are the other team's players; a partner is
+  never the chosen target when an opponent may be chosen, a card that skips a partner
+  counts against itself, and a partner close to going out is let play (a Skip that
+  brings its turn, not a colour it lacks).
 
 Rule options a view does not carry are taken at their defaults: a dropped Jam card lands
 Slam side up one time in two, a Reverse skips with two players, a Forced Swap played as
@@ -159,7 +163,10 @@ class _Context:
         self.n = view.players
         self.hand = view.hand
         self.sizes = view.hand_sizes
-        self.opponents = [s for s in range(self.n) if s != self.me]
+        teams = view.teams
+        self.partners = [s for s in range(self.n) if teams and s != self.me and teams[s] == teams[self.me]]
+        """The bot's partners (house rule ``teams``): never attacked, helped to go out."""
+        self.opponents = [s for s in range(self.n) if s != self.me and s not in self.partners]
         self.next = (self.me + view.direction) % self.n
         self.previous = (self.me - view.direction) % self.n
         self.closest = min(self.sizes[s] for s in self.opponents)
@@ -322,6 +329,10 @@ class HeuristicBot:
                 score += 2  # another turn, with a follow-up card
         if kind == Kind.DRAW_TWO and ctx.n > 2 and next_size <= CLOSE + 1:
             score += 10
+        if skips and ctx.n > 2:
+            after = (ctx.me + 2 * view.direction) % ctx.n
+            if after in ctx.partners and ctx.sizes[after] <= CLOSE:
+                score += 20  # the partner close to going out plays next
         if kind == Kind.REVERSE and ctx.n > 2:
             prev_size = ctx.sizes[ctx.previous]
             if next_size <= CLOSE < prev_size:
@@ -357,6 +368,8 @@ class HeuristicBot:
         dump = ctx.points[card] / 50 if ctx.closest <= CLOSE and ctx.scored else 0.0
 
         def weight(seat: int) -> float:
+            if seat in ctx.partners:  # harm to a partner counts against the card
+                return -3.0 if sizes[seat] <= CLOSE else -1.0
             if sizes[seat] <= CLOSE:
                 return 3.0
             return 1.0 if sizes[seat] == ctx.closest else 0.5
@@ -472,6 +485,7 @@ class HeuristicBot:
         options = ctx.by_type(ActionType.COLOUR)
         unseen = ctx.unseen()
         lacks = memory.lacks[ctx.next]
+        helped = [p for p in ctx.partners if ctx.sizes[p] <= CLOSE]
         run = self._running(ctx)
 
         def key(action: int) -> tuple[float, ...]:
@@ -480,6 +494,7 @@ class HeuristicBot:
             free = sum(k for c, k in unseen.items() if CARD_COLOUR[c] == colour)
             return (
                 self._run_length(ctx, colour) if run else 0,
+                -sum(1 for p in helped if colour in memory.lacks[p]),  # not a colour a partner close to going out lacks
                 count,
                 ctx.colour_points(colour, ctx.hand),
                 1 if colour in lacks else 0,
@@ -613,9 +628,9 @@ class HeuristicBot:
     # ------------------------------------------------------------------ targets
 
     def _target(self, ctx: _Context) -> int:
-        """Choose a player: All Wild's Targeted Draw Two and Forced Swap go to the
-        opponent with the fewest cards; Wild Jackpot: see :meth:`_performer` and
-        :meth:`_rule_target`."""
+        """Choose a player: All Wild's Targeted Draw Two and Forced Swap, and Seven-O's swap, go to
+        the opponent with the fewest cards (never a partner when an opponent may be chosen); Wild
+        Jackpot: see :meth:`_performer` and :meth:`_rule_target`."""
         options = {ctx.arg_of(a): a for a in ctx.by_type(ActionType.TARGET)}
         seats = sorted(options)
         kind = ctx.view.decision.get("target_kind", -1)
@@ -623,7 +638,7 @@ class HeuristicBot:
             return options[self._performer(ctx, seats)]
         if kind == TARGET_OF_RULE:
             return options[self._rule_target(ctx, seats)]
-        others = [s for s in seats if s != ctx.me] or seats
+        others = [s for s in seats if s in ctx.opponents] or [s for s in seats if s != ctx.me] or seats
         return options[ctx.leader(others)]
 
     def _performer(self, ctx: _Context, seats: list[int]) -> int:
@@ -648,9 +663,9 @@ class HeuristicBot:
         return max(seats, key=value)
 
     def _utility(self, ctx: _Context, delta: Sequence[float]) -> float:
-        """Good for the bot: its own hand shrinks, opponents' hands grow (the opponent
+        """Good for the bot: its own hand and its partners' shrink, opponents' hands grow (the opponent
         closest to going out counts double)."""
-        total = -delta[ctx.me]
+        total = -delta[ctx.me] - sum(delta[seat] for seat in ctx.partners)
         for seat in ctx.opponents:
             total += delta[seat] * (1.0 if ctx.sizes[seat] == ctx.closest else 0.5)
         return total
@@ -663,7 +678,7 @@ class HeuristicBot:
         effect = ctx.rule_effect(rid) if rid >= 0 else None
         if effect is not None and effect.verb == rc.TAKE:
             return max(seats, key=lambda s: (ctx.sizes[s], -ctx.distance(s)))
-        return ctx.leader(seats)
+        return ctx.leader([s for s in seats if s in ctx.opponents] or seats)
 
     # ------------------------------------------------------------------ helpers
 

@@ -37,7 +37,7 @@ from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
 from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.editions import get_edition
 from unokit.errors import UnknownOptionError
-from unokit.game import Game
+from unokit.game import Game, same_side
 from unokit.views import View
 
 __all__ = ["IsmctsBot"]
@@ -158,9 +158,10 @@ class IsmctsBot:
             game.apply(seat, chosen)
             path.append((seat, node))
         winner = self._playout(game, start_round)
+        teams = bool(game.teams)
         for seat, child in path:
             child.visits += 1
-            if seat == winner:
+            if same_side(seat, winner, teams):  # a partner's win is the team's
                 child.wins += 1.0
 
     def _settle_interrupts(self, game: Game) -> bool:
