@@ -625,6 +625,7 @@ def test_house_events_and_actions_have_words() -> None:
         "deflect": "Bob deflects the penalty of 4 cards.",
         "pass_hands": "Every hand passes counter-clockwise.",
         "team_win": "Team 5 wins the round.",
+        "knockout": "Bob leaves the match, knocked out with 4 cards.",
     }
     game = stack_game([["R+2"], ["G+2"], []])
     game.apply_notation(0, "R+2")

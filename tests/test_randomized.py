@@ -70,8 +70,11 @@ class EventFollower:
         self.round_winner = -1
         self.rounds_ended = 0
         self.last_dealer = -1
-        self.due = ""
-        """With teams, the event due after the ``team_win`` that follows a round end."""
+        self.due: list[Event | str] = []
+        """The events due after a round end (house rule teams: ``team_win``; knockout scoring: each
+        ``knockout``), then the kind of the event that follows them."""
+        self.knocked: list[int] = []
+        """Seats out of the match (knockout scoring), from the ``knockout`` events."""
 
     def follow(self, compare_cards: bool = True) -> None:
         """Check the events added since the last call, and that they account for
@@ -81,6 +84,7 @@ class EventFollower:
         self.seen = len(events)
         for index, event in enumerate(new):
             self._event(event, new[index + 1] if index + 1 < len(new) else None)
+        assert not self.due, f"a round end is not followed by {self.due}: {new}"
         if self.game.is_over:
             return
         hands = self.game.hands
@@ -97,7 +101,12 @@ class EventFollower:
         assert isinstance(seat, int) and isinstance(value, int) and type(data) is tuple, f"malformed event {event}"
         assert all(isinstance(x, int) for x in data), f"malformed event {event}"
         hands = self.hands
+        if self.due:
+            due = self.due.pop(0)
+            assert (kind == due) if isinstance(due, str) else (event == due), f"{event} where {due} was due"
         if kind == "dealer":
+            for out in self.knocked:
+                hands[out] = []
             if self.last_dealer >= 0:
                 assert seat == self.game.left_of(self.last_dealer), f"the next dealer is not left of the last: {event}"
             self.last_dealer = seat
@@ -124,27 +133,41 @@ class EventFollower:
             assert seat != value, f"swap with oneself {event}"
             hands[seat], hands[value] = hands[value], hands[seat]
         elif kind == "pass_hands":
-            self.hands = hands = [hands[(s - value) % self.n] for s in range(self.n)]
+            self.hands = hands = [hands[self._before(s, value)] for s in range(self.n)]
         elif kind == "reveal":
             assert seat != value, f"reveal to oneself {event}"
             assert list(data) == sorted(hands[seat]), f"{event} is not the whole hand {sorted(hands[seat])}"
         elif kind == "hand":
-            assert seat == len(self.counted), f"hands are not counted in seat order: {event}"
+            playing = [s for s in range(self.n) if s not in self.knocked]
+            assert seat == playing[len(self.counted)], f"hands are not counted in seat order: {event}"
             assert list(data) == sorted(hands[seat]), f"{event} is not the hand held {sorted(hands[seat])}"
             points = self.game.edition.hand_points(list(data))
             assert value == points, f"{event} should count {points} points"
             self.counted.append(event)
         elif kind == "round_end":
             self._round_end(seat, value, data, following)
-        elif kind == "team_win":
-            assert self.due and following is not None and following[0] == self.due, f"{event} then {following}"
-            self.due = ""
+        elif kind == "knockout":
+            self.knocked.append(seat)
         elif kind == "match_end":
             self._match_end(seat, value, data)
 
+    def _before(self, seat: int, step: int) -> int:
+        """The player before ``seat`` going ``step`` (a seat out of the match keeps its empty hand)."""
+        if seat in self.knocked:
+            return seat
+        before = (seat - step) % self.n
+        while before in self.knocked:
+            before = (before - step) % self.n
+        return before
+
     def _round_end(self, winner: int, gained: int, scores: tuple[int, ...], following: Event | None) -> None:
-        assert len(self.counted) == self.n, f"not every hand is counted at a round's end: {self.counted}"
-        points = [event[2] for event in self.counted]
+        playing = self.n - len(self.knocked)
+        assert len(self.counted) == playing, f"not every hand is counted at a round's end: {self.counted}"
+        points = [0] * self.n
+        sizes = [0] * self.n
+        for event in self.counted:
+            points[event[1]] = event[2]
+            sizes[event[1]] = len(event[3])
         empty = [event[1] for event in self.counted if not event[3]]
         assert empty == [winner], f"round winner {winner}, empty hands {empty}"
         self.counted = []
@@ -168,19 +191,26 @@ class EventFollower:
                 max(expected) >= rules.target_score
                 and len({side[s] for s in range(self.n) if expected[s] == lowest}) == 1
             )
+        elif method == "knockout":
+            assert gained == 0, f"knockout: round_end value {gained}"
+            rivals = [s for s in range(self.n) if s not in self.knocked and side[s] != side[winner]]
+            most = max((sizes[s], points[s]) for s in rivals)
+            leavers = [s for s in rivals if (sizes[s], points[s]) == most]
+            knocked = {*self.knocked, *leavers}
+            over = len({side[s] for s in range(self.n) if s not in knocked}) == 1
         else:
             assert gained == 0, f"single round: round_end value {gained}"
             over = True
         assert list(scores) == expected, f"{method}: {self.scores} + hands {points} gave {scores}"
         self.scores = expected
         self.round_winner = winner
-        assert following is not None, "a round end is followed by neither the match end nor the next deal"
         want = "match_end" if over else "dealer"
+        self.due = []
         if teams:  # the winning team is told first (house rule teams)
-            assert following == ("team_win", winner, teams[winner], self.game.team_seats(winner)), following
-            self.due = want
-            return
-        assert following[0] == want, f"{method} scores {expected}: {following} where {want} was due"
+            self.due.append(("team_win", winner, teams[winner], self.game.team_seats(winner)))
+        if method == "knockout":
+            self.due += [("knockout", s, sizes[s], ()) for s in leavers]
+        self.due.append(want)
 
     def _match_end(self, winner: int, round_number: int, scores: tuple[int, ...]) -> None:
         game = self.game

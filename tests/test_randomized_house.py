@@ -30,7 +30,7 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "no_wild_finish": st.booleans(),
     },
     optional={
-        "scoring": st.sampled_from(["single-round", "winner-collects"]),
+        "scoring": st.sampled_from(["single-round", "winner-collects", "knockout"]),
         "target_score": st.integers(1, 200),
         "allow_bluff": st.booleans(),
         "hand_size": st.integers(1, 9),
@@ -76,3 +76,14 @@ def test_random_team_matches(edition: str, scoring: str) -> None:
         side = game.team_seats(game.winner)
         assert game.winning_team == game.teams[game.winner] and len(side) == players // 2
         assert len({game.scores[seat] for seat in side}) == 1, f"partners' scores differ: {game.scores}"
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_random_knockout_matches(edition: str) -> None:
+    for seed, (players, teams) in enumerate(((3, False), (5, False), (4, True), (6, True))):
+        game = play_and_check(edition, players, seed, {"scoring": "knockout", "teams": teams, "hand_size": 4})
+        left = [seat for seat in range(players) if seat not in game.knocked]
+        sides = {game.teams[seat] if teams else seat for seat in left}
+        assert game.winner in left and sides == {game.winning_team if teams else game.winner}
+        leavers = [e[1] for e in game.events if e[0] == "knockout"]
+        assert sorted(leavers) == list(game.knocked) and len(leavers) >= game.round  # once each, one a round at least

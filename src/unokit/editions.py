@@ -69,7 +69,7 @@ def skip_effect(game: Game, seat: int, card: int) -> None:
 def reverse_effect(game: Game, seat: int, card: int) -> None:
     game.direction = -game.direction
     game.events.append(("reverse", seat, game.direction, ()))
-    two_player_skip = game.n == 2 and game.rules.two_player_reverse_skips
+    two_player_skip = game.players_in == 2 and game.rules.two_player_reverse_skips
     game.end_turn(seat, 1 if two_player_skip else 0)
 
 
@@ -113,7 +113,7 @@ def jam_effect(game: Game, seat: int, card: int) -> None:
 
 
 def skip_two_effect(game: Game, seat: int, card: int) -> None:
-    game.end_turn(seat, min(2, game.n - 1))
+    game.end_turn(seat, min(2, game.players_in - 1))
 
 
 def targeted_effect(game: Game, seat: int, card: int) -> None:
@@ -278,8 +278,8 @@ class Edition:
             game.push(OP_BEGIN, left)
 
     def targets(self, game: Game, seat: int, kind: int) -> list[int]:
-        """Seats ``seat`` may choose for a card of ``kind``: every other player."""
-        return [s for s in range(game.n) if s != seat]
+        """Seats ``seat`` may choose for a card of ``kind``: every other player (still in the match)."""
+        return [s for s in game.seats_in() if s != seat]
 
     def on_target(self, game: Game, seat: int, target: int) -> None:
         """Apply the chosen target of a targeting card."""

@@ -35,6 +35,7 @@ stack_draw     victim   total drawn                  ()
 deflect        player   pending total deflected      ()
 pass_hands     player   direction the hands moved    ()                  (house rule zero_pass)
 team_win       winner   the winner's team (0 or 1)   the team's seats    (house rule teams; after round_end)
+knockout       leaver   cards held                   ()                  (knockout scoring; after round_end)
 ============== ======== ============================ ===========================
 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
@@ -79,10 +80,11 @@ EVENT_KINDS = frozenset(
         "deflect",
         "pass_hands",
         "team_win",
+        "knockout",
     }
 )
 """The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
-HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "team_win"})
+HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "team_win", "knockout"})
 """The kinds only house rules report (see :mod:`unokit.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})

@@ -219,6 +219,10 @@ class Game:
         self.n = players
         self.teams: tuple[int, ...] = ()
         """Each seat's team (house rule ``teams``: seat mod 2); empty without teams."""
+        self.knocked: tuple[int, ...] = ()
+        """The seats out of the match (``knockout`` scoring), in seat order."""
+        self.players_in = players
+        """How many players take part in the round (all but the ``knocked`` ones)."""
         if self.rules.teams:
             if players < 4 or players % 2:
                 raise SetupError(
@@ -306,12 +310,17 @@ class Game:
         n = self.n
         hands: list[list[int]] = [[] for _ in range(n)]
         pile = self.draw_pile
+        knocked = self.knocked
+        seats = [(dealer + offset) % n for offset in range(1, n + 1)]
+        if knocked:  # knockout scoring: nothing for the players out of the match
+            seats = [seat for seat in seats if seat not in knocked]
         for _ in range(self.rules.hand_size):
-            for offset in range(1, n + 1):
-                hands[(dealer + offset) % n].append(pile.pop())
+            for seat in seats:
+                hands[seat].append(pile.pop())
         self.hands = hands
         for seat in range(n):
-            self.events.append(("deal", seat, len(hands[seat]), tuple(hands[seat])))
+            if seat not in knocked:
+                self.events.append(("deal", seat, len(hands[seat]), tuple(hands[seat])))
         self.edition.start_round(self)
         self.run_ops()
 
@@ -809,12 +818,18 @@ class Game:
         """The team of the match winner (house rule ``teams``); -1 without teams or before the end."""
         return self.teams[self.winner] if self.teams and self.winner >= 0 else -1
 
+    def seats_in(self) -> tuple[int, ...]:
+        """The seats taking part in the round, in seat order (all but the ``knocked`` ones)."""
+        return self._all_seats
+
     def _end_round(self) -> None:
         n = self.n
-        winner = next(s for s in range(n) if not self.hands[s])
+        knocked = self.knocked
+        winner = next(s for s in range(n) if not self.hands[s] and s not in knocked)
         points = [self.edition.hand_points(h) for h in self.hands]
         for seat in range(n):
-            self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
+            if seat not in knocked:
+                self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
         method = self.scoring
         gained = 0
         teams = self.teams
@@ -829,6 +844,8 @@ class Game:
         self.events.append(("round_end", winner, gained, tuple(self.scores)))
         if teams:
             self.events.append(("team_win", winner, teams[winner], self.team_seats(winner)))
+        if method == "knockout":
+            self._knock_out(winner, points)
         self.edition.end_round(self)
         self.exposed = []
         self.window_armed = False
@@ -837,6 +854,9 @@ class Game:
         match_winner = -1
         if method == "single-round":
             match_winner = winner
+        elif method == "knockout":
+            if len({teams[s] if teams else s for s in range(n) if s not in self.knocked}) == 1:
+                match_winner = winner
         elif method == "winner-collects":
             if self.scores[winner] >= self.rules.target_score:
                 match_winner = winner
@@ -877,6 +897,20 @@ class Game:
             for seat in range(self.n):
                 scores[seat] += totals[teams[seat]]
         return 0
+
+    def _knock_out(self, winner: int, points: list[int]) -> None:
+        """Knockout scoring: the player on the losing side with the most cards leaves the match
+        (ties: the most points; still tied: all of them); event ``knockout`` each."""
+        knocked = self.knocked
+        teams = bool(self.teams)
+        hands = self.hands
+        rivals = [s for s in range(self.n) if s not in knocked and not same_side(s, winner, teams)]
+        most = max((len(hands[s]), points[s]) for s in rivals)
+        leavers = [s for s in rivals if (len(hands[s]), points[s]) == most]
+        for seat in leavers:
+            self.events.append(("knockout", seat, len(hands[seat]), ()))
+        self.knocked = tuple(sorted((*knocked, *leavers)))
+        self.players_in = self.n - len(self.knocked)
 
     # ------------------------------------------------------------------ copies, equality, views
 

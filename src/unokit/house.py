@@ -54,6 +54,8 @@ class HouseGame(Game):
     def _init_state(self, edition: Any, players: int, seed: int | None, rules: Any) -> None:
         super()._init_state(edition, players, seed, rules)
         rules = self.rules
+        self.out: frozenset[int] = frozenset()
+        """The seats taking no part in this round: out of the match (``knockout`` scoring)."""
         self.calls_uno = rules.call_uno
         self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
@@ -245,7 +247,10 @@ class HouseGame(Game):
         n = self.n
         step = self.direction
         hands = self.hands
-        self.hands = [hands[(s - step) % n] for s in range(n)]
+        if self.out:  # among the players still in the match
+            self.hands = [hands[self._walk(s, -step, 1)] if s not in self.out else hands[s] for s in range(n)]
+        else:
+            self.hands = [hands[(s - step) % n] for s in range(n)]
         self.events.append(("pass_hands", seat, step, ()))
         for other in range(n):
             self.expose_if_single(other)
@@ -258,12 +263,16 @@ class HouseGame(Game):
     def _start_round(self, dealer: int, order: list[int] | None) -> None:
         self.stack_total = 0
         self.stack_kind = -1
+        self.out = frozenset(self.knocked)
         super()._start_round(dealer, order)
 
     # ------------------------------------------------------------------ teams
 
     def _interrupts(self, seat: int) -> tuple[int, ...]:
-        """:meth:`Game._interrupts`; with teams, no catch of a partner (a catch can only hurt the team)."""
+        """:meth:`Game._interrupts`; with teams, no catch of a partner (a catch can only hurt the team);
+        none for a seat out of the match."""
+        if seat in self.out:
+            return ()
         ids = super()._interrupts(seat)
         teams = self.teams
         if not teams or not ids:
@@ -273,10 +282,74 @@ class HouseGame(Game):
         return tuple(a for a in ids if a not in partners) if partners else ids
 
     def _interrupters(self) -> tuple[int, ...]:
-        """With teams, the seats with an interrupt left (see :meth:`_interrupts`) and the actor."""
-        if not self.teams:
+        """With teams or seats out, the actor and the seats with a legal action left (see :meth:`_interrupts`)."""
+        if not self.teams and not self.out:
             return self._all_seats
-        return tuple(s for s in self._all_seats if s == self.actor or self._interrupts(s))
+        return tuple(s for s in self._all_seats if s == self.actor or self.legal_actions(s))
+
+    # ------------------------------------------------------------------ seats out (knockout)
+
+    def _knock_out(self, winner: int, points: list[int]) -> None:
+        super()._knock_out(winner, points)
+        self.out = frozenset(self.knocked)  # the next dealer is chosen among the players left
+
+    def seats_in(self) -> tuple[int, ...]:
+        out = self.out
+        return tuple(s for s in self._all_seats if s not in out) if out else self._all_seats
+
+    def _walk(self, seat: int, step: int, count: int) -> int:
+        """The seat ``count`` places from ``seat`` going ``step`` (1: left, -1: right), over seats out."""
+        n = self.n
+        out = self.out
+        for _ in range(count):
+            seat = (seat + step) % n
+            while seat in out:
+                seat = (seat + step) % n
+        return seat
+
+    def left_of(self, seat: int, steps: int = 1) -> int:
+        if not self.out:
+            return super().left_of(seat, steps)
+        return self._walk(seat, 1 if steps >= 0 else -1, abs(steps))
+
+    def right_of(self, seat: int, steps: int = 1) -> int:
+        if not self.out:
+            return super().right_of(seat, steps)
+        return self._walk(seat, -1 if steps >= 0 else 1, abs(steps))
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        if not self.out:
+            return super().next_seat(seat, steps)
+        step = self.direction
+        return self._walk(seat, step if steps >= 0 else -step, abs(steps))
+
+    def end_turn(self, seat: int, skip: int) -> None:
+        """:meth:`Game.end_turn`, stepping over seats out of the match."""
+        if not self.out:
+            super().end_turn(seat, skip)
+            return
+        step = self.direction
+        nxt = self._walk(seat, step, 1)
+        for _ in range(skip):
+            self.events.append(("skip", nxt, 0, ()))
+            nxt = self._walk(nxt, step, 1)
+        if self.pending_skips:
+            nxt = self._lose_pending_turns(nxt)
+        self.ops.clear()
+        self.turn = self.actor = nxt
+        self.phase = TURN
+        if self.exposed:
+            self.window_armed = True
+
+    def _lose_pending_turns(self, seat: int) -> int:
+        if not self.out:
+            return super()._lose_pending_turns(seat)
+        while self.turn_skips[seat]:
+            self.turn_skips[seat] -= 1
+            self.pending_skips -= 1
+            self.events.append(("skip", seat, 0, ()))
+            seat = self._walk(seat, self.direction, 1)
+        return seat
 
     # ------------------------------------------------------------------ mechanics
 
@@ -288,15 +361,23 @@ class HouseGame(Game):
 
     def house_state(self) -> dict[str, Any]:
         """The house rules' public state (for views and determinization): ``stack_total`` and
-        ``stack_kind`` (the pending total of draw cards and the kind of its last card) with stacking on."""
-        if not self.draw_values:
-            return {}
-        return {"stack_total": self.stack_total, "stack_kind": self.stack_kind}
+        ``stack_kind`` (the pending total of draw cards and the kind of its last card) with stacking on;
+        ``knocked`` (the seats out of the match) with ``knockout`` scoring."""
+        state: dict[str, Any] = {}
+        if self.draw_values:
+            state["stack_total"] = self.stack_total
+            state["stack_kind"] = self.stack_kind
+        if self.scoring == "knockout":
+            state["knocked"] = self.knocked
+        return state
 
     def restore_house_state(self, state: dict[str, Any]) -> None:
         """Set the house state of a sampled game from :meth:`house_state`."""
         self.stack_total = state.get("stack_total", 0)
         self.stack_kind = state.get("stack_kind", -1)
+        self.knocked = tuple(state.get("knocked", ()))
+        self.players_in = self.n - len(self.knocked)
+        self.out = frozenset(self.knocked)
 
     def state_key(self) -> tuple[Any, ...]:
         return (*super().state_key(), tuple(sorted(self.house_state().items())))

@@ -352,7 +352,7 @@ class WildJackpot(Classic):
             if rid >= 0:
                 game.push(OP_PERFORM, performer, rid)
         elif outcome == 4:
-            order = [game.next_seat(seat, k) for k in range(game.n)]
+            order = [game.next_seat(seat, k) for k in range(game.players_in)]
             dealt = [(performer, self.dispense(game, performer)) for performer in order]
             for performer, rid in reversed(dealt):
                 if rid >= 0:
@@ -406,10 +406,10 @@ class WildJackpot(Classic):
         elif verb in (rc.GIVE, rc.TAKE, rc.SWAP):
             game.push(OP_RULE_TARGET, seat, rid)
         elif verb == rc.EVERYONE_DRAWS:
-            for k in range(game.n):
+            for k in range(game.players_in):
                 game.draw_cards(game.next_seat(seat, k), count)
         elif verb == rc.EVERYONE_DISCARDS:
-            for k in reversed(range(game.n)):
+            for k in reversed(range(game.players_in)):
                 game.push(OP_DISCARD, game.next_seat(seat, k), count)
         return True
 
@@ -426,7 +426,7 @@ class WildJackpot(Classic):
 
     def targets(self, game: Game, seat: int, kind: int) -> list[int]:
         if kind == TARGET_PERFORMER:
-            return list(range(game.n))  # any player, even yourself
+            return list(game.seats_in())  # any player, even yourself
         if kind == TARGET_OF_RULE:
             return list(game.extra["target_choices"])
         return super().targets(game, seat, kind)
@@ -435,7 +435,7 @@ class WildJackpot(Classic):
         effect = self.card(game, rid).effect
         assert effect is not None
         target = effect.target
-        others = [s for s in range(game.n) if s != seat]
+        others = [s for s in game.seats_in() if s != seat]
         if target == rc.LEFT:
             return [game.left_of(seat)]
         if target == rc.RIGHT:

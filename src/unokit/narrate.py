@@ -101,7 +101,7 @@ class Narrator:
     ) -> None:
         self.names = list(names)
         self.you = you
-        self.scored = scoring != "single-round"
+        self.scored = scoring not in ("single-round", "knockout")
         self.round = 0
         self.told = 0
         """How many events of the history :func:`narrate_events` has narrated in a row."""
@@ -208,6 +208,8 @@ class Narrator:
             members = f" ({', '.join(named[:-1])} and {named[-1]})" if len(named) > 1 else ""
             team = "Your team" if self.you is not None and self.you in data else f"Team {value + 1}"
             return [f"{team}{members} wins the round."]
+        if kind == "knockout":
+            return [self.says(seat, "leave"), f" the match, knocked out with {plural(value, 'card')}."]
         if kind == "deflect":
             return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
         if kind == "reshuffle":

@@ -18,7 +18,7 @@ from typing import Any
 
 from unokit.errors import UnknownOptionError
 
-SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round")
+SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round", "knockout")
 FORCED_SWAP_FINAL = ("wins", "swaps")
 STACKING_MODES = ("off", "draw-two", "same", "cross", "up")
 DEFLECT_MODES = ("off", "reverse", "skip", "both")
@@ -159,7 +159,8 @@ class Rules:
     UNO All Wild, ``winner-collects`` for the others).  ``winner-collects``: the round winner scores
     the cards left in the other hands, first to the target wins.  ``running-tally``: everyone
     scores the cards left in their own hand; when someone reaches the target, the lowest total
-    wins.  ``single-round``: the first player out wins; no points."""
+    wins.  ``single-round``: the first player out wins; no points.  ``knockout`` (a house rule):
+    after each round the player with the most cards leaves the match; the last one left wins."""
     target_score: int = 500
     hand_size: int = 7
     allow_bluff: bool = True
@@ -230,8 +231,9 @@ class Rules:
 
     @cached_property
     def house_on(self) -> bool:
-        """Whether some house rule differs from its default."""
-        return any(getattr(self, name) != getattr(_DEFAULT, name) for name in HOUSE_OPTIONS)
+        """Whether some house rule differs from its default (knockout scoring is one too)."""
+        changed = any(getattr(self, name) != getattr(_DEFAULT, name) for name in HOUSE_OPTIONS)
+        return changed or self.scoring == "knockout"
 
     @classmethod
     def from_dict(cls, options: dict[str, Any]) -> Rules:

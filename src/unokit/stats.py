@@ -248,7 +248,7 @@ class EditionStats:
 
     @property
     def scored(self) -> bool:
-        return get_edition(self.edition).scoring_method(self.rules) != "single-round"
+        return get_edition(self.edition).scoring_method(self.rules) in ("winner-collects", "running-tally")
 
     def add(self, match: MatchSummary) -> None:
         n = self.players

@@ -166,14 +166,23 @@ class _Context:
         teams = view.teams
         self.partners = [s for s in range(self.n) if teams and s != self.me and teams[s] == teams[self.me]]
         """The bot's partners (house rule ``teams``): never attacked, helped to go out."""
-        self.opponents = [s for s in range(self.n) if s != self.me and s not in self.partners]
-        self.next = (self.me + view.direction) % self.n
-        self.previous = (self.me - view.direction) % self.n
+        out = view.state.get("knocked", ())
+        """Seats out of the match (``knockout`` scoring): nobody to play against."""
+        self.opponents = [s for s in range(self.n) if s != self.me and s not in self.partners and s not in out]
+        self.next = self._walk(view.direction, out)
+        self.previous = self._walk(-view.direction, out)
         self.closest = min(self.sizes[s] for s in self.opponents)
         self.moves = non_interrupt_actions(self.space, view.legal_actions)
         self.points = self.edition.card_points
         self.colourless = not self.edition.colours_matter
         self.scored = view.scoring != "single-round"
+
+    def _walk(self, step: int, out: Sequence[int]) -> int:
+        """The seat next to the bot going ``step``, over seats out of the match."""
+        seat = (self.me + step) % self.n
+        while seat in out:
+            seat = (seat + step) % self.n
+        return seat
 
     @cached_property
     def memory(self) -> RoundMemory:
@@ -368,6 +377,8 @@ class HeuristicBot:
         dump = ctx.points[card] / 50 if ctx.closest <= CLOSE and ctx.scored else 0.0
 
         def weight(seat: int) -> float:
+            if seat not in ctx.opponents and seat not in ctx.partners:
+                return 0.0  # the bot itself, or a seat out of the match
             if seat in ctx.partners:  # harm to a partner counts against the card
                 return -3.0 if sizes[seat] <= CLOSE else -1.0
             if sizes[seat] <= CLOSE:

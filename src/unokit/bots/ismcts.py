@@ -173,6 +173,9 @@ class IsmctsBot:
                 game.apply(target, space.call_uno)
             else:
                 catcher = (target + 1) % game.n
+                if game.teams or game.knocked:  # not a partner, nor a seat out of the match
+                    catch = space.id(ActionType.CATCH, target)
+                    catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
                 game.apply(catcher, space.id(ActionType.CATCH, target))
         return not game.is_over
 

@@ -146,7 +146,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> None:
         "--scoring",
         metavar="M",
         help="edition (default: the edition's own; single-round in all-wild, else winner-collects), "
-        "winner-collects, running-tally or single-round",
+        "winner-collects, running-tally, single-round or knockout",
     )
     parser.add_argument(
         "--preset",

@@ -136,6 +136,10 @@ class PlaySession:
         screen.line("Others: ", "; ".join(others))
         if view.scoring == "single-round":
             screen.line("Single round: the first player out wins.")
+        elif view.scoring == "knockout":
+            out = view.state.get("knocked", ())
+            gone = f"; out of the match: {', '.join(self.names[s] for s in out)}" if out else ""
+            screen.line(f"Knockout: after each round the player with the most cards leaves{gone}.")
         else:
             screen.line(f"Scores: {self.narrator.scores(view.scores)} (target {view.target_score}, {view.scoring})")
         if "rule_cards_in_dispenser" in view.public:
