@@ -735,3 +735,66 @@ def test_heuristic_beats_random_at_two_player_classic() -> None:
         result = play_game("classic", bots, seed=10_000 + index, rules=SINGLE)
         wins += result.winner == seat
     assert wins / games > 0.55
+
+
+# ---------------------------------------------------------------- house rules Jump-In and sets of one number
+
+
+JUMP_RULES = {"scoring": "single-round", "jump_in": True, "multi_play": "number", "multi_play_bomb": True}
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_bots_jump_in_and_play_sets(edition: str) -> None:
+    jumps = sets = 0
+    for seed in range(6):
+        players = 2 + seed % 4
+        bots = table(edition, players, seed)
+        result = play_game(edition, bots, seed=seed, rules=JUMP_RULES)
+        assert 0 <= result.winner < players
+        jumps += sum(1 for e in result.events if e[0] == "jump")
+        sets += sum(bot.phases["multi"] for bot in bots)
+    assert jumps > 0
+    assert sets > 0 or edition == "all-wild"
+
+
+def test_jump_ins_are_offered_after_calls_and_catches_in_play_order() -> None:
+    rules = Rules(hand_size=2, jump_in=True)
+    hands = [["R5", "B1"], ["B6", "B7"], ["R5", "Y1"]]
+    deck = stacked_deck("classic", hands, "R0", ["G1", "G2", "G3"], dealer=2, rules=rules)
+    game = Game("classic", 3, seed=1, deck=deck, dealer=2, rules=rules)
+    game.apply_notation(0, "R5")  # uncalled: an UNO window and a jump window at once
+    asked: list[tuple[int, bool]] = []
+
+    class Jumper(HeuristicBot):
+        def wants_interrupt(self, view: View) -> int | None:
+            assert view.seat is not None
+            space = get_edition(view.edition).actions
+            catching = any(space.types[a] == ActionType.CATCH for a in view.legal_actions)
+            asked.append((view.seat, catching))
+            jumps = [a for a in view.legal_actions if space.types[a] == ActionType.JUMP_UNO]
+            return jumps[0] if jumps else None
+
+    bots: list[Any] = [Silent(1), Jumper(seed=2), Jumper(seed=3)]
+    with pytest.raises(RuntimeError, match="more than 2 decisions"):
+        play_match(game, bots, max_decisions=2)  # the first steps are enough
+    assert asked[:3] == [(1, True), (2, True), (2, True)]  # seat 2's jump waits for the jump-ins' pass
+    assert game.history[1] == (2, game.actions.parse("^R5!"))
+
+
+def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
+    counts = Counter(card_name(c) for c in get_edition("classic").deck_cards(Rules()))
+    rules = {
+        "jump_in": True,
+        "zero_pass": True,
+        "deck": [[card, 2 if card == "R0" else k] for card, k in counts.items()],
+    }
+    hands = [["R0", "B1", "B2", "B3"], ["R0", "B6", "B7", "B8"], ["Y1", "Y2", "Y3", "Y4"]]
+    deck = stacked_deck(
+        "classic", hands, "R4", ["G1", "G2", "G3"], dealer=2, rules=Rules.from_dict({"hand_size": 4, **rules})
+    )
+    game = Game("classic", 3, seed=1, deck=deck, dealer=2, rules={"hand_size": 4, **rules})
+    game.apply_notation(0, "R0")  # seat 2 now holds seat 1's hand, with the other red 0
+    view = game.view(2)
+    assert game.actions.format(view.legal_actions[0]) == "^R0"
+    # a jump would leave seat 2 three cards and bring it seat 1's three: it lets the window pass
+    assert HeuristicBot(seed=1).wants_interrupt(view) is None

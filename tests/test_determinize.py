@@ -101,3 +101,34 @@ def test_a_penalty_draw_clears_what_was_lacked() -> None:
     game.apply_notation(0, "draw")
     game.apply_notation(1, "R+2")  # seat 0 draws two unknown cards
     assert lacked_colours(game.view(1).history, 2) == [set(), set()]
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_samples_keep_jump_windows_and_sets(edition: str) -> None:
+    rules = {"scoring": "single-round", "jump_in": True, "multi_play": "identical", "seven_swap": True}
+    windows = 0
+    for seed in range(6):
+        game = Game(edition, 2 + seed % 4, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        step = 0
+        while not game.is_over and step < 300:
+            deciders = game.deciders()
+            if step % 5 == 0 or len(deciders) > 1:
+                for seat in deciders:
+                    view = game.view(seat)
+                    sample = sample_game(view, random.Random(step))
+                    assert sample.phase_name == game.phase_name and sample.actor == game.actor
+                    assert sample.house_state() == game.house_state()
+                    assert sample.legal_actions(seat) == game.legal_actions(seat)
+                    assert sorted(sample.hands[seat]) == sorted(game.hands[seat])
+                    windows += seat != game.actor
+                    play = random.Random(step)
+                    for _ in range(30):
+                        if sample.is_over:
+                            break
+                        who = play.choice(sample.deciders())
+                        sample.apply(who, play.choice(sample.legal_actions(who)))
+            seat = rng.choice(deciders)
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            step += 1
+    assert windows > 0

@@ -617,7 +617,8 @@ def test_bots_play_house_rules(edition: str, options: dict[str, object]) -> None
 def test_house_events_and_actions_have_words() -> None:
     narrator = Narrator(["Ann", "Bob", "Cy"], you=0)
     texts = {
-        kind: plain(narrator.event((kind, 1, 4 if kind != "pass_hands" else -1, ()))) for kind in HOUSE_EVENT_KINDS
+        kind: plain(narrator.event((kind, 1, {"pass_hands": -1, "jump": 2}.get(kind, 4), ())))
+        for kind in HOUSE_EVENT_KINDS
     }
     assert texts == {
         "stack": "Bob stacks: the penalty is now 4 cards.",
@@ -626,6 +627,8 @@ def test_house_events_and_actions_have_words() -> None:
         "pass_hands": "Every hand passes counter-clockwise.",
         "team_win": "Team 5 wins the round.",
         "knockout": "Bob leaves the match, knocked out with 4 cards.",
+        "jump": "Bob jumps in ahead of Cy!",
+        "bomb": "Bob drops a bomb of 4 cards: everyone else draws 1.",
     }
     game = stack_game([["R+2"], ["G+2"], []])
     game.apply_notation(0, "R+2")

@@ -98,3 +98,47 @@ def test_a_large_margin_plays_the_heuristics_choice_and_none_searches_alone() ->
     assert differs > 0, "the unguided search should sometimes disagree with the heuristic"
     with pytest.raises(UnknownOptionError):
         make_bot("ismcts", seed=1, edition="classic", margin=-1)
+
+
+def test_ismcts_plays_jump_in_and_sets() -> None:
+    rules = {"scoring": "single-round", "jump_in": True, "multi_play": "number", "stacking": "same"}
+    jumps = 0
+    for seed in range(3):
+        bots = [make_bot("ismcts", seed=seed, edition="classic", iterations=8) for _ in range(2)]
+        bots.append(make_bot("random", seed=seed, edition="classic"))
+        result = play_game("classic", bots, seed=seed, rules=rules)
+        assert result.winner in (0, 1, 2) and result.decisions[0] > 0
+        jumps += sum(1 for e in result.events if e[0] == "jump")
+    assert jumps > 0
+
+
+def jump_window() -> Game:
+    """Four players: seat 0 has played R5; seat 1 is to play; seats 2 and 3 may jump in."""
+    hands = [["R5", "B1", "B2"], ["B6", "B7", "B8"], ["R5", "Y1", "Y2"], ["R5", "Y3", "Y4"]]
+    counts = {"R5": 3, "B1": 1, "B2": 1, "B6": 1, "B7": 1, "B8": 1, "Y1": 1, "Y2": 1, "Y3": 1, "Y4": 1}
+    counts |= {"R0": 1, "G1": 4, "G2": 4}
+    rules = Rules.from_dict({"hand_size": 3, "jump_in": True, "deck": counts})
+    deck = stacked_deck("classic", hands, "R0", ["G1", "G2"], dealer=3, rules=rules)
+    game = Game("classic", 4, seed=1, deck=deck, dealer=3, rules=rules)
+    game.apply_notation(0, "R5")
+    assert game.deciders() == (1, 2, 3)
+    return game
+
+
+def test_ismcts_settles_a_jump_window_with_the_nearest_jumper() -> None:
+    outcomes = set()
+    for seed in range(12):
+        game = jump_window()
+        bot = IsmctsBot(seed=seed, iterations=1)
+        assert bot._settle_interrupts(game, jumps=False) and game.history[-1][0] == 0  # the root: nobody jumps
+        bot._settle_interrupts(game)
+        jumped = [e for e in game.events if e[0] == "jump"]
+        outcomes.add(tuple(jumped[:1]))
+    assert outcomes == {(), (("jump", 2, 1, ()),)}  # half the time, and always seat 2 first
+
+
+def test_ismcts_jumps_in_as_the_heuristic_does() -> None:
+    game = jump_window()
+    view = game.view(2)
+    assert IsmctsBot(seed=1, iterations=5).wants_interrupt(view) == game.actions.parse("^R5")
+    assert IsmctsBot(seed=1, iterations=5).choose(game.view(1)) in game.legal_actions(1)

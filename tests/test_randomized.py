@@ -32,7 +32,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unokit.actions import ActionType
+from unokit.actions import JUMP_TYPES, ActionType
 from unokit.editions import EDITIONS
 from unokit.errors import GameOverError, IllegalActionError, WrongPlayerError
 from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, Event
@@ -295,10 +295,12 @@ def check_legal(game: Game, seat: int, legal: tuple[int, ...]) -> None:
 
     for action in legal:
         kind, arg = space.decode(action)
-        if kind in (ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD):
+        if kind in (ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, *JUMP_TYPES):
             assert arg in hand, f"{where()} may play or discard {space.format(action)}, not in hand {hand}"
-        if kind == ActionType.PLAY_UNO:
+        if kind in (ActionType.PLAY_UNO, ActionType.JUMP_UNO):
             assert len(hand) == 2, f"{where()} may call UNO holding {len(hand)} cards"
+        if kind in JUMP_TYPES:
+            assert seat != game.actor and arg == game.top_card, f"{where()} may jump in with {space.format(action)}"
         elif kind == ActionType.TARGET:
             assert 0 <= arg < game.n, f"{where()} may target {arg}"
             # Only a rule card's performer may be oneself ("choose any player, even yourself").
@@ -307,7 +309,7 @@ def check_legal(game: Game, seat: int, legal: tuple[int, ...]) -> None:
             assert seat in game.exposed and len(hand) == 1, f"{where()} may call UNO: {game.exposed}"
         elif kind == ActionType.CATCH:
             assert arg != seat and arg in game.exposed, f"{where()} may catch {arg}: {game.exposed}"
-        elif kind not in (ActionType.PLAY, ActionType.DISCARD):
+        elif kind not in (ActionType.PLAY, ActionType.DISCARD, *JUMP_TYPES):
             assert seat == game.actor, f"{where()} may {space.format(action)} out of turn"
     if seat == game.actor and game.phase_name == "turn" and not game.rules.house_on:
         assert space.draw in legal, f"{where()} may not draw"

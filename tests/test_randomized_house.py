@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
 from unokit.house import HouseGame
-from unokit.rules import DEFLECT_MODES, PRESETS, STACKING_MODES, Rules
+from unokit.rules import DEFLECT_MODES, MULTI_PLAY_MODES, PRESETS, STACKING_MODES, Rules
 
 HOUSE_OPTIONS = st.fixed_dictionaries(
     {
@@ -28,6 +28,9 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "hand_limit": st.sampled_from([0, 0, 1, 8, 15]),
         "no_action_finish": st.booleans(),
         "no_wild_finish": st.booleans(),
+        "jump_in": st.booleans(),
+        "multi_play": st.sampled_from(MULTI_PLAY_MODES),
+        "multi_play_bomb": st.booleans(),
     },
     optional={
         "scoring": st.sampled_from(["single-round", "winner-collects", "knockout"]),

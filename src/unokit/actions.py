@@ -19,6 +19,11 @@ Editions that need them add (after the above, in this order)::
     DONE          finish a task (an honour task, optional discards)   "done"
     GIVE c        give a card of your choice to another player        ">R7"
 
+Every edition then ends with the house rule Jump-In's actions (legal only when it is on)::
+
+    JUMP c        play an identical card out of turn                  "^R7"
+    JUMP_UNO c    jump in with the next-to-last card and call UNO     "^R7!"
+
 Ids are stable for an edition: they depend only on its card faces and colours.
 """
 
@@ -48,10 +53,15 @@ class ActionType(IntEnum):
     CATCH = 10
     DONE = 11
     GIVE = 12
+    JUMP = 13
+    JUMP_UNO = 14
 
 
 INTERRUPT_TYPES = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
 """Actions a player may take out of turn; they never begin a turn."""
+
+JUMP_TYPES = frozenset({ActionType.JUMP, ActionType.JUMP_UNO})
+"""Jump-ins (house rule ``jump_in``): taken out of turn, they begin the jumper's turn."""
 
 _WORDS = {
     ActionType.DRAW: "draw",
@@ -104,6 +114,10 @@ class ActionSpace:
         if ActionType.GIVE in extra:
             for face in faces:
                 self._add(ActionType.GIVE, face)
+        for face in faces:
+            self._add(ActionType.JUMP, face)
+        for face in faces:
+            self._add(ActionType.JUMP_UNO, face)
         self.size = len(self.types)
         self.type_codes: list[int] = [int(t) for t in self.types]
         """The types as plain integers (fast to compare)."""
@@ -111,10 +125,14 @@ class ActionSpace:
         self.play_id = [-1] * CARD_SPACE
         self.play_uno_id = [-1] * CARD_SPACE
         self.discard_id = [-1] * CARD_SPACE
+        self.jump_id = [-1] * CARD_SPACE
+        self.jump_uno_id = [-1] * CARD_SPACE
         for face in faces:
             self.play_id[face] = self._ids[ActionType.PLAY, face]
             self.play_uno_id[face] = self._ids[ActionType.PLAY_UNO, face]
             self.discard_id[face] = self._ids[ActionType.DISCARD, face]
+            self.jump_id[face] = self._ids[ActionType.JUMP, face]
+            self.jump_uno_id[face] = self._ids[ActionType.JUMP_UNO, face]
         self.draw = self._ids[ActionType.DRAW, 0]
         self.pass_ = self._ids[ActionType.PASS, 0]
         self.challenge = self._ids[ActionType.CHALLENGE, 0]
@@ -156,6 +174,10 @@ class ActionSpace:
             return f"catch@{arg}"
         if kind is ActionType.GIVE:
             return ">" + card_name(arg)
+        if kind is ActionType.JUMP:
+            return "^" + card_name(arg)
+        if kind is ActionType.JUMP_UNO:
+            return "^" + card_name(arg) + "!"
         return _WORDS[kind]
 
     def parse(self, text: str) -> int:
@@ -180,6 +202,10 @@ class ActionSpace:
             return self._card_action(ActionType.DISCARD, key[1:], text)
         if key.startswith(">"):
             return self._card_action(ActionType.GIVE, key[1:], text)
+        if key.startswith("^"):
+            if key.endswith("!"):
+                return self._card_action(ActionType.JUMP_UNO, key[1:-1], text)
+            return self._card_action(ActionType.JUMP, key[1:], text)
         if key.endswith("!"):
             return self._card_action(ActionType.PLAY_UNO, key[:-1], text)
         return self._card_action(ActionType.PLAY, key, text)

@@ -36,6 +36,8 @@ deflect        player   pending total deflected      ()
 pass_hands     player   direction the hands moved    ()                  (house rule zero_pass)
 team_win       winner   the winner's team (0 or 1)   the team's seats    (house rule teams; after round_end)
 knockout       leaver   cards held                   ()                  (knockout scoring; after round_end)
+jump           jumper   seat whose turn is lost      ()                  (house rule jump_in)
+bomb           player   cards in the set             ()                  (house rule multi_play_bomb)
 ============== ======== ============================ ===========================
 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
@@ -81,10 +83,12 @@ EVENT_KINDS = frozenset(
         "pass_hands",
         "team_win",
         "knockout",
+        "jump",
+        "bomb",
     }
 )
 """The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
-HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "team_win", "knockout"})
+HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "jump", "bomb", "team_win", "knockout"})
 """The kinds only house rules report (see :mod:`unokit.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})

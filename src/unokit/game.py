@@ -58,8 +58,11 @@ EDITION_PHASES = 7
 """Phases from this number on belong to an edition (see :meth:`Edition.actor_actions`)."""
 HOUSE_PHASES = 40
 """Phases from this number on belong to the house rules (:mod:`unokit.house`)."""
-HOUSE_PHASE_NAMES = ("stack",)
-HOUSE_PHASE_ASKS = ("stack a draw card or draw the penalty",)
+HOUSE_PHASE_NAMES = ("stack", "multi")
+HOUSE_PHASE_ASKS = (
+    "stack a draw card or draw the penalty",
+    "play another card of the same number or end {their} turn",
+)
 PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "discard", "target", "over")
 _PHASE_ASKS = (
     "play a card or draw",
@@ -534,8 +537,12 @@ class Game:
             self.run_ops()
         elif kind == _DISCARD:
             self._discard(seat, arg)
-        else:  # pragma: no cover - every action type is handled above
-            raise AssertionError(kind)
+        else:
+            self._apply_other(seat, kind, arg)
+
+    def _apply_other(self, seat: int, kind: int, arg: int) -> None:
+        """Apply a legal action of a type only a house rule offers (see :mod:`unokit.house`)."""
+        raise AssertionError(kind)  # pragma: no cover - a plain game offers none
 
     def _apply_phase(self, seat: int, kind: int, arg: int) -> None:
         """Apply a legal action in a phase beyond the common ones (an edition's)."""

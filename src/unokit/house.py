@@ -17,7 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, Kind
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, Kind, card_name
+from unokit.errors import IllegalActionError, WrongPlayerError
 from unokit.game import (
     CHALLENGE,
     DRAWN,
@@ -35,9 +36,16 @@ _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
 _ACCEPT = int(ActionType.ACCEPT)
 _DRAW = int(ActionType.DRAW)
+_PASS = int(ActionType.PASS)
+_CALL_UNO = int(ActionType.CALL_UNO)
+_CATCH = int(ActionType.CATCH)
+_JUMP = int(ActionType.JUMP)
+_JUMP_UNO = int(ActionType.JUMP_UNO)
 
 STACK = HOUSE_PHASES + 0
 """Phase: the victim of a pending total stacks a draw card (or deflects it) or draws the total."""
+MULTI = HOUSE_PHASES + 1
+"""Phase: after a number card, the player adds another card of the same number or ends the turn."""
 
 OP_STACK = HOUSE_OPS + 0
 """Operation: offer the pending total to the player after ``seat``."""
@@ -95,10 +103,65 @@ class HouseGame(Game):
             effects[Kind.SEVEN] = _seven_effect
         if rules.zero_pass:
             effects[Kind.ZERO] = _zero_effect
+        self.jumping = rules.jump_in
+        """Jump-In: a card identical to the one just played may be played out of turn."""
+        self.jump_card = -1
+        """The card a jump-in may answer while the window is open (-1: closed)."""
+        self.jump_from = -1
+        """The seat that played :attr:`jump_card`."""
+        self.jump_next = -1
+        """The card whose play is being resolved: the window opens on it when the play ends in a turn."""
+        self.jump_next_from = -1
+        self.jump_play = False
+        """True while a jump-in's card is played (it never starts a set of cards)."""
+        self.multi = rules.multi_play if any(CARD_NUMBER[c] >= 0 for c in edition.faces) else "off"
+        """``multi_play`` where the edition has number cards, else ``off``."""
+        self.multi_count = 0
+        """Cards played so far in the current set of one number (0: no set)."""
+        self.set_effects: dict[int, Effect] = {}
+        """The effects of number cards, run once when a set ends."""
+        if self.multi != "off":
+            for kind in {CARD_KIND[c] for c in edition.faces if CARD_NUMBER[c] >= 0}:
+                effect = effects[kind]
+                assert effect is not None
+                self.set_effects[kind] = effect
+                effects[kind] = _set_effect
         self._effects = effects
         self._final_effects = finals
 
     # ------------------------------------------------------------------ legal actions
+
+    def deciders(self) -> tuple[int, ...]:
+        """:meth:`Game.deciders`, and while a Jump-In window is open the players who may jump in."""
+        deciders = super().deciders()
+        if self.jump_card < 0:
+            return deciders
+        missing = [seat for seat in self.jumpers() if seat not in deciders]
+        return tuple(sorted((*deciders, *missing))) if missing else deciders
+
+    def jumpers(self) -> list[int]:
+        """The seats that may jump in now, in seat order (none while the window is closed)."""
+        return [seat for seat in range(self.n) if self._jumps(seat)]
+
+    def legal_actions(self, seat: int) -> tuple[int, ...]:
+        legal = super().legal_actions(seat)
+        if self.jump_card < 0:
+            return legal
+        jumps = self._jumps(seat)
+        return legal + jumps if jumps else legal
+
+    def _jumps(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s jump-ins: ``^c`` on the identical card ``c`` on top (``^c!`` with two cards)."""
+        card = self.jump_card
+        if type(seat) is not int or not 0 <= seat < self.n or seat in (self.actor, self.jump_from) or seat in self.out:
+            return ()
+        hand = self.hands[seat]
+        if card not in hand or (len(hand) == 1 and not self.may_finish_with(card)):
+            return ()
+        space = self.actions
+        if len(hand) == 2 and not self.silent:
+            return (space.jump_id[card], space.jump_uno_id[card])
+        return (space.jump_id[card],)
 
     def _actor_actions(self) -> tuple[int, ...]:
         ids = super()._actor_actions()
@@ -133,7 +196,23 @@ class HouseGame(Game):
     def _phase_actions(self) -> tuple[int, ...]:
         if self.phase == STACK:
             return (*self._stack_plays(self.actor), self.actions.accept)
+        if self.phase == MULTI:
+            return (*self._set_plays(self.actor), self.actions.pass_)
         return super()._phase_actions()
+
+    def joins_set(self, card: int) -> bool:
+        """Whether ``card`` may join the set of cards whose last one is on top (``multi_play``)."""
+        top = self.discard_pile[-1]
+        if self.multi == "identical":
+            return card == top
+        return CARD_NUMBER[card] >= 0 and CARD_NUMBER[card] == CARD_NUMBER[top]
+
+    def _set_plays(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        ids = [self._play_id[c] for c in sorted({c for c in hand if self.joins_set(c)})]
+        if len(hand) == 2:
+            ids += [a + self._faces for a in ids]
+        return ids
 
     def answers(self, card: int) -> bool:
         """Whether ``card`` may answer the pending total (stack on it or deflect it)."""
@@ -195,13 +274,120 @@ class HouseGame(Game):
         self.events.append(("stack", seat, self.stack_total, ()))
 
     def _apply_phase(self, seat: int, kind: int, arg: int) -> None:
-        if self.phase != STACK:
+        phase = self.phase
+        if phase == MULTI:
+            if kind == _PASS:
+                self.events.append(("pass", seat, 0, ()))
+                self.end_set(seat, self.discard_pile[-1])
+                self.run_ops()
+            else:
+                self.play_card(seat, arg, kind == _PLAY_UNO)
+        elif phase != STACK:
             super()._apply_phase(seat, kind, arg)
         elif kind == _ACCEPT:
             self.take_stack(seat)
         else:
             self.drawn = -1
             self.play_card(seat, arg, kind == _PLAY_UNO)
+
+    def end_set(self, seat: int, card: int) -> None:
+        """A set of number cards ends (``card`` last): the bomb of a set of three or more
+        (``multi_play_bomb``: every other player draws 1, the next player first), then the
+        effect of the number once; then the turn passes."""
+        count = self.multi_count
+        self.multi_count = 0
+        if count >= 3 and self.rules.multi_play_bomb:
+            self.events.append(("bomb", seat, count, ()))
+            for step in range(1, self.n):
+                self.draw_cards(self.next_seat(seat, step), 1)
+        self.set_effects[CARD_KIND[card]](self, seat, card)
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, seat: int, action: int) -> None:
+        """:meth:`Game.apply`; with Jump-In on, any action but a call or a catch then closes the
+        jump window, and opens a new one when a play has just been resolved into a turn."""
+        super().apply(seat, action)
+        if not self.jumping or _CALL_UNO <= self._types[action] <= _CATCH:
+            return
+        self.jump_card = self.jump_from = -1
+        if self.jump_next >= 0 and self.phase == TURN:
+            self._open_jump_window()
+
+    def _open_jump_window(self) -> None:
+        """Open the window on the card just played, if it is still on top (not covered by a lever's
+        discard) and not a wild card of a coloured edition (no card is identical to it)."""
+        card, seat = self.jump_next, self.jump_next_from
+        self.jump_next = self.jump_next_from = -1
+        if self.discard_pile[-1] != card or (CARD_IS_WILD[card] and self.edition.colours_matter):
+            return
+        for kind, who, value, data in reversed(self.events):
+            if kind == "play":
+                if who == seat and data[0] == card:
+                    self.jump_card, self.jump_from = card, seat
+                return
+            if kind == "flip" or (kind == "discard" and value == 1):
+                return
+
+    def play_card(self, seat: int, card: int, called: bool) -> None:
+        if self.jumping:
+            self.jump_next, self.jump_next_from = card, seat
+        super().play_card(seat, card, called)
+
+    def _apply_other(self, seat: int, kind: int, arg: int) -> None:
+        if kind not in (_JUMP, _JUMP_UNO):
+            super()._apply_other(seat, kind, arg)
+            return
+        self.events.append(("jump", seat, self.actor, ()))
+        self.turn = self.actor = seat
+        self.drawn = -1
+        self.jump_play = True
+        self.play_card(seat, arg, kind == _JUMP_UNO)
+        self.jump_play = False
+
+    def _why_illegal(self, seat: int, action: int, legal: tuple[int, ...]) -> IllegalActionError:
+        error = super()._why_illegal(seat, action, legal)
+        space = self.actions
+        if type(seat) is not int or not 0 <= seat < self.n or not 0 <= action < space.size:
+            return error
+        kind, arg = space.decode(action)
+        text = space.format(action)
+        options = ", ".join(space.format(a) for a in legal)
+        if kind in (ActionType.JUMP, ActionType.JUMP_UNO):
+            reason = self._jump_refusal(seat, kind, arg)
+            return type(error)(f"{text} is not legal: {reason}" + (f"; legal: {options}" if legal else ""))
+        if seat != self.actor and self._jumps(seat) and isinstance(error, WrongPlayerError):
+            return WrongPlayerError(
+                f"{text} is not legal: seat {self.actor} is to {self.asks()}; "
+                f"seat {seat} may only jump in, call or catch UNO now; legal: {options}"
+            )
+        if self.phase == MULTI and seat == self.actor and kind is ActionType.PLAY and arg in self.hands[seat]:
+            top = card_name(self.discard_pile[-1])
+            same = "identical to" if self.multi == "identical" else "of the same number as"
+            return IllegalActionError(f"{text} is not legal: only a card {same} {top} may be added; legal: {options}")
+        return error
+
+    def _jump_refusal(self, seat: int, kind: ActionType, card: int) -> str:
+        """Why ``seat`` may not jump in with ``card`` now."""
+        top = self.jump_card
+        if not self.jumping:
+            return "Jump-In is not played"
+        if top < 0:
+            return "no jump-in now: a jump-in answers a card just played, before the next player acts"
+        if card != top:
+            return f"only a card identical to {card_name(top)} may jump in"
+        if seat == self.actor:
+            return f"seat {seat} is to play: they play {card_name(card)} as a normal card"
+        if seat == self.jump_from:
+            return f"seat {seat} played {card_name(top)}: a jump-in answers another player's card"
+        hand = self.hands[seat]
+        if card not in hand:
+            return f"seat {seat} holds no {card_name(card)}"
+        if len(hand) == 1 and not self.may_finish_with(card):
+            return f"{card_name(card)} may not be played as the last card"
+        if self.silent:
+            return "nobody calls UNO (silent UNO)"
+        return "UNO is called when jumping in with the next-to-last card"
 
     def _run_op(self, op: int, seat: int, arg: int) -> bool:
         if op == OP_STACK:
@@ -263,6 +449,8 @@ class HouseGame(Game):
     def _start_round(self, dealer: int, order: list[int] | None) -> None:
         self.stack_total = 0
         self.stack_kind = -1
+        self.jump_card = self.jump_from = self.jump_next = self.jump_next_from = -1
+        self.multi_count = 0
         self.out = frozenset(self.knocked)
         super()._start_round(dealer, order)
 
@@ -361,12 +549,22 @@ class HouseGame(Game):
 
     def house_state(self) -> dict[str, Any]:
         """The house rules' public state (for views and determinization): ``stack_total`` and
-        ``stack_kind`` (the pending total of draw cards and the kind of its last card) with stacking on;
-        ``knocked`` (the seats out of the match) with ``knockout`` scoring."""
+        ``stack_kind`` (the pending total of draw cards and the kind of its last card) with stacking
+        on; ``jump_card`` and ``jump_from`` (the open Jump-In window: the card and its player, -1 when
+        closed) and ``jump_next``, ``jump_next_from`` (the play being resolved) with Jump-In on;
+        ``multi_count`` (cards in the current set) with ``multi_play`` on; ``knocked`` (the seats out of
+        the match) with ``knockout`` scoring."""
         state: dict[str, Any] = {}
         if self.draw_values:
             state["stack_total"] = self.stack_total
             state["stack_kind"] = self.stack_kind
+        if self.jumping:
+            state["jump_card"] = self.jump_card
+            state["jump_from"] = self.jump_from
+            state["jump_next"] = self.jump_next
+            state["jump_next_from"] = self.jump_next_from
+        if self.multi != "off":
+            state["multi_count"] = self.multi_count
         if self.scoring == "knockout":
             state["knocked"] = self.knocked
         return state
@@ -375,6 +573,11 @@ class HouseGame(Game):
         """Set the house state of a sampled game from :meth:`house_state`."""
         self.stack_total = state.get("stack_total", 0)
         self.stack_kind = state.get("stack_kind", -1)
+        self.jump_card = state.get("jump_card", -1)
+        self.jump_from = state.get("jump_from", -1)
+        self.jump_next = state.get("jump_next", -1)
+        self.jump_next_from = state.get("jump_next_from", -1)
+        self.multi_count = state.get("multi_count", 0)
         self.knocked = tuple(state.get("knocked", ()))
         self.players_in = self.n - len(self.knocked)
         self.out = frozenset(self.knocked)
@@ -481,6 +684,22 @@ def _final_deflector(original: Effect | None) -> Effect:
         game.draw_cards(victim, total)
 
     return effect
+
+
+def _set_effect(game: Game, seat: int, card: int) -> None:
+    """A number card with ``multi_play``: played on a turn (not drawn, not a jump-in) or in a set,
+    it asks for another card of its number while the player holds one; else the set ends."""
+    assert isinstance(game, HouseGame)
+    phase = game.phase
+    if phase == MULTI or (phase == TURN and not game.jump_play):
+        game.multi_count += 1
+        hand = game.hands[seat]
+        if any(game.joins_set(c) for c in hand):
+            game.ask(MULTI, seat)
+            return
+        game.end_set(seat, card)
+        return
+    game.set_effects[CARD_KIND[card]](game, seat, card)
 
 
 def _seven_effect(game: Game, seat: int, card: int) -> None:

@@ -212,6 +212,10 @@ class Narrator:
             return [self.says(seat, "leave"), f" the match, knocked out with {plural(value, 'card')}."]
         if kind == "deflect":
             return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
+        if kind == "jump":
+            return [self.says(seat, "jump", "jumps"), f" in ahead of {self.whom(value)}!"]
+        if kind == "bomb":
+            return [self.says(seat, "drop"), f" a bomb of {plural(value, 'card')}: everyone else draws 1."]
         if kind == "reshuffle":
             return [f"The discards ({plural(value, 'card')}) are shuffled into a new draw pile."]
         if kind == "hand":
@@ -321,6 +325,8 @@ def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -
         return f"play {card_long_name(arg)} and call UNO"
     if kind is ActionType.DRAW:
         return "draw a card"
+    if kind is ActionType.PASS and view.phase == "multi":
+        return "end your turn"
     if kind is ActionType.PASS:
         return "keep the card you drew and end your turn"
     if kind is ActionType.COLOUR:
@@ -349,6 +355,10 @@ def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -
         return f"discard {card_long_name(arg)}"
     if kind is ActionType.CALL_UNO:
         return "call UNO"
+    if kind is ActionType.JUMP:
+        return f"jump in with {card_long_name(arg)}"
+    if kind is ActionType.JUMP_UNO:
+        return f"jump in with {card_long_name(arg)} and call UNO"
     if kind is ActionType.DONE:
         if view.phase == "lever-discard":
             return "discard no more cards"

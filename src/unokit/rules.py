@@ -22,6 +22,7 @@ SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round"
 FORCED_SWAP_FINAL = ("wins", "swaps")
 STACKING_MODES = ("off", "draw-two", "same", "cross", "up")
 DEFLECT_MODES = ("off", "reverse", "skip", "both")
+MULTI_PLAY_MODES = ("off", "identical", "number")
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,9 @@ OPTIONS: dict[str, OptionSpec] = {
     "no_wild_finish": OptionSpec("bool", editions=_WILD_DRAW_FOUR, group="house"),
     "call_uno": OptionSpec("bool", group="house"),
     "teams": OptionSpec("bool", group="house"),
+    "jump_in": OptionSpec("bool", group="house"),
+    "multi_play": OptionSpec("choice", choices=MULTI_PLAY_MODES, editions=_NUMBERED, group="house"),
+    "multi_play_bomb": OptionSpec("bool", editions=_NUMBERED, group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
 
@@ -219,6 +223,14 @@ class Rules:
     teams: bool = False
     """House rule (team play).  With 4, 6, 8 or 10 players, two teams: team = seat mod 2 (partners
     sit across at four).  A team wins the round when either partner goes out; scores are the team's."""
+    jump_in: bool = False
+    """House rule (Jump-In).  A player holding a card identical to the one just played may play it
+    out of turn, before the next player acts; play continues from them."""
+    multi_play: str = "off"
+    """House rule.  After playing a number card on a turn, more cards of that number may follow:
+    ``identical`` (the same colour too) or ``number`` (any colour); ``off``: one card a turn."""
+    multi_play_bomb: bool = False
+    """House rule (with ``multi_play``).  A set of three cards or more makes every other player draw 1."""
 
     def __post_init__(self) -> None:
         def bad(name: str, why: str) -> UnknownOptionError:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from unokit.actions import INTERRUPT_TYPES, ActionSpace
+from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
 from unokit.editions import get_edition
 from unokit.errors import UnknownOptionError
 from unokit.views import View
@@ -30,6 +30,7 @@ __all__ = [
     "BotFactory",
     "bot_kinds",
     "interrupt_actions",
+    "jump_actions",
     "make_bot",
     "non_interrupt_actions",
     "register_bot",
@@ -48,7 +49,8 @@ class Bot(Protocol):
 
     def wants_interrupt(self, view: View) -> int | None:
         """Out-of-turn decision while an UNO window is open: an interrupt action
-        (call UNO / catch) from ``view.legal_actions``, or ``None`` to let it pass."""
+        (call UNO / catch) from ``view.legal_actions``, or ``None`` to let it pass.  While a
+        Jump-In window is open (house rule ``jump_in``) it may also return a jump-in."""
         ...
 
 
@@ -93,6 +95,12 @@ def interrupt_actions(space: ActionSpace, legal: tuple[int, ...]) -> tuple[int, 
     """The call-UNO / catch actions among ``legal``."""
     types = space.types
     return tuple(a for a in legal if types[a] in INTERRUPT_TYPES)
+
+
+def jump_actions(space: ActionSpace, legal: tuple[int, ...]) -> tuple[int, ...]:
+    """The jump-ins (house rule ``jump_in``) among ``legal``."""
+    types = space.types
+    return tuple(a for a in legal if types[a] in JUMP_TYPES)
 
 
 def non_interrupt_actions(space: ActionSpace, legal: tuple[int, ...]) -> tuple[int, ...]:

@@ -16,6 +16,8 @@ The main rules of thumb (each decision's method says why):
 * name the colour it holds most of (ties: by points, then a colour the next player
   seems to lack, then the colour with the fewest cards unseen);
 * call UNO always, catch every player who did not;
+* jump in (house rule ``jump_in``) whenever it may, unless the card's Seven-O effect would
+  hand it a bigger hand; in a set of one number (``multi_play``) shed every card of it;
 * challenge a Wild Draw Four when its estimate that the player held the previous
   colour is high enough to be worth the risk of drawing six;
 * every edition's own decisions: Space Jam's Slam discards, All Wild's targets and
@@ -47,8 +49,8 @@ from typing import Any
 
 from unokit import rulecards as rc
 from unokit.actions import ActionSpace, ActionType
-from unokit.bots.base import interrupt_actions, non_interrupt_actions
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, NO_COLOUR, Kind
+from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
+from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, NO_COLOUR, Kind
 from unokit.determinize import lacked_colours
 from unokit.editions import Edition, get_edition
 from unokit.errors import UnknownOptionError
@@ -261,6 +263,8 @@ class HeuristicBot:
             return self._challenge(ctx)
         if phase == "stack":
             return self._stack(ctx)
+        if phase == "multi":
+            return self._multi(ctx)
         if phase == "discard":
             return self._discard(ctx)
         if phase == "target":
@@ -273,14 +277,39 @@ class HeuristicBot:
 
     def wants_interrupt(self, view: View) -> int | None:
         """Always call UNO for itself first (a call is never wrong), else catch the first
-        player who did not call (a catch costs nothing and gives them two cards)."""
+        player who did not call (a catch costs nothing and gives them two cards); else jump in
+        when that pays (see :meth:`_jump`)."""
         space = get_edition(view.edition).actions
         offered = interrupt_actions(space, view.legal_actions)
         if not offered:
-            return None
+            jumps = jump_actions(space, view.legal_actions)
+            return self._jump(view, jumps) if jumps else None
         if space.call_uno in offered:
             return space.call_uno
         return offered[0]
+
+    def _jump(self, view: View, jumps: tuple[int, ...]) -> int | None:
+        """Jump in (calling UNO when the jump leaves one card): a jump-in sheds a card on a turn the
+        bot would otherwise spend waiting, and the card's effect acts from its seat as on its own
+        turn.  Not when a Seven-O card would then give it a bigger hand: a 7 (``seven_swap``) it must
+        swap for the smallest other hand, a 0 (``zero_pass``) that brings it the previous player's."""
+        space = get_edition(view.edition).actions
+        card = space.args[jumps[0]]
+        action = max(jumps)  # ^c! when offered
+        me = view.seat
+        assert me is not None
+        left = len(view.hand) - 1
+        if left == 0:
+            return action
+        kind = CARD_KIND[card]
+        sizes = view.hand_sizes
+        rules = view.rules
+        if kind == Kind.SEVEN and rules.seven_swap:
+            smallest = min(sizes[s] for s in range(view.players) if s != me)
+            return action if smallest < left else None
+        if kind == Kind.ZERO and rules.zero_pass:
+            return action if sizes[(me - view.direction) % view.players] < left else None
+        return action
 
     # ------------------------------------------------------------------ turns
 
@@ -330,6 +359,13 @@ class HeuristicBot:
         colour = CARD_COLOUR[card]
         same = ctx.colour_count(colour) - 1
         score = 10.0 + 3 * same + dump
+        multi = view.rules.multi_play
+        if multi != "off" and CARD_NUMBER[card] >= 0:
+            # a set sheds every other card of the number (``identical``: the same card) at once
+            score += (
+                4 * sum(1 for c in hand if (c == card if multi == "identical" else CARD_NUMBER[c] == CARD_NUMBER[card]))
+                - 4
+            )
         skips = kind in _SKIP_KINDS or (kind == Kind.REVERSE and ctx.n == 2)
         if skips:
             if next_size <= CLOSE:
@@ -569,6 +605,14 @@ class HeuristicBot:
             holds = min(holds, 0.1)
         guilty = holds * 0.5 / (holds * 0.5 + (1 - holds))
         return challenge if guilty > 0.3 else accept
+
+    def _multi(self, ctx: _Context) -> int:
+        """A set of one number (``multi_play``): shed every card of it, the colour held most last
+        (it sets the colour in play)."""
+        plays = {ctx.arg_of(a) for a in ctx.moves if ctx.type_of(a) in (ActionType.PLAY, ActionType.PLAY_UNO)}
+        if not plays:
+            return ctx.space.pass_
+        return ctx.play_action(min(plays, key=lambda c: (ctx.colour_count(CARD_COLOUR[c]), c)))
 
     def _stack(self, ctx: _Context) -> int:
         """Answer a pending total with the answering card worth the fewest points (calling UNO

@@ -9,7 +9,10 @@ ISMCTS), expands one edge, then finishes the round with a fast playout.  A node'
 count the rounds won by the seat that took its edge.
 
 Calls and catches of UNO are not searched: calling for yourself and catching others
-always help, so the bot always does both (as the heuristic bot does).
+always help, so the bot always does both (as the heuristic bot does).  Jump-ins (house
+rule ``jump_in``) are not searched either: the bot jumps in when the heuristic bot would,
+and in samples and playouts the nearest player who may jump in does so half the time
+(at the root the other players have already let the window pass).
 
 The search is guided by the heuristic bot (prior knowledge, as in MoGo): the
 heuristic's choice is played unless the search finds another action better by more
@@ -31,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from unokit.actions import ActionSpace, ActionType
-from unokit.bots.base import interrupt_actions, non_interrupt_actions
+from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
 from unokit.bots.heuristic import HeuristicBot
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
 from unokit.determinize import known_cards, lacked_colours, sample_game
@@ -85,14 +88,20 @@ class IsmctsBot:
         self.exploration = exploration
         self.margin = margin
         self.guide = HeuristicBot(seed=seed, edition=edition) if margin is not None else None
+        self.jumper = self.guide or HeuristicBot(seed=seed, edition=edition)
+        """Decides the bot's jump-ins."""
         self.space = get_edition(edition).actions
 
     # ------------------------------------------------------------ the bot interface
 
     def wants_interrupt(self, view: View) -> int | None:
-        """Always call UNO for itself and catch anyone else."""
+        """Always call UNO for itself and catch anyone else; jump in as the heuristic bot would."""
         offers = interrupt_actions(self.space, view.legal_actions)
-        return offers[0] if offers else None
+        if offers:
+            return offers[0]
+        if jump_actions(self.space, view.legal_actions):
+            return self.jumper.wants_interrupt(view)
+        return None
 
     def choose(self, view: View) -> int:
         """The most visited root action after the search."""
@@ -127,7 +136,9 @@ class IsmctsBot:
         start_round = game.round
         node = root
         path: list[tuple[int, _Node]] = []
-        while self._settle_interrupts(game) and game.round == start_round:
+        jumps = False  # at the root the other players have let a jump window pass
+        while self._settle_interrupts(game, jumps) and game.round == start_round:
+            jumps = True
             seat = game.actor
             moves = _undominated(
                 self.space, [a for a in game.legal_actions(seat) if self.space.types[a] not in _INTERRUPTS]
@@ -164,19 +175,31 @@ class IsmctsBot:
             if same_side(seat, winner, teams):  # a partner's win is the team's
                 child.wins += 1.0
 
-    def _settle_interrupts(self, game: Game) -> bool:
-        """Resolve open UNO windows at random (call or be caught); False once the match is over."""
+    def _settle_interrupts(self, game: Game, jumps: bool = True) -> bool:
+        """Resolve open UNO windows at random (call or be caught), then, when ``jumps``, an open
+        Jump-In window (the nearest player who may jump in does so half the time, calling UNO);
+        False once the match is over."""
         space = self.space
-        while game.exposed and not game.is_over:
-            target = game.exposed[0]
-            if self.rng.random() < 0.5:
-                game.apply(target, space.call_uno)
-            else:
-                catcher = (target + 1) % game.n
-                if game.teams or game.knocked:  # not a partner, nor a seat out of the match
-                    catch = space.id(ActionType.CATCH, target)
-                    catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
-                game.apply(catcher, space.id(ActionType.CATCH, target))
+        while not game.is_over:
+            if game.exposed:
+                target = game.exposed[0]
+                if self.rng.random() < 0.5:
+                    game.apply(target, space.call_uno)
+                else:
+                    catcher = (target + 1) % game.n
+                    if game.teams or game.knocked:  # not a partner, nor a seat out of the match
+                        catch = space.id(ActionType.CATCH, target)
+                        catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
+                    game.apply(catcher, space.id(ActionType.CATCH, target))
+                continue
+            if not jumps:
+                break
+            deciders = game.deciders()
+            if len(deciders) == 1 or self.rng.random() >= 0.5:
+                break
+            actor = game.actor
+            jumper = next(s for s in (game.next_seat(actor, step) for step in range(1, game.n)) if s in deciders)
+            game.apply(jumper, max(game.legal_actions(jumper)))
         return not game.is_over
 
     def _playout(self, game: Game, start_round: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from unokit.bots.base import interrupt_actions, non_interrupt_actions
+from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
 from unokit.editions import get_edition
 from unokit.views import View
 
@@ -22,7 +22,7 @@ __all__ = ["RandomBot"]
 class RandomBot:
     """Uniformly random legal actions (turn decisions only; calls and catches come through
     :meth:`wants_interrupt`, which calls UNO for itself or catches another player each with
-    probability 1/2)."""
+    probability 1/2, then jumps in with probability 1/2)."""
 
     def __init__(self, seed: int = 0, edition: str = "classic", name: str = "random", **options: Any) -> None:
         if options:
@@ -40,8 +40,13 @@ class RandomBot:
         return moves[0] if len(moves) == 1 else self.rng.choice(moves)
 
     def wants_interrupt(self, view: View) -> int | None:
-        """Each call or catch on offer is taken with probability 1/2 (the first taken wins)."""
-        for action in interrupt_actions(get_edition(view.edition).actions, view.legal_actions):
+        """Each call or catch on offer, then each jump-in, is taken with probability 1/2 (the first
+        taken wins)."""
+        space = get_edition(view.edition).actions
+        for action in interrupt_actions(space, view.legal_actions):
+            if self.rng.random() < 0.5:
+                return action
+        for action in jump_actions(space, view.legal_actions):
             if self.rng.random() < 0.5:
                 return action
         return None

@@ -3,7 +3,10 @@
 Each step the runner first offers the out-of-turn decisions: while an UNO window is
 open, every decider whose legal actions include a call or a catch is asked
 ``wants_interrupt(view)`` in seat order; the first action returned is applied and the
-step starts again.  When nobody interrupts, the actor is asked ``choose(view)``.
+step starts again.  Then, while a Jump-In window is open (house rule ``jump_in``), every
+player who may jump in is asked ``wants_interrupt(view)`` in play order from the actor
+(the nearest jumper has the fastest hand); the first jump-in returned is applied.  When
+nobody interrupts, the actor is asked ``choose(view)``.
 Bots only ever receive ``game.view(seat)``; an action that is not among the view's
 legal actions raises :class:`RuntimeError` naming the bot (it is never replaced).
 
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.actions import INTERRUPT_TYPES, ActionSpace
+from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
 from unokit.bots.base import Bot
 from unokit.editions import get_edition
 from unokit.errors import SetupError
@@ -81,6 +84,9 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
         raise SetupError(f"{n} players need {n} bots, not {len(bots)}")
     space = game.actions
     interrupt_ids = frozenset(a for a in range(space.size) if space.types[a] in INTERRUPT_TYPES)
+    jump_ids = frozenset(a for a in range(space.size) if space.types[a] in JUMP_TYPES)
+    out_of_turn = interrupt_ids | jump_ids
+    jumping = bool(getattr(game, "jumping", False))
     decisions = [0] * n
     think = [0.0] * n
     total = 0
@@ -102,10 +108,33 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
                 started = clock()
                 action = ask(view)
                 think[seat] += clock() - started
-                if action is None:
-                    continue
+                if action is None or (jumping and action in jump_ids):
+                    continue  # a jump-in waits for its turn below, in play order
                 if action not in interrupt_ids:
                     raise RuntimeError(_refusal(bot, seat, action, view, "an interrupt (call UNO / catch)"))
+                _apply(game, bot, seat, action, view)
+                decisions[seat] += 1
+                total += 1
+                interrupted = True
+                break
+        if not interrupted and jumping and len(deciders) > 1:
+            actor = game.actor
+            for step in range(1, n):
+                seat = game.next_seat(actor, step)
+                if seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
+                    continue
+                bot = bots[seat]
+                ask = getattr(bot, "wants_interrupt", None)
+                if ask is None:
+                    continue
+                view = game.view(seat)
+                started = clock()
+                action = ask(view)
+                think[seat] += clock() - started
+                if action is None:
+                    continue
+                if action not in out_of_turn:
+                    raise RuntimeError(_refusal(bot, seat, action, view, "a jump-in, an UNO call or a catch"))
                 _apply(game, bot, seat, action, view)
                 decisions[seat] += 1
                 total += 1
