@@ -97,6 +97,18 @@ def test_jump_in_identical_card_continues_from_jumper() -> None:
     assert len(game.hands[1]) == 5
 
 
+def test_who_may_jump_in_is_seen_only_by_the_jumper() -> None:
+    """The window is public (the card on top), who holds the identical card is not: only the jumper's
+    own view counts them among the deciders; the others and spectators see the actor alone."""
+    game = jump_game([["R5"], [], ["R5"], []])
+    game.apply_notation(0, "R5")
+    assert game.deciders() == (1, 2)
+    assert game.view(2).deciders == (1, 2)
+    for seat in (0, 1, 3, None):
+        assert game.view(seat).deciders == (1,), seat
+        assert game.view(seat).state["jump_card"] == game.top_card
+
+
 def test_jump_in_not_for_actor_or_card_player() -> None:
     game = fives_game([["R5", "R5"], ["R5"], ["R5"], []])
     game.apply_notation(0, "R5")

@@ -232,7 +232,12 @@ def check_view(game: Game, seat: int | None) -> None:
     where = f"view of {seat}"
     assert view.seat == seat, where
     assert view.hand_sizes == tuple(len(h) for h in game.hands), f"{where}: hand sizes"
-    assert view.deciders == game.deciders(), f"{where}: deciders"
+    # the view shows the deciders whose reason is public (Game.deciders: the actor, and everyone
+    # while a call is missing), and the viewer if it may decide for a private reason (a jump-in)
+    public = set(Game.deciders(game))
+    if seat is not None and seat in game.deciders():
+        public.add(seat)
+    assert view.deciders == tuple(sorted(public)), f"{where}: deciders {view.deciders} of {game.deciders()}"
     if seat is None:
         assert view.hand == () and view.legal_actions == (), f"{where}: {view.hand} {view.legal_actions}"
     else:
@@ -328,8 +333,10 @@ def play_and_check(
     clone_every: int = 16,
     view_every: int = 150,
     full_key_every: int = 4,
+    step_limit: int | None = None,
 ) -> Game:
-    """Play one random game to its end, checking every invariant along the way."""
+    """Play one random game to its end (or ``step_limit`` decisions, then its record is checked
+    unfinished), checking every invariant along the way."""
     game = Game(edition, players, seed=seed, rules=rules)
     policy = random.Random(f"{edition}/{players}/{seed}")
     follower = EventFollower(game)
@@ -342,7 +349,7 @@ def play_and_check(
     current_round = game.round
     viewer = next_view = next_clone = 0
     label = f"{edition}, {players} players, seed {seed}"
-    while not game.is_over:
+    while not game.is_over and steps != step_limit:
         assert dict(game.all_cards()) == deck, f"{label}, step {steps}: cards lost or duplicated"
         phases = (*PHASE_NAMES[:-1], *game.edition.phase_names, *HOUSE_PHASE_NAMES)
         assert game.phase_name in phases, f"{label}, step {steps}: phase"
@@ -423,6 +430,11 @@ def play_and_check(
 
     where = f"{label}, over"
     assert dict(game.all_cards()) == deck, f"{where}: cards lost or duplicated"
+    if not game.is_over:  # stopped at step_limit
+        where = f"{label}, stopped"
+        record = json.loads(json.dumps(to_record(game)))
+        assert replay(record) == game, f"{where}: the record does not replay to the game"
+        return game
     assert game.deciders() == () and game.phase_name == "over", f"{where}: {game.deciders()}"
     assert 0 <= game.winner < players, f"{where}: winner {game.winner}"
     for seat in seats:

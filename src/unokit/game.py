@@ -406,6 +406,12 @@ class Game:
         # Every seat may then act: the uncalled player may call, everyone else may catch.
         return self._interrupters()
 
+    def deciders_seen_by(self, seat: int | None) -> tuple[int, ...]:
+        """:meth:`deciders` as ``seat`` (``None``: a spectator) may know them.  The same here:
+        every reason the sheets give to act out of turn (a missing UNO call) is public.  A house
+        rule may give private ones (Jump-In: holding the card on top), shown only to their holder."""
+        return self.deciders()
+
     def _interrupters(self) -> tuple[int, ...]:
         """The deciders while someone may be caught: every seat (house rule ``teams``: not a seat
         whose only exposed players are partners)."""

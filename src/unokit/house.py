@@ -139,6 +139,16 @@ class HouseGame(Game):
         missing = [seat for seat in self.jumpers() if seat not in deciders]
         return tuple(sorted((*deciders, *missing))) if missing else deciders
 
+    def deciders_seen_by(self, seat: int | None) -> tuple[int, ...]:
+        """:meth:`deciders` without the jumpers but ``seat`` itself: who holds the card on top is
+        theirs to know (the window is public, the cards that answer it are not)."""
+        if self.jump_card < 0:
+            return self.deciders()
+        public = Game.deciders(self)
+        if seat is not None and seat not in public and self._jumps(seat):
+            return tuple(sorted((*public, seat)))
+        return public
+
     def jumpers(self) -> list[int]:
         """The seats that may jump in now, in seat order (none while the window is closed)."""
         return [seat for seat in range(self.n) if self._jumps(seat)]

@@ -197,7 +197,7 @@ def build_view(game: Game, seat: int | None) -> View:
         turn=game.turn,
         actor=game.actor,
         phase=game.phase_name,
-        deciders=game.deciders(),
+        deciders=game.deciders_seen_by(seat),
         legal_actions=legal,
         uncalled=tuple(sorted(game.exposed)),
         called=called_uno(history, tuple(len(h) for h in game.hands), game.exposed),
