@@ -122,7 +122,8 @@ def test_a_preset_is_applied_then_changed_rule_by_rule(capsys: pytest.CaptureFix
     assert changed["rules"] == {**PRESETS["house"], "scoring": "running-tally"}
     code, out, err = run(capsys, "simulate", "--games", "1", "--preset", "madness")
     assert code == 2 and out == ""
-    assert err.strip() == "unokit: error: unknown preset 'madness'; known: official, house, party, no-mercy, chaos"
+    known = "official, house, party, no-mercy, teams, chaos"
+    assert err.strip() == f"unokit: error: unknown preset 'madness'; known: {known}"
 
 
 def test_simulate_library_function_counts_every_action() -> None:
@@ -788,3 +789,30 @@ def test_readme_example() -> None:
         runner.run(test)
     result = runner.summarize(verbose=False)
     assert result.failed == 0
+
+
+def test_play_offers_you_jump_ins_stacks_and_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """House rules in the terminal: the prompt says when you may jump in (and ``^`` moves do), when a
+    stacked penalty is aimed at you, and when you may play another card of the same number."""
+    seen = {"jump": 0, "jumped": 0, "stack": 0, "multi": 0}
+
+    def decide(text: str) -> str:
+        if "jump in with" in text:
+            seen["jump"] += 1
+            match = re.search(r"^\s+(\d+)\) \^", text, re.M)
+            assert match, "a jump-in is offered as a move"
+            return match.group(1)
+        seen["stack"] += "A penalty of" in text
+        seen["multi"] += "Play another card of the same number" in text
+        return "1"
+
+    rules = ["--rule", "jump_in=true", "--rule", "stacking=same", "--rule", "multi_play=number"]
+    for seed in range(30):
+        code, out = play_with(
+            monkeypatch, decide, "--players", "4", "--seed", str(seed), "--scoring", "single-round", *rules
+        )
+        assert code == 0 and "the match after" in out
+        seen["jumped"] += len(re.findall(r"^You jump in ahead of Bot \d!$", out, re.M))
+        if all(seen.values()):
+            break
+    assert all(seen.values()), seen

@@ -551,19 +551,20 @@ def test_swap_to_restricted_single_card_needs_call() -> None:
 
 def test_preset_house_values() -> None:
     rules = Rules.preset("house")
-    assert (rules.stacking, rules.seven_swap, rules.zero_pass) == ("same", True, True)
+    assert (rules.stacking, rules.seven_swap, rules.zero_pass, rules.jump_in) == ("same", True, True, True)
+    assert Rules.preset("teams") == Rules(teams=True)
     assert Rules.preset("official") == Rules()
     no_mercy = Rules.preset("no-mercy")
     assert (no_mercy.stacking, no_mercy.force_play, no_mercy.draw_to_match) == ("up", True, True)
     assert (no_mercy.wild_draw_four_challenge, no_mercy.scoring) == (False, "single-round")
     chaos = Rules.preset("chaos")
-    assert (chaos.stacking, chaos.stack_deflect) == ("cross", "both")
+    assert (chaos.stacking, chaos.stack_deflect, chaos.jump_in, chaos.multi_play) == ("cross", "both", True, "number")
     assert Rules.preset("party").draw_to_match and not Rules.preset("house").draw_to_match
 
 
 def test_preset_then_switches() -> None:
     rules = Rules.from_dict({"preset": "house", "zero_pass": False, "target_score": 200})
-    assert rules == Rules(stacking="same", seven_swap=True, target_score=200)
+    assert rules == Rules(stacking="same", seven_swap=True, jump_in=True, target_score=200)
     assert Rules.preset("house", stacking="up").stacking == "up"
 
 

@@ -146,7 +146,7 @@ def test_options_list_every_rule_option_with_its_default() -> None:
     assert data["rules"]["target_score"] == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
     assert data["rules"]["lever_weights"]["default"] == [1, 1, 1, 1, 1, 1]
     assert data["rules"]["call_uno"] == {"type": "bool", "group": "house", "default": True}
-    assert data["presets"]["house"] == {"stacking": "same", "seven_swap": True, "zero_pass": True}
+    assert data["presets"]["house"] == {"stacking": "same", "seven_swap": True, "zero_pass": True, "jump_in": True}
     for name, values in data["presets"].items():  # every preset names options the server offers, valid together
         assert set(values) <= set(data["rules"]), name
         Rules.from_dict({"preset": name})

@@ -89,8 +89,8 @@ HOUSE_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.group == "h
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},
-    "house": {"stacking": "same", "seven_swap": True, "zero_pass": True},
-    "party": {"stacking": "same", "seven_swap": True, "zero_pass": True, "draw_to_match": True},
+    "house": {"stacking": "same", "seven_swap": True, "zero_pass": True, "jump_in": True},
+    "party": {"stacking": "same", "seven_swap": True, "zero_pass": True, "jump_in": True, "draw_to_match": True},
     "no-mercy": {
         "stacking": "up",
         "seven_swap": True,
@@ -100,11 +100,14 @@ PRESETS: dict[str, dict[str, Any]] = {
         "wild_draw_four_challenge": False,
         "scoring": "single-round",
     },
+    "teams": {"teams": True},
     "chaos": {
         "stacking": "cross",
         "stack_deflect": "both",
         "seven_swap": True,
         "zero_pass": True,
+        "jump_in": True,
+        "multi_play": "number",
         "draw_to_match": True,
         "force_play": True,
         "wild_draw_four_challenge": False,
