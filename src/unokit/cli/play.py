@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from unokit import rulecards
+from unokit.actions import ActionType
 from unokit.cards import COLOUR_NAMES, NO_COLOUR, card_name
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
 from unokit.errors import UnoError
@@ -31,10 +32,13 @@ How to play
     >R7       give R7 (rule card)     done    confirm an honour task, or stop the lever's discards
     uno       call UNO (when holding one card)
     catch@2   catch seat 2, who has one card and did not call UNO
+    ^R7       jump in with R7 out of turn (house rule Jump-In: the same card is on top)
+    accept    draw a stacked penalty instead of adding to it (house rule stacking)
   Colours: R red, Y yellow, G green, B blue, O orange.  Wild cards: W, W+4, WJ
   (Wild Welcome to the Jam), WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap),
   W$ (Wild Jackpot).  R$ is the red Jackpot: a Jackpot or Wild Jackpot pulls the lever.
-  When someone forgets to call UNO you are offered to catch them; press Enter to let play go on.
+  When someone forgets to call UNO you are offered to catch them, and when you may jump in you
+  are asked too; press Enter to let play go on.
 Commands
   help      this text
   status    show the table again
@@ -132,6 +136,12 @@ class PlaySession:
             if seat == 0:
                 continue
             note = " (no UNO called!)" if seat in view.uncalled else ""
+            if view.teams:
+                note += " (partner)" if view.teams[seat] == view.teams[0] else " (other team)"
+            if seat in view.state.get("knocked", ()):
+                note += " (out of the match)"
+            elif seat in view.state.get("out", ()):
+                note += " (out of the round)"
             others.append(f"{self.names[seat]} {plural(view.hand_sizes[seat], 'card')}{note}")
         screen.line("Others: ", "; ".join(others))
         if view.scoring == "single-round":
@@ -168,6 +178,10 @@ class PlaySession:
                 parts.append("You hold one card and have not called UNO")
             if exposed:
                 parts.append(f"{' and '.join(exposed)} did not call UNO")
+            jumps = [a for a in game.legal_actions(0) if game.actions.types[a] is ActionType.JUMP]
+            if jumps:
+                cards = " or ".join(game.actions.format(a) for a in jumps)
+                parts.append(f"You hold the card on top: jump in with {cards} before {self.names[view.actor]} plays")
             return ["; ".join(parts) + ". Choose a move, or press Enter to let play go on."]
         if phase == "turn":
             return ["Your turn: play a card or draw."]
@@ -175,6 +189,11 @@ class PlaySession:
             return [f"You drew {card_name(view.drawn)}: play it or pass."]
         if phase == "colour":
             return ["Choose a colour."]
+        if phase == "stack":
+            total = plural(view.state.get("stack_total", 0), "card")
+            return [f"A penalty of {total} is aimed at you: add a draw card to pass it on, or accept and draw it."]
+        if phase == "multi":
+            return ["Play another card of the same number, or pass to end your turn."]
         if phase == "challenge":
             return [f"{self.names[decision['bluffer']]} played a Wild Draw Four on you: challenge or accept?"]
         if phase == "discard":
