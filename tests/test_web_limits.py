@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from unokit.web.rooms import FixedSetup
+from unokit.web.rooms import FixedSetup, Member
 from web_support import Client, RunningServer, captured_logs, fast_settings, play_to_end
 
 
@@ -198,3 +199,39 @@ def test_a_failed_pass_of_the_rooms_scheduler_stops_no_bot() -> None:
         assert failed, "the scheduler's pass failed"
         assert any("scheduler failed a pass" in record.getMessage() for record in logs)
         ann.close()
+
+
+def test_an_update_that_cannot_be_made_for_one_connection_starves_nobody() -> None:
+    """If the update of one connection cannot be made (here, once, for a spectator), that
+    connection is told so and sent everything at the next change, and the others' updates go on."""
+    with RunningServer(":memory:", fast_settings()) as server, captured_logs() as logs:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=3)
+        code = ann.expect("welcome")["code"]
+        for seat in (1, 2):
+            ann.send(type="seat", seat=seat, bot=True)
+            ann.expect("lobby", where=lambda m, seat=seat: m["seats"][seat]["kind"] == "bot")
+        ann.send(type="start")
+        ann.expect("update")
+        bob = Client(server.url)
+        bob.send(type="spectate", code=code)
+        first = bob.expect("update")
+        room = server.hub.rooms[code]
+        make = room.update_message
+        failed: list[int] = []
+
+        def failing_once_for_bob(member: Member) -> dict[str, Any]:
+            if member.seat is None and not failed:
+                failed.append(member.version)
+                raise RuntimeError("no update for this one")
+            return make(member)
+
+        server.call(lambda: setattr(room, "update_message", failing_once_for_bob))
+        play_to_end(ann, random.Random(5), timeout=20, stop=lambda client: bool(failed) and len(client.received) > 40)
+        assert len(failed) == 1 and failed[0] >= first["version"], "the spectator's update failed once"
+        assert bob.expect("error", where=lambda m: m["code"] == "server")
+        after = bob.expect("update")
+        assert after["version"] - len(after["events"]) == 0, "the next update sends every event again"
+        assert any("could not be made" in record.getMessage() for record in logs)
+        ann.close()
+        bob.close()

@@ -15,7 +15,9 @@ from unokit.web.settings import RoomError
 __all__ = ["legal_entry", "read_rule_message", "reading_entry"]
 
 
-_CARD_ACTIONS = frozenset({ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE})
+_CARD_ACTIONS = frozenset(
+    {ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE, ActionType.JUMP, ActionType.JUMP_UNO}
+)
 _SEAT_ACTIONS = frozenset({ActionType.TARGET, ActionType.CATCH})
 
 

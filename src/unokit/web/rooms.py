@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from unokit import rulecards
-from unokit.actions import INTERRUPT_TYPES
+from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES
 from unokit.bots import Bot, make_bot
 from unokit.errors import NotationError, UnoError, WrongPlayerError
 from unokit.game import Game
@@ -55,7 +55,7 @@ from unokit.web.settings import (
     new_secret,
 )
 from unokit.web.storage import ChatRow, SeatRow, StorageError, hash_secret
-from unokit.web.timers import pause_for, reaction_times
+from unokit.web.timers import JUMP_GRACE, pause_for, reaction_times
 
 if TYPE_CHECKING:
     from unokit.web.hub import Hub
@@ -136,6 +136,10 @@ class Seat:
 
 
 SEAT_FIELDS = tuple(item.name for item in dataclasses.fields(Seat) if item.name != "index")
+
+
+_OUT_OF_TURN = INTERRUPT_TYPES | JUMP_TYPES
+"""What a bot may do out of turn: call UNO, catch, jump in (house rule)."""
 
 
 @dataclass(eq=False)
@@ -642,9 +646,16 @@ class Room:
     # ------------------------------------------------------------ messages
 
     def changed(self) -> None:
-        """Send every member the room as it now is, and schedule its next automatic step."""
+        """Send every member the room as it now is, and schedule its next automatic step.  A member
+        whose message cannot be made is told so, and is sent everything again at the next change:
+        one connection's failure never starves the others, nor that one for good."""
         for member in list(self.members):
-            self.send_state(member)
+            try:
+                self.send_state(member)
+            except Exception:
+                log.exception("room %s: an update could not be made for a connection", self.tag)
+                member.version, member.narrator = 0, None
+                member.send({"type": "error", "code": "server", "message": "the server missed an update: it follows"})
         self.hub.schedule(self)
 
     def send_state(self, member: Member) -> None:
@@ -705,9 +716,7 @@ class Room:
         names = self.names()
         narrator = member.narrator
         if narrator is None:
-            narrator = member.narrator = Narrator(
-                names, you=seat, scoring=game.rules.scoring, edition=game.edition.name
-            )
+            narrator = member.narrator = Narrator(names, you=seat, scoring=game.scoring, edition=game.edition.name)
         narrator.learn(view.public)
         history = view.history
         events = narrate_events(narrator, history, member.version)
@@ -759,7 +768,8 @@ class Room:
         return min(deadlines) if deadlines else None
 
     def racers(self) -> list[tuple[int, bool]]:
-        """The bots that may call UNO for themselves or catch now and have not let it pass."""
+        """The bots that may act out of turn now (call UNO for themselves, catch, jump in) and have
+        not let it pass."""
         game = self.game
         assert game is not None
         version, passed = self.raced
@@ -772,12 +782,13 @@ class Room:
             if self.seats[seat].kind != "bot" or seat in passed:
                 continue
             legal = game.legal_actions(seat)
-            if any(space.types[a] in INTERRUPT_TYPES for a in legal):
+            if any(space.types[a] in _OUT_OF_TURN for a in legal):
                 found.append((seat, space.call_uno in legal))
         return found
 
     def first_racer(self) -> tuple[int, float] | None:
-        """The bot that reacts first to the open UNO window, and its reaction time (in units of ``bot_delay``)."""
+        """The bot that reacts first to the open UNO window or jump-in, and its reaction time (in units
+        of ``bot_delay``)."""
         racers = self.racers()
         if not racers:
             return None
@@ -805,15 +816,32 @@ class Room:
         if game.is_over:
             return None
         paused = self.last_change + settings.bot_delay * self.pause
-        if game.exposed and self.declined_at != self.version:
+        if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
             first = self.first_racer()
             if first is not None:
                 return paused + settings.bot_delay * first[1], "interrupt"
         seat = self.seats[game.actor]
         if seat.kind == "bot" or seat.auto:
+            if self.jump_in_watched():
+                paused += settings.bot_delay * JUMP_GRACE
             return paused + settings.bot_delay, "turn"
         deadline = self.turn_deadline()
         return (deadline, "timeout") if deadline is not None else None
+
+    def jump_in_watched(self) -> bool:
+        """Whether a Jump-In window is open (house rule) while a connected player, not played by the
+        bot, other than the actor and the card's player sits at the table.  Whether anyone holds the
+        card is not asked: the wait must not tell the table that someone does."""
+        game = self.game
+        assert game is not None
+        state = game.house_state()
+        if state.get("jump_card", -1) < 0:
+            return False
+        return any(
+            seat.kind == "human" and not seat.auto and not self.is_away(seat.index)
+            for seat in self.seats
+            if seat.index not in (game.actor, state["jump_from"])
+        )
 
     async def step(self, kind: str, token: int) -> None:
         """Run a due automatic step (:meth:`automatic_step`) under the room's lock, unless the room

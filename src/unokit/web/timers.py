@@ -43,12 +43,23 @@ PAUSE: dict[str, float] = {
     "swap": 1.5,  # hands swapped
     "reveal": 1.0,  # a hand shown after a challenge
     "take": 1.0,  # cards taken from another hand
+    "pass_hands": 1.5,  # house rule: every hand passed on
+    "stack": 0.5,  # house rule: a draw card added to a pending penalty
+    "deflect": 0.5,  # house rule: a pending penalty sent on
+    "jump": 0.5,  # house rule: a card played out of turn
+    "bomb": 1.0,  # house rule: a set of three or more cards makes everyone draw
+    "mercy": 1.5,  # house rule: a player out of the round
 }
 """Extra pause after an event of each kind, in units of ``bot_delay`` (summed over a change's events)."""
 SEVERAL_CARDS_PAUSE = 0.6
 """Extra pause after a ``draw`` of two cards or more (a penalty, a Draw Two, a catch)."""
 MAX_PAUSE = 8.0
 """The longest extra pause after one change, in units of ``bot_delay``."""
+
+JUMP_GRACE = 1.5
+"""House rule Jump-In: while a jump-in window is open and a player sits at the table, a bot whose
+turn it is waits this many ``bot_delay`` longer, so that a person has time to see the card and play
+theirs (whether anyone holds it or not: the wait tells nothing)."""
 
 CALL_REACTION = (0.0, 1.0)
 """A bot calling UNO for itself reacts within this many ``bot_delay`` after the change ..."""
