@@ -17,7 +17,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
 from unokit.rules import Rules
-from unokit.web.rooms import FixedSetup, RoomSettings
+from unokit.web.rooms import FixedSetup, Member, RoomSettings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -116,7 +116,7 @@ def test_a_preset_fills_the_house_rules_and_the_lobby_names_them(live_server: Li
     page.goto(live_server.url + "/")
     page.wait_for_selector("#create-form [name=edition] option", state="attached")
     page.locator("#house-rules").evaluate("details => { details.open = true; }")
-    expect(page.locator("#preset option")).to_have_count(5)
+    expect(page.locator("#preset option")).to_have_count(6)
     page.select_option("#preset", "party")
     expect(page.locator("#preset-summary")).to_contain_text("Draw to match: yes")
     stacking = page.locator('#house-fields [name="rule.stacking"]')
@@ -134,5 +134,66 @@ def test_a_preset_fills_the_house_rules_and_the_lobby_names_them(live_server: Li
     expect(rules).to_contain_text("Seven: swap hands: yes")
     expect(rules).not_to_contain_text("Zero")
     code = page.inner_text("#lobby-code").strip()
-    assert live_server.call(lambda: live_server.room(code).settings.rules) == {"stacking": "same", "seven_swap": True}
+    chosen = live_server.call(lambda: live_server.room(code).settings.rules)
+    assert chosen == {"stacking": "same", "seven_swap": True, "jump_in": True}
     assert not watch.real_errors(), watch.errors
+
+
+def test_a_jump_in_is_played_from_the_hand_out_of_turn(live_server: LiveServer, open_page: OpenPage) -> None:
+    """Jump-In on: Bot 1 plays a Red 3 while Ann holds the other one and Bob is to play; Ann's page
+    says she may jump in, her Red 3 is playable out of turn, and playing it jumps in ahead of Bob."""
+    rules = {"hand_size": 3, "jump_in": True, "target_score": 1000}
+    hands = [["R9", "R3", "B7"], ["R3", "G1", "G2"], ["B4", "B6", "Y8"]]  # Ann, Bot 1, Bob
+    deck = stacked_deck("classic", hands, "R5", dealer=2, rules=Rules.from_dict(rules))
+    setup = FixedSetup(2**40 + 22, tuple(card_name(card) for card in deck), dealer=2)
+    settings = RoomSettings("classic", 3, dict(rules), "heuristic")
+    room, secret = live_server.call(lambda: live_server.hub.create(settings, "Ann", setup))
+    code = str(room.code)
+    host = Member(lambda message: None, seat=0)
+    live_server.call(lambda: live_server.room(code).set_seat(host, 1, True))
+    live_server.call(lambda: live_server.room(code).join("Bob"))  # Bob takes seat 2 and never comes
+    watch = open_page(DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+    )
+    page.goto(f"{live_server.url}/r/{code}")
+    page.click("#start-game")
+    page.click('#hand .card.playable[data-card="R9"]')
+    expect(page.locator("#status")).to_contain_text("Jump in!")
+    expect(page.locator('#hand .card.playable[data-card="R3"]')).to_be_visible()
+    expect(page.locator("#hand .card.playable")).to_have_count(1)
+    watch.screenshot("house-jump")
+    page.click('#hand .card.playable[data-card="R3"]')
+    expect(page.locator("#log")).to_contain_text("You jump in ahead of Bob!")
+    expect(page.locator("#hand .card")).to_have_count(1)
+    assert not watch.real_errors(), watch.errors
+
+
+def test_team_play_shows_partners_and_the_other_team(live_server: LiveServer, open_page: OpenPage) -> None:
+    """Teams on with four seats: Ann's partner sits across and is marked so; the other two carry
+    the other team's badge, on desktop and phone."""
+    settings = RoomSettings("classic", 4, {"teams": True}, "heuristic")
+    room, secret = live_server.call(lambda: live_server.hub.create(settings, "Ann", None))
+    for viewport, shot in ((DESKTOP, "house-teams"), (PHONE, "house-teams-phone")):
+        watch = open_page(viewport)
+        page = watch.page
+        if shot == "house-teams":
+            sit_and_start(page, live_server.url, str(room.code), str(secret))
+        else:
+            page.goto(live_server.url + "/")
+            page.evaluate(
+                "([key, value]) => localStorage.setItem(key, value)",
+                [f"unokit.seat.{room.code}", json.dumps({"secret": secret, "seat": 0})],
+            )
+            page.goto(f"{live_server.url}/r/{room.code}")
+        page.wait_for_function("() => !document.querySelector('#table').dataset.presenting")
+        expect(page.locator('#opponents .seat[data-seat="2"] .badge.team')).to_have_text("partner")
+        expect(page.locator("#scoreboard tbody tr").first).to_contain_text("You · team A")
+        for seat in (1, 3):
+            expect(page.locator(f'#opponents .seat[data-seat="{seat}"] .badge.team')).to_have_text("team B")
+        expect(page.locator("#my-seat .seat.team-0")).to_be_visible()
+        watch.screenshot(shot)
+        assert not watch.real_errors(), watch.errors

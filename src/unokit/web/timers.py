@@ -48,7 +48,7 @@ PAUSE: dict[str, float] = {
     "deflect": 0.5,  # house rule: a pending penalty sent on
     "jump": 0.5,  # house rule: a card played out of turn
     "bomb": 1.0,  # house rule: a set of three or more cards makes everyone draw
-    "mercy": 1.5,  # house rule: a player out of the round
+    "knockout": 1.5,  # house rule: a player out of the match
 }
 """Extra pause after an event of each kind, in units of ``bot_delay`` (summed over a change's events)."""
 SEVERAL_CARDS_PAUSE = 0.6

@@ -44,7 +44,11 @@ export function phaseDialog(view) {
  * @param {LegalEntry[]} legal
  */
 function withoutUnoPlays(legal) {
-  return legal.filter((entry) => entry.type !== "play_uno" || !legal.some((other) => other.type === "play" && other.card === entry.card));
+  const plain = { play_uno: "play", jump_uno: "jump" };
+  return legal.filter((entry) => {
+    const without = plain[/** @type {keyof typeof plain} */ (entry.type)];
+    return !without || !legal.some((other) => other.type === without && other.card === entry.card);
+  });
 }
 
 /**
@@ -324,11 +328,52 @@ function countUp(node, from, to, ms, generation) {
 function roundWords(roundEvent, scoring, round, named) {
   const you = roundEvent.seat === state.seat;
   const who = seatName(roundEvent.seat);
-  if (scoring === "single-round") return `${you ? "You went" : `${who} went`} out first.`;
+  const team = teamOf(roundEvent.seat);
+  if (team >= 0) {
+    const went = `${you ? "You went" : `${who} went`} out: ${teamName(team)} wins the round.`;
+    if (scoring === "single-round") return went;
+    if (scoring === "running-tally") return `${went} Each team adds the points left in its own hands.`;
+    return `${went} Both partners collect the ${plural(roundEvent.value, "point")} left in the other team's hands.`;
+  }
+  if (scoring === "single-round" || scoring === "knockout") return `${you ? "You went" : `${who} went`} out first.`;
   const won = named ? "" : `${you ? "You win" : `${who} wins`} round ${round}. `;
   if (scoring === "running-tally") return `${won}Every player adds the points left in their own hand to their score.`;
   const points = plural(roundEvent.value, "point");
   return `${won}${you ? "You collect" : `${who} collects`} the ${points} left in the other hands.`;
+}
+
+/**
+ * A seat's team (house rule team play), or -1 without teams.
+ * @param {number} seat
+ */
+function teamOf(seat) {
+  const teams = state.view?.teams ?? [];
+  return teams.length ? teams[seat] ?? -1 : -1;
+}
+
+/**
+ * A team in words: "your team", or "team A (Bot 1 and Bot 3)".
+ * @param {number} team
+ */
+function teamName(team) {
+  if (state.seat !== null && !state.spectator && teamOf(state.seat) === team) return "your team";
+  const teams = state.view?.teams ?? [];
+  const members = teams.flatMap((t, seat) => (t === team ? [seatName(seat)] : []));
+  return `team ${["A", "B"][team] ?? team + 1} (${members.join(" and ")})`;
+}
+
+/**
+ * The title of a result won by `seat`: "You win…", "Your team wins…", "Bot 2 wins…".
+ * @param {number} seat
+ * @param {string} what e.g. " the match" or " round 3"
+ */
+function winTitle(seat, what) {
+  const team = teamOf(seat);
+  if (team >= 0) {
+    const name = teamName(team);
+    return `${name.charAt(0).toUpperCase()}${name.slice(1)} wins${what}!`;
+  }
+  return seat === state.seat ? `You win${what}!` : `${seatName(seat)} wins${what}!`;
 }
 
 /**
@@ -338,6 +383,7 @@ function roundWords(roundEvent, scoring, round, named) {
  */
 function scoringNote(scoring, target) {
   if (scoring === "single-round") return "A single round: the first player out wins. No points are counted.";
+  if (scoring === "knockout") return "Knockout: after each round the player left with the most cards leaves the match; the last one in wins.";
   if (scoring === "running-tally") return `When a score reaches ${target}, the lowest score wins.`;
   return `The first to ${plural(target, "point")} wins.`;
 }
@@ -356,15 +402,12 @@ export function showNextResult() {
   const winner = result.event.seat;
   const youWin = winner === state.seat;
   const winnerName = seatName(winner);
-  const single = scoring === "single-round";
+  const single = scoring === "single-round" || scoring === "knockout"; // no points counted
 
   if (match) {
-    const what = single ? "" : " the match";
-    $("#results-title").textContent = youWin ? `You win${what}!` : `${winnerName} wins${what}!`;
+    $("#results-title").textContent = winTitle(winner, single ? "" : " the match");
   } else {
-    const roundWinner = /** @type {GameEvent} */ (roundEvent).seat;
-    $("#results-title").textContent =
-      roundWinner === state.seat ? `You win round ${round}!` : `${seatName(roundWinner)} wins round ${round}`;
+    $("#results-title").textContent = winTitle(/** @type {GameEvent} */ (roundEvent).seat, ` round ${round}`);
   }
   const lines = [];
   if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
@@ -377,7 +420,7 @@ export function showNextResult() {
   $("#results-sub").textContent = lines.join(" ");
   $("#results-note").textContent = scoringNote(scoring, target);
   Object.assign(overlay.dataset, { kind: result.kind, scoring, counted: "false" });
-  overlay.classList.toggle("you-win", youWin);
+  overlay.classList.toggle("you-win", youWin || (teamOf(winner) >= 0 && teamOf(winner) === teamOf(state.seat ?? -1)));
 
   // the hands, their cards face down until counted
   const body = $("#results-hands tbody");

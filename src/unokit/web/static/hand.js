@@ -32,7 +32,7 @@ export function renderHand(view) {
   const cards = sortedHand(view.hand ?? []);
   const count = cards.length;
   const uno = unoState(view, state.seat);
-  const score = view.scoring === "single-round" ? "" : ` · ${view.scores[state.seat]} pts`;
+  const score = view.scoring === "single-round" || view.scoring === "knockout" ? "" : ` · ${view.scores[state.seat]} pts`;
   $("#me-label").textContent = `${seatName(state.seat)} · ${plural(count, "card")}${score}${
     uno === "called" ? " · UNO!" : uno === "uncalled" ? " · UNO not called!" : ""
   }`;
@@ -97,8 +97,8 @@ if (typeof ResizeObserver !== "undefined") {
 function playCard(card) {
   const actions = cardActions(card);
   if (!actions.length) return toast(`${cardLongName(card)} cannot be played now.`);
-  const calls = actions.filter((entry) => entry.type === "play_uno");
-  const plain = actions.filter((entry) => entry.type !== "play_uno");
+  const calls = actions.filter((entry) => entry.type === "play_uno" || entry.type === "jump_uno");
+  const plain = actions.filter((entry) => entry.type !== "play_uno" && entry.type !== "jump_uno");
   const chosen = unoArmed() && calls.length ? calls : plain.length ? plain : actions;
   if (chosen.length === 1) {
     disarmUno();
@@ -163,7 +163,7 @@ export function tableKey(event) {
       playCard(/** @type {string} */ (card.dataset.card));
     }
   } else if (lower === "u") {
-    if (state.legal.some((entry) => entry.type === "call_uno" || entry.type === "play_uno")) {
+    if (state.legal.some((entry) => ["call_uno", "play_uno", "jump_uno"].includes(entry.type ?? ""))) {
       event.preventDefault();
       pressUno();
     }

@@ -8,7 +8,7 @@ export const CHOICE_LABELS = {
     "winner-collects": "Winner collects the others' points",
     "running-tally": "Running tally: the lowest total wins",
     "single-round": "One round: the first out wins",
-    edition: "As the edition's sheet says",
+    edition: "As the edition's sheet says (All Wild: one round; the others: winner collects)",
     knockout: "Knockout: the most cards leaves the match each round",
   },
   forced_swap_final_card: {
@@ -41,6 +41,7 @@ export const SCORING_SHORT = {
   "winner-collects": "winner collects the points",
   "running-tally": "lowest total wins",
   "single-round": "one round, first out wins",
+  knockout: "knockout: the most cards leaves each round",
 };
 
 /** @type {Record<string, string>} */

@@ -223,6 +223,33 @@ async function passFx(fromSeat, toSeat, both, pace) {
 }
 
 /**
+ * Every hand moves on one seat in the direction of play (Seven-O's 0): a few backs fly from each
+ * seat still in the match to the next one, all at once.
+ * @param {number} step +1 or -1, the direction the hands moved
+ * @param {View | null} view
+ * @param {number} pace
+ */
+async function rotateFx(step, view, pace) {
+  const ms = 650 * pace;
+  if (!view || ms < MIN_MS) return;
+  const out = new Set(view.state?.knocked ?? []);
+  const seats = view.hand_sizes.map((_, seat) => seat).filter((seat) => !out.has(seat));
+  if (step < 0) seats.reverse();
+  const size = cardSize(backNode());
+  /** @type {Animation[]} */
+  const animations = [];
+  seats.forEach((seat, index) => {
+    const from = handBox(seat);
+    const to = handBox(seats[(index + 1) % seats.length]);
+    if (!from || !to) return;
+    for (let i = 0; i < 2; i += 1) {
+      animations.push(fly(backNode(), from, to, ms, { delay: i * 90 * pace, fromScale: 0.5, toScale: 0.5, spin: 20 * step, size }));
+    }
+  });
+  await done(animations, ms + 90 * pace);
+}
+
+/**
  * The deal: cards fly from the pile to every seat in turn.
  * @param {GameEvent[]} deals consecutive `deal` events
  * @param {number} pace
@@ -433,6 +460,18 @@ export async function eventFx(event, view, pace) {
       return reverseFx(pace);
     case "swap":
       return passFx(event.seat, event.value, true, pace);
+    case "pass_hands":
+      return rotateFx(event.value, view, pace);
+    case "stack":
+      return marker(topBox(), `+${event.value}`, "hit", 600 * pace);
+    case "deflect":
+      return marker(seatBox(), "Deflected!", "skip", 600 * pace);
+    case "jump":
+      return marker(seatBox(), "Jump in!", "uno", 600 * pace);
+    case "bomb":
+      return marker(topBox(), "Bomb!", "hit", 650 * pace);
+    case "knockout":
+      return marker(seatBox(), "Knocked out!", "caught", 800 * pace);
     case "take":
       return passFx(event.value, event.seat, false, pace);
     case "give":

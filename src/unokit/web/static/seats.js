@@ -54,6 +54,33 @@ function fan(count) {
   return el("div", { class: "fan", "aria-hidden": "true" }, backs);
 }
 
+/** The teams' names as seats show them (team play: seats alternate between two teams). */
+const TEAM_NAMES = ["A", "B"];
+
+/**
+ * The seats out of the match (knockout scoring), as the view says.
+ * @param {View} view
+ * @returns {Set<number>}
+ */
+function outSeats(view) {
+  return new Set(view.state?.knocked ?? []);
+}
+
+/**
+ * The seat after the actor in the direction of play, past seats that are out.
+ * @param {View} view
+ * @param {Set<number>} out
+ */
+function nextSeat(view, out) {
+  const step = view.direction >= 0 ? 1 : -1;
+  let seat = view.actor;
+  for (let k = 0; k < view.players; k += 1) {
+    seat = (seat + step + view.players) % view.players;
+    if (!out.has(seat)) return seat;
+  }
+  return -1;
+}
+
 /**
  * @param {View} view
  * @param {number} seat
@@ -64,10 +91,26 @@ function seatNode(view, seat, catchable) {
   const count = view.hand_sizes[seat];
   const playing = view.phase !== "over" && !state.finished;
   const acting = playing && view.actor === seat;
-  const next = playing && !acting && (view.actor + (view.direction >= 0 ? 1 : -1) + view.players) % view.players === seat; // skips aside
+  const out = outSeats(view);
+  const next = playing && !acting && nextSeat(view, out) === seat; // skips aside
   const mine = seat === state.seat;
-  const classes = ["seat", mine ? "me" : "", info.kind === "bot" ? "bot" : "", acting ? "acting" : "", next ? "next" : "", info.away ? "away" : "", info.auto ? "auto" : ""];
+  const teams = view.teams ?? [];
+  const team = teams.length ? teams[seat] : undefined;
+  const partner = team !== undefined && !mine && state.seat !== null && !state.spectator && teams[state.seat] === team;
+  const classes = [
+    "seat",
+    mine ? "me" : "",
+    info.kind === "bot" ? "bot" : "",
+    acting ? "acting" : "",
+    next ? "next" : "",
+    info.away ? "away" : "",
+    info.auto ? "auto" : "",
+    out.has(seat) ? "out" : "",
+    team !== undefined ? `team-${team}` : "",
+  ];
   const badges = [];
+  if (out.has(seat)) badges.push(badge("out", "knocked out", "out of the match"));
+  if (team !== undefined) badges.push(badge(`team team-${team}`, partner ? "partner" : `team ${TEAM_NAMES[team] ?? team + 1}`));
   if (acting) badges.push(badge("turn", mine ? "your turn" : "turn"));
   if (next) badges.push(badge("next", "next"));
   if (seat === view.dealer) badges.push(badge("dealer", "dealer"));
@@ -80,7 +123,7 @@ function seatNode(view, seat, catchable) {
   const name = seatName(seat);
   const avatar = el("div", { class: "avatar", "aria-hidden": "true", text: (info.name ?? name).trim().charAt(0).toUpperCase() || "?" });
   avatar.style.setProperty("--hue", String((seat * 67 + 200) % 360)); // a hue of its own per seat
-  const score = view.scoring === "single-round" ? "" : `${view.scores[seat]} pts`;
+  const score = view.scoring === "single-round" || view.scoring === "knockout" ? "" : `${view.scores[seat]} pts`;
   const node = el(
     "div",
     {

@@ -92,8 +92,6 @@ const OPTION_LABELS = {
   multi_play: "Several cards of one number in a turn",
   multi_play_bomb: "Three or more at once: everyone draws one",
   teams: "Teams (partners sit across)",
-  mercy: "Mercy: out of the round at the limit",
-  mercy_limit: "Mercy limit (cards)",
   no_action_finish: "No going out on an action card",
   no_wild_finish: "No going out on a wild card",
   call_uno: "Players call UNO (and can be caught)",
@@ -134,8 +132,6 @@ const OPTION_HELP = {
   multi_play: "After playing a number, you may play more cards of that number before your turn ends.",
   multi_play_bomb: "Playing three or more cards at once makes every other player draw one.",
   teams: "2 against 2 (or 3 against 3): a team wins the round when a partner goes out, and scores the other team's cards.",
-  mercy: "A player who holds the mercy limit or more is out of the round; the last one in wins it.",
-  mercy_limit: "How many cards put a player out of the round when mercy is on.",
   no_action_finish: "Your last card may not be a Skip, Reverse, draw card or other action card.",
   no_wild_finish: "Your last card may not be a wild card.",
   call_uno: "Off: nobody calls UNO and nobody is caught (silent UNO).",
@@ -216,7 +212,7 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "
 // --- the form
 
 /** @type {Record<string, string>} */
-const PRESET_LABELS = { official: "Official", house: "House", party: "Party", "no-mercy": "No Mercy", chaos: "Chaos" };
+const PRESET_LABELS = { official: "Official", house: "House", party: "Party", "no-mercy": "No Mercy", teams: "Teams", chaos: "Chaos" };
 
 /**
  * What a preset sets, in words (from the server's table, so it never says more than it does).
@@ -298,6 +294,11 @@ function applyPreset(options, name) {
   }
   $("#preset-summary").textContent = presetInWords(options, name);
   const form = asForm($("#create-form"));
+  const seats = Number(form.seats.value);
+  if (values.teams && (seats < 4 || seats % 2)) {
+    form.seats.value = String(seats < 4 ? 4 : Math.min(10, seats + 1)); // two teams of two or more
+    filterRuleFields();
+  }
   const scoring = "scoring" in values ? values.scoring : options.rules?.scoring?.default;
   if (scoring !== undefined) form.scoring.value = scoring;
   syncTarget();
@@ -310,18 +311,24 @@ function chosenEdition() {
 /** Show the rule fields that matter in the chosen edition, and mark its picture. */
 function filterRuleFields() {
   const edition = chosenEdition();
+  const seats = Number(asForm($("#create-form")).seats.value);
   for (const field of $$("#rule-fields .rule-field, #house-fields .rule-field")) {
     const editions = field.dataset.editions;
-    show(field, !editions || editions.split(" ").includes(edition));
+    const inEdition = !editions || editions.split(" ").includes(edition);
+    // team play needs two teams of two or more: 4, 6, 8 or 10 seats
+    const fits = field.dataset.option !== "teams" || (seats >= 4 && seats % 2 === 0);
+    show(field, inEdition && fits);
   }
   for (const tile of $$("#editions .edition")) tile.setAttribute("aria-pressed", String(tile.dataset.edition === edition));
   $("#play-now-note").textContent = `${editionTitle(edition)}: you and ${QUICK_SEATS - 1} bots, the usual rules.`;
 }
 
-/** The target score means nothing when a single round decides the match. */
+/** The target score means nothing when a single round or knockouts decide the match (UNO All Wild's
+sheet plays single rounds). */
 function syncTarget() {
   const form = asForm($("#create-form"));
-  form.target_score.disabled = form.scoring.value === "single-round";
+  const scoring = form.scoring.value === "edition" && chosenEdition() === "all-wild" ? "single-round" : form.scoring.value;
+  form.target_score.disabled = scoring === "single-round" || scoring === "knockout";
 }
 
 /**
@@ -385,6 +392,7 @@ function buildEditions(options) {
 function chooseEdition(edition) {
   asForm($("#create-form")).edition.value = edition;
   filterRuleFields();
+  syncTarget();
 }
 
 /** @param {Options} options */
@@ -700,8 +708,12 @@ export function enterRoom(code) {
 /** Wire the start and join pages (app.js wires the join page's Replay). */
 export function bindStart() {
   $("#create-form").addEventListener("submit", onCreate);
-  $("#create-form [name=edition]").addEventListener("change", filterRuleFields);
+  $("#create-form [name=edition]").addEventListener("change", () => {
+    filterRuleFields();
+    syncTarget();
+  });
   $("#create-form [name=scoring]").addEventListener("change", syncTarget);
+  $("#create-form [name=seats]").addEventListener("change", filterRuleFields);
   $("#preset").addEventListener("change", (event) => {
     if (state.options) applyPreset(state.options, /** @type {HTMLSelectElement} */ (event.currentTarget).value);
   });

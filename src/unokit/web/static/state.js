@@ -38,13 +38,15 @@ const NAME_KEY = "unokit.name";
  * @property {number} discard_pile_size
  * @property {string | null} colour
  * @property {number} direction
+ * @property {number[]} [teams] each seat's team (house rule team play; empty without teams)
+ * @property {number} [winning_team] the match winner's team (-1 without teams or before the end)
  * @property {number} target_score
  * @property {number} round
  * @property {number} winner
  * @property {string[]} [hand]
  * @property {Decision} [decision]
  * @property {PublicInfo} [public]
- * @property {{stack_total?: number}} [state] public state beyond the basics (e.g. the stacked penalty)
+ * @property {{stack_total?: number, knocked?: number[]}} [state] public state beyond the basics (the stacked penalty, seats out of the match)
  */
 /**
  * @typedef {object} OptionSpec
@@ -217,9 +219,9 @@ export function setScreen(name) {
 }
 
 /** The phases in which cards are played from the hand. */
-export const HAND_PHASES = new Set(["turn", "rule-run", "stack"]);
-/** The out-of-turn actions (the server's `legal[].type`): UNO calls and catches. */
-const INTERRUPT_TYPES = new Set(["call_uno", "catch"]);
+export const HAND_PHASES = new Set(["turn", "rule-run", "stack", "multi"]);
+/** The out-of-turn actions (the server's `legal[].type`): UNO calls, catches and jump-ins. */
+const INTERRUPT_TYPES = new Set(["call_uno", "catch", "jump", "jump_uno"]);
 
 /**
  * The rule card shown with this id, if any.
@@ -231,7 +233,12 @@ export function ruleText(id) {
   return entry ? { text: entry[1], reading: entry[2] } : null;
 }
 
-/** The legal actions that are this seat's own decision (not UNO calls or catches). */
+/** The jump-ins this seat may make now (house rule: an identical card played out of turn). */
+export function myJumps() {
+  return state.legal.filter((entry) => entry.type === "jump" || entry.type === "jump_uno");
+}
+
+/** The legal actions that are this seat's own decision (not UNO calls, catches or jump-ins). */
 export function myDecisions() {
   return state.legal.filter((entry) => !INTERRUPT_TYPES.has(entry.type ?? ""));
 }

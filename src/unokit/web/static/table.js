@@ -4,7 +4,7 @@
 
 import { $, el, scrollToEnd, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
-import { state, seatName, myDecisions, HAND_PHASES } from "./state.js";
+import { state, seatName, myDecisions, myJumps, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
@@ -92,7 +92,7 @@ function renderCentre(view) {
     forward ? "clockwise" : "counter-clockwise",
   );
   const how = SCORING_SHORT[view.scoring] ?? "";
-  const scoring = view.scoring === "single-round" ? how : `to ${plural(view.target_score, "point")}${how ? ` · ${how}` : ""}`;
+  const scoring = view.scoring === "single-round" || view.scoring === "knockout" ? how : `to ${plural(view.target_score, "point")}${how ? ` · ${how}` : ""}`;
   $("#round-info").textContent = `Round ${view.round} · ${scoring}`;
 }
 
@@ -116,14 +116,17 @@ function renderColour(view) {
 function renderStatus(view) {
   const status = $("#status");
   const mine = myDecisions().length > 0;
+  const jump = myJumps().length > 0;
   const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
+  } else if (!mine && jump) {
+    status.textContent = `Jump in! You hold the same card: play it before ${seatName(view.actor)} moves.`;
   } else {
     status.textContent = mine ? `Your move: ${state.asks}.` : `${seatName(view.actor)} to ${state.asks}.`;
   }
-  status.classList.toggle("mine", mine);
-  $("#hand-area").classList.toggle("my-turn", mine);
+  status.classList.toggle("mine", mine || jump);
+  $("#hand-area").classList.toggle("my-turn", mine || jump);
 }
 
 /** @param {import("./state.js").LegalEntry} entry */
@@ -163,12 +166,13 @@ document.addEventListener("unokit:screen", (event) => {
 
 /** @param {View} view */
 function renderScores(view) {
-  const single = view.scoring === "single-round";
+  const single = view.scoring === "single-round" || view.scoring === "knockout";
+  const teams = view.teams ?? [];
   const rows = view.hand_sizes.map((size, seat) =>
     el(
       "tr",
       { class: seat === state.seat ? "me" : "" },
-      el("td", { text: seatName(seat) }),
+      el("td", { text: teams.length ? `${seatName(seat)} · team ${["A", "B"][teams[seat]]}` : seatName(seat) }),
       el("td", { class: "num", text: single ? plural(size, "card") : view.scores[seat] }),
     ),
   );

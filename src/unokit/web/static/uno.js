@@ -10,7 +10,7 @@ let armed = false;
 
 /** Whether the player may play their next-to-last card now (with the UNO call). */
 export function unoWithCard() {
-  return state.legal.some((entry) => entry.type === "play_uno");
+  return state.legal.some((entry) => entry.type === "play_uno" || entry.type === "jump_uno");
 }
 
 /** Press UNO: the late call if it is open, else the call for the card about to be played. */
@@ -40,8 +40,9 @@ export function withUnoCall(entry) {
   if (!entry.card) return entry.action;
   const wasArmed = armed;
   armed = false;
-  if (!wasArmed || entry.type !== "play") return entry.action;
-  const calls = state.legal.filter((item) => item.type === "play_uno" && item.card === entry.card);
+  const callType = entry.type === "play" ? "play_uno" : entry.type === "jump" ? "jump_uno" : null;
+  if (!wasArmed || !callType) return entry.action;
+  const calls = state.legal.filter((item) => item.type === callType && item.card === entry.card);
   const call = calls.find((item) => item.action === `${entry.action}!`) ?? (calls.length === 1 ? calls[0] : null);
   return call ? call.action : entry.action;
 }
