@@ -14,11 +14,13 @@ A game still going after ``--max-decisions`` decisions (a round of these bots ta
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
 
 ``--rule NAME=VALUE`` (repeatable) plays every pairing under those rule options, e.g. house rules
-(``--rule stacking=same --rule seven_swap=true``); the output names them.
+(``--rule stacking=same --rule seven_swap=true``), and ``--preset NAME`` starts from a preset; the
+output names them.  With team play (``--preset teams`` or ``--rule teams=true``) each pairing is two
+of each bot at four seats, partners across, and equal teams would win 50% of the rounds.
 
 Usage: ``python bench/strength.py [--games 400] [--ismcts-games 400] [--ismcts-ms 190]
 [--ismcts-iterations 100000] [--max-decisions 5000] [--all] [--workers W] [--seed 0]
-[--rule NAME=VALUE ...]``
+[--rule NAME=VALUE ...] [--preset NAME]``
 (by default the search is bounded by time: as many iterations as fit in 190 ms).  Prints one JSON object;
 progress goes to stderr.
 """
@@ -40,8 +42,9 @@ from unokit.tournament import load_bot_kinds, run_tournament
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 
 
-def pairings(all_pairings: bool, ismcts: bool) -> list[tuple[str, list[str]]]:
-    """``(edition, bots)`` for each tournament, the bot measured listed first."""
+def pairings(all_pairings: bool, ismcts: bool, teams: bool = False) -> list[tuple[str, list[str]]]:
+    """``(edition, bots)`` for each tournament, the bot measured listed first.  With house rule
+    ``teams``: four seats, two of each bot, partners across (seats rotate, partners stay partners)."""
     pairs = [("heuristic", "random")]
     if ismcts:
         pairs.append(("ismcts", "heuristic"))
@@ -49,6 +52,9 @@ def pairings(all_pairings: bool, ismcts: bool) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
     for edition in editions:
         for bot, other in pairs:
+            if teams:
+                out.append((edition, [bot, other, bot, other]))
+                continue
             out.append((edition, [bot, other]))
             if all_pairings:
                 out.append((edition, [bot, other, other, other]))
@@ -117,18 +123,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option for every pairing (repeatable)"
     )
+    parser.add_argument("--preset", metavar="NAME", help="start from a preset of house rules (see docs/rules.md)")
     args = parser.parse_args(argv)
     if args.ismcts_ms <= 0 or args.ismcts_ms > 200:
         parser.error("--ismcts-ms must be above 0 and at most 200")
     try:
-        args.rules = Rules.from_dict(parse_rule_values(args.rule)).to_dict()
+        preset = {"preset": args.preset} if args.preset is not None else {}
+        args.rules = Rules.from_dict({**preset, **parse_rule_values(args.rule)}).to_dict()
     except (UsageError, ValueError) as exc:
         parser.error(str(exc))
     ismcts = "ismcts" in load_bot_kinds()
     started = time.perf_counter()
     results = [
         measure(edition, bots, args.ismcts_games if "ismcts" in bots else args.games, args)
-        for edition, bots in pairings(args.all, ismcts)
+        for edition, bots in pairings(args.all, ismcts, bool(args.rules.get("teams")))
     ]
     report = {
         "benchmark": "bot strength: round win rates, single-round scoring, seats rotated, deals paired",
