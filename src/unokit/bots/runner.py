@@ -91,6 +91,18 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
     think = [0.0] * n
     total = 0
     clock = time.perf_counter
+
+    def asked(seat: int) -> tuple[int | None, View]:
+        """What the bot of ``seat`` does out of turn now (``None``: nothing), and the view it saw."""
+        view = game.view(seat)
+        ask = getattr(bots[seat], "wants_interrupt", None)
+        if ask is None:
+            return None, view
+        started = clock()
+        action: int | None = ask(view)
+        think[seat] += clock() - started
+        return action, view
+
     while not game.is_over:
         if total >= max_decisions:
             raise RuntimeError(f"the match took more than {max_decisions} decisions")
@@ -100,19 +112,12 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
             for seat in deciders:
                 if interrupt_ids.isdisjoint(game.legal_actions(seat)):
                     continue
-                bot = bots[seat]
-                ask = getattr(bot, "wants_interrupt", None)
-                if ask is None:
-                    continue
-                view = game.view(seat)
-                started = clock()
-                action = ask(view)
-                think[seat] += clock() - started
+                action, view = asked(seat)
                 if action is None or (jumping and action in jump_ids):
                     continue  # a jump-in waits for its turn below, in play order
                 if action not in interrupt_ids:
-                    raise RuntimeError(_refusal(bot, seat, action, view, "an interrupt (call UNO / catch)"))
-                _apply(game, bot, seat, action, view)
+                    raise RuntimeError(_refusal(bots[seat], seat, action, view, "an interrupt (call UNO / catch)"))
+                _apply(game, bots[seat], seat, action, view)
                 decisions[seat] += 1
                 total += 1
                 interrupted = True
@@ -123,19 +128,12 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
                 seat = game.next_seat(actor, step)
                 if seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
                     continue
-                bot = bots[seat]
-                ask = getattr(bot, "wants_interrupt", None)
-                if ask is None:
-                    continue
-                view = game.view(seat)
-                started = clock()
-                action = ask(view)
-                think[seat] += clock() - started
+                action, view = asked(seat)
                 if action is None:
                     continue
                 if action not in out_of_turn:
-                    raise RuntimeError(_refusal(bot, seat, action, view, "a jump-in, an UNO call or a catch"))
-                _apply(game, bot, seat, action, view)
+                    raise RuntimeError(_refusal(bots[seat], seat, action, view, "a jump-in, an UNO call or a catch"))
+                _apply(game, bots[seat], seat, action, view)
                 decisions[seat] += 1
                 total += 1
                 interrupted = True
