@@ -600,6 +600,7 @@ BOT_RULES = [
     {"stacking": "cross", "stack_deflect": "both", "stack_revenge": True, "wild_draw_four_challenge": False},
     {"stacking": "up", "call_uno": False},
     {"stacking": "same", "allow_bluff": False},
+    {"mercy": True, "mercy_limit": 10, "stacking": "up"},
 ]
 
 
@@ -628,6 +629,7 @@ def test_house_events_and_actions_have_words() -> None:
         "pass_hands": "Every hand passes counter-clockwise.",
         "team_win": "Team 5 wins the round.",
         "knockout": "Bob leaves the match, knocked out with 4 cards.",
+        "mercy": "Bob holds 4 cards: out of the round!",
         "jump": "Bob jumps in ahead of Cy!",
         "bomb": "Bob drops a bomb of 4 cards: everyone else draws 1.",
     }

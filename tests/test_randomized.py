@@ -75,6 +75,8 @@ class EventFollower:
         ``knockout``), then the kind of the event that follows them."""
         self.knocked: list[int] = []
         """Seats out of the match (knockout scoring), from the ``knockout`` events."""
+        self.mercied: dict[int, tuple[int, ...]] = {}
+        """Seats out of the round (house rule mercy), from the ``mercy`` events: the cards they held."""
 
     def follow(self, compare_cards: bool = True) -> None:
         """Check the events added since the last call, and that they account for
@@ -107,6 +109,7 @@ class EventFollower:
         if kind == "dealer":
             for out in self.knocked:
                 hands[out] = []
+            self.mercied = {}
             if self.last_dealer >= 0:
                 assert seat == self.game.left_of(self.last_dealer), f"the next dealer is not left of the last: {event}"
             self.last_dealer = seat
@@ -138,7 +141,7 @@ class EventFollower:
             assert seat != value, f"reveal to oneself {event}"
             assert list(data) == sorted(hands[seat]), f"{event} is not the whole hand {sorted(hands[seat])}"
         elif kind == "hand":
-            playing = [s for s in range(self.n) if s not in self.knocked]
+            playing = [s for s in range(self.n) if s not in self.knocked and s not in self.mercied]
             assert seat == playing[len(self.counted)], f"hands are not counted in seat order: {event}"
             assert list(data) == sorted(hands[seat]), f"{event} is not the hand held {sorted(hands[seat])}"
             points = self.game.edition.hand_points(list(data))
@@ -148,34 +151,49 @@ class EventFollower:
             self._round_end(seat, value, data, following)
         elif kind == "knockout":
             self.knocked.append(seat)
+        elif kind == "mercy":
+            assert seat not in self.knocked and seat not in self.mercied, f"{event}: the seat is out already"
+            assert sorted(data) == sorted(hands[seat]) and value == len(data), f"{event} is not the hand {hands[seat]}"
+            assert value >= self.game.rules.mercy_limit, f"{event}: under the limit"
+            hands[seat] = []  # the cards go face up under the discard pile
+            self.mercied[seat] = data
         elif kind == "match_end":
             self._match_end(seat, value, data)
 
     def _before(self, seat: int, step: int) -> int:
         """The player before ``seat`` going ``step`` (a seat out of the match keeps its empty hand)."""
-        if seat in self.knocked:
+        if seat in self.knocked or seat in self.mercied:
             return seat
         before = (seat - step) % self.n
-        while before in self.knocked:
+        while before in self.knocked or before in self.mercied:
             before = (before - step) % self.n
         return before
 
     def _round_end(self, winner: int, gained: int, scores: tuple[int, ...], following: Event | None) -> None:
-        playing = self.n - len(self.knocked)
+        playing = self.n - len(self.knocked) - len(self.mercied)
         assert len(self.counted) == playing, f"not every hand is counted at a round's end: {self.counted}"
         points = [0] * self.n
         sizes = [0] * self.n
+        for seat, cards in self.mercied.items():  # scored as held when put out of the round
+            points[seat] = self.game.edition.hand_points(list(cards))
+            sizes[seat] = len(cards)
         for event in self.counted:
             points[event[1]] = event[2]
             sizes[event[1]] = len(event[3])
+        teams = self.game.teams
+        side = [teams[s] if teams else s for s in range(self.n)]  # a seat's team (house rule teams), or itself
         empty = [event[1] for event in self.counted if not event[3]]
-        assert empty == [winner], f"round winner {winner}, empty hands {empty}"
+        if empty or not self.mercied:
+            assert empty == [winner], f"round winner {winner}, empty hands {empty}"
+        else:  # the last player (team) left wins (house rule mercy)
+            left = [event[1] for event in self.counted]
+            assert {side[s] for s in left} == {side[winner]} and winner == left[0], (
+                f"round winner {winner}, left {left}"
+            )
         self.counted = []
         self.rounds_ended += 1
         rules = self.game.rules
         method = self.game.scoring
-        teams = self.game.teams
-        side = [teams[s] if teams else s for s in range(self.n)]  # a seat's team (house rule teams), or itself
         expected = list(self.scores)
         if method == "winner-collects":
             won = sum(p for s, p in enumerate(points) if side[s] != side[winner])

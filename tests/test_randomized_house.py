@@ -31,6 +31,8 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "jump_in": st.booleans(),
         "multi_play": st.sampled_from(MULTI_PLAY_MODES),
         "multi_play_bomb": st.booleans(),
+        "mercy": st.booleans(),
+        "mercy_limit": st.sampled_from([3, 8, 12, 16, 25]),  # small limits, so that players go out
     },
     optional={
         "scoring": st.sampled_from(["single-round", "winner-collects", "knockout"]),
@@ -85,6 +87,18 @@ def test_random_team_matches(edition: str, scoring: str) -> None:
         side = game.team_seats(game.winner)
         assert game.winning_team == game.teams[game.winner] and len(side) == players // 2
         assert len({game.scores[seat] for seat in side}) == 1, f"partners' scores differ: {game.scores}"
+
+
+@pytest.mark.parametrize("scoring", ["winner-collects", "running-tally", "knockout"])
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_random_mercy_matches(edition: str, scoring: str) -> None:
+    mercies = 0
+    for seed, (players, teams) in enumerate(((2, False), (3, False), (5, False), (4, True), (6, True))):
+        options = {"mercy": True, "mercy_limit": 9 + seed, "scoring": scoring, "teams": teams, "target_score": 150}
+        options.update(stacking="up", draw_to_match=True) if seed % 2 else None
+        game = play_and_check(edition, players, seed, options, clone_every=16, view_every=50)
+        mercies += sum(1 for event in game.events if event[0] == "mercy")
+    assert mercies, "nobody was put out of a round"
 
 
 @pytest.mark.parametrize("edition", EDITION_NAMES)

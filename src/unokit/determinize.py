@@ -28,6 +28,7 @@ def known_cards(view: View) -> list[Counter[int]]:
     known: list[Counter[int]] = [Counter() for _ in range(view.players)]
     own: Counter[int] = Counter()
     history = view.history
+    out = set(view.state.get("knocked", ()))  # seats out of the round so far (match, Mercy): passes skip them
     for index in range(round_start(history), len(history)):
         kind, who, value, data = history[index]
         if kind == "deal":
@@ -69,10 +70,23 @@ def known_cards(view: View) -> list[Counter[int]]:
                 known[seat] = own
                 own = Counter()
             count = view.players
-            known = [known[(s - value) % count] for s in range(count)]
+            known = [known[s] if s in out else known[_before(s, value, count, out)] for s in range(count)]
+        elif kind == "mercy":
+            out.add(who)
+            known[who] = Counter()
+            if who == seat:
+                own = Counter()
     if seat is not None:
         known[seat] = Counter()
     return known
+
+
+def _before(seat: int, step: int, count: int, out: set[int]) -> int:
+    """The seat before ``seat`` going ``step``, over the seats in ``out``."""
+    before = (seat - step) % count
+    while before in out:
+        before = (before - step) % count
+    return before
 
 
 def lacked_colours(history: Sequence[Event], players: int) -> list[set[int]]:

@@ -38,6 +38,7 @@ team_win       winner   the winner's team (0 or 1)   the team's seats    (house 
 knockout       leaver   cards held                   ()                  (knockout scoring; after round_end)
 jump           jumper   seat whose turn is lost      ()                  (house rule jump_in)
 bomb           player   cards in the set             ()                  (house rule multi_play_bomb)
+mercy          player   cards held                   the cards, public   (house rule mercy: out of the round)
 ============== ======== ============================ ===========================
 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
@@ -85,10 +86,13 @@ EVENT_KINDS = frozenset(
         "knockout",
         "jump",
         "bomb",
+        "mercy",
     }
 )
 """The kinds of the table above; editions add their own (``Edition.event_kinds``)."""
-HOUSE_EVENT_KINDS = frozenset({"stack", "stack_draw", "deflect", "pass_hands", "jump", "bomb", "team_win", "knockout"})
+HOUSE_EVENT_KINDS = frozenset(
+    {"stack", "stack_draw", "deflect", "pass_hands", "jump", "bomb", "team_win", "knockout", "mercy"}
+)
 """The kinds only house rules report (see :mod:`unokit.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})

@@ -837,19 +837,18 @@ class Game:
 
     def _end_round(self) -> None:
         n = self.n
-        knocked = self.knocked
-        winner = next(s for s in range(n) if not self.hands[s] and s not in knocked)
-        points = [self.edition.hand_points(h) for h in self.hands]
-        for seat in range(n):
-            if seat not in knocked:
-                self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
+        playing = self.seats_in()
+        winner = self._round_winner(playing)
+        points = self._round_points()
+        for seat in playing:
+            self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
         method = self.scoring
         gained = 0
         teams = self.teams
         if teams:
             gained = self._score_teams(method, winner, points)
         elif method == "winner-collects":
-            gained = sum(points)
+            gained = sum(points) - points[winner]  # (house rule mercy: the last one left holds cards)
             self.scores[winner] += gained
         elif method == "running-tally":
             for seat in range(n):
@@ -888,7 +887,23 @@ class Game:
             self.turn = -1
             self.events.append(("match_end", match_winner, self.round, tuple(self.scores)))
             return
-        self._start_round(self.left_of(self.dealer), None)
+        self._start_round(self._next_dealer(), None)
+
+    def _next_dealer(self) -> int:
+        """The next round's dealer: the player to the dealer's left."""
+        return self.left_of(self.dealer)
+
+    def _round_winner(self, playing: tuple[int, ...]) -> int:
+        """The round's winner: the player in the round who has no cards left."""
+        return next(s for s in playing if not self.hands[s])
+
+    def _round_points(self) -> list[int]:
+        """The points of each seat's cards at the round's end."""
+        return [self.edition.hand_points(h) for h in self.hands]
+
+    def _cards_held(self, seat: int) -> int:
+        """The cards ``seat`` holds at the round's end (for knockout scoring)."""
+        return len(self.hands[seat])
 
     def _score_teams(self, method: str, winner: int, points: list[int]) -> int:
         """Team scoring (house rule ``teams``): winner-collects: the winning team scores the other
@@ -916,12 +931,12 @@ class Game:
         (ties: the most points; still tied: all of them); event ``knockout`` each."""
         knocked = self.knocked
         teams = bool(self.teams)
-        hands = self.hands
+        held = self._cards_held
         rivals = [s for s in range(self.n) if s not in knocked and not same_side(s, winner, teams)]
-        most = max((len(hands[s]), points[s]) for s in rivals)
-        leavers = [s for s in rivals if (len(hands[s]), points[s]) == most]
+        most = max((held(s), points[s]) for s in rivals)
+        leavers = [s for s in rivals if (held(s), points[s]) == most]
         for seat in leavers:
-            self.events.append(("knockout", seat, len(hands[seat]), ()))
+            self.events.append(("knockout", seat, held(seat), ()))
         self.knocked = tuple(sorted((*knocked, *leavers)))
         self.players_in = self.n - len(self.knocked)
 

@@ -22,15 +22,21 @@ from unokit.errors import IllegalActionError, WrongPlayerError
 from unokit.game import (
     CHALLENGE,
     DRAWN,
+    EDITION_PHASES,
     HOUSE_OPS,
     HOUSE_PHASES,
+    OP_BEGIN,
     OP_CHALLENGE,
     OP_COLOUR,
+    OP_END_ROUND,
     OP_END_TURN,
     OP_TARGET,
+    OVER,
+    TARGET,
     TURN,
     Game,
 )
+from unokit.jackpot import OP_LEVER_END, OP_PERFORM, OP_RETIRE
 
 _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
@@ -63,7 +69,15 @@ class HouseGame(Game):
         super()._init_state(edition, players, seed, rules)
         rules = self.rules
         self.out: frozenset[int] = frozenset()
-        """The seats taking no part in this round: out of the match (``knockout`` scoring)."""
+        """The seats taking no part in this round: out of the match (``knockout`` scoring) or out of
+        the round (``mercy``)."""
+        self.mercy = rules.mercy
+        """Mercy: a player holding ``mercy_limit`` cards or more is out of the round."""
+        self.mercy_limit = rules.mercy_limit if rules.mercy else 0
+        self.out_points: tuple[int, ...] = (0,) * self.n
+        """The points of each hand put out of this round by Mercy (scored at the round's end)."""
+        self.out_cards: tuple[int, ...] = (0,) * self.n
+        """The cards each hand held when Mercy put it out of this round."""
         self.calls_uno = rules.call_uno
         self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
@@ -182,6 +196,9 @@ class HouseGame(Game):
             ids = tuple(a for a in ids if a != self.actions.pass_)
         elif phase == CHALLENGE and self.stack_total:
             ids = tuple(sorted((*ids, *self._stack_plays(self.actor))))
+        elif phase == TARGET and self.out:
+            out, args = self.out, self._args
+            ids = tuple(a for a in ids if args[a] not in out)
         if self.silent:
             types = self._types
             ids = tuple(a for a in ids if types[a] != _PLAY_UNO)
@@ -318,11 +335,97 @@ class HouseGame(Game):
         """:meth:`Game.apply`; with Jump-In on, any action but a call or a catch then closes the
         jump window, and opens a new one when a play has just been resolved into a turn."""
         super().apply(seat, action)
-        if not self.jumping or _CALL_UNO <= self._types[action] <= _CATCH:
+        if self.jumping and not _CALL_UNO <= self._types[action] <= _CATCH:
+            self.jump_card = self.jump_from = -1
+            if self.jump_next >= 0 and self.phase == TURN:
+                self._open_jump_window()
+        if self.mercy and self.phase != OVER:
+            self._settle()
+
+    # ------------------------------------------------------------------ Mercy
+
+    def _settle(self) -> None:
+        """Mercy, after an action is resolved: every player in the round holding ``mercy_limit``
+        cards or more is out of it (if that would leave nobody, those with the fewest cards among
+        them are spared); their pending decisions are cancelled; when one player (team) is left,
+        it wins the round."""
+        hands = self.hands
+        limit = self.mercy_limit
+        playing = self.seats_in()
+        over = [s for s in playing if len(hands[s]) >= limit]
+        if not over:
             return
-        self.jump_card = self.jump_from = -1
-        if self.jump_next >= 0 and self.phase == TURN:
-            self._open_jump_window()
+        if len(over) == len(playing):
+            fewest = min(len(hands[s]) for s in over)
+            over = [s for s in over if len(hands[s]) > fewest]
+            if not over:
+                return
+        pile = self.discard_pile
+        for seat in over:
+            cards = hands[seat]
+            self.events.append(("mercy", seat, len(cards), tuple(cards)))
+            pile[len(pile) - 1 : len(pile) - 1] = cards  # face up under the top card
+            self.out_points = _set(self.out_points, seat, self.edition.hand_points(cards))
+            self.out_cards = _set(self.out_cards, seat, len(cards))
+            hands[seat] = []
+            if seat in self.exposed:
+                self.exposed.remove(seat)
+            if self.turn_skips[seat]:
+                self.pending_skips -= self.turn_skips[seat]
+                self.turn_skips[seat] = 0
+        self.out = self.out.union(over)
+        self.players_in = self.n - len(self.out)
+        self._legal = None
+        if not self.exposed:
+            self.window_armed = False
+        playing = self.seats_in()
+        teams = self.teams
+        if len({teams[s] if teams else s for s in playing}) == 1:
+            self.ops[:] = [(OP_END_ROUND, playing[0], 0)]
+            self.run_ops()
+            return
+        self._cancel(frozenset(over))
+        if self.phase != OVER:
+            self._settle()  # cancelled operations may have run and dealt more cards
+
+    def _cancel(self, gone: frozenset[int]) -> None:
+        """Drop what players just put out of the round were still to do (decisions, draws, Jackpot
+        tasks: a task's rule card is retired); if one of them was to decide, the turn passes to the
+        next player still in."""
+        keep = _POSITIONAL_OPS
+        ops: list[tuple[int, int, int]] = []
+        for op, seat, arg in self.ops:
+            if op == OP_CHALLENGE and arg in gone:
+                continue  # the Wild Draw Four of a player out: no challenge, no penalty
+            if seat not in gone or op in keep:
+                ops.append((op, seat, arg))
+            elif op == OP_PERFORM:
+                ops.append((OP_RETIRE, seat, arg))
+        self.ops = ops
+        actor = self.actor
+        phase = self.phase
+        gift = EDITION_PHASES <= phase < HOUSE_PHASES and self.extra.get("give_to", -1) in gone
+        if phase == CHALLENGE and self.bluffer in gone:
+            actor = self.bluffer  # their Wild Draw Four is dropped: its victim plays
+        elif actor not in gone and not gift and self._actor_actions():
+            return  # (a choice among players may be left with none; a Jackpot gift to a player out is dropped)
+        self.drawn = -1
+        self.discards_left = 0
+        self.multi_count = 0
+        self.stack_total = 0
+        self.stack_kind = -1
+        self.jump_next = self.jump_next_from = -1
+        if self.phase == CHALLENGE:
+            self.ops = [op for op in ops if op[0] != OP_END_TURN]  # the penalty is dropped with the victim
+        if self.ops:
+            self.phase = TURN
+            self.actor = -1  # set again by an operation that asks a player or ends the turn
+            self.run_ops()
+            if self.phase == OVER or (self.actor >= 0 and self.actor not in self.out):
+                return
+            if self.actor >= 0:
+                actor = self.actor
+        self.end_turn(actor, 0)
 
     def _open_jump_window(self) -> None:
         """Open the window on the card just played, if it is still on top (not covered by a lever's
@@ -407,13 +510,14 @@ class HouseGame(Game):
 
     def _draw_on_turn(self, seat: int) -> None:
         """The turn's draw; with ``draw_to_match``, one card at a time until one may be played
-        (stopping when nothing more can be drawn or at ``hand_limit``)."""
+        (stopping when nothing more can be drawn, at ``hand_limit`` or at the Mercy limit)."""
         rules = self.rules
         if not rules.draw_to_match:
             super()._draw_on_turn(seat)
             return
         hand = self.hands[seat]
         limit = rules.hand_limit
+        mercy = self.mercy_limit
         while True:
             got = self.draw_cards(seat, 1)
             if not got:
@@ -422,7 +526,7 @@ class HouseGame(Game):
                 self.phase = DRAWN
                 self.drawn = got[0]
                 return
-            if limit and len(hand) >= limit:
+            if (limit and len(hand) >= limit) or (mercy and len(hand) >= mercy):
                 break
         self.events.append(("pass", seat, 0, ()))
         self.end_turn(seat, 0)
@@ -462,7 +566,31 @@ class HouseGame(Game):
         self.jump_card = self.jump_from = self.jump_next = self.jump_next_from = -1
         self.multi_count = 0
         self.out = frozenset(self.knocked)
+        if self.mercy:
+            self.players_in = self.n - len(self.knocked)
+            self.out_points = self.out_cards = (0,) * self.n
         super()._start_round(dealer, order)
+
+    def _next_dealer(self) -> int:
+        """The player to the dealer's left among those in the match: everyone put out of the round
+        by Mercy deals and plays again."""
+        self.out = frozenset(self.knocked)
+        return super()._next_dealer()
+
+    def _round_winner(self, playing: tuple[int, ...]) -> int:
+        """The player in the round with no cards left; else (Mercy) the first of the last player or
+        team left."""
+        hands = self.hands
+        return next((s for s in playing if not hands[s]), playing[0])
+
+    def _round_points(self) -> list[int]:
+        points = super()._round_points()
+        if self.mercy:
+            return [p + q for p, q in zip(points, self.out_points, strict=True)]
+        return points
+
+    def _cards_held(self, seat: int) -> int:
+        return len(self.hands[seat]) + self.out_cards[seat]
 
     # ------------------------------------------------------------------ teams
 
@@ -563,7 +691,9 @@ class HouseGame(Game):
         on; ``jump_card`` and ``jump_from`` (the open Jump-In window: the card and its player, -1 when
         closed) and ``jump_next``, ``jump_next_from`` (the play being resolved) with Jump-In on;
         ``multi_count`` (cards in the current set) with ``multi_play`` on; ``knocked`` (the seats out of
-        the match) with ``knockout`` scoring."""
+        the match) with ``knockout`` scoring; ``out`` (the seats out of the round, those out of the
+        match included), ``out_points`` and ``out_cards`` (the points and the number of cards of each
+        hand Mercy put out of the round) with ``mercy`` on."""
         state: dict[str, Any] = {}
         if self.draw_values:
             state["stack_total"] = self.stack_total
@@ -577,6 +707,10 @@ class HouseGame(Game):
             state["multi_count"] = self.multi_count
         if self.scoring == "knockout":
             state["knocked"] = self.knocked
+        if self.mercy:
+            state["out"] = tuple(sorted(self.out))
+            state["out_points"] = self.out_points
+            state["out_cards"] = self.out_cards
         return state
 
     def restore_house_state(self, state: dict[str, Any]) -> None:
@@ -589,14 +723,26 @@ class HouseGame(Game):
         self.jump_next_from = state.get("jump_next_from", -1)
         self.multi_count = state.get("multi_count", 0)
         self.knocked = tuple(state.get("knocked", ()))
-        self.players_in = self.n - len(self.knocked)
-        self.out = frozenset(self.knocked)
+        self.out = frozenset(self.knocked).union(state.get("out", ()))
+        self.players_in = self.n - len(self.out)
+        self.out_points = tuple(state.get("out_points", (0,) * self.n))
+        self.out_cards = tuple(state.get("out_cards", (0,) * self.n))
 
     def state_key(self) -> tuple[Any, ...]:
         return (*super().state_key(), tuple(sorted(self.house_state().items())))
 
 
 # ---------------------------------------------------------------- effects of house rules
+
+
+def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
+    """``values`` with ``value`` at ``seat``."""
+    return (*values[:seat], value, *values[seat + 1 :])
+
+
+_POSITIONAL_OPS = frozenset({OP_END_TURN, OP_BEGIN, OP_END_ROUND, OP_STACK, OP_RETIRE, OP_LEVER_END})
+"""Operations that go on when their seat is out of the round (Mercy): they end a turn or a round,
+pass a total on, or put a rule card away; every other one asks or makes that seat do something."""
 
 
 def _pass_turn(game: Game, seat: int, card: int) -> None:

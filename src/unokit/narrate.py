@@ -214,6 +214,8 @@ class Narrator:
             return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
         if kind == "jump":
             return [self.says(seat, "jump", "jumps"), f" in ahead of {self.whom(value)}!"]
+        if kind == "mercy":
+            return [self.says(seat, "hold", "holds"), f" {plural(value, 'card')}: out of the round!"]
         if kind == "bomb":
             return [self.says(seat, "drop"), f" a bomb of {plural(value, 'card')}: everyone else draws 1."]
         if kind == "reshuffle":

@@ -81,6 +81,8 @@ OPTIONS: dict[str, OptionSpec] = {
     "jump_in": OptionSpec("bool", group="house"),
     "multi_play": OptionSpec("choice", choices=MULTI_PLAY_MODES, editions=_NUMBERED, group="house"),
     "multi_play_bomb": OptionSpec("bool", editions=_NUMBERED, group="house"),
+    "mercy": OptionSpec("bool", group="house"),
+    "mercy_limit": OptionSpec("int", 2, 200, group="house"),
 }
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
 
@@ -98,6 +100,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "draw_to_match": True,
         "force_play": True,
         "wild_draw_four_challenge": False,
+        "mercy": True,
         "scoring": "single-round",
     },
     "teams": {"teams": True},
@@ -234,6 +237,11 @@ class Rules:
     ``identical`` (the same colour too) or ``number`` (any colour); ``off``: one card a turn."""
     multi_play_bomb: bool = False
     """House rule (with ``multi_play``).  A set of three cards or more makes every other player draw 1."""
+    mercy: bool = False
+    """House rule (Mercy).  A player holding ``mercy_limit`` cards or more is out of the round at once:
+    their hand goes face up under the discard pile; the last player (team) left wins the round."""
+    mercy_limit: int = 25
+    """House rule (with ``mercy``).  The hand size that puts a player out of the round."""
 
     def __post_init__(self) -> None:
         def bad(name: str, why: str) -> UnknownOptionError:

@@ -225,7 +225,7 @@ def round_start(history: Sequence[Event]) -> int:
     return 0
 
 
-_HAND_CHANGES = frozenset({"deal", "draw", "discard", "take", "give", "swap"})
+_HAND_CHANGES = frozenset({"deal", "draw", "discard", "take", "give", "swap", "mercy"})
 """Events that change a hand otherwise than by playing a card: a call made before them no longer counts."""
 
 

@@ -168,8 +168,8 @@ class _Context:
         teams = view.teams
         self.partners = [s for s in range(self.n) if teams and s != self.me and teams[s] == teams[self.me]]
         """The bot's partners (house rule ``teams``): never attacked, helped to go out."""
-        out = view.state.get("knocked", ())
-        """Seats out of the match (``knockout`` scoring): nobody to play against."""
+        out = (*view.state.get("knocked", ()), *view.state.get("out", ()))
+        """Seats out of the match (``knockout`` scoring) or of the round (``mercy``): nobody to play against."""
         self.opponents = [s for s in range(self.n) if s != self.me and s not in self.partners and s not in out]
         self.next = self._walk(view.direction, out)
         self.previous = self._walk(-view.direction, out)

@@ -187,7 +187,7 @@ class IsmctsBot:
                     game.apply(target, space.call_uno)
                 else:
                     catcher = (target + 1) % game.n
-                    if game.teams or game.knocked:  # not a partner, nor a seat out of the match
+                    if game.teams or game.players_in < game.n:  # not a partner, nor a seat out
                         catch = space.id(ActionType.CATCH, target)
                         catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
                     game.apply(catcher, space.id(ActionType.CATCH, target))
