@@ -49,6 +49,7 @@ PAUSE: dict[str, float] = {
     "jump": 0.5,  # house rule: a card played out of turn
     "bomb": 1.0,  # house rule: a set of three or more cards makes everyone draw
     "knockout": 1.5,  # house rule: a player out of the match
+    "mercy": 1.5,  # house rule: a player out of the round
 }
 """Extra pause after an event of each kind, in units of ``bot_delay`` (summed over a change's events)."""
 SEVERAL_CARDS_PAUSE = 0.6

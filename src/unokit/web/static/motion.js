@@ -232,7 +232,7 @@ async function passFx(fromSeat, toSeat, both, pace) {
 async function rotateFx(step, view, pace) {
   const ms = 650 * pace;
   if (!view || ms < MIN_MS) return;
-  const out = new Set(view.state?.knocked ?? []);
+  const out = new Set([...(view.state?.knocked ?? []), ...(view.state?.out ?? [])]);
   const seats = view.hand_sizes.map((_, seat) => seat).filter((seat) => !out.has(seat));
   if (step < 0) seats.reverse();
   const size = cardSize(backNode());
@@ -470,6 +470,8 @@ export async function eventFx(event, view, pace) {
       return marker(seatBox(), "Jump in!", "uno", 600 * pace);
     case "bomb":
       return marker(topBox(), "Bomb!", "hit", 650 * pace);
+    case "mercy":
+      return marker(seatBox(), "Out!", "caught", 700 * pace);
     case "knockout":
       return marker(seatBox(), "Knocked out!", "caught", 800 * pace);
     case "take":

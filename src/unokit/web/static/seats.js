@@ -58,12 +58,12 @@ function fan(count) {
 const TEAM_NAMES = ["A", "B"];
 
 /**
- * The seats out of the match (knockout scoring), as the view says.
+ * The seats out of the match (knockout scoring) or of the round (mercy), as the view says.
  * @param {View} view
  * @returns {Set<number>}
  */
 function outSeats(view) {
-  return new Set(view.state?.knocked ?? []);
+  return new Set([...(view.state?.knocked ?? []), ...(view.state?.out ?? [])]);
 }
 
 /**
@@ -109,7 +109,8 @@ function seatNode(view, seat, catchable) {
     team !== undefined ? `team-${team}` : "",
   ];
   const badges = [];
-  if (out.has(seat)) badges.push(badge("out", "knocked out", "out of the match"));
+  if ((view.state?.knocked ?? []).includes(seat)) badges.push(badge("out", "knocked out", "out of the match"));
+  else if (out.has(seat)) badges.push(badge("out", "out", "out of this round: too many cards (mercy)"));
   if (team !== undefined) badges.push(badge(`team team-${team}`, partner ? "partner" : `team ${TEAM_NAMES[team] ?? team + 1}`));
   if (acting) badges.push(badge("turn", mine ? "your turn" : "turn"));
   if (next) badges.push(badge("next", "next"));

@@ -46,7 +46,7 @@ const NAME_KEY = "unokit.name";
  * @property {string[]} [hand]
  * @property {Decision} [decision]
  * @property {PublicInfo} [public]
- * @property {{stack_total?: number, knocked?: number[]}} [state] public state beyond the basics (the stacked penalty, seats out of the match)
+ * @property {{stack_total?: number, knocked?: number[], out?: number[]}} [state] public state beyond the basics (the stacked penalty, seats out of the match or of the round)
  */
 /**
  * @typedef {object} OptionSpec
