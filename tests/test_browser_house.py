@@ -39,13 +39,18 @@ def fixed_room(live: LiveServer, rules: dict[str, object], hands: list[list[str]
     return str(room.code), str(secret)
 
 
-def sit_and_start(page: Page, url: str, code: str, secret: str) -> None:
+def sit(page: Page, url: str, code: str, secret: str) -> None:
+    """Open the room holding seat 0 (its secret stored in this browser, as after a welcome)."""
     page.goto(url + "/")
     page.evaluate(
         "([key, value]) => localStorage.setItem(key, value)",
         [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
     )
     page.goto(f"{url}/r/{code}")
+
+
+def sit_and_start(page: Page, url: str, code: str, secret: str) -> None:
+    sit(page, url, code, secret)
     expect(page.locator("#fill-bots")).to_be_visible()
     page.click("#fill-bots")
     page.click("#start-game")
@@ -67,12 +72,7 @@ def test_a_stack_is_answered_from_the_hand_with_its_total_on_the_pile(
             sit_and_start(page, live_server.url, code, secret)
             page.click('#hand .card.playable[data-card="R1"]')
         else:  # the same seat on a phone, once the stack is waiting
-            page.goto(live_server.url + "/")
-            page.evaluate(
-                "([key, value]) => localStorage.setItem(key, value)",
-                [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
-            )
-            page.goto(f"{live_server.url}/r/{code}")
+            sit(page, live_server.url, code, secret)
         expect(page.locator("#stack-total")).to_have_text("+2 to draw")
         expect(page.locator('#hand .card.playable[data-card="G+2"]')).to_be_visible()
         expect(page.locator("#hand .card.playable")).to_have_count(1)
@@ -154,12 +154,7 @@ def test_a_jump_in_is_played_from_the_hand_out_of_turn(live_server: LiveServer, 
     live_server.call(lambda: live_server.room(code).join("Bob"))  # Bob takes seat 2 and never comes
     watch = open_page(DESKTOP)
     page = watch.page
-    page.goto(live_server.url + "/")
-    page.evaluate(
-        "([key, value]) => localStorage.setItem(key, value)",
-        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
-    )
-    page.goto(f"{live_server.url}/r/{code}")
+    sit(page, live_server.url, code, str(secret))
     page.click("#start-game")
     page.click('#hand .card.playable[data-card="R9"]')
     expect(page.locator("#status")).to_contain_text("Jump in!")
@@ -183,12 +178,7 @@ def test_team_play_shows_partners_and_the_other_team(live_server: LiveServer, op
         if shot == "house-teams":
             sit_and_start(page, live_server.url, str(room.code), str(secret))
         else:
-            page.goto(live_server.url + "/")
-            page.evaluate(
-                "([key, value]) => localStorage.setItem(key, value)",
-                [f"unokit.seat.{room.code}", json.dumps({"secret": secret, "seat": 0})],
-            )
-            page.goto(f"{live_server.url}/r/{room.code}")
+            sit(page, live_server.url, str(room.code), str(secret))
         page.wait_for_function("() => !document.querySelector('#table').dataset.presenting")
         expect(page.locator('#opponents .seat[data-seat="2"] .badge.team')).to_have_text("partner")
         expect(page.locator("#scoreboard tbody tr").first).to_contain_text("You · team A")
