@@ -16,7 +16,7 @@ from unokit.events import HOUSE_EVENT_KINDS
 from unokit.house import HouseGame
 from unokit.narrate import Narrator, describe_action, plain
 from unokit.record import replay, to_record
-from unokit.rules import HOUSE_OPTIONS, PRESETS
+from unokit.rules import HOUSE_OPTIONS, OPTIONS, PRESETS
 
 F = ["B1", "B2", "B3", "B4", "B6"]
 """Filler cards: blue numbers that match nothing on a red 5."""
@@ -50,6 +50,31 @@ def test_house_options_listed_and_validated() -> None:
         Rules.from_dict({"call_uno": "yes"})
     with pytest.raises(UnknownOptionError, match="call_uno"):
         Game("classic", 3, rules={"call_uno": 1})
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "needed", "on"),
+    [
+        ("stack_deflect", "both", "stacking", "same"),
+        ("stack_revenge", True, "stacking", "draw-two"),
+        ("multi_play_bomb", True, "multi_play", "number"),
+        ("mercy_limit", 10, "mercy", True),
+    ],
+)
+def test_option_that_works_with_another_is_refused_alone(option: str, value: object, needed: str, on: object) -> None:
+    with pytest.raises(UnknownOptionError, match=f"'{option}': works only with '{needed}'"):
+        Rules.from_dict({option: value})
+    with pytest.raises(UnknownOptionError, match=needed):
+        Game("classic", 3, rules={option: value})
+    assert getattr(Rules.from_dict({option: value, needed: on}), option) == value
+    assert OPTIONS[option].requires == needed
+
+
+def test_every_option_has_words_for_players() -> None:
+    for name, spec in OPTIONS.items():
+        assert spec.label and spec.help.endswith("."), f"{name} has no label or help sentence"
+        assert len(spec.choice_labels) == len(spec.choices), f"{name}: a label for each choice"
+        assert not spec.requires or spec.requires in OPTIONS
 
 
 # ---------------------------------------------------------------- silent UNO (call_uno)

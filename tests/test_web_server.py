@@ -296,7 +296,11 @@ def test_restart_mid_game_resumes_exactly(tmp_path: Path) -> None:
 
 def test_http_routes_and_security_headers(server: RunningServer) -> None:
     status, headers, body = get(f"{server.http}/api/options")
-    assert status == 200 and json.loads(body)["bots"] == ["heuristic", "random", "ismcts"]
+    offered = json.loads(body)
+    assert status == 200 and offered["bots"] == ["heuristic", "random", "ismcts"]
+    assert offered["rules"]["stacking"]["label"] == "Stacking draw cards"
+    assert offered["rules"]["stacking"]["choice_labels"]["same"].startswith("Same card on same card")
+    assert offered["rules"]["stack_deflect"]["requires"] == "stacking" and offered["rules"]["jump_in"]["help"]
     for path in ("/", "/r/ABCDEFGH", "/replay/ABCDEFGH"):
         status, headers, body = get(server.http + path)
         assert status == 200 and b"<html" in body.lower()

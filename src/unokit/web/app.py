@@ -86,8 +86,9 @@ FLOOD_WINDOW = 10.0
 
 
 def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
-    """What ``GET /api/options`` answers: editions, rule options with their limits and group
-    (``house`` for a house rule; from :data:`unokit.rules.OPTIONS`), the presets (each a set
+    """What ``GET /api/options`` answers: editions, rule options with their limits, group (``house``
+    for a house rule), words (label, help, choice labels) and the option each one works with
+    (``requires``; all from :data:`unokit.rules.OPTIONS`), the presets (each a set
     of options, :data:`unokit.rules.PRESETS`: the client fills its form from them), bot levels, and the
     server's limits (``min_timer``: the shortest turn timer it allows).  The deck override is
     not offered."""
@@ -109,6 +110,12 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
             entry["editions"] = list(spec.editions)
         if spec.group:
             entry["group"] = spec.group
+        if spec.requires:
+            entry["requires"] = spec.requires
+        entry["label"] = spec.label
+        entry["help"] = spec.help
+        if spec.choice_labels:
+            entry["choice_labels"] = dict(zip(spec.choices, spec.choice_labels, strict=True))
         value = getattr(defaults, name)
         entry["default"] = list(value) if isinstance(value, tuple) else value
         rules[name] = entry
