@@ -51,6 +51,20 @@ def test_every_module_is_preloaded() -> None:
     assert not missing and not stale, f"index.html: add <link rel=modulepreload> for {missing}, remove {stale}"
 
 
+CODE_AND_STYLES_BUDGET = 250_000
+"""Bytes of code and styles the page may weigh (every ``.js``, ``.css`` and the HTML page, raw)."""
+
+
+def test_the_code_and_styles_stay_within_their_budget() -> None:
+    """The page's weight target (docs/web.md, "Page weight and speed"): a change that takes the
+    client's code and styles over it must make room first."""
+    sizes = {path.name: path.stat().st_size for path in STATIC_DIR.iterdir() if path.suffix in {".js", ".css", ".html"}}
+    assert "app.js" in sizes and "index.html" in sizes
+    total = sum(sizes.values())
+    largest = sorted(sizes.items(), key=lambda item: -item[1])[:5]
+    assert total < CODE_AND_STYLES_BUDGET, f"{total:,} bytes of code and styles; the largest: {largest}"
+
+
 def test_static_files_are_compressed_with_the_security_headers(server: RunningServer) -> None:
     raw = (STATIC_DIR / "app.js").read_bytes()
     status, headers, body = fetch(f"{server.http}/static/app.js", **{"Accept-Encoding": "gzip"})

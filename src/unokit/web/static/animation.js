@@ -10,8 +10,6 @@ import { motionMs } from "./prefs.js";
 import { renderTable } from "./table.js";
 import { eventFx, dealFx, clearLanded, clearMotion } from "./motion.js";
 
-/** @typedef {import("./state.js").Message} Message */
-/** @typedef {import("./state.js").GameEvent} GameEvent */
 /** @typedef {{message: Message, events: GameEvent[], live: boolean, at: number}} Item an update waiting to be presented */
 
 /** What app.js registers: an event told and an update drawn. */
@@ -81,7 +79,7 @@ async function run() {
 async function present(item) {
   const table = $("#table");
   const { message, events } = item;
-  const view = /** @type {import("./state.js").View} */ (message.view);
+  const view = /** @type {View} */ (message.view);
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   if (events.length) table.dataset.presenting = "1";
@@ -156,7 +154,7 @@ function draw(item) {
  * @param {Item} item
  */
 function drawBeforeDeal(item) {
-  const view = /** @type {import("./state.js").View} */ (item.message.view);
+  const view = /** @type {View} */ (item.message.view);
   const before = state.view ?? view;
   const dealt = view.hand_sizes.reduce((sum, size) => sum + size, 0);
   state.view = {

@@ -3,21 +3,7 @@
 // every user-provided string is put on the page as text (textContent / text nodes), never as HTML.
 //
 // This module routes the server's messages and the keys, wires the page and opens the screen the
-// address asks for.  The modules it imports (plain ES modules, no build step):
-//   dom.js        DOM helpers and the toast
-//   cards.js      card names and faces (presentation only)
-//   state.js      the client state, the seats stored in this browser, the screens
-//   connection.js the game socket: reconnect, resume, resync, send and act
-//   start.js      the start and join pages, the rule options form
-//   lobby.js      the lobby and the rule-card editor
-//   table.js      the table: opponents, centre, status, actions, scores, rule cards shown, log
-//   hand.js       the hand, playing a card, the table's keys
-//   dialogs.js    the decision dialog and the results overlay
-//   animation.js  the event queue: updates presented in order, their events with their motion (motion.js)
-//   replay.js     the replay of a finished match
-//   chat.js       the room chat (lobby and table) and its quick reactions
-//   room.js       the banners above the table (auto seat, late arrival), rematch, moved / removed / left
-//   sound.js      the sounds (Web Audio); attention.js the turn's cues; settings.js the settings menu
+// address asks for.  The other modules, by concern: docs/web.md, "The browser client".
 
 import { $, toast } from "./dom.js";
 import { state, storeSeat, forgetSeat, setScreen } from "./state.js";
@@ -36,8 +22,6 @@ import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 
-/** @typedef {import("./state.js").Message} Message */
-/** @typedef {import("./state.js").GameEvent} GameEvent */
 
 // ------------------------------------------------------------------ messages
 

@@ -30,7 +30,7 @@ function isMyTurn() {
 /**
  * Take note of an update: a turn that begins sounds (and is notified while the page is hidden); a
  * timed turn ticks in its last seconds.
- * @param {import("./state.js").Message} message
+ * @param {Message} message
  */
 export function noticeUpdate(message) {
   const mine = isMyTurn();

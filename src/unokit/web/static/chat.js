@@ -5,7 +5,6 @@ import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
 
-/** @typedef {{id: number, seat: number | null, name: string, text: string, time: number}} ChatMessage */
 
 /** One-tap reactions: sent as ordinary chat text. */
 const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
@@ -195,7 +194,7 @@ function sayError(text) {
 
 /**
  * An `error` that answers a chat message just sent: said in the chat (true), else left to the page (false).
- * @param {import("./state.js").Message} message
+ * @param {Message} message
  */
 export function chatError(message) {
   if (!chat.sentAt || Date.now() - chat.sentAt > ERROR_WINDOW_MS) return false;
@@ -256,7 +255,7 @@ function append(message) {
   return true;
 }
 
-/** @param {import("./state.js").Message} message a `chat` message */
+/** @param {Message} message a `chat` message */
 export function onChat(message) {
   if (!isChat(message)) return;
   const chatMessage = /** @type {ChatMessage} */ (message);
@@ -269,7 +268,7 @@ export function onChat(message) {
   scrollDown(mine);
 }
 
-/** @param {import("./state.js").Message} message a `chat_history` message: the room's last messages */
+/** @param {Message} message a `chat_history` message: the room's last messages */
 export function onChatHistory(message) {
   const messages = Array.isArray(message.messages) ? message.messages.filter(isChat) : [];
   resetChat();

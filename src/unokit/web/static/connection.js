@@ -6,7 +6,7 @@ import { state } from "./state.js";
 
 /** What the rest of the page registers: the message router and the table's redraw. */
 export const hooks = {
-  /** @type {(message: import("./state.js").Message) => void} */
+  /** @type {(message: Message) => void} */
   message: () => {},
   /** @type {() => void} */
   render: () => {},
@@ -127,7 +127,7 @@ function helloMessage() {
 
 /**
  * Open a game with `hello` (create / join / spectate): on the open socket, else on a new one.
- * @param {import("./state.js").Message} hello
+ * @param {Message} hello
  */
 export function startConnection(hello) {
   state.hello = hello;

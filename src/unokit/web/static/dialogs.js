@@ -12,9 +12,6 @@ import { motionMs, reducedMotion } from "./prefs.js";
 import { capitalize, plural } from "./labels.js";
 import { unoButton, unoWithCard, withUnoCall } from "./uno.js";
 
-/** @typedef {import("./state.js").View} View */
-/** @typedef {import("./state.js").LegalEntry} LegalEntry */
-/** @typedef {import("./state.js").GameEvent} GameEvent */
 /** @typedef {{cells: HTMLElement[], points: number[] | null, total: HTMLElement}} HandRow a hand in the results */
 /** @typedef {{seat: number, cell: HTMLElement, gain: HTMLElement}} ScoreRow */
 

@@ -17,7 +17,7 @@ function cardActions(card) {
   return state.legal.filter((entry) => entry.card === card);
 }
 
-/** @param {import("./state.js").View} view */
+/** @param {View} view */
 export function renderHand(view) {
   const area = $("#hand-area");
   const hand = $("#hand");

@@ -9,9 +9,9 @@ import { plural } from "./labels.js";
 
 const READ_DELAY_MS = 300;
 
-/** @param {import("./state.js").Message} message a `lobby` message */
+/** @param {Message} message a `lobby` message */
 export function onLobby(message) {
-  state.lobby = /** @type {import("./state.js").Lobby} */ (message);
+  state.lobby = /** @type {Lobby} */ (message);
   if (message.code) state.code = message.code;
   state.seats = message.seats ?? [];
   if (typeof message.you === "number") state.seat = message.you;
@@ -206,7 +206,7 @@ function takeExpected(kind) {
   return position >= 0 ? state.expect.splice(position, 1)[0] : null;
 }
 
-/** @param {import("./state.js").Message} message a `reading` message */
+/** @param {Message} message a `reading` message */
 export function onReading(message) {
   const expected = takeExpected("read");
   if (expected?.kind === "read") showReading(expected.index, expected.text, message.reading, message.enforced);

@@ -9,8 +9,6 @@ import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
 import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 
-/** @typedef {import("./state.js").GameEvent} GameEvent */
-/** @typedef {import("./state.js").View} View */
 /** @typedef {{x: number, y: number, w: number, h: number}} Box a place on the screen (centre and size) */
 
 const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";

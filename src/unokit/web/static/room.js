@@ -8,7 +8,6 @@ import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
 import { capitalize } from "./labels.js";
 
-/** @typedef {import("./state.js").Message} Message */
 
 /**
  * A late arrival watches until the next round, when they take seat `seat`.

@@ -9,7 +9,6 @@ import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { plural } from "./labels.js";
 
-/** @typedef {import("./state.js").View} View */
 
 const MAX_FAN = 9;
 const BACK = backNode();
@@ -84,10 +83,10 @@ function nextSeat(view, out) {
 /**
  * @param {View} view
  * @param {number} seat
- * @param {Map<number | undefined, import("./state.js").LegalEntry>} catchable
+ * @param {Map<number | undefined, LegalEntry>} catchable
  */
 function seatNode(view, seat, catchable) {
-  const info = /** @type {Partial<import("./state.js").SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
+  const info = /** @type {Partial<SeatInfo>} */ (state.seats.find((s) => s.seat === seat) ?? {});
   const count = view.hand_sizes[seat];
   const playing = view.phase !== "over" && !state.finished;
   const acting = playing && view.actor === seat;

@@ -6,7 +6,6 @@ import { prefs } from "./prefs.js";
 import { state } from "./state.js";
 
 /** @typedef {"turn" | "play" | "draw" | "uno" | "catch" | "win" | "over" | "tick"} SoundName */
-/** @typedef {import("./state.js").GameEvent} GameEvent */
 
 const VOLUME = 0.5;
 

@@ -6,22 +6,9 @@ import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
 import { cardNode } from "./cards.js";
-import { CHOICE_LABELS, LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./labels.js";
+import { LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./labels.js";
 
-/** @typedef {import("./state.js").Options} Options */
-/** @typedef {import("./state.js").RoomOptions} RoomOptions */
 /** @typedef {Omit<HTMLFormElement, "name"> & {name: HTMLInputElement} & Record<string, any>} Form a form with its named fields */
-/**
- * A public room, as `GET /api/rooms` lists it.
- * @typedef {object} PublicRoom
- * @property {string} code
- * @property {string} edition
- * @property {number} players
- * @property {number} open
- * @property {string | null} host
- * @property {RoomOptions} [options]
- * @property {Record<string, any>} [rules]
- */
 
 /** @param {EventTarget | null} node a form */
 const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
@@ -63,82 +50,14 @@ const EDITION_INFO = {
   },
 };
 
-/** @type {Record<string, string>} */
-const OPTION_LABELS = {
-  scoring: "Scoring",
-  target_score: "Target score",
-  hand_size: "Cards dealt",
-  allow_bluff: "Wild Draw Four may be bluffed (and challenged)",
-  challenger_plays_after_catching_bluff: "A challenger who catches a bluff still plays",
-  two_player_reverse_skips: "With two players a Reverse acts as a Skip",
-  uno_penalty: "Cards drawn when caught without UNO",
-  jam_slam_chance: "Chance the Jam card lands Slam side up",
-  jam_discard: "Cards discarded on a Slam",
-  jam_draw: "Cards drawn when the Jam lands UNO side up",
-  forced_swap_final_card: "Forced Swap as the final card",
-  lever_weights: "Lever odds (relative weights of the six outcomes)",
-  rule_card_count: "Rule cards in the game",
-  stacking: "Stacking draw cards",
-  stack_deflect: "Deflecting a stack",
-  stack_revenge: "A stacked card counts double",
-  wild_draw_four_challenge: "A Wild Draw Four may be challenged",
-  seven_swap: "Seven: swap hands",
-  zero_pass: "Zero: pass the hands on",
-  jump_in: "Jump-in",
-  force_play: "Force play",
-  draw_to_match: "Draw to match",
-  must_play: "Draw only without a card to play",
-  hand_limit: "No drawing from this many cards (0: no limit)",
-  multi_play: "Several cards of one number in a turn",
-  multi_play_bomb: "Three or more at once: everyone draws one",
-  teams: "Teams (partners sit across)",
-  mercy: "Mercy: out of the round at the limit",
-  mercy_limit: "Mercy limit (cards)",
-  no_action_finish: "No going out on an action card",
-  no_wild_finish: "No going out on a wild card",
-  call_uno: "Players call UNO (and can be caught)",
-};
-
-/** A line of help under each option. */
+/** A line of help under each room option (the rule options' come from the server). */
 /** @type {Record<string, string>} */
 const OPTION_HELP = {
   seats: "Players and bots around the table, 2 to 10. Empty seats can be filled with bots in the lobby.",
-  scoring: "How a round is scored and when the match ends.",
-  target_score: "The score that ends the match (not used when one round decides it).",
   bot: "How well the bots that fill empty seats play.",
   timer: "Time for each move; when it runs out a bot plays that move and keeps the seat until the player is back.",
   public: "The room is listed under “Open rooms” on this page, so anyone can join while seats are free.",
   late_join: "During a match a newcomer takes over a bot's seat from the next round, and watches until then.",
-  hand_size: "How many cards each player is dealt at the start of a round.",
-  allow_bluff: "A Wild Draw Four may be played while holding the colour in play; the next player may challenge it.",
-  challenger_plays_after_catching_bluff: "After catching a bluff, the challenger still takes their turn.",
-  two_player_reverse_skips: "With only two players, a Reverse lets you play again.",
-  uno_penalty: "Caught with one card and no “UNO!” call: draw this many.",
-  jam_slam_chance: "From 0 (never) to 1 (always).",
-  jam_discard: "Cards the player discards when the Jam lands Slam side up.",
-  jam_draw: "Cards the player draws when the Jam lands UNO side up.",
-  forced_swap_final_card: "Whether a Wild Forced Swap played as your last card wins at once.",
-  lever_weights: "0 means the lever never stops there; equal weights make every outcome as likely.",
-  rule_card_count: "Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
-  stacking: "A draw card may be answered with another: the penalty adds up and passes on, and the first player who cannot or will not add draws it all.",
-  stack_deflect: "Facing a stack, a Reverse or Skip that matches sends the penalty on to someone else.",
-  stack_revenge: "Each card added to a stack adds twice its value.",
-  wild_draw_four_challenge: "The player hit by a Wild Draw Four may say it was played while holding the colour, as the sheets allow.",
-  seven_swap: "Playing a 7, you swap hands with a player of your choice.",
-  zero_pass: "Playing a 0, every hand moves on to the next player in the direction of play.",
-  jump_in: "Holding a card identical to the top card, play it out of turn; play goes on from you.",
-  force_play: "A card you draw that can be played must be played.",
-  draw_to_match: "Drawing, you keep drawing until you get a card you can play.",
-  must_play: "You may draw only when no card in your hand can be played.",
-  hand_limit: "Holding this many cards or more, you pass instead of drawing.",
-  multi_play: "After playing a number, you may play more cards of that number before your turn ends.",
-  multi_play_bomb: "Playing three or more cards at once makes every other player draw one.",
-  teams: "2 against 2 (or 3 against 3): a team wins the round when a partner goes out, and scores the other team's cards.",
-  mercy: "A player who holds the mercy limit or more is out of the round; the last one in wins it.",
-  mercy_limit: "How many cards put a player out of the round when mercy is on.",
-  no_action_finish: "Your last card may not be a Skip, Reverse, draw card or other action card.",
-  no_wild_finish: "Your last card may not be a wild card.",
-  call_uno: "Off: nobody calls UNO and nobody is caught (silent UNO).",
 };
 
 /** @type {Record<string, string>} */
@@ -157,6 +76,19 @@ const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 function humanize(name) {
   return capitalize(name.replaceAll("_", " ").replaceAll("-", " "));
 }
+
+/**
+ * A rule option's label, as the server words it.
+ * @param {string} name
+ */
+const optionLabel = (name) => state.options?.rules?.[name]?.label ?? humanize(name);
+
+/**
+ * One of a rule option's choices in words, as the server words it.
+ * @param {string} name
+ * @param {unknown} choice
+ */
+const choiceLabel = (name, choice) => state.options?.rules?.[name]?.choice_labels?.[String(choice)] ?? humanize(String(choice));
 
 /** @param {string | undefined} level */
 export function botLabel(level, short = false) {
@@ -195,8 +127,7 @@ function valueInWords(name, value) {
   }
   if (Array.isArray(value)) return value.join(", ");
   if (name === "jam_slam_chance" && typeof value === "number") return `${Math.round(value * 100)}%`;
-  const choice = CHOICE_LABELS[name]?.[String(value)];
-  return choice ?? humanize(String(value));
+  return choiceLabel(name, value);
 }
 
 /**
@@ -204,14 +135,14 @@ function valueInWords(name, value) {
  * @param {Record<string, unknown>} rules
  */
 export function rulesInWords(rules) {
-  return Object.entries(rules).map(([name, value]) => `${OPTION_LABELS[name] ?? humanize(name)}: ${valueInWords(name, value)}`);
+  return Object.entries(rules).map(([name, value]) => `${optionLabel(name)}: ${valueInWords(name, value)}`);
 }
 
 /**
  * The line of help under option `name` (an empty one if it has none).
  * @param {string} name
  */
-const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? "" });
+const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? state.options?.rules?.[name]?.help ?? "" });
 
 // --- the form
 
@@ -241,14 +172,14 @@ function buildRuleFields(options) {
   $("#preset-summary").textContent = presets.length ? presetInWords(options, presets[0]) : "";
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
     if (FIXED_OPTIONS.has(name)) continue;
-    const label = OPTION_LABELS[name] ?? humanize(name);
+    const label = optionLabel(name);
     const def = spec.default;
     let control;
     if (Array.isArray(spec.choices)) {
       const choices = spec.choices.map((choice) =>
         el("option", {
           value: JSON.stringify(choice),
-          text: CHOICE_LABELS[name]?.[String(choice)] ?? humanize(String(choice)),
+          text: choiceLabel(name, choice),
           selected: JSON.stringify(choice) === JSON.stringify(def),
         }),
       );
@@ -273,11 +204,41 @@ function buildRuleFields(options) {
       continue;
     }
     // `editions`: the editions the option matters in (none: all of them)
-    const field = el("div", { class: "rule-field", dataset: { option: name, editions: spec.editions?.join(" ") ?? "" } }, control, help(name));
+    const dataset = { option: name, editions: spec.editions?.join(" ") ?? "", requires: spec.requires ?? "" };
+    const field = el("div", { class: "rule-field", dataset }, control, help(name));
     (spec.group === "house" ? house : box).append(field);
   }
   show($("#house-rules"), house.childElementCount > 0);
   filterRuleFields();
+  syncRequires();
+}
+
+/**
+ * The value a rule field holds (undefined if it holds none).
+ * @param {Element | null} field
+ */
+function fieldValue(field) {
+  if (!field) return undefined;
+  const select = /** @type {HTMLSelectElement | null} */ ($("select", field));
+  const inputs = /** @type {HTMLInputElement[]} */ ($$("input", field));
+  if (select) return JSON.parse(select.value);
+  if (inputs.length === 1 && inputs[0].type === "checkbox") return inputs[0].checked;
+  if (inputs.length > 1) return inputs.map((input) => Number(input.value));
+  if (inputs.length === 1) return Number(inputs[0].value);
+  return undefined;
+}
+
+/** Turn off the options that work only with another one while that one is at its default (the
+server refuses them then). */
+function syncRequires() {
+  const rules = state.options?.rules ?? {};
+  for (const field of $$("#house-fields .rule-field, #rule-fields .rule-field")) {
+    const needed = field.dataset.requires;
+    if (!needed) continue;
+    const value = fieldValue($(`.rule-field[data-option="${needed}"]`));
+    const off = JSON.stringify(value) === JSON.stringify(rules[needed]?.default);
+    for (const control of $$("input, select", field)) /** @type {HTMLInputElement} */ (control).disabled = off;
+  }
 }
 
 /**
@@ -297,6 +258,7 @@ function applyPreset(options, name) {
     else if (input) input.value = String(value);
   }
   $("#preset-summary").textContent = presetInWords(options, name);
+  syncRequires();
   const form = asForm($("#create-form"));
   const seats = Number(form.seats.value);
   if (values.teams && (seats < 4 || seats % 2)) {
@@ -353,15 +315,9 @@ function collectRules(form, options) {
     rules.scoring = form.scoring.value;
   }
   for (const field of $$("#rule-fields .rule-field, #house-fields .rule-field")) {
-    if (field.hidden) continue;
+    if (field.hidden || /** @type {HTMLInputElement | null} */ ($("input, select", field))?.disabled) continue;
     const name = /** @type {string} */ (field.dataset.option);
-    let value;
-    const select = /** @type {HTMLSelectElement | null} */ ($("select", field));
-    const inputs = /** @type {HTMLInputElement[]} */ ($$("input", field));
-    if (select) value = JSON.parse(select.value);
-    else if (inputs.length === 1 && inputs[0].type === "checkbox") value = inputs[0].checked;
-    else if (inputs.length > 1) value = inputs.map((input) => Number(input.value));
-    else if (inputs.length === 1) value = Number(inputs[0].value);
+    const value = fieldValue(field);
     if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) continue;
     if (JSON.stringify(value) !== JSON.stringify(options.rules?.[name]?.default)) rules[name] = value;
   }
@@ -407,7 +363,7 @@ function buildForm(options) {
   }
   const scoring = options.rules?.scoring;
   for (const choice of scoring?.choices ?? []) {
-    form.scoring.append(el("option", { value: choice, text: CHOICE_LABELS.scoring[choice] ?? humanize(choice), selected: choice === scoring?.default }));
+    form.scoring.append(el("option", { value: choice, text: choiceLabel("scoring", choice), selected: choice === scoring?.default }));
   }
   const target = options.rules?.target_score;
   if (target) {
@@ -598,16 +554,6 @@ export function watch(code) {
   startConnection({ type: "spectate", code, version: 0 });
 }
 
-/**
- * Where a room stands, as `GET /api/rooms/{code}` tells the join page.
- * @typedef {object} RoomStatus
- * @property {"lobby" | "playing" | "finished"} status
- * @property {string} edition
- * @property {number} players
- * @property {number} open open seats (in the lobby)
- * @property {number} late_seats bot seats a newcomer may still claim (during a match)
- * @property {RoomOptions} [options]
- */
 
 /**
  * What a newcomer may do in room `code`: join, watch, replay; null for an unknown code.
@@ -718,6 +664,7 @@ export function bindStart() {
   });
   $("#create-form [name=scoring]").addEventListener("change", syncTarget);
   $("#create-form [name=seats]").addEventListener("change", filterRuleFields);
+  $("#house-fields").addEventListener("change", syncRequires);
   $("#preset").addEventListener("change", (event) => {
     if (state.options) applyPreset(state.options, /** @type {HTMLSelectElement} */ (event.currentTarget).value);
   });

@@ -12,14 +12,13 @@ import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
 import { SCORING_SHORT, plural } from "./labels.js";
 
-/** @typedef {import("./state.js").View} View */
 
 const MAX_LOG = 400;
 let firstDrawn = false;
 
 /**
  * Add an event's words to the log and the ticker.
- * @param {import("./state.js").GameEvent} event
+ * @param {GameEvent} event
  */
 export function addLog(event) {
   const text = typeof event.text === "string" ? event.text : "";
@@ -129,7 +128,7 @@ function renderStatus(view) {
   $("#hand-area").classList.toggle("my-turn", mine || jump);
 }
 
-/** @param {import("./state.js").LegalEntry} entry */
+/** @param {LegalEntry} entry */
 function actionButton(entry, extraClass = "") {
   return el("button", {
     class: `act ${extraClass}`.trim(),

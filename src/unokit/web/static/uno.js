@@ -34,7 +34,7 @@ export function pressUno() {
 /**
  * The action that plays `entry`'s card: its `!` form (the UNO call) if UNO was pressed and the call
  * may go with that card, else `entry`'s own; the decision dialog plays cards through it too.
- * @param {import("./state.js").LegalEntry} entry
+ * @param {LegalEntry} entry
  */
 export function withUnoCall(entry) {
   if (!entry.card) return entry.action;
