@@ -1,0 +1,206 @@
+"""A PettingZoo AEC environment on unokit's rules, for every edition and house rule.
+
+Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).  An observation is
+``{"observation": Box(float32), "action_mask": Box(int8)}`` as PettingZoo's classic card
+games have it: the vector of :mod:`unokit.rl.encoding` and a mask over ``Discrete(size + 1)``,
+the edition's action ids plus "wait" (id ``size``) for decisions out of turn (see
+:mod:`unokit.rl.cycle` for the order in which out-of-turn decisions are asked).  An illegal
+action raises :class:`~unokit.errors.IllegalActionError` (a ``ValueError``) and changes
+nothing.  An episode is one match; rewards are chosen by ``reward=`` (see
+:mod:`unokit.rl.rewards`).  docs/rl.md describes it all.
+
+>>> environment = env(edition="classic", players=2, rules={"scoring": "single-round"})
+>>> environment.reset(seed=1)
+>>> for agent in environment.agent_iter():
+...     observation, reward, termination, truncation, info = environment.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = int(observation["action_mask"].nonzero()[0][0])
+...     environment.step(action)
+>>> environment.agents, environment.unwrapped.game.is_over
+([], True)
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+try:
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise ImportError("unokit.rl.pettingzoo needs the rl extra: pip install 'unokit[rl]'") from error
+
+from unokit.errors import IllegalActionError, UnknownOptionError
+from unokit.game import Game
+from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
+from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.render import table_text
+from unokit.rl.rewards import RewardKeeper, check_reward
+from unokit.rules import Rules
+
+__all__ = ["RENDER_MODES", "env", "raw_env"]
+
+RENDER_MODES = ("ansi", "human")
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+def env(**options: Any) -> wrappers.OrderEnforcingWrapper:
+    """:class:`raw_env` with PettingZoo's order-enforcing wrapper (``reset`` before ``step``...)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**options))
+
+
+class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzoo ships no type information
+    """UNO as an AEC environment: one match of ``edition`` at a table of ``players``.
+
+    ``rules``: ``None`` (the sheets), a :class:`~unokit.rules.Rules`, a mapping of options (a
+    ``preset`` key included) or a preset's name.  ``reward``: ``"win"``, ``"points"`` or
+    ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
+    would is truncated with all others (``None``: no limit).  ``history``: events in the
+    observation's window."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": "unokit_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        edition: str = "classic",
+        players: int = 2,
+        rules: Rules | dict[str, Any] | str | None = None,
+        reward: str = "win",
+        render_mode: str | None = None,
+        max_cycles: int | None = None,
+        history: int = DEFAULT_HISTORY,
+    ) -> None:
+        super().__init__()
+        self.rules = make_rules(rules)
+        check_table(edition, players, self.rules)
+        self.reward_kind = check_reward(reward)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise UnknownOptionError(f"unknown render mode {render_mode!r}; known: {', '.join(RENDER_MODES)}")
+        if max_cycles is not None and (
+            isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
+        ):
+            raise UnknownOptionError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
+        self.edition = edition
+        self.players = players
+        self.render_mode = render_mode
+        self.max_cycles = max_cycles
+        self.encoder = Encoder(edition, players, self.rules, history)
+        self.wait = self.encoder.edition.actions.size
+        """The "wait" action id (one past the edition's action ids)."""
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.agents = self.possible_agents[:]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._seeds: random.Random | None = None
+        self.game: Game | None = None
+
+    # ------------------------------------------------------------------ spaces
+
+    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo asks
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """``observation`` (the encoding's Box) and ``action_mask`` (int8, one per action id and wait)."""
+        encoder = self.encoder
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(encoder.low, encoder.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.wait + 1,), dtype=np.int8),
+            }
+        )
+
+    @functools.cache  # noqa: B019
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The edition's action ids and "wait"."""
+        return spaces.Discrete(self.wait + 1)
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match.  The same ``seed`` and actions give the same match; without a seed the
+        next match of the last seed's sequence (or an unseeded one)."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        game_seed = self._seeds.randrange(2**63) if self._seeds is not None else None
+        self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
+        self._cycle = DecisionCycle(self.game)
+        self._rewards = RewardKeeper(self.game, self.reward_kind)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.decisions = dict.fromkeys(self.agents, 0)
+        """Decisions each agent has made in this match (waits included)."""
+        self._select()
+
+    def _select(self) -> None:
+        seat, out_of_turn = self._cycle.asked()
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        for agent in self.agents:
+            self.infos[agent] = {"out_of_turn": out_of_turn} if self._seat[agent] == seat else {}
+
+    def observe(self, agent: str) -> Observation:
+        """The observation of ``agent``; its mask is all zeros unless it is the agent asked now."""
+        game = self._game()
+        seat = self._seat[agent]
+        mask = np.zeros(self.wait + 1, dtype=np.int8)
+        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+            mask[list(self._cycle.legal())] = 1
+        return {"observation": self.encoder.encode(game.view(seat)), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply the action of the agent selected (``None`` once it is terminated or truncated)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self._game()
+        if action is None:
+            raise IllegalActionError(f"{agent} is asked a decision: None is only for an agent that is done")
+        self._cycle.act(self._seat[agent], action_id(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.decisions[agent] += 1
+        self.rewards = dict(zip(self.possible_agents, self._rewards.collect(), strict=True))
+        self.rewards = {a: self.rewards[a] for a in self.agents}
+        if game.is_over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self._select()
+            if self.max_cycles is not None and self.decisions[self.agent_selection] >= self.max_cycles:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _game(self) -> Game:
+        if self.game is None:
+            raise IllegalActionError("reset the environment before using it")
+        return self.game
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> str | None:
+        """The table in words (``ansi``: returned; ``human``: printed)."""
+        if self.render_mode is None:
+            return None
+        game = self._game()
+        seat, out_of_turn = self._cycle.asked()
+        text = table_text(
+            game, seat if seat >= 0 else None, self.possible_agents, "out of turn" if out_of_turn else "turn"
+        )
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
