@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +14,7 @@ import pytest
 from unokit.cards import parse_card
 from unokit.errors import SetupError
 from unokit.game import Game
+from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import Encoder, markdown_table, observation_table
 from unokit.rules import Rules
 
@@ -18,15 +22,24 @@ EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"
 
 
-def played(edition: str, players: int, seed: int, moves: int, rules: Rules | dict[str, object] | None = None) -> Game:
-    """A game after up to ``moves`` random decisions (calls and catches included)."""
-    game = Game(edition, players, seed=seed, rules=rules)
+def random_decisions(game: Game, seed: int, moves: int) -> Iterator[int]:
+    """Up to ``moves`` random decisions asked as the environments ask them (waits included); yields
+    the seat asked before each is taken."""
+    cycle = DecisionCycle(game)
     rng = random.Random(seed)
     for _ in range(moves):
         if game.is_over:
-            break
-        seat = rng.choice(game.deciders())
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
+            return
+        seat, _ = cycle.asked()
+        yield seat
+        cycle.act(seat, rng.choice(cycle.legal()))
+
+
+def played(edition: str, players: int, seed: int, moves: int, rules: Rules | dict[str, object] | None = None) -> Game:
+    """A game after up to ``moves`` random decisions."""
+    game = Game(edition, players, seed=seed, rules=rules)
+    for _ in random_decisions(game, seed, moves):
+        pass
     return game
 
 
@@ -134,15 +147,10 @@ def test_observations_stay_within_their_bounds(edition: str) -> None:
     rules = Rules.preset("chaos") if edition != "all-wild" else Rules.preset("house")
     game = Game(edition, 4, seed=11, rules=rules)
     encoder = Encoder(edition, 4, rules)
-    rng = random.Random(11)
-    for _ in range(400):
-        if game.is_over:
-            break
-        seat = rng.choice(game.deciders())
+    for seat in random_decisions(game, 11, 400):
         vector = encoder.encode(game.view(seat))
         assert vector.dtype == np.float32
         assert (vector >= encoder.low).all() and (vector <= encoder.high).all()
-        game.apply(seat, rng.choice(game.legal_actions(seat)))
 
 
 def test_bad_input_is_refused() -> None:
@@ -159,3 +167,10 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(KeyError, match="known: hand"):
         encoder.field("hands")
     assert parse_card("R7") in encoder.face_index
+
+
+def test_the_engine_imports_no_third_party_numerics() -> None:
+    imported = "sorted({'numpy', 'gymnasium', 'pettingzoo'} & set(sys.modules))"
+    code = f"import sys, unokit, unokit.bots, unokit.narrate; print({imported})"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
