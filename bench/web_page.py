@@ -16,7 +16,8 @@ Starts ``unokit serve`` in a subprocess (127.0.0.1, a free port, a temporary SQL
   ten seats with thirty cards each, and the frame times (``requestAnimationFrame`` deltas) are
   recorded from the update's arrival until two frames after the dealt table is drawn: count,
   median, 95th percentile, worst, frames over 32 ms, and of those the ones in which cards were
-  flying (``over_32ms_in_flight``; the others are the table's first and last drawing);
+  flying (``over_32ms_in_flight``; the others are the table's first and last drawing), each such
+  frame as ``[index, ms, cards flying]`` (``over_32ms_at``);
   ``long_frames``: each animation frame over 32 ms (``long-animation-frame``): its length, its
   rendering, and the scripts that ran in it with their forced style and layout.
 
@@ -282,6 +283,11 @@ def deal_frames(page: Page, url: str) -> dict[str, Any]:
         "max_ms": round(max(deltas), 1),
         "over_32ms": sum(d > 32 for d in deltas),
         "over_32ms_in_flight": sum(d > 32 and flying for d, flying in zip(deltas, measured["in_flight"], strict=True)),
+        "over_32ms_at": [
+            [index, round(delta), flying]
+            for index, (delta, flying) in enumerate(zip(deltas, measured["in_flight"], strict=True))
+            if delta > 32
+        ],
         "duration_ms": round(sum(deltas)),
         "cards_in_flight": measured["flights"],
         "long_frames": long_frames,

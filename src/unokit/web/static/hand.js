@@ -1,7 +1,7 @@
 // This seat's hand (overlapping cards when they do not fit, scrolling past that), playing a card, and
 // the table's keys: pick, play, draw, pass, UNO, catch, answer the decision dialog.
 
-import { $, $$, show, toast } from "./dom.js";
+import { $, $$, morphChildren, show, toast } from "./dom.js";
 import { cardLongName, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
@@ -51,9 +51,9 @@ export function renderHand(view) {
     node.toggleAttribute("disabled", state.busy);
     return node;
   });
-  hand.replaceChildren(...nodes);
+  morphChildren(hand, nodes); // the cards that stay are kept: only what changed is drawn again
   fitHand();
-  nodes[focused]?.focus(); // the card focused before, if any
+  /** @type {HTMLElement | undefined} */ (hand.children[focused])?.focus(); // the card focused before, if any
 }
 
 /** The hand's width and `--card-w` as last laid out, kept by a ResizeObserver: drawing forces no layout. */

@@ -3,7 +3,7 @@
 // avatar; the arrows show the way of play.  Seat k from the bottom sits at 90° + k·360°/n, so play
 // going up the seat numbers goes clockwise.
 
-import { $, $$, badge, el, show } from "./dom.js";
+import { $, $$, badge, el, morphChildren, show } from "./dom.js";
 import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
@@ -166,10 +166,10 @@ export function renderSeats(view) {
     const seat = (bottomSeat() + k) % view.players;
     if (seat !== state.seat) others.push(seatNode(view, seat, catchable));
   }
-  $("#opponents").replaceChildren(...others);
+  morphChildren($("#opponents"), others);
   const mine = $("#my-seat");
   if (state.seat !== null && !state.spectator) {
-    mine.replaceChildren(seatNode(view, state.seat, catchable));
+    morphChildren(mine, [seatNode(view, state.seat, catchable)]);
     show(mine);
   } else {
     mine.replaceChildren();
@@ -204,7 +204,7 @@ function renderArrows(view) {
     arrow.style.setProperty("--rot", `${rot.toFixed(1)}deg`);
     arrows.push(arrow);
   }
-  $("#arrows").replaceChildren(...arrows);
+  morphChildren($("#arrows"), arrows);
 }
 
 if (typeof ResizeObserver !== "undefined") {
