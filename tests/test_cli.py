@@ -15,10 +15,10 @@ import pytest
 from unokit import Game, events, get_edition
 from unokit.cli import Narrator, describe_action, main
 from unokit.errors import UnoError
-from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
+from unokit.jackpot import WildJackpot
 from unokit.record import load, replay, to_record
 from unokit.rulecards import GRAMMAR, SUGGESTIONS, read_rule
-from unokit.rules import PRESETS
+from unokit.rules import LEVER_OUTCOMES, PRESETS
 from unokit.simulate import game_seed, random_move, simulate
 
 ROOT = Path(__file__).resolve().parent.parent

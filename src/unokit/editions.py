@@ -150,6 +150,8 @@ class Edition:
 
     name = ""
     title = ""
+    summary = ""
+    """The edition in a sentence, for a player choosing one."""
     colours: ColourSet = CLASSIC_COLOURS
     colours_matter = True
     """False when every card is wild and there is no colour in play (All Wild)."""
@@ -340,6 +342,10 @@ class Classic(Edition):
 
     name = "classic"
     title = "Classic UNO"
+    summary = (
+        "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and "
+        "Wild Draw Four shake things up."
+    )
     composition = standard_deck(CLASSIC_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4})
     points = {Kind.SKIP: 20, Kind.REVERSE: 20, Kind.DRAW_TWO: 20, Kind.WILD: 50, Kind.WILD_DRAW_FOUR: 50}
     effect_table = {
@@ -357,6 +363,10 @@ class SpaceJam(Classic):
 
     name = "space-jam"
     title = "UNO Space Jam"
+    summary = (
+        "Orange replaces green, and the Wild Jam card is dropped: Slam side up you discard two "
+        "cards, UNO side up you draw two."
+    )
     colours = SPACE_JAM_COLOURS
     composition = standard_deck(SPACE_JAM_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_JAM: 4})
     points = {**Classic.points, Kind.WILD_JAM: 50}
@@ -392,6 +402,10 @@ class AllWild(Edition):
 
     name = "all-wild"
     title = "UNO All Wild"
+    summary = (
+        "Every card is wild, so any card goes on any card: Skip Two, Targeted Draw Two and Forced "
+        "Swap decide the round."
+    )
     colours_matter = False
     draw_values = {Kind.WILD_DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
     reverse_kind = Kind.WILD_REVERSE

@@ -25,6 +25,7 @@ from unokit.actions import ActionSpace, ActionType
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
 from unokit.editions import CLASSIC_COLOURS, Classic, register_edition
 from unokit.errors import SetupError
+from unokit.rules import LEVER_OUTCOMES
 
 if TYPE_CHECKING:
     from unokit.game import Game
@@ -50,9 +51,6 @@ OP_RULE_TARGET = 29  # seat chooses the target of rule card arg (if there is a c
 # What a TARGET decision is for (game.target_kind).
 TARGET_PERFORMER = 100  # who performs the next rule card (lever outcome 1, start card)
 TARGET_OF_RULE = 101  # the player a rule's give / take / swap applies to
-
-LEVER_OUTCOMES = ("choose-player", "right", "left", "everyone", "discard-colours", "draw-four")
-"""The lever's six outcomes, in the order of ``Rules.lever_weights`` (event value 1 to 6)."""
 
 NUMBER_CARDS_PER_COLOUR: dict[int, int] = {0: 1, 1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 1, 7: 1, 8: 1, 9: 1}
 """15 number cards per colour, 0 to 9 (see docs/rules.md for why this spread)."""
@@ -112,6 +110,10 @@ class WildJackpot(Classic):
 
     name = "wild-jackpot"
     title = "UNO Wild Jackpot"
+    summary = (
+        "Classic UNO plus Jackpot cards: play one and pull the lever, and someone performs a rule "
+        "card the players wrote."
+    )
     composition = jackpot_deck()
     points = {**Classic.points, Kind.JACKPOT: 40, Kind.WILD_JACKPOT: 50}
     effect_table = {**Classic.effect_table, Kind.JACKPOT: jackpot_effect, Kind.WILD_JACKPOT: wild_jackpot_effect}

@@ -23,6 +23,8 @@ FORCED_SWAP_FINAL = ("wins", "swaps")
 STACKING_MODES = ("off", "draw-two", "same", "cross", "up")
 DEFLECT_MODES = ("off", "reverse", "skip", "both")
 MULTI_PLAY_MODES = ("off", "identical", "number")
+LEVER_OUTCOMES = ("choose-player", "right", "left", "everyone", "discard-colours", "draw-four")
+"""UNO Wild Jackpot: the lever's six outcomes, in the order of ``lever_weights``."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,15 @@ OPTIONS: dict[str, OptionSpec] = {
         editions=("wild-jackpot",),
         label="Lever odds (relative weights of the six outcomes)",
         help="0 means the lever never stops there; equal weights make every outcome as likely.",
+        choices=LEVER_OUTCOMES,  # what each weight is for
+        choice_labels=(
+            "A player of your choice",
+            "The player on your right",
+            "The player on your left",
+            "Everyone",
+            "Discard one of each colour",
+            "Draw four",
+        ),
     ),
     "rule_card_count": OptionSpec(
         "int",

@@ -29,8 +29,8 @@ from typing import Any
 
 from unokit.errors import SetupError
 from unokit.game import Game
-from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
-from unokit.rules import Rules
+from unokit.jackpot import WildJackpot
+from unokit.rules import LEVER_OUTCOMES, Rules
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each game."""

@@ -28,8 +28,8 @@ from unokit.cards import CARD_KIND, KIND_NAMES, Kind
 from unokit.editions import EDITIONS, get_edition
 from unokit.errors import SetupError
 from unokit.game import Game, same_side
-from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
-from unokit.rules import Rules
+from unokit.jackpot import WildJackpot
+from unokit.rules import LEVER_OUTCOMES, Rules
 from unokit.tournament import (
     MAX_DECISIONS,
     Progress,

@@ -33,8 +33,8 @@ from unokit.cards import NO_COLOUR, Kind
 from unokit.editions import Edition, get_edition
 from unokit.errors import SetupError
 from unokit.game import HOUSE_PHASE_NAMES, PHASE_NAMES
-from unokit.jackpot import LEVER_OUTCOMES, TARGET_OF_RULE, TARGET_PERFORMER
-from unokit.rules import Rules
+from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER
+from unokit.rules import LEVER_OUTCOMES, Rules
 from unokit.views import View
 
 __all__ = [

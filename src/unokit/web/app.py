@@ -122,6 +122,7 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
     return {
         "editions": list(EDITION_NAMES),
         "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},
+        "edition_summaries": {name: get_edition(name).summary for name in EDITION_NAMES},
         "rules": rules,
         "presets": {name: dict(values) for name, values in PRESETS.items()},
         "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
