@@ -423,7 +423,8 @@ def server_ids(page: Page) -> set[str]:
     """The server's hyphenated ids: editions, scoring methods, lever outcomes, phases."""
     options = page.evaluate("fetch('/api/options').then(r => r.json())")
     from unokit.game import PHASE_NAMES
-    from unokit.jackpot import LEVER_OUTCOMES, WildJackpot
+    from unokit.jackpot import WildJackpot
+    from unokit.rules import LEVER_OUTCOMES
 
     ids = {*options["editions"], *options["rules"]["scoring"]["choices"], *LEVER_OUTCOMES, *PHASE_NAMES}
     ids.update(WildJackpot.phase_names)
@@ -446,7 +447,7 @@ def test_table_results_and_replay_show_words_not_ids_and_count_one_point(
     seat_ann(live_server, page, code, secret)
     ids = server_ids(page)
     assert "winner-collects" in ids and "rule-run" in ids
-    expect(page.locator("#round-info")).to_have_text("Round 1 · to 1 point · winner collects the points")
+    expect(page.locator("#round-info")).to_have_text("Round 1 · to 1 point · winner collects the others' points")
     assert not raw_ids(page, ids)
     watch.screenshot("feel-words-table")
     play_out(page)

@@ -36,7 +36,7 @@ export function el(tag, props = {}, ...children) {
     if (key === "class") node.className = value;
     else if (key === "text") node.textContent = String(value);
     else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) /** @type {Record<string, any>} */ (node)[key] = value; // a property: morph() carries it over
+    else if (key.startsWith("on")) /** @type {Record<string, any>} */ (node)[key] = value; // a property: morph() carries onclick over
     else if (value === true) node.setAttribute(key, "");
     else node.setAttribute(key, String(value));
   }
@@ -47,39 +47,26 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
-/** The event handlers el() may set, carried over by morph(). */
-const HANDLERS = ["onclick", "oninput", "onchange", "onsubmit", "onscroll"];
-
 /**
- * Make `node` like `model` (attributes, text, children, handlers), changing only what differs:
- * a part of the page drawn again on every update is restyled and laid out only where it changed.
- * Returns the node that stays in the page (`model` itself where the two are of different kinds).
+ * Make `node` like `model` (attributes, text, children, click handler), changing only what differs, so
+ * that a part of the page drawn again on every update is restyled and laid out only where it changed.
  * @param {ChildNode} node
  * @param {Node} model
- * @returns {Node}
  */
-export function morph(node, model) {
-  if (node.nodeName !== model.nodeName) {
-    node.replaceWith(model);
-    return model;
-  }
-  if (!(node instanceof Element) || !(model instanceof Element)) {
+function morph(node, model) {
+  if (node.nodeName !== model.nodeName) return node.replaceWith(model);
+  if (!(node instanceof Element && model instanceof Element)) {
     if (node.nodeValue !== model.nodeValue) node.nodeValue = model.nodeValue;
-    return node;
+    return;
   }
   for (const name of node.getAttributeNames()) if (!model.hasAttribute(name)) node.removeAttribute(name);
   for (const name of model.getAttributeNames()) {
     const value = /** @type {string} */ (model.getAttribute(name));
-    if (node.getAttribute(name) === value) continue;
     // styles through the CSSOM: the page's Content-Security-Policy refuses style attributes
-    if (name === "style") /** @type {HTMLElement} */ (node).style.cssText = /** @type {HTMLElement} */ (model).style.cssText;
-    else node.setAttribute(name, value);
+    if (node.getAttribute(name) !== value) name === "style" ? ((/** @type {HTMLElement} */ (node)).style.cssText = value) : node.setAttribute(name, value);
   }
-  const from = /** @type {Record<string, any>} */ (model);
-  const to = /** @type {Record<string, any>} */ (node);
-  for (const handler of HANDLERS) if (to[handler] !== from[handler]) to[handler] = from[handler];
+  /** @type {HTMLElement} */ (node).onclick = /** @type {HTMLElement} */ (model).onclick;
   morphChildren(node, Array.from(model.childNodes));
-  return node;
 }
 
 /**
@@ -89,12 +76,8 @@ export function morph(node, model) {
  */
 export function morphChildren(parent, models) {
   const existing = Array.from(parent.childNodes);
-  models.forEach((model, index) => {
-    const old = existing[index];
-    if (old) morph(old, model);
-    else parent.append(model);
-  });
-  for (let index = models.length; index < existing.length; index += 1) existing[index].remove();
+  models.forEach((model, index) => (existing[index] ? morph(existing[index], model) : parent.append(model)));
+  for (const old of existing.slice(models.length)) old.remove();
 }
 
 /**

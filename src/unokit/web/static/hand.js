@@ -37,7 +37,6 @@ export function renderHand(view) {
     uno === "called" ? " · UNO!" : uno === "uncalled" ? " · UNO not called!" : ""
   }`;
   if (state.selected >= count) state.selected = count - 1;
-  const focused = document.activeElement?.closest?.("#hand") ? state.selected : -1;
   const nodes = cards.map((card, index) => {
     const actions = cardActions(card);
     const classes = [actions.length ? "playable" : "", index === state.selected ? "selected" : ""].join(" ");
@@ -51,9 +50,10 @@ export function renderHand(view) {
     node.toggleAttribute("disabled", state.busy);
     return node;
   });
-  morphChildren(hand, nodes); // the cards that stay are kept: only what changed is drawn again
+  const focused = document.activeElement?.closest?.("#hand");
+  morphChildren(hand, nodes);
   fitHand();
-  /** @type {HTMLElement | undefined} */ (hand.children[focused])?.focus(); // the card focused before, if any
+  if (focused && !document.activeElement?.closest?.("#hand")) /** @type {HTMLElement | undefined} */ (hand.children[state.selected])?.focus();
 }
 
 /** The hand's width and `--card-w` as last laid out, kept by a ResizeObserver: drawing forces no layout. */

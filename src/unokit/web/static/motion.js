@@ -7,7 +7,6 @@ import { $, $$, el, sleep } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
 import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
-import { LEVER_LABELS, LEVER_ORDER } from "./labels.js";
 
 /** @typedef {{x: number, y: number, w: number, h: number}} Box a place on the screen (centre and size) */
 
@@ -346,7 +345,8 @@ function showEffect(node, ms) {
 async function leverFx(event, view, pace) {
   const ms = 1500 * pace;
   if (ms < MIN_MS) return;
-  const outcomes = view?.public?.lever_outcomes ?? LEVER_ORDER;
+  const outcomes = view?.public?.lever_outcomes ?? [];
+  const words = state.options?.rules?.lever_weights?.choice_labels ?? {};
   const outcome = outcomes[event.value - 1] ?? "";
   const reel = el("div", { class: "reel" });
   const title = el("div", { class: "effect-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "pull" : "pulls"} the lever…` });
@@ -356,13 +356,13 @@ async function leverFx(event, view, pace) {
   let elapsed = 0;
   for (let i = 0; i < spins; i += 1) {
     const label = outcomes[(event.value + i + 1) % outcomes.length];
-    reel.textContent = LEVER_LABELS[label] ?? label;
+    reel.textContent = words[label] ?? label;
     const step = (ms * 0.5 * (i + 1)) / ((spins * (spins + 1)) / 2);
     elapsed += step;
     reel.animate([{ transform: "translateY(-40%)", opacity: 0.3 }, { transform: "none", opacity: 1 }], { duration: step });
     await sleep(step);
   }
-  reel.textContent = LEVER_LABELS[outcome] ?? outcome;
+  reel.textContent = words[outcome] ?? outcome;
   reel.classList.add("settled");
   reel.animate([{ transform: "scale(1.25)" }, { transform: "scale(1)" }], { duration: 240 * pace });
   await done([animation], ms - elapsed);

@@ -6,7 +6,7 @@ import { $, $$, el, show, toast } from "./dom.js";
 import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
 import { cardNode } from "./cards.js";
-import { LEVER_LABELS, LEVER_ORDER, capitalize, plural } from "./labels.js";
+import { capitalize, plural } from "./labels.js";
 
 /** @typedef {Omit<HTMLFormElement, "name"> & {name: HTMLInputElement} & Record<string, any>} Form a form with its named fields */
 
@@ -29,25 +29,13 @@ export async function loadOptions() {
 
 // --- words
 
-/** What each edition is: three cards to show and a sentence from its rule sheet. */
-/** @type {Record<string, {cards: string[], text: string}>} */
-const EDITION_INFO = {
-  classic: {
-    cards: ["R7", "YR", "W+4"],
-    text: "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and Wild Draw Four shake things up.",
-  },
-  "wild-jackpot": {
-    cards: ["G$", "B5", "W$"],
-    text: "Classic UNO plus Jackpot cards: play one and pull the lever, and someone performs a rule card the players wrote.",
-  },
-  "space-jam": {
-    cards: ["O4", "BS", "WJ"],
-    text: "Orange replaces green, and the Wild Jam card is dropped: Slam side up you discard two cards, UNO side up you draw two.",
-  },
-  "all-wild": {
-    cards: ["WS2", "WT2", "WX"],
-    text: "Every card is wild, so any card goes on any card: Skip Two, Targeted Draw Two and Forced Swap decide the round.",
-  },
+/** Three cards to show for each edition (its sentence comes from the server). */
+/** @type {Record<string, string[]>} */
+const EDITION_CARDS = {
+  classic: ["R7", "YR", "W+4"],
+  "wild-jackpot": ["G$", "B5", "W$"],
+  "space-jam": ["O4", "BS", "WJ"],
+  "all-wild": ["WS2", "WT2", "WX"],
 };
 
 /** A line of help under each room option (the rule options' come from the server). */
@@ -90,6 +78,13 @@ const optionLabel = (name) => state.options?.rules?.[name]?.label ?? humanize(na
  */
 const choiceLabel = (name, choice) => state.options?.rules?.[name]?.choice_labels?.[String(choice)] ?? humanize(String(choice));
 
+/**
+ * What item `index` of a rule option holding several numbers is for (the lever's outcomes).
+ * @param {string} name
+ * @param {number} index
+ */
+const itemLabel = (name, index) => Object.values(state.options?.rules?.[name]?.choice_labels ?? {})[index] ?? `#${index + 1}`;
+
 /** @param {string | undefined} level */
 export function botLabel(level, short = false) {
   const key = level ?? "heuristic";
@@ -122,10 +117,7 @@ export function optionsInWords(options) {
  */
 function valueInWords(name, value) {
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (name === "lever_weights" && Array.isArray(value)) {
-    return value.map((weight, index) => `${LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}`} ${weight}`).join(", ");
-  }
-  if (Array.isArray(value)) return value.join(", ");
+  if (Array.isArray(value)) return value.map((item, index) => `${itemLabel(name, index)} ${item}`).join(", ");
   if (name === "jam_slam_chance" && typeof value === "number") return `${Math.round(value * 100)}%`;
   return choiceLabel(name, value);
 }
@@ -146,8 +138,6 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? s
 
 // --- the form
 
-/** @type {Record<string, string>} */
-const PRESET_LABELS = { official: "Official", house: "House", party: "Party", "no-mercy": "No Mercy", teams: "Teams", chaos: "Chaos" };
 
 /**
  * What a preset sets, in words (from the server's table, so it never says more than it does).
@@ -167,7 +157,7 @@ function buildRuleFields(options) {
   box.replaceChildren();
   house.replaceChildren();
   const presets = Object.keys(options.presets ?? {});
-  $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: PRESET_LABELS[name] ?? humanize(name) })));
+  $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: humanize(name) })));
   show($("#preset-field"), presets.length > 0);
   $("#preset-summary").textContent = presets.length ? presetInWords(options, presets[0]) : "";
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
@@ -191,7 +181,7 @@ function buildRuleFields(options) {
         el(
           "label",
           { class: "inline" },
-          name === "lever_weights" ? LEVER_LABELS[LEVER_ORDER[index]] ?? `#${index + 1}` : `#${index + 1}`,
+          itemLabel(name, index),
           " ",
           el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value }),
         ),
@@ -225,16 +215,14 @@ function fieldValue(field) {
   if (inputs.length === 1 && inputs[0].type === "checkbox") return inputs[0].checked;
   if (inputs.length > 1) return inputs.map((input) => Number(input.value));
   if (inputs.length === 1) return Number(inputs[0].value);
-  return undefined;
 }
 
 /** Turn off the options that work only with another one while that one is at its default (the
 server refuses them then). */
 function syncRequires() {
   const rules = state.options?.rules ?? {};
-  for (const field of $$("#house-fields .rule-field, #rule-fields .rule-field")) {
-    const needed = field.dataset.requires;
-    if (!needed) continue;
+  for (const field of $$('[data-requires]:not([data-requires=""])')) {
+    const needed = /** @type {string} */ (field.dataset.requires);
     const value = fieldValue($(`.rule-field[data-option="${needed}"]`));
     const off = JSON.stringify(value) === JSON.stringify(rules[needed]?.default);
     for (const control of $$("input, select", field)) /** @type {HTMLInputElement} */ (control).disabled = off;
@@ -329,8 +317,7 @@ function buildEditions(options) {
   const box = $("#editions");
   box.replaceChildren();
   for (const edition of options.editions ?? []) {
-    const info = EDITION_INFO[edition];
-    const fan = el("span", { class: "edition-fan", "aria-hidden": "true" }, (info?.cards ?? []).map((card) => cardNode(card, { small: true })));
+    const fan = el("span", { class: "edition-fan", "aria-hidden": "true" }, (EDITION_CARDS[edition] ?? []).map((card) => cardNode(card, { small: true })));
     box.append(
       el(
         "button",
@@ -342,7 +329,7 @@ function buildEditions(options) {
         },
         fan,
         el("strong", { class: "edition-title", text: editionTitle(edition) }),
-        el("span", { class: "edition-text", text: info?.text ?? "" }),
+        el("span", { class: "edition-text", text: options.edition_summaries?.[edition] ?? "" }),
       ),
     );
   }

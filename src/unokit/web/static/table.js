@@ -2,7 +2,7 @@
 // and UNO button, the scores, the rule cards shown and the log; the hand and the dialog draw
 // themselves.  It draws the update the event queue shows, its version on `#table[data-version]`.
 
-import { $, el, scrollToEnd, show } from "./dom.js";
+import { $, el, morphChildren, scrollToEnd, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
 import { state, seatName, myDecisions, myJumps, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
@@ -10,7 +10,7 @@ import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
-import { SCORING_SHORT, plural } from "./labels.js";
+import { plural } from "./labels.js";
 
 
 const MAX_LOG = 400;
@@ -63,9 +63,7 @@ export function renderTable() {
 /** @param {View} view */
 function renderCentre(view) {
   const top = $("#top-card");
-  if (top.firstElementChild?.getAttribute("data-card") !== view.top_card) {
-    top.replaceChildren(view.top_card ? cardNode(view.top_card, { extraClass: "top" }) : "");
-  }
+  morphChildren(top, view.top_card ? [cardNode(view.top_card, { extraClass: "top" })] : []);
   $("#discard-pile").classList.toggle("empty", view.discard_pile_size <= 1);
   // stacking (a house rule): the penalty that adds up and passes on
   const pending = Number(view.state?.stack_total) || 0;
@@ -75,7 +73,7 @@ function renderCentre(view) {
   show(stackTotal, pending > 0);
   const stack = $("#draw-pile .stack");
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
-  if (stack.childElementCount !== backs) stack.replaceChildren(...Array.from({ length: backs }, () => backNode()));
+  morphChildren(stack, Array.from({ length: backs }, () => backNode()));
   $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
   $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
   const draw = state.legal.find((entry) => entry.type === "draw");
@@ -86,11 +84,11 @@ function renderCentre(view) {
   const direction = $("#direction");
   const forward = view.direction >= 0;
   direction.classList.toggle("ccw", !forward);
-  direction.replaceChildren(
+  morphChildren(direction, [
     el("span", { class: "spin", "aria-hidden": "true", text: forward ? "↻" : "↺" }),
-    forward ? "clockwise" : "counter-clockwise",
-  );
-  const how = SCORING_SHORT[view.scoring] ?? "";
+    new Text(forward ? "clockwise" : "counter-clockwise"),
+  ]);
+  const how = state.options?.rules?.scoring?.choice_labels?.[view.scoring]?.toLowerCase() ?? "";
   const scoring = view.scoring === "single-round" || view.scoring === "knockout" ? how : `to ${plural(view.target_score, "point")}${how ? ` · ${how}` : ""}`;
   $("#round-info").textContent = `Round ${view.round} · ${scoring}`;
 }
@@ -104,10 +102,10 @@ function renderColour(view) {
   const choosing = view.phase === "colour";
   const colour = choosing ? "" : COLOUR_NAMES[view.colour ?? ""];
   chip.className = `colour-chip ${choosing ? "choosing" : colour ? `c-${colour}` : "c-none"}`;
-  chip.replaceChildren(
+  morphChildren(chip, [
     el("span", { class: "chip-label", text: choosing || colour ? "Colour: " : "" }),
-    choosing ? "choosing…" : colour || "No colour",
-  );
+    new Text(choosing ? "choosing…" : colour || "No colour"),
+  ]);
   chip.title = choosing ? `${seatName(view.actor)} ${view.actor === state.seat ? "choose" : "chooses"} the colour` : "";
 }
 
@@ -143,18 +141,19 @@ function actionButton(entry, extraClass = "") {
 /** @param {View} view */
 function renderActions(view) {
   const box = $("#actions");
-  box.replaceChildren();
+  const buttons = [];
   const handPhase = HAND_PHASES.has(view.phase);
   for (const entry of state.legal) {
     if (entry.card) continue; // cards are played from the hand
     if (entry.type === "call_uno") continue; // the big UNO button below
-    if (entry.type === "catch") box.append(actionButton(entry, "catch"));
-    else if (handPhase) box.append(actionButton(entry, entry.type === "draw" ? "primary" : ""));
+    if (entry.type === "catch") buttons.push(actionButton(entry, "catch"));
+    else if (handPhase) buttons.push(actionButton(entry, entry.type === "draw" ? "primary" : ""));
   }
   // while the dialog asks (a drawn card), the race button is in the dialog
   const inDialog = phaseDialog(view) && unoWithCard();
   const uno = inDialog ? null : unoButton();
-  if (uno) box.append(el("div", { class: "uno-wrap" }, uno));
+  if (uno) buttons.push(el("div", { class: "uno-wrap" }, uno));
+  morphChildren(box, buttons);
   box.classList.toggle("has-uno", Boolean(uno));
 }
 
@@ -175,7 +174,7 @@ function renderScores(view) {
       el("td", { class: "num", text: single ? plural(size, "card") : view.scores[seat] }),
     ),
   );
-  $("#scoreboard tbody").replaceChildren(...rows);
+  morphChildren($("#scoreboard tbody"), rows);
 }
 
 /** @param {View} view */
@@ -193,5 +192,5 @@ function renderRulesShown(view) {
       el("span", { class: "rule-reading", text: String(reading) }),
     ),
   );
-  $("#rules-shown").replaceChildren(...items);
+  morphChildren($("#rules-shown"), items);
 }

@@ -89,6 +89,8 @@ type OptionSpec = {
 type Options = {
   editions?: string[];
   edition_titles?: Record<string, string>;
+  /** each edition in a sentence */
+  edition_summaries?: Record<string, string>;
   rules?: Record<string, OptionSpec>;
   /** each preset's house rules (the others at their defaults) */
   presets?: Record<string, Record<string, any>>;
