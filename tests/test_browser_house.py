@@ -1,9 +1,11 @@
 """House rules at the browser table: a stack of draw cards answered from the hand, its total on
-the pile, and the swap of a Seven; the house rules offered on the start page by preset."""
+the pile, the swap of a Seven, a jump-in, teams; the house rules offered on the start page by
+preset, and a whole round played under the house preset."""
 
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING
 
 from playwright.sync_api import Page, expect
@@ -13,6 +15,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     live_server_fixture,
     open_page_fixture,
     playwright_instance_fixture,
+    try_click,
 )
 from unokit.cards import card_name
 from unokit.deck import stacked_deck
@@ -55,6 +58,27 @@ def sit_and_start(page: Page, url: str, code: str, secret: str) -> None:
     page.click("#fill-bots")
     page.click("#start-game")
     expect(page.locator("#table")).to_be_visible()
+
+
+def play_round(page: Page, seconds: float = 120.0) -> list[str]:
+    """Answer every decision the page asks of this player (a dialog's choice, a playable card, an
+    action button) until the round's results show; returns what was done."""
+    moves: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if page.locator("#results:not([hidden])").count():
+            return moves
+        for what, selector in (
+            ("dialog", "#decision:not([hidden]) #decision-options button.option:not([disabled])"),
+            ("card", "#hand button.card.playable:not([disabled])"),
+            ("action", "#actions button.act:not([disabled])"),
+        ):
+            if try_click(page, selector):
+                moves.append(what)
+                break
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"the round did not end in {seconds} s; moves: {moves}")
 
 
 def test_a_stack_is_answered_from_the_hand_with_its_total_on_the_pile(
@@ -110,7 +134,8 @@ def test_a_seven_swaps_hands_with_the_player_chosen(live_server: LiveServer, ope
 
 def test_a_preset_fills_the_house_rules_and_the_lobby_names_them(live_server: LiveServer, open_page: OpenPage) -> None:
     """The start page's House rules start from a preset: choosing one sets its switches (the others
-    back to their defaults), a switch changed after it counts, and the lobby says the rules in words."""
+    back to their defaults), a switch changed after it counts, the lobby says the rules in words,
+    and a whole round is then played at the table under them."""
     watch = open_page(DESKTOP)
     page = watch.page
     page.goto(live_server.url + "/")
@@ -150,6 +175,16 @@ def test_a_preset_fills_the_house_rules_and_the_lobby_names_them(live_server: Li
     code = page.inner_text("#lobby-code").strip()
     chosen = live_server.call(lambda: live_server.room(code).settings.rules)
     assert chosen == {"stacking": "same", "seven_swap": True, "jump_in": True}
+    # and a whole round is played at the table under them, every decision made on the page
+    page.click("#fill-bots")
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+    moves = play_round(page)
+    assert "card" in moves, moves
+    expect(page.locator("#results-title")).to_contain_text("round 1")
+    game = live_server.call(lambda: live_server.room(code).game)
+    assert game is not None and game.rules.jump_in and game.rules.stacking == "same"
+    assert any(event[0] == "round_end" for event in game.events)
     assert not watch.real_errors(), watch.errors
 
 

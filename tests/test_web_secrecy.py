@@ -27,6 +27,7 @@ from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, reda
 from unokit.game import Game
 from unokit.narrate import Narrator, plain
 from unokit.record import replay
+from unokit.rules import Rules
 from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
 from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside
@@ -54,9 +55,14 @@ def server() -> Iterator[RunningServer]:
         yield running
 
 
-def play_match(server: RunningServer, edition: str, seed: int, target: int) -> tuple[str, dict[Any, Client]]:
-    """A whole match of Ann and Bob (scripted) against two bots, followed by a spectator."""
-    rules = {"target_score": target, "scoring": "winner-collects"}  # All Wild's own is a single round
+def play_match(
+    server: RunningServer, edition: str, seed: int, target: int, preset: str | None = None
+) -> tuple[str, dict[Any, Client]]:
+    """A whole match of Ann and Bob (scripted) against two bots, followed by a spectator; house
+    rules from ``preset`` if one is named."""
+    rules: dict[str, Any] = {"target_score": target, "scoring": "winner-collects"}  # All Wild's own is a single round
+    if preset is not None:
+        rules["preset"] = preset
     code, secret = server.create_fixed_room(FixedSetup(seed), edition, seats=4, rules=rules)
     host = Client(server.url)
     host.send(type="resume", code=code, secret=secret)
@@ -111,10 +117,17 @@ def strings_outside_allowed(message: dict[str, Any]) -> list[str]:
     )
 
 
-@pytest.mark.parametrize("edition", EDITIONS)
-def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServer, edition: str) -> None:
+@pytest.mark.parametrize(
+    ("edition", "preset"), [*((edition, None) for edition in EDITIONS), ("classic", "house"), ("all-wild", "house")]
+)
+def test_every_message_shows_only_what_its_receiver_may_see(
+    server: RunningServer, edition: str, preset: str | None
+) -> None:
+    """Every update of a whole match, to both players and a spectator, equals the engine's view of
+    the receiver at that version; no card is named anywhere else; the house preset (stacking,
+    Seven-O, Jump-In: a jump-in's chance is the jumper's alone) too."""
     seed, target = MATCHES[edition]
-    code, clients = play_match(server, edition, seed, target)
+    code, clients = play_match(server, edition, seed, target, preset)
     record = server.hub.storage.load_record(code)
     assert record is not None
     game = replay(record, upto=0)
@@ -128,6 +141,10 @@ def test_every_message_shows_only_what_its_receiver_may_see(server: RunningServe
         at_version[len(game.events)] = game.clone()
     final = game
     assert final.is_over
+    if preset is not None:
+        assert final.rules == Rules.preset(preset, target_score=target, scoring="winner-collects")
+        house_events = {e[0] for e in final.events} & {"stack", "swap", "pass_hands", "jump"}
+        assert house_events, "the house rules came into play"
     checked = hidden = 0
     for viewer, client in clients.items():
         narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition)
