@@ -219,8 +219,10 @@ def build_view(game: Game, seat: int | None) -> View:
 
 def round_start(history: Sequence[Event]) -> int:
     """Index of the current round's first event (its ``dealer`` event), 0 if there is none."""
-    for index in range(len(history) - 1, -1, -1):
-        if history[index][0] == "dealer":
+    index = len(history)
+    for event in reversed(history):
+        index -= 1
+        if event[0] == "dealer":
             return index
     return 0
 
@@ -248,9 +250,7 @@ def called_uno(history: Sequence[Event], hand_sizes: Sequence[int], uncalled: Se
     if not single:
         return ()
     called: set[int] = set()
-    start = round_start(history)
-    for index in range(len(history) - 1, start - 1, -1):
-        kind, seat, value, _ = history[index]
+    for kind, seat, value, _ in reversed(history):  # back to the round's ``dealer`` event at most
         if kind == "play" or kind == "uno":
             if seat in single:
                 single.discard(seat)
