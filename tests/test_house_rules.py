@@ -648,7 +648,7 @@ def test_house_events_and_actions_have_words() -> None:
         for kind in HOUSE_EVENT_KINDS
     }
     assert texts == {
-        "stack": "Bob stacks: the penalty is now 4 cards.",
+        "stack": "The stacked penalty stands at 4 cards.",
         "stack_draw": "Bob takes the penalty of 4 cards.",
         "deflect": "Bob deflects the penalty of 4 cards.",
         "pass_hands": "Every hand passes counter-clockwise.",

@@ -197,8 +197,8 @@ class Narrator:
             return [self.says(seat, "choose"), f" {self.self_or(seat, value)}."]
         if kind == "swap":
             return [self.says(seat, "swap"), f" hands with {self.whom(value)}."]
-        if kind == "stack":
-            return [self.says(seat, "stack"), f": the penalty is now {plural(value, 'card')}."]
+        if kind == "stack":  # the card that starts a stack or adds to one (its play was told before)
+            return [f"The stacked penalty stands at {plural(value, 'card')}."]
         if kind == "stack_draw":
             return [self.says(seat, "take"), f" the penalty of {plural(value, 'card')}."]
         if kind == "pass_hands":
