@@ -19,7 +19,9 @@ Starts ``unokit serve`` in a subprocess (127.0.0.1, a free port, a temporary SQL
   flying (``over_32ms_in_flight``; the others are the table's first and last drawing), each such
   frame as ``[index, ms, cards flying]`` (``over_32ms_at``);
   ``long_frames``: each animation frame over 32 ms (``long-animation-frame``): its length, its
-  rendering, and the scripts that ran in it with their forced style and layout.
+  rendering, and the scripts that ran in it with their forced style and layout; ``update_ms``:
+  then, on that dealt table, the time to draw an update that changes one seat's card count and
+  whose turn it is (script, style and layout; median and worst of 15).
 
 Prints one JSON object.
 
@@ -244,6 +246,26 @@ FRAME_RECORDER = """
 """
 
 
+REDRAW = """
+async () => {
+  const table = await import(document.querySelector('link[rel=modulepreload][href$="/table.js"]').href);
+  const { state } = await import(document.querySelector('link[rel=modulepreload][href$="/state.js"]').href);
+  const times = [];
+  for (let i = 0; i < 15; i += 1) {
+    // what a play changes: one seat's count and whose turn it is
+    state.view.hand_sizes[3] = 29 - (i % 2);
+    state.view.actor = 1 + (i % 3);
+    const started = performance.now();
+    table.renderTable();
+    document.body.offsetHeight; // style and layout now, inside the measure
+    times.push(performance.now() - started);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 30)));
+  }
+  return times;
+}
+"""
+
+
 def deal_frames(page: Page, url: str) -> dict[str, Any]:
     code = "BENCH234"
     messages = big_deal_messages(code)
@@ -275,6 +297,8 @@ def deal_frames(page: Page, url: str) -> dict[str, Any]:
     long_frames = page.evaluate("() => window.__long")
     deltas = [float(d) for d in measured["deltas"]]
     page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 30")
+    page.wait_for_timeout(300)
+    updates = [float(ms) for ms in page.evaluate(REDRAW)]
     ordered = sorted(deltas)
     return {
         "frames": len(deltas),
@@ -291,6 +315,7 @@ def deal_frames(page: Page, url: str) -> dict[str, Any]:
         "duration_ms": round(sum(deltas)),
         "cards_in_flight": measured["flights"],
         "long_frames": long_frames,
+        "update_ms": {"median": round(statistics.median(updates), 1), "max": round(max(updates), 1)},
     }
 
 
