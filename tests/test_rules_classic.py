@@ -849,21 +849,33 @@ def test_every_option_is_checked_against_the_options_table() -> None:
     from unokit.rules import OPTIONS
 
     assert set(OPTIONS) == {f.name for f in fields(Rules)}
+    default = Rules()
+
+    def partner(name: str) -> dict[str, object]:
+        """The option ``name`` works with (``OptionSpec.requires``), set to a value other than its default."""
+        needed = OPTIONS[name].requires
+        if not needed:
+            return {}
+        spec = OPTIONS[needed]
+        on = not getattr(default, needed) if spec.kind == "bool" else spec.choices[-1]
+        return {needed: on}
+
     for name, spec in OPTIONS.items():
+        with_partner = partner(name)
         if spec.kind in ("int", "float"):
-            assert Rules.from_dict({name: spec.low}) == Rules(**{name: spec.low})
-            assert Rules.from_dict({name: spec.high}) == Rules(**{name: spec.high})
+            for edge in (spec.low, spec.high):
+                assert Rules.from_dict({name: edge, **with_partner}) == Rules(**{name: edge, **with_partner})
             for outside in (spec.low - 1, spec.high + 1):
                 with pytest.raises(UnknownOptionError, match=f"rule option '{name}': must be"):
-                    Rules.from_dict({name: outside})
+                    Rules.from_dict({name: outside, **with_partner})
         elif spec.kind == "choice":
             for choice in spec.choices:
-                assert getattr(Rules.from_dict({name: choice}), name) == choice
+                assert getattr(Rules.from_dict({name: choice, **with_partner}), name) == choice
             with pytest.raises(UnknownOptionError, match=f"rule option '{name}': must be one of"):
-                Rules.from_dict({name: "nothing"})
+                Rules.from_dict({name: "nothing", **with_partner})
         elif spec.kind == "bool":
             with pytest.raises(UnknownOptionError, match="true or false"):
-                Rules.from_dict({name: 1})
+                Rules.from_dict({name: 1, **with_partner})
         elif spec.kind == "ints":
             assert spec.length is not None
             top = [int(spec.high)] * spec.length

@@ -143,9 +143,12 @@ def test_options_list_every_rule_option_with_its_default() -> None:
     data = options()
     assert data["editions"] == ["classic", "wild-jackpot", "space-jam", "all-wild"]
     assert set(data["rules"]) == {f.name for f in fields(Rules)} - {"deck"}
-    assert data["rules"]["target_score"] == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
+    words = {"label", "help", "choice_labels"}  # the words, checked against the engine's below
+    limits = {key: value for key, value in data["rules"]["target_score"].items() if key not in words}
+    assert limits == {"type": "int", "min": 1, "max": 1_000_000, "default": 500}
     assert data["rules"]["lever_weights"]["default"] == [1, 1, 1, 1, 1, 1]
-    assert data["rules"]["call_uno"] == {"type": "bool", "group": "house", "default": True}
+    call_uno = {key: value for key, value in data["rules"]["call_uno"].items() if key not in words}
+    assert call_uno == {"type": "bool", "group": "house", "default": True}
     assert data["presets"]["house"] == {"stacking": "same", "seven_swap": True, "zero_pass": True, "jump_in": True}
     for name, values in data["presets"].items():  # every preset names options the server offers, valid together
         assert set(values) <= set(data["rules"]), name
@@ -156,11 +159,16 @@ def test_options_list_every_rule_option_with_its_default() -> None:
         "choices": ["wins", "swaps"],
         "editions": ["all-wild"],
         "default": "wins",
+        "label": "Forced Swap as the final card",
+        "help": "Whether a Wild Forced Swap played as your last card wins at once.",
+        "choice_labels": {"wins": "It wins at once", "swaps": "The hands are swapped first"},
     }
     for name, entry in data["rules"].items():  # the engine's table, as it is
         spec = OPTIONS[name]
         assert entry.get("editions") == (list(spec.editions) if spec.editions is not None else None)
         assert entry.get("group") == (spec.group or None), "house rules are marked as such, no other"
+        assert (entry["label"], entry["help"], entry.get("requires")) == (spec.label, spec.help, spec.requires or None)
+        assert list(entry.get("choice_labels", {}).values()) == list(spec.choice_labels)
         if "min" in entry:
             assert (entry["min"], entry["max"]) == (spec.low, spec.high)
     assert data["bots"] == ["heuristic", "random", "ismcts"]
