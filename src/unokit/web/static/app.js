@@ -22,7 +22,6 @@ import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 
-
 // ------------------------------------------------------------------ messages
 
 /** @param {Message} message */

@@ -5,7 +5,6 @@ import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
 
-
 /** One-tap reactions: sent as ordinary chat text. */
 const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
 const MAX_SHOWN = 100;

@@ -7,7 +7,6 @@ import { conn } from "./connection.js";
 import { renderTable, scrollLog } from "./table.js";
 import { loadOptions } from "./start.js";
 
-
 const REPLAY_CACHE = 400; // steps kept in the page
 const REPLAY_LOG_STEPS = 40; // steps told in the log, up to the current one
 

@@ -8,7 +8,6 @@ import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
 import { capitalize } from "./labels.js";
 
-
 /**
  * A late arrival watches until the next round, when they take seat `seat`.
  * @param {number} seat

@@ -9,7 +9,6 @@ import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { plural } from "./labels.js";
 
-
 const MAX_FAN = 9;
 const BACK = backNode();
 

@@ -138,7 +138,6 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? s
 
 // --- the form
 
-
 /**
  * What a preset sets, in words (from the server's table, so it never says more than it does).
  * @param {Options} options
@@ -540,7 +539,6 @@ export function watch(code) {
   history.replaceState(null, "", `/r/${code}?watch`); // a reload keeps watching
   startConnection({ type: "spectate", code, version: 0 });
 }
-
 
 /**
  * What a newcomer may do in room `code`: join, watch, replay; null for an unknown code.

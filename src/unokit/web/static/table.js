@@ -12,7 +12,6 @@ import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
 import { plural } from "./labels.js";
 
-
 const MAX_LOG = 400;
 let firstDrawn = false;
 
