@@ -73,6 +73,16 @@ class DecisionCycle:
         self._moves = -1
         self._asked: tuple[int, bool] = (-1, False)
 
+    def copy(self, game: Game) -> DecisionCycle:
+        """A cycle on ``game``, a copy of this cycle's game at its position (or a game sampled from a
+        view of it), where the seats that have waited have waited."""
+        other = DecisionCycle(game)
+        if self._moves == len(self.game.history):
+            other._waited = set(self._waited)
+            other._moves = len(game.history)
+            other._asked = other._next()
+        return other
+
     def asked(self) -> tuple[int, bool]:
         """``(seat, out_of_turn)``: the seat to decide now, and whether it is asked out of turn
         (``(-1, False)`` once the match is over)."""

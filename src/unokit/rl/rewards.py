@@ -51,6 +51,13 @@ class RewardKeeper:
         self._held: dict[int, int] = {}
         """Points each seat held at the end of the round being scored."""
 
+    def copy(self, game: Game) -> RewardKeeper:
+        """This keeper's position in the events on ``game``, a copy of its game."""
+        other = RewardKeeper(game, self.reward)
+        other._read = self._read
+        other._held = dict(self._held)
+        return other
+
     def collect(self) -> list[float]:
         """The rewards of the events since the last call, per seat."""
         game = self.game
