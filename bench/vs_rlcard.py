@@ -10,6 +10,16 @@ Both sides play with a uniformly random legal policy for the same wall time:
   as in RLCard; every step lists the legal actions of a seat chosen uniformly among
   the deciders and applies one of them uniformly; each applied action is a decision.
 
+The environment figures (keys ``unokit_env_...``, ``unokit_rlcard_env_...`` and ``env_ratio``)
+time whole environment steps, an observation and a mask built at every step, with the same
+uniformly random legal policy and the same 4 players:
+
+* unokit's PettingZoo environment (``unokit.rl.pettingzoo.env``, Classic, single round): every
+  ``env.last()`` builds the observation vector and the action mask, every ``env.step`` is one
+  step (waits out of turn included); the environment is reset when the match is over;
+* unokit's RLCard interface (``unokit.rl.rlcard``), stepped as RLCard's environment is above;
+* ``env_ratio`` is unokit's PettingZoo steps per second over RLCard's ``env.step`` ones.
+
 Usage: ``python bench/vs_rlcard.py [--seconds 5] [--seed 0]``.  Prints one JSON object.
 """
 
@@ -57,8 +67,13 @@ def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
 
 def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
     rlcard = importlib.import_module("rlcard")
-    rng = random.Random(seed)
     env = rlcard.make("uno", config={"game_num_players": PLAYERS, "seed": seed})
+    return _step_rlcard_env(env, seconds, seed)
+
+
+def _step_rlcard_env(env: Any, seconds: float, seed: int) -> dict[str, float]:
+    """Steps of an environment with RLCard's interface, a uniformly random legal action each."""
+    rng = random.Random(seed)
     steps = 0
     games = 0
     clock = time.perf_counter
@@ -80,6 +95,39 @@ def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
     return {"steps": steps, "games": games, "elapsed_s": elapsed}
 
 
+def bench_pettingzoo_env(seconds: float, seed: int) -> dict[str, float]:
+    np = importlib.import_module("numpy")
+    pettingzoo = importlib.import_module("unokit.rl.pettingzoo")
+    rng = np.random.default_rng(seed)
+    env = pettingzoo.env(edition="classic", players=PLAYERS, rules={"scoring": "single-round"})
+    steps = 0
+    games = 0
+    clock = time.perf_counter
+    started = clock()
+    deadline = started + seconds
+    env.reset(seed=seed)
+    while True:
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            games += 1
+            if clock() >= deadline:
+                break
+            env.reset()
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+        if clock() >= deadline:
+            break
+    elapsed = clock() - started
+    return {"steps": steps, "games": games, "elapsed_s": elapsed}
+
+
+def bench_rlcard_interface(seconds: float, seed: int) -> dict[str, float]:
+    uno_rlcard = importlib.import_module("unokit.rl.rlcard")
+    env = uno_rlcard.make("classic", config={"game_num_players": PLAYERS, "seed": seed})
+    return _step_rlcard_env(env, seconds, seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=5.0, help="wall time for each side (default 5)")
@@ -95,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     uno = bench_unokit(args.seconds, args.seed)
     rl = bench_rlcard(args.seconds, args.seed)
+    zoo = bench_pettingzoo_env(args.seconds, args.seed)
+    interface = bench_rlcard_interface(args.seconds, args.seed)
+    zoo_rate = zoo["steps"] / zoo["elapsed_s"]
     unokit_rate = uno["decisions"] / uno["elapsed_s"]
     rlcard_rate = rl["steps"] / rl["elapsed_s"]
     result: dict[str, Any] = {
@@ -109,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         "rlcard_steps_per_s": round(rlcard_rate),
         "rlcard_games_per_s": round(rl["games"] / rl["elapsed_s"], 1),
         "ratio": round(unokit_rate / rlcard_rate, 2),
+        "unokit_env_steps": zoo["steps"],
+        "unokit_env_games": zoo["games"],
+        "unokit_env_steps_per_s": round(zoo_rate),
+        "unokit_env_games_per_s": round(zoo["games"] / zoo["elapsed_s"], 1),
+        "unokit_rlcard_env_steps_per_s": round(interface["steps"] / interface["elapsed_s"]),
+        "unokit_rlcard_env_games_per_s": round(interface["games"] / interface["elapsed_s"], 1),
+        "env_ratio": round(zoo_rate / rlcard_rate, 2),
         "python": platform.python_version(),
     }
     print(json.dumps(result))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -170,3 +172,11 @@ def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "rlcard.envs", None)
     with pytest.raises(ImportError, match=r"pip install 'unokit\[rlcard\]'"):
         importlib.import_module("unokit.rl.rlcard")
+
+
+def test_the_quick_start_of_the_docs_runs() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
+    section = text[text.index("## Quick start: RLCard") :]
+    snippet = re.search(r"```py\n(.*?)```", section, flags=re.DOTALL)
+    assert snippet is not None
+    exec(compile(snippet.group(1), "docs/rl.md", "exec"), {})
