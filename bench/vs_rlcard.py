@@ -32,6 +32,7 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from unokit import Game, Rules
@@ -39,30 +40,44 @@ from unokit import Game, Rules
 PLAYERS = 4
 
 
-def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
-    rng = random.Random(seed)
-    rules = Rules(scoring="single-round")
-    decisions = 0
+def _timed(seconds: float, step: Callable[[], bool], restart: Callable[[], None]) -> dict[str, float]:
+    """Call ``step`` (true when it ends a game, then ``restart`` starts the next) for ``seconds``:
+    the steps, the games finished and the time taken."""
+    steps = 0
     games = 0
     clock = time.perf_counter
     started = clock()
     deadline = started + seconds
-    game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
     while True:
+        over = step()
+        steps += 1
+        if over:
+            games += 1
+            if clock() >= deadline:
+                break
+            restart()
+        elif clock() >= deadline:
+            break
+    return {"steps": steps, "games": games, "elapsed_s": clock() - started}
+
+
+def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    rules = Rules(scoring="single-round")
+    game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+
+    def step() -> bool:
         deciders = game.deciders()
         seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
         legal = game.legal_actions(seat)
         game.apply(seat, legal[0] if len(legal) == 1 else rng.choice(legal))
-        decisions += 1
-        if game.is_over:
-            games += 1
-            if clock() >= deadline:
-                break
-            game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
-        elif clock() >= deadline:
-            break
-    elapsed = clock() - started
-    return {"decisions": decisions, "games": games, "elapsed_s": elapsed}
+        return game.is_over
+
+    def restart() -> None:
+        nonlocal game
+        game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+
+    return _timed(seconds, step, restart)
 
 
 def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
@@ -71,28 +86,28 @@ def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
     return _step_rlcard_env(env, seconds, seed)
 
 
+def bench_rlcard_interface(seconds: float, seed: int) -> dict[str, float]:
+    uno_rlcard = importlib.import_module("unokit.rl.rlcard")
+    env = uno_rlcard.make("classic", config={"game_num_players": PLAYERS, "seed": seed})
+    return _step_rlcard_env(env, seconds, seed)
+
+
 def _step_rlcard_env(env: Any, seconds: float, seed: int) -> dict[str, float]:
     """Steps of an environment with RLCard's interface, a uniformly random legal action each."""
     rng = random.Random(seed)
-    steps = 0
-    games = 0
-    clock = time.perf_counter
-    started = clock()
-    deadline = started + seconds
     state, _ = env.reset()
-    while True:
+
+    def step() -> bool:
+        nonlocal state
         legal = list(state["legal_actions"])
         state, _ = env.step(legal[0] if len(legal) == 1 else rng.choice(legal))
-        steps += 1
-        if env.is_over():
-            games += 1
-            if clock() >= deadline:
-                break
-            state, _ = env.reset()
-        elif clock() >= deadline:
-            break
-    elapsed = clock() - started
-    return {"steps": steps, "games": games, "elapsed_s": elapsed}
+        return bool(env.is_over())
+
+    def restart() -> None:
+        nonlocal state
+        state, _ = env.reset()
+
+    return _timed(seconds, step, restart)
 
 
 def bench_pettingzoo_env(seconds: float, seed: int) -> dict[str, float]:
@@ -100,32 +115,14 @@ def bench_pettingzoo_env(seconds: float, seed: int) -> dict[str, float]:
     pettingzoo = importlib.import_module("unokit.rl.pettingzoo")
     rng = np.random.default_rng(seed)
     env = pettingzoo.env(edition="classic", players=PLAYERS, rules={"scoring": "single-round"})
-    steps = 0
-    games = 0
-    clock = time.perf_counter
-    started = clock()
-    deadline = started + seconds
     env.reset(seed=seed)
-    while True:
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            games += 1
-            if clock() >= deadline:
-                break
-            env.reset()
-            continue
+
+    def step() -> bool:
+        observation, _, _, _, _ = env.last()
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        steps += 1
-        if clock() >= deadline:
-            break
-    elapsed = clock() - started
-    return {"steps": steps, "games": games, "elapsed_s": elapsed}
+        return bool(env.unwrapped.game.is_over)
 
-
-def bench_rlcard_interface(seconds: float, seed: int) -> dict[str, float]:
-    uno_rlcard = importlib.import_module("unokit.rl.rlcard")
-    env = uno_rlcard.make("classic", config={"game_num_players": PLAYERS, "seed": seed})
-    return _step_rlcard_env(env, seconds, seed)
+    return _timed(seconds, step, env.reset)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,12 +143,12 @@ def main(argv: list[str] | None = None) -> int:
     zoo = bench_pettingzoo_env(args.seconds, args.seed)
     interface = bench_rlcard_interface(args.seconds, args.seed)
     zoo_rate = zoo["steps"] / zoo["elapsed_s"]
-    unokit_rate = uno["decisions"] / uno["elapsed_s"]
+    unokit_rate = uno["steps"] / uno["elapsed_s"]
     rlcard_rate = rl["steps"] / rl["elapsed_s"]
     result: dict[str, Any] = {
         "players": PLAYERS,
         "seconds_each": args.seconds,
-        "unokit_decisions": uno["decisions"],
+        "unokit_decisions": uno["steps"],
         "unokit_games": uno["games"],
         "unokit_decisions_per_s": round(unokit_rate),
         "unokit_games_per_s": round(uno["games"] / uno["elapsed_s"], 1),
