@@ -410,3 +410,31 @@ def test_history_is_redacted_per_viewer_and_per_clone() -> None:
     assert copy.view(2).history == tuple(redact(e, 2) for e in copy.events)
     assert game.view(2).history == tuple(redact(e, 2) for e in game.events)
     assert json.loads(json.dumps(game.view(0).to_dict()))["history"][-1]["kind"] == game.events[-1][0]
+
+
+def test_a_copy_and_its_original_keep_their_own_redacted_logs() -> None:
+    """A copy shares the views' redacted logs with its original until either adds to them: the views
+    of both, played apart, tell each its own events, redacted for the viewer."""
+    import random
+
+    game = Game("classic", 3, seed=11)
+    rng = random.Random(3)
+
+    def step(g: Game) -> None:
+        seat = g.deciders()[0]
+        legal = g.legal_actions(seat)
+        g.apply(seat, legal[rng.randrange(len(legal))])
+
+    for _ in range(30):
+        step(game)
+    before = {seat: game.view(seat).history for seat in (0, 1, 2, None)}
+    copy = game.clone()
+    for _ in range(25):
+        step(game)
+        step(copy)
+        for g in (game, copy):
+            for seat in (0, 1, 2, None):
+                assert list(g.view(seat).history) == [redact(e, seat) for e in g.events]
+    assert game.events != copy.events, "the two games went apart"
+    for seat, history in before.items():  # a view taken before the copy still tells what it told
+        assert list(history) == [redact(e, seat) for e in game.events[: len(history)]]

@@ -251,8 +251,9 @@ class Game:
         self._final_effects = self.edition.final_effects
         self._wd4_restricted = not self.rules.allow_bluff and self.edition.colours_matter
         self.events: list[Event] = []
-        self.redacted_logs: dict[int | None, tuple[list[Event], list[Event]]] = {}
-        """Per viewer: (the event list read, that log as the viewer may see it), extended as views are built."""
+        self.redacted_logs: dict[int | None, tuple[list[Event], list[Event], bool]] = {}
+        """Per viewer: (the event list read, that log as the viewer may see it, whether a copy of the game
+        shares the log: then it is copied before it grows), extended as views are built."""
         self.history: list[tuple[int, int]] = []
         self.scores = [0] * players
         self.round = 0
@@ -949,7 +950,12 @@ class Game:
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
-        other.redacted_logs = {}
+        # the views' redacted logs are shared until one of the two games adds to them (views.py)
+        logs = {
+            seat: (source, log, True) for seat, (source, log, _) in self.redacted_logs.items() if source is self.events
+        }
+        self.redacted_logs = logs
+        other.redacted_logs = {seat: (other.events, log, True) for seat, (_, log, _) in logs.items()}
         other.history = list(self.history)
         other.scores = list(self.scores)
         other.hands = [list(h) for h in self.hands]

@@ -274,11 +274,15 @@ def called_uno(history: Sequence[Event], hand_sizes: Sequence[int], uncalled: Se
 def _redacted_history(game: Game, seat: int | None) -> History:
     """The log redacted for ``seat``, extended from the events added since the last view."""
     events = game.events
-    source, log = game.redacted_logs.get(seat, (None, []))
+    source, log, shared = game.redacted_logs.get(seat, (None, [], False))
     if source is not events or len(log) > len(events):
-        log = []
-        game.redacted_logs[seat] = (events, log)
-    log.extend(redact(e, seat) for e in events[len(log) :])
+        log, shared = [], False
+        game.redacted_logs[seat] = (events, log, shared)
+    if len(log) < len(events):
+        if shared:  # a copy of the game holds this log too: grow a list of one's own
+            log = list(log)
+            game.redacted_logs[seat] = (events, log, False)
+        log.extend(redact(e, seat) for e in events[len(log) :])
     return History(log, len(log))
 
 

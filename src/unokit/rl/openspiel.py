@@ -231,14 +231,9 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type info
 
 
 def _copy(game: Game) -> Game:
-    """A copy of ``game`` whose generator refuses draws, with the views' redacted logs carried over
-    (a copy would otherwise redact the whole history again for its first views)."""
+    """A copy of ``game`` whose generator refuses draws (the copy shares the views' redacted logs)."""
     other = game.clone()
     other.rng = _NO_CHANCE
-    events = game.events
-    for seat, (source, log) in game.redacted_logs.items():
-        if source is events and len(log) <= len(events):
-            other.redacted_logs[seat] = (other.events, list(log))
     return other
 
 
