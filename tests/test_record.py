@@ -315,3 +315,21 @@ def test_load_then_replay_rejects_an_unknown_key(tmp_path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(RecordError):
         replay(load(path))
+
+
+def test_an_option_idle_without_its_partner_is_left_out_on_replay() -> None:
+    """Records written before ``Rules`` refused options that only change another one left at its
+    default (``mercy_limit`` without ``mercy``, ``stack_revenge`` without stacking) replay: those
+    options changed nothing and are left out; with their partner on they are kept."""
+    game = Game("classic", 3, seed=21, rules={"scoring": "single-round"})
+    rng = random.Random(2)
+    while not game.is_over:
+        seat = game.deciders()[0]
+        legal = game.legal_actions(seat)
+        game.apply(seat, legal[rng.randrange(len(legal))])
+    record = to_record(game)
+    record["rules"] = {**record["rules"], "mercy_limit": 10, "stack_revenge": True}
+    again = replay(record)
+    assert again.events == game.events and again.rules == game.rules
+    record["rules"] = {**record["rules"], "mercy": True}
+    assert replay(record, upto=0).rules.mercy_limit == 10

@@ -20,7 +20,9 @@ the same state and event list as the game recorded.
 
 Format ``unokit-record/1`` (written before ``Rules.scoring`` had the value ``edition``, when the
 default was ``winner-collects``) is still read: its rules without ``scoring`` are played with
-``winner-collects``, as they were recorded.
+``winner-collects``, as they were recorded.  An option that only changes another one (its
+``OptionSpec.requires``) is left out when that one is at its default: such options changed
+nothing, and records written before ``Rules`` refused them may hold them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 from unokit.cards import card_name
 from unokit.errors import RecordError, UnoError
 from unokit.game import Game
+from unokit.rules import OPTIONS, Rules
 
 FORMAT = "unokit-record/2"
 OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}
@@ -71,6 +74,8 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     rules = record.get("rules") or {}
     if fmt in OLD_FORMATS and isinstance(rules, dict):
         rules = {**OLD_FORMATS[fmt], **rules}
+    if isinstance(rules, dict) and "preset" not in rules:
+        rules = _without_idle_options(rules)
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record 'actions' must be a list of [seat, action]")
@@ -94,6 +99,19 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
         except UnoError as exc:
             raise RecordError(f"action {index} ({item[1]!r} by seat {item[0]!r}) does not replay: {exc}") from None
     return game
+
+
+def _without_idle_options(rules: dict[str, Any]) -> dict[str, Any]:
+    """``rules`` less the options whose partner option (``OptionSpec.requires``) it leaves at its default."""
+    default = Rules()
+    idle = {
+        name
+        for name in rules
+        if name in OPTIONS
+        and (needed := OPTIONS[name].requires)
+        and rules.get(needed, getattr(default, needed)) == getattr(default, needed)
+    }
+    return {name: value for name, value in rules.items() if name not in idle}
 
 
 def save(game: Game, path: str | Path, names: list[str] | None = None) -> None:
