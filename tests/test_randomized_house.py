@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
 from unokit.house import HouseGame
-from unokit.rules import DEFLECT_MODES, MULTI_PLAY_MODES, OPTIONS, PRESETS, STACKING_MODES, Rules
+from unokit.rules import DEFLECT_MODES, MULTI_PLAY_MODES, PRESETS, STACKING_MODES, Rules, without_idle_options
 
 HOUSE_OPTIONS = st.fixed_dictionaries(
     {
@@ -43,17 +43,6 @@ HOUSE_OPTIONS = st.fixed_dictionaries(
         "teams": st.booleans(),
     },
 )
-
-
-def without_orphans(options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` less the options whose partner option is at its default (``Rules`` refuses them)."""
-    defaults = Rules()
-    return {
-        name: value
-        for name, value in options.items()
-        if not (needed := OPTIONS[name].requires)
-        or options.get(needed, getattr(defaults, needed)) != getattr(defaults, needed)
-    }
 
 
 def random_play_limit(edition: str, rules: Rules) -> int | None:
@@ -88,7 +77,7 @@ def test_random_presets(edition: str, preset: str) -> None:
 )
 @given(players=st.sampled_from(PLAYER_COUNTS), seed=st.integers(0, 2**32), options=HOUSE_OPTIONS)
 def test_random_house_options(edition: str, players: int, seed: int, options: dict[str, Any]) -> None:
-    options = without_orphans({"scoring": "single-round", **options})
+    options = without_idle_options({"scoring": "single-round", **options})
     if options.get("teams") and (players < 4 or players % 2):
         players = 4 if players < 4 else players + 1  # teams need an even number of players (7: 8)
     limit = random_play_limit(edition, Rules.from_dict(options))

@@ -208,3 +208,16 @@ def test_the_store_writes_the_actions_asked_for_together_in_groups(tmp_path: Pat
         assert storage.load_record(code) is None  # not started: the record is only read for games
         with sqlite3.connect(storage.path) as db:
             assert db.execute("SELECT COUNT(*) FROM actions WHERE code = ?", (code,)).fetchone() == (1,)
+
+
+def test_a_room_stored_with_an_option_idle_without_its_partner_loads_without_it() -> None:
+    """Rooms stored before idle options were refused (``mercy_limit`` without ``mercy``) load, and
+    their games start: the option changed nothing and is left out; with its partner it stays."""
+    from unokit.rules import Rules
+    from unokit.web.settings import RoomSettings
+
+    stored = {"edition": "classic", "players": 3, "rules": {"mercy_limit": 10, "hand_size": 5}}
+    settings = RoomSettings.from_dict(stored)
+    assert settings.rules == {"hand_size": 5} and Rules.from_dict(settings.rules).hand_size == 5
+    kept = RoomSettings.from_dict({**stored, "rules": {"mercy_limit": 10, "mercy": True}})
+    assert kept.rules == {"mercy_limit": 10, "mercy": True}

@@ -34,7 +34,7 @@ from typing import Any
 from unokit.cards import card_name
 from unokit.errors import RecordError, UnoError
 from unokit.game import Game
-from unokit.rules import OPTIONS, Rules
+from unokit.rules import without_idle_options
 
 FORMAT = "unokit-record/2"
 OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}
@@ -75,7 +75,7 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     if fmt in OLD_FORMATS and isinstance(rules, dict):
         rules = {**OLD_FORMATS[fmt], **rules}
     if isinstance(rules, dict) and "preset" not in rules:
-        rules = _without_idle_options(rules)
+        rules = without_idle_options(rules)
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record 'actions' must be a list of [seat, action]")
@@ -99,19 +99,6 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
         except UnoError as exc:
             raise RecordError(f"action {index} ({item[1]!r} by seat {item[0]!r}) does not replay: {exc}") from None
     return game
-
-
-def _without_idle_options(rules: dict[str, Any]) -> dict[str, Any]:
-    """``rules`` less the options whose partner option (``OptionSpec.requires``) it leaves at its default."""
-    default = Rules()
-    idle = {
-        name
-        for name in rules
-        if name in OPTIONS
-        and (needed := OPTIONS[name].requires)
-        and rules.get(needed, getattr(default, needed)) == getattr(default, needed)
-    }
-    return {name: value for name, value in rules.items() if name not in idle}
 
 
 def save(game: Game, path: str | Path, names: list[str] | None = None) -> None:

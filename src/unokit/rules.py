@@ -558,6 +558,26 @@ class Rules:
 _DEFAULT = Rules()
 
 
+def without_idle_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` (a mapping of option names to values, no preset) less the options that only change
+    another one (:attr:`OptionSpec.requires`) it leaves at its default.  Such options changed
+    nothing; records and rooms stored before :class:`Rules` refused them may hold them.
+
+    >>> without_idle_options({"mercy_limit": 10, "hand_size": 5})
+    {'hand_size': 5}
+    >>> without_idle_options({"mercy_limit": 10, "mercy": True})
+    {'mercy_limit': 10, 'mercy': True}
+    """
+    idle = {
+        name
+        for name in options
+        if name in OPTIONS
+        and (needed := OPTIONS[name].requires)
+        and options.get(needed, getattr(_DEFAULT, needed)) == getattr(_DEFAULT, needed)
+    }
+    return {name: value for name, value in options.items() if name not in idle}
+
+
 def _deck_pairs(value: Any) -> tuple[tuple[str, int], ...]:
     if isinstance(value, dict):
         items = list(value.items())

@@ -7,6 +7,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from unokit.rules import without_idle_options
+
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
@@ -136,11 +138,13 @@ class RoomSettings:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
-        """Settings as stored (a room stored before turn timers has none)."""
+        """Settings as stored (a room stored before turn timers has none; rules stored before idle
+        options were refused lose them: see :func:`unokit.rules.without_idle_options`)."""
+        rules = dict(data["rules"])
         return cls(
             data["edition"],
             data["players"],
-            dict(data["rules"]),
+            rules if "preset" in rules else without_idle_options(rules),
             data.get("bot", "heuristic"),
             int(data.get("timer", 0)),
             bool(data.get("public", False)),
