@@ -73,7 +73,7 @@ class NumpyPolicy:
     def from_model(cls, model: MaskablePPO) -> NumpyPolicy:
         """The weights of ``model``'s policy network and action head."""
         policy = model.policy
-        linears = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+        linears: list[Any] = [m for m in policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
         linears.append(policy.action_net)
         layers = [
             (m.weight.detach().cpu().numpy().astype(np.float32), m.bias.detach().cpu().numpy().astype(np.float32))
