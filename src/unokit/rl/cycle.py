@@ -45,13 +45,21 @@ def wait_action(space: ActionSpace) -> int:
 
 
 def out_of_turn_order(game: Game) -> list[int]:
-    """The seats other than the actor that may act now, in the order they are asked."""
+    """The seats other than the actor asked now, in the order they are asked.
+
+    While a Jump-In window is open (public: the card just played), every seat in play but the
+    actor and that card's player is asked, in play order, whether or not it holds the card: who
+    is asked tells nothing of the hands (a seat without the card may only wait)."""
     deciders = game.deciders()
     actor = game.actor
-    if len(deciders) <= 1 and (not deciders or deciders[0] == actor):
+    jump_from = getattr(game, "jump_from", -1) if getattr(game, "jump_card", -1) >= 0 else None
+    if jump_from is None and len(deciders) <= 1 and (not deciders or deciders[0] == actor):
         return []
     types = game.actions.types
     others = [seat for seat in deciders if seat != actor and game.legal_actions(seat)]
+    if jump_from is not None:
+        out: frozenset[int] = getattr(game, "out", frozenset())
+        others += [s for s in game.seats_in() if s not in (actor, jump_from) and s not in out and s not in others]
     first = [seat for seat in others if any(types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat))]
     order = list(first)
     for step in range(1, game.n):
