@@ -1,0 +1,25 @@
+"""The compiled engine (the ``fast`` extra: numba and numpy).
+
+:mod:`unokit.fast.classic` plays Classic UNO with the sheet's rule options as arrays and
+functions compiled by numba: whole games at a time for simulations, or one decision at a time
+behind :class:`~unokit.fast.classic.FastGame` and the reinforcement-learning environments.
+It is a second implementation of the rules, held identical to :class:`unokit.Game` by a
+differential test: the same deals replayed through ``Game`` give the same legal actions, the
+same events and the same hands and scores at every step.
+
+Importing it without numba raises :class:`ImportError` naming the extra.
+"""
+
+from __future__ import annotations
+
+MISSING_EXTRA = "the compiled engine needs the fast extra: pip install 'unokit[fast]'"
+"""The message of the :class:`ImportError` raised when numba or numpy is missing."""
+
+
+def require_fast() -> None:
+    """Raise :class:`ImportError` naming the ``fast`` extra when numba or numpy is missing."""
+    try:
+        import numba  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError as error:
+        raise ImportError(MISSING_EXTRA) from error

@@ -1,0 +1,1022 @@
+"""Classic UNO compiled: a game is one ``int64`` array, its transitions numba functions.
+
+The rules are those of :class:`unokit.Game` for Classic UNO with the sheet's options
+(``scoring`` winner-collects, running-tally or single-round, ``target_score``, ``hand_size``,
+``allow_bluff``, ``challenger_plays_after_catching_bluff``, ``two_player_reverse_skips``,
+``uno_penalty``); house rules and a changed deck are refused with
+:class:`~unokit.errors.UnknownOptionError`.  The tables (cards, points, what may be played on
+what, action ids) are read from the Python edition, so both engines share one definition of
+the deck and the action space; ``tests/test_fast_classic.py`` replays compiled games through
+``Game`` and compares every step.
+
+Randomness comes from a xorshift128 generator kept in the state: the same seed gives the same
+game here, though not the same game as ``Game`` with that seed (the Python engine uses
+:class:`random.Random`).
+
+>>> game = FastGame(players=3, seed=7)
+>>> seat, out_of_turn = game.asked()
+>>> game.act(seat, game.legal_actions(seat)[0])
+>>> game.is_over
+False
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Any
+
+from unokit.fast import MISSING_EXTRA
+
+try:
+    import numba as nb
+    import numpy as np
+    import numpy.typing as npt
+except ImportError as error:  # pragma: no cover - depends on the installation
+    raise ImportError(MISSING_EXTRA) from error
+
+from unokit.actions import MAX_PLAYERS, ActionType
+from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
+from unokit.editions import get_edition
+from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
+from unokit.rules import Rules
+
+__all__ = [
+    "EVENT_NAMES",
+    "SUPPORTED_OPTIONS",
+    "FastGame",
+    "check_rules",
+    "new_state",
+]
+
+IntArray = npt.NDArray[np.int64]
+
+# ---------------------------------------------------------------- tables read from the edition
+
+_EDITION = get_edition("classic")
+_SPACE = _EDITION.actions
+FACES: tuple[int, ...] = _EDITION.faces
+"""The card of each face index (face indices are the PLAY action ids)."""
+F = len(FACES)
+FACE_COLOUR = np.array([CARD_COLOUR[c] for c in FACES], dtype=np.int64)
+FACE_KIND = np.array([CARD_KIND[c] for c in FACES], dtype=np.int64)
+FACE_NUMBER = np.array([CARD_NUMBER[c] for c in FACES], dtype=np.int64)
+FACE_POINTS = np.array([_EDITION.card_points[c] for c in FACES], dtype=np.int64)
+PLAYABLE = np.array([[table[c] for c in FACES] for table in _EDITION.playable_tables], dtype=np.int8)
+"""``PLAYABLE[colour * 32 + top kind, face]``: the edition's matching table."""
+DECK = np.array([FACES.index(c) for c in _EDITION.standard_cards], dtype=np.int64)
+DECK_SIZE = len(DECK)
+WD4 = FACES.index(WILD_DRAW_FOUR)
+NO_COL = NO_COLOUR
+K_SKIP = int(Kind.SKIP)
+K_REVERSE = int(Kind.REVERSE)
+K_DRAW_TWO = int(Kind.DRAW_TWO)
+K_WILD = int(Kind.WILD)
+K_WD4 = int(Kind.WILD_DRAW_FOUR)
+
+A_PLAY_UNO = _SPACE.play_uno_id[FACES[0]]
+A_DRAW = _SPACE.draw
+A_PASS = _SPACE.pass_
+A_COLOUR = _SPACE.id(ActionType.COLOUR, _SPACE.colours[0])
+A_CHALLENGE = _SPACE.challenge
+A_ACCEPT = _SPACE.accept
+A_CALL_UNO = _SPACE.call_uno
+A_CATCH = _SPACE.id(ActionType.CATCH, 0)
+SIZE = _SPACE.size
+"""The edition's action ids; ``SIZE`` is "wait" (a decision out of turn declined)."""
+WAIT = SIZE
+COLOURS = len(_SPACE.colours)
+assert all(_SPACE.play_id[c] == i and _SPACE.play_uno_id[c] == A_PLAY_UNO + i for i, c in enumerate(FACES))
+assert all(_SPACE.id(ActionType.COLOUR, c) == A_COLOUR + i for i, c in enumerate(_SPACE.colours))
+assert _SPACE.colours == tuple(range(COLOURS)), "colour ids are colour numbers"
+assert all(_SPACE.id(ActionType.CATCH, s) == A_CATCH + s for s in range(MAX_PLAYERS))
+
+# ---------------------------------------------------------------- phases, scoring, events
+
+TURN, DRAWN, COLOUR, CHALLENGE, OVER = 0, 1, 2, 3, 6
+"""The phases, numbered as :mod:`unokit.game` numbers them."""
+WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND = 0, 1, 2
+SCORINGS = {"winner-collects": WINNER_COLLECTS, "running-tally": RUNNING_TALLY, "single-round": SINGLE_ROUND}
+
+EVENT_NAMES: tuple[str, ...] = (
+    "dealer_draw",
+    "dealer",
+    "deal",
+    "flip",
+    "return",
+    "play",
+    "draw",
+    "pass",
+    "colour",
+    "skip",
+    "reverse",
+    "challenge",
+    "reveal",
+    "verdict",
+    "accept",
+    "uno",
+    "catch",
+    "reshuffle",
+    "hand",
+    "round_end",
+    "match_end",
+)
+"""The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
+(
+    E_DEALER_DRAW,
+    E_DEALER,
+    E_DEAL,
+    E_FLIP,
+    E_RETURN,
+    E_PLAY,
+    E_DRAW,
+    E_PASS,
+    E_COLOUR,
+    E_SKIP,
+    E_REVERSE,
+    E_CHALLENGE,
+    E_REVEAL,
+    E_VERDICT,
+    E_ACCEPT,
+    E_UNO,
+    E_CATCH,
+    E_RESHUFFLE,
+    E_HAND,
+    E_ROUND_END,
+    E_MATCH_END,
+) = range(len(EVENT_NAMES))
+
+# pending operations, as in unokit.game
+OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_END_ROUND, OP_BEGIN = 0, 1, 2, 3, 6, 7
+
+# ---------------------------------------------------------------- the state's layout
+
+N = 0
+PHASE = 1
+ACTOR = 2
+TURN_SEAT = 3
+DEALER = 4
+DIRECTION = 5
+COLOUR_IN_PLAY = 6
+DRAWN_FACE = 7
+BLUFFER = 8
+BLUFF = 9
+BLUFF_COLOUR = 10
+ROUND = 11
+WINNER = 12
+ARMED = 13
+EXPOSED_COUNT = 14
+DRAW_COUNT = 15
+DISCARD_COUNT = 16
+OPS_COUNT = 17
+RNG = 18  # four words
+TARGET_SCORE = 22
+HAND_SIZE = 23
+ALLOW_BLUFF = 24
+CHALLENGER_PLAYS = 25
+REVERSE_SKIPS = 26
+UNO_PENALTY = 27
+SCORING = 28
+EVENT_TOTAL = 29
+WAITED = 30
+"""Bit mask of the seats that waited since the last action (the decision cycle)."""
+MOVES = 31
+ROUNDS_ENDED = 32
+ROUND_WINNER = 33
+TRACE_ON = 34
+TRACE_COUNT = 35
+DEAL_DUE = 36
+"""A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
+SCORES = 40
+EXPOSED = SCORES + MAX_PLAYERS
+CALLED = EXPOSED + MAX_PLAYERS
+"""Per seat: its last play carried the UNO call (or it called since), and its hand has not changed."""
+SIZES = CALLED + MAX_PLAYERS
+ROUND_POINTS = SIZES + MAX_PLAYERS
+"""Points each seat held when the last round ended."""
+HANDS = ROUND_POINTS + MAX_PLAYERS
+DRAW_PILE = HANDS + MAX_PLAYERS * F
+DISCARD_PILE = DRAW_PILE + DECK_SIZE
+DISCARD_FACES = DISCARD_PILE + DECK_SIZE
+OPS = DISCARD_FACES + F
+OPS_CAP = 8
+SCRATCH = OPS + 3 * OPS_CAP
+"""Room for the dealer draw and a legal-action mask."""
+MASK = SCRATCH + DECK_SIZE + 3 * MAX_PLAYERS
+EVENTS = MASK + SIZE + 1
+EVENT_CAP = 256
+"""Events kept, newest last (a ring): the observation's window reads the most recent."""
+TRACE = EVENTS + 4 * EVENT_CAP
+TRACE_CAP = 8 * (DECK_SIZE + 4)
+"""The shuffles and dealer draws of the last action, when tracing (for the differential test)."""
+STATE_SIZE = TRACE + TRACE_CAP
+TRACE_SHUFFLE, TRACE_SAMPLE = 1, 2
+
+SUPPORTED_OPTIONS = frozenset(
+    {
+        "scoring",
+        "target_score",
+        "hand_size",
+        "allow_bluff",
+        "challenger_plays_after_catching_bluff",
+        "two_player_reverse_skips",
+        "uno_penalty",
+    }
+)
+"""The rule options the compiled engine plays; any other must stay at its default."""
+
+_jit = nb.njit(cache=True, nogil=True)
+
+# ---------------------------------------------------------------- randomness
+
+
+@_jit
+def _next32(s: IntArray) -> int:
+    x = s[RNG]
+    t = x ^ ((x << 11) & 0xFFFFFFFF)
+    s[RNG] = s[RNG + 1]
+    s[RNG + 1] = s[RNG + 2]
+    w = s[RNG + 3]
+    s[RNG + 2] = w
+    w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
+    s[RNG + 3] = w
+    return w  # type: ignore[no-any-return]
+
+
+@_jit
+def _below(s: IntArray, n: int) -> int:
+    return (_next32(s) * n) >> 32
+
+
+@_jit
+def _shuffle(s: IntArray, start: int, length: int) -> None:
+    for i in range(length - 1, 0, -1):
+        j = start + _below(s, i + 1)
+        s[start + i], s[j] = s[j], s[start + i]
+    if s[TRACE_ON]:
+        _trace(s, TRACE_SHUFFLE, start, length)
+
+
+@_jit
+def _trace(s: IntArray, kind: int, start: int, length: int) -> None:
+    at = TRACE + s[TRACE_COUNT]
+    if s[TRACE_COUNT] + length + 2 > TRACE_CAP:
+        return
+    s[at] = kind
+    s[at + 1] = length
+    for i in range(length):
+        s[at + 2 + i] = s[start + i]
+    s[TRACE_COUNT] += length + 2
+
+
+# ---------------------------------------------------------------- events and small helpers
+
+
+@_jit
+def _event(s: IntArray, kind: int, seat: int, value: int, face: int) -> None:
+    at = EVENTS + 4 * (s[EVENT_TOTAL] % EVENT_CAP)
+    s[at] = kind
+    s[at + 1] = seat
+    s[at + 2] = value
+    s[at + 3] = face
+    s[EVENT_TOTAL] += 1
+
+
+@_jit
+def _push(s: IntArray, op: int, seat: int, arg: int) -> None:
+    at = OPS + 3 * s[OPS_COUNT]
+    s[at] = op
+    s[at + 1] = seat
+    s[at + 2] = arg
+    s[OPS_COUNT] += 1
+
+
+@_jit
+def _holds_colour(s: IntArray, seat: int, colour: int) -> bool:
+    if colour == NO_COL:
+        return False
+    hand = HANDS + seat * F
+    for f in range(F):  # noqa: SIM110 - a loop compiles, a generator does not
+        if s[hand + f] and FACE_COLOUR[f] == colour:
+            return True
+    return False
+
+
+@_jit
+def _unexpose(s: IntArray, seat: int) -> None:
+    if s[EXPOSED + seat]:
+        s[EXPOSED + seat] = 0
+        s[EXPOSED_COUNT] -= 1
+
+
+@_jit
+def _reshuffle(s: IntArray) -> bool:
+    count = s[DISCARD_COUNT]
+    if count <= 1:
+        return False
+    top = s[DISCARD_PILE + count - 1]
+    _shuffle(s, DISCARD_PILE, count - 1)
+    for i in range(count - 1):
+        face = s[DISCARD_PILE + i]
+        s[DRAW_PILE + s[DRAW_COUNT]] = face
+        s[DRAW_COUNT] += 1
+        s[DISCARD_FACES + face] -= 1
+    s[DISCARD_PILE] = top
+    s[DISCARD_COUNT] = 1
+    _event(s, E_RESHUFFLE, -1, count - 1, -1)
+    return True
+
+
+@_jit
+def _draw_cards(s: IntArray, seat: int, count: int) -> int:
+    """``seat`` draws up to ``count`` cards (reshuffling when needed); returns the last drawn or -1."""
+    got = 0
+    last = -1
+    hand = HANDS + seat * F
+    for _ in range(count):
+        if s[DRAW_COUNT] == 0 and not _reshuffle(s):
+            break
+        s[DRAW_COUNT] -= 1
+        last = s[DRAW_PILE + s[DRAW_COUNT]]
+        s[hand + last] += 1
+        got += 1
+    if got:
+        s[SIZES + seat] += got
+        s[CALLED + seat] = 0
+        _event(s, E_DRAW, seat, got, -1)
+        if s[EXPOSED + seat] and s[SIZES + seat] != 1:
+            _unexpose(s, seat)
+    return last
+
+
+@_jit
+def _discard_top(s: IntArray) -> int:
+    return s[DISCARD_PILE + s[DISCARD_COUNT] - 1]  # type: ignore[no-any-return]
+
+
+@_jit
+def _hand_points(s: IntArray, seat: int) -> int:
+    total = 0
+    hand = HANDS + seat * F
+    for f in range(F):
+        total += s[hand + f] * FACE_POINTS[f]
+    return total
+
+
+# ---------------------------------------------------------------- turns and rounds
+
+
+@_jit
+def _end_turn(s: IntArray, seat: int, skip: int) -> None:
+    n = s[N]
+    step = s[DIRECTION]
+    nxt = (seat + step) % n
+    for _ in range(skip):
+        _event(s, E_SKIP, nxt, 0, -1)
+        nxt = (nxt + step) % n
+    s[OPS_COUNT] = 0
+    s[TURN_SEAT] = nxt
+    s[ACTOR] = nxt
+    s[PHASE] = TURN
+    if s[EXPOSED_COUNT]:
+        s[ARMED] = 1
+
+
+@_jit
+def _choose_dealer(s: IntArray) -> int:
+    n = s[N]
+    pool = SCRATCH
+    cand = SCRATCH + DECK_SIZE
+    values = cand + MAX_PLAYERS
+    remaining = DECK_SIZE
+    for i in range(DECK_SIZE):
+        s[pool + i] = DECK[i]
+    k = n
+    for i in range(n):
+        s[cand + i] = i
+    while True:
+        if remaining < k:
+            remaining = DECK_SIZE
+            for i in range(DECK_SIZE):
+                s[pool + i] = DECK[i]
+        for i in range(k):  # k distinct cards: a partial Fisher-Yates
+            j = i + _below(s, remaining - i)
+            s[pool + i], s[pool + j] = s[pool + j], s[pool + i]
+        if s[TRACE_ON]:
+            _trace(s, TRACE_SAMPLE, pool, k)
+        best = -1
+        for i in range(k):
+            face = s[pool + i]
+            value = max(FACE_NUMBER[face], 0)
+            s[values + i] = value
+            best = max(best, value)
+            _event(s, E_DEALER_DRAW, s[cand + i], value, face)
+        for i in range(remaining - k):  # the drawn cards leave the pool
+            s[pool + i] = s[pool + k + i]
+        remaining -= k
+        left = 0
+        for i in range(k):
+            if s[values + i] == best:
+                s[cand + left] = s[cand + i]
+                left += 1
+        if left == 1:
+            return s[cand]  # type: ignore[no-any-return]
+        k = left
+
+
+@_jit
+def _start_round(s: IntArray, dealer: int) -> None:
+    n = s[N]
+    s[ROUND] += 1
+    s[DEALER] = dealer
+    s[DIRECTION] = 1
+    s[COLOUR_IN_PLAY] = NO_COL
+    for seat in range(n):
+        s[EXPOSED + seat] = 0
+        s[CALLED + seat] = 0
+    s[EXPOSED_COUNT] = 0
+    s[ARMED] = 0
+    s[OPS_COUNT] = 0
+    s[DRAWN_FACE] = -1
+    _event(s, E_DEALER, dealer, s[ROUND], -1)
+    # the shuffled deck, top card first, is laid bottom first into the draw pile
+    for i in range(DECK_SIZE):
+        s[SCRATCH + i] = DECK[i]
+    _shuffle(s, SCRATCH, DECK_SIZE)
+    for i in range(DECK_SIZE):
+        s[DRAW_PILE + i] = s[SCRATCH + DECK_SIZE - 1 - i]
+    s[DRAW_COUNT] = DECK_SIZE
+    s[DISCARD_COUNT] = 0
+    for f in range(F):
+        s[DISCARD_FACES + f] = 0
+    for i in range(n * F):
+        s[HANDS + i] = 0
+    for seat in range(n):
+        s[SIZES + seat] = 0
+    for _ in range(s[HAND_SIZE]):
+        for offset in range(1, n + 1):
+            seat = (dealer + offset) % n
+            s[DRAW_COUNT] -= 1
+            s[HANDS + seat * F + s[DRAW_PILE + s[DRAW_COUNT]]] += 1
+            s[SIZES + seat] += 1
+    for seat in range(n):
+        _event(s, E_DEAL, seat, s[SIZES + seat], -1)
+    # the start card
+    card = _flip(s)
+    while FACE_KIND[card] == K_WD4:
+        s[DISCARD_COUNT] -= 1
+        s[DISCARD_FACES + card] -= 1
+        s[DRAW_PILE + s[DRAW_COUNT]] = card
+        s[DRAW_COUNT] += 1
+        _shuffle(s, DRAW_PILE, s[DRAW_COUNT])
+        _event(s, E_RETURN, -1, 0, card)
+        card = _flip(s)
+    kind = FACE_KIND[card]
+    left = (dealer + 1) % n
+    wild = FACE_COLOUR[card] == NO_COL
+    if not wild:
+        s[COLOUR_IN_PLAY] = FACE_COLOUR[card]
+    if kind == K_DRAW_TWO:
+        _draw_cards(s, left, 2)
+        _event(s, E_SKIP, left, 0, -1)
+        _push(s, OP_BEGIN, (left + 1) % n, 0)
+    elif kind == K_SKIP:
+        _event(s, E_SKIP, left, 0, -1)
+        _push(s, OP_BEGIN, (left + 1) % n, 0)
+    elif kind == K_REVERSE:
+        s[DIRECTION] = -1
+        _event(s, E_REVERSE, dealer, -1, -1)
+        _push(s, OP_BEGIN, dealer, 0)
+    elif wild:
+        _push(s, OP_BEGIN, left, 0)
+        _push(s, OP_COLOUR, left, 0)
+    else:
+        _push(s, OP_BEGIN, left, 0)
+    _run_ops(s)
+
+
+@_jit
+def _flip(s: IntArray) -> int:
+    s[DRAW_COUNT] -= 1
+    card = s[DRAW_PILE + s[DRAW_COUNT]]
+    s[DISCARD_PILE + s[DISCARD_COUNT]] = card
+    s[DISCARD_COUNT] += 1
+    s[DISCARD_FACES + card] += 1
+    _event(s, E_FLIP, -1, 0, card)
+    return card  # type: ignore[no-any-return]
+
+
+@_jit
+def _end_round(s: IntArray) -> None:
+    n = s[N]
+    winner = -1
+    total = 0
+    for seat in range(n):
+        if s[SIZES + seat] == 0 and winner < 0:
+            winner = seat
+        points = _hand_points(s, seat)
+        s[ROUND_POINTS + seat] = points
+        total += points
+        _event(s, E_HAND, seat, points, -1)
+    method = s[SCORING]
+    gained = 0
+    if method == WINNER_COLLECTS:
+        gained = total - s[ROUND_POINTS + winner]
+        s[SCORES + winner] += gained
+    elif method == RUNNING_TALLY:
+        for seat in range(n):
+            s[SCORES + seat] += s[ROUND_POINTS + seat]
+    _event(s, E_ROUND_END, winner, gained, -1)
+    s[ROUNDS_ENDED] += 1
+    s[ROUND_WINNER] = winner
+    for seat in range(n):
+        s[EXPOSED + seat] = 0
+    s[EXPOSED_COUNT] = 0
+    s[ARMED] = 0
+    s[OPS_COUNT] = 0
+    s[DRAWN_FACE] = -1
+    match_winner = -1
+    if method == SINGLE_ROUND:
+        match_winner = winner
+    elif method == WINNER_COLLECTS:
+        if s[SCORES + winner] >= s[TARGET_SCORE]:
+            match_winner = winner
+    else:
+        highest = s[SCORES]
+        lowest = s[SCORES]
+        for seat in range(n):
+            highest = max(highest, s[SCORES + seat])
+            lowest = min(lowest, s[SCORES + seat])
+        if highest >= s[TARGET_SCORE]:
+            leaders = 0
+            for seat in range(n):
+                if s[SCORES + seat] == lowest:
+                    leaders += 1
+                    match_winner = seat
+            if leaders != 1:
+                match_winner = -1
+    if match_winner >= 0:
+        s[WINNER] = match_winner
+        s[PHASE] = OVER
+        s[ACTOR] = -1
+        s[TURN_SEAT] = -1
+        _event(s, E_MATCH_END, match_winner, s[ROUND], -1)
+        return
+    s[DEAL_DUE] = 1  # the dealer's left deals next (see apply: no recursion, so the code caches)
+
+
+@_jit
+def _run_ops(s: IntArray) -> None:
+    while s[OPS_COUNT]:
+        s[OPS_COUNT] -= 1
+        at = OPS + 3 * s[OPS_COUNT]
+        op = s[at]
+        seat = s[at + 1]
+        arg = s[at + 2]
+        if op == OP_END_TURN:
+            _end_turn(s, seat, arg)
+            return
+        if op == OP_DRAW:
+            _draw_cards(s, seat, arg)
+        elif op == OP_COLOUR:
+            s[PHASE] = COLOUR
+            s[ACTOR] = seat
+            return
+        elif op == OP_CHALLENGE:
+            s[BLUFFER] = arg
+            s[PHASE] = CHALLENGE
+            s[ACTOR] = seat
+            return
+        elif op == OP_BEGIN:
+            s[OPS_COUNT] = 0
+            s[TURN_SEAT] = seat
+            s[ACTOR] = seat
+            s[PHASE] = TURN
+            return
+        elif op == OP_END_ROUND:
+            _end_round(s)
+            return
+
+
+# ---------------------------------------------------------------- acting
+
+
+@_jit
+def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
+    n = s[N]
+    hand = HANDS + seat * F
+    s[hand + card] -= 1
+    s[SIZES + seat] -= 1
+    s[DISCARD_PILE + s[DISCARD_COUNT]] = card
+    s[DISCARD_COUNT] += 1
+    s[DISCARD_FACES + card] += 1
+    _event(s, E_PLAY, seat, 1 if called else 0, card)
+    s[CALLED + seat] = 1 if called else 0
+    if FACE_COLOUR[card] != NO_COL:
+        s[COLOUR_IN_PLAY] = FACE_COLOUR[card]
+    left = s[SIZES + seat]
+    if left == 1 and not called and not s[EXPOSED + seat]:
+        s[EXPOSED + seat] = 1
+        s[EXPOSED_COUNT] += 1
+    kind = FACE_KIND[card]
+    nxt = (seat + s[DIRECTION]) % n
+    if left == 0:
+        _push(s, OP_END_ROUND, seat, 0)
+        if kind == K_DRAW_TWO:
+            _draw_cards(s, nxt, 2)
+        elif kind == K_WD4:
+            _draw_cards(s, nxt, 4)
+        _run_ops(s)
+        return
+    if kind == K_SKIP:
+        _end_turn(s, seat, 1)
+    elif kind == K_REVERSE:
+        s[DIRECTION] = -s[DIRECTION]
+        _event(s, E_REVERSE, seat, s[DIRECTION], -1)
+        _end_turn(s, seat, 1 if n == 2 and s[REVERSE_SKIPS] else 0)
+    elif kind == K_DRAW_TWO:
+        _draw_cards(s, nxt, 2)
+        _end_turn(s, seat, 1)
+    elif kind == K_WILD:
+        _push(s, OP_END_TURN, seat, 0)
+        _push(s, OP_COLOUR, seat, 0)
+    elif kind == K_WD4:
+        if s[ALLOW_BLUFF]:
+            s[BLUFF_COLOUR] = s[COLOUR_IN_PLAY]
+            s[BLUFF] = 1 if _holds_colour(s, seat, s[COLOUR_IN_PLAY]) else 0
+            _push(s, OP_CHALLENGE, nxt, seat)
+        else:
+            _push(s, OP_END_TURN, seat, 1)
+            _push(s, OP_DRAW, nxt, 4)
+        _push(s, OP_COLOUR, seat, 0)
+    else:  # a card without action: the turn passes on
+        s[TURN_SEAT] = nxt
+        s[ACTOR] = nxt
+        s[PHASE] = TURN
+        if s[EXPOSED_COUNT]:
+            s[ARMED] = 1
+        return
+    _run_ops(s)
+
+
+@_jit
+def _playable_now(s: IntArray, seat: int, face: int) -> bool:
+    top = _discard_top(s)
+    if not PLAYABLE[s[COLOUR_IN_PLAY] * 32 + FACE_KIND[top], face]:
+        return False
+    if face == WD4 and not s[ALLOW_BLUFF]:
+        return not _holds_colour(s, seat, s[COLOUR_IN_PLAY])
+    return True
+
+
+@_jit
+def _draw_on_turn(s: IntArray, seat: int) -> None:
+    card = _draw_cards(s, seat, 1)
+    if card >= 0 and _playable_now(s, seat, card):
+        s[PHASE] = DRAWN
+        s[DRAWN_FACE] = card
+        return
+    _event(s, E_PASS, seat, 0, -1)
+    _end_turn(s, seat, 0)
+
+
+@_jit
+def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
+    bluffer = s[BLUFFER]
+    if not challenged:
+        _event(s, E_ACCEPT, victim, bluffer, -1)
+        _draw_cards(s, victim, 4)
+        _end_turn(s, bluffer, 1)
+        return
+    _event(s, E_CHALLENGE, victim, bluffer, -1)
+    _event(s, E_REVEAL, bluffer, victim, -1)
+    _event(s, E_VERDICT, bluffer, s[BLUFF], -1)
+    if s[BLUFF]:
+        _draw_cards(s, bluffer, 4)
+        _end_turn(s, bluffer, 0 if s[CHALLENGER_PLAYS] else 1)
+    else:
+        _draw_cards(s, victim, 6)
+        _end_turn(s, bluffer, 1)
+
+
+@_jit
+def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
+    """Set ``mask[a]`` to 1 for each legal action id of ``seat`` (the rest untouched); returns their count."""
+    count = 0
+    phase = s[PHASE]
+    if phase == OVER or seat < 0 or seat >= s[N]:
+        return 0
+    if seat == s[ACTOR]:
+        hand = HANDS + seat * F
+        size = s[SIZES + seat]
+        if phase == TURN:
+            row = s[COLOUR_IN_PLAY] * 32 + FACE_KIND[_discard_top(s)]
+            restricted = False
+            if not s[ALLOW_BLUFF] and s[hand + WD4] > 0:
+                restricted = _holds_colour(s, seat, s[COLOUR_IN_PLAY])
+            for f in range(F):
+                if s[hand + f] and PLAYABLE[row, f] and not (f == WD4 and restricted):
+                    mask[f] = 1
+                    count += 1
+                    if size == 2:
+                        mask[A_PLAY_UNO + f] = 1
+                        count += 1
+            mask[A_DRAW] = 1
+            count += 1
+        elif phase == DRAWN:
+            mask[s[DRAWN_FACE]] = 1
+            mask[A_PASS] = 1
+            count += 2
+            if size == 2:
+                mask[A_PLAY_UNO + s[DRAWN_FACE]] = 1
+                count += 1
+        elif phase == COLOUR:
+            for c in range(COLOURS):
+                mask[A_COLOUR + c] = 1
+            count += COLOURS
+        elif phase == CHALLENGE:
+            mask[A_CHALLENGE] = 1
+            mask[A_ACCEPT] = 1
+            count += 2
+    if s[EXPOSED_COUNT]:
+        if s[EXPOSED + seat]:
+            mask[A_CALL_UNO] = 1
+            count += 1
+        for other in range(s[N]):
+            if other != seat and s[EXPOSED + other]:
+                mask[A_CATCH + other] = 1
+                count += 1
+    return count
+
+
+@_jit
+def asked(s: IntArray) -> tuple[int, bool]:
+    """The seat asked now by the decision cycle and whether out of turn (``(-1, False)`` when over):
+    while someone may be caught, every other seat by seat number (each may wait), then the actor."""
+    if s[PHASE] == OVER:
+        return -1, False
+    if s[EXPOSED_COUNT]:
+        actor = s[ACTOR]
+        waited = s[WAITED]
+        for seat in range(s[N]):
+            if seat != actor and not (waited >> seat) & 1:
+                return seat, True
+    return s[ACTOR], False
+
+
+@_jit
+def apply(s: IntArray, seat: int, action: int) -> int:
+    """Apply a legal ``action`` of ``seat`` (checked: returns 1 and changes nothing if it is not legal)."""
+    mask = s[MASK : MASK + SIZE + 1]
+    mask[:] = 0
+    if action < 0 or action >= SIZE or not legal_mask(s, seat, mask) or not mask[action]:
+        return 1
+    s[MOVES] += 1
+    s[WAITED] = 0
+    if action >= A_CALL_UNO:  # a call or a catch
+        if action == A_CALL_UNO:
+            _unexpose(s, seat)
+            s[CALLED + seat] = 1
+            _event(s, E_UNO, seat, 0, -1)
+        else:
+            caught = action - A_CATCH
+            _unexpose(s, caught)
+            s[CALLED + caught] = 0
+            _event(s, E_CATCH, seat, caught, -1)
+            _draw_cards(s, caught, s[UNO_PENALTY])
+        if not s[EXPOSED_COUNT]:
+            s[ARMED] = 0
+        return 0
+    if s[ARMED]:
+        for other in range(s[N]):
+            s[EXPOSED + other] = 0
+        s[EXPOSED_COUNT] = 0
+        s[ARMED] = 0
+    if action < A_DRAW:
+        s[DRAWN_FACE] = -1
+        if action >= A_PLAY_UNO:
+            _play_card(s, seat, action - A_PLAY_UNO, True)
+        else:
+            _play_card(s, seat, action, False)
+    elif action == A_DRAW:
+        _draw_on_turn(s, seat)
+    elif action == A_PASS:
+        s[DRAWN_FACE] = -1
+        _event(s, E_PASS, seat, 0, -1)
+        _end_turn(s, seat, 0)
+    elif action < A_CHALLENGE:
+        s[COLOUR_IN_PLAY] = action - A_COLOUR
+        _event(s, E_COLOUR, seat, action - A_COLOUR, -1)
+        _run_ops(s)
+    else:
+        _resolve_challenge(s, seat, action == A_CHALLENGE)
+    if s[DEAL_DUE]:
+        s[DEAL_DUE] = 0
+        _start_round(s, (s[DEALER] + 1) % s[N])
+    return 0
+
+
+@_jit
+def act(s: IntArray, seat: int, action: int) -> int:
+    """The decision cycle's step: ``seat`` must be the seat asked; "wait" (``SIZE``) declines a
+    decision out of turn.  Returns 0, 1 for an illegal action, 2 for a seat not asked (nothing changed)."""
+    asked_seat, out_of_turn = asked(s)
+    if seat != asked_seat:
+        return 2
+    if action == WAIT:
+        if not out_of_turn:
+            return 1
+        s[WAITED] |= 1 << seat
+        return 0
+    return apply(s, seat, action)
+
+
+@_jit
+def start(s: IntArray, dealer: int) -> None:
+    """Choose the dealer (``dealer`` < 0: each player draws a card, as the sheet says) and deal."""
+    if dealer < 0:
+        dealer = _choose_dealer(s)
+    _start_round(s, dealer)
+
+
+# ---------------------------------------------------------------- set-up from Python
+
+
+def check_rules(rules: Rules) -> None:
+    """Refuse (:class:`UnknownOptionError`) the options the compiled engine does not play."""
+    for name, value in rules.to_dict().items():
+        if name not in SUPPORTED_OPTIONS:
+            raise UnknownOptionError(
+                f"the compiled engine does not play rule option {name!r} (= {value!r}); "
+                "use the Python engine (engine='python')"
+            )
+    scoring = _EDITION.scoring_method(rules)
+    if scoring not in SCORINGS:
+        raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; use the Python engine")
+
+
+def new_state(
+    players: int, seed: int, rules: Rules | None = None, *, dealer: int = -1, trace: bool = False
+) -> IntArray:
+    """A dealt game: the state array of Classic UNO at a table of ``players``.  ``dealer`` -1:
+    drawn for; ``trace``: record the shuffles and dealer draws (see :meth:`FastGame.trace`)."""
+    rules = rules if rules is not None else Rules()
+    check_rules(rules)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
+    if players * rules.hand_size + 1 > DECK_SIZE:
+        raise SetupError(f"{DECK_SIZE} cards cannot deal {rules.hand_size} to {players} players")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise SetupError(f"seed must be an integer, not {seed!r}")
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    s[N] = players
+    seeder = _random.Random(seed)
+    for i in range(4):
+        s[RNG + i] = seeder.getrandbits(32)
+    if not s[RNG : RNG + 4].any():
+        s[RNG] = 1
+    s[TARGET_SCORE] = rules.target_score
+    s[HAND_SIZE] = rules.hand_size
+    s[ALLOW_BLUFF] = rules.allow_bluff
+    s[CHALLENGER_PLAYS] = rules.challenger_plays_after_catching_bluff
+    s[REVERSE_SKIPS] = rules.two_player_reverse_skips
+    s[UNO_PENALTY] = rules.uno_penalty
+    s[SCORING] = SCORINGS[_EDITION.scoring_method(rules)]
+    s[WINNER] = -1
+    s[BLUFFER] = -1
+    s[BLUFF_COLOUR] = NO_COL
+    s[DRAWN_FACE] = -1
+    s[ROUND_WINNER] = -1
+    s[TRACE_ON] = 1 if trace else 0
+    if not isinstance(dealer, int) or not -1 <= dealer < players:
+        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+    start(s, dealer)
+    return s
+
+
+class FastGame:
+    """A compiled Classic game behind a small Python interface (as :class:`unokit.Game` names things).
+
+    ``asked()`` and ``act()`` follow the decision cycle of :mod:`unokit.rl.cycle` (out-of-turn
+    seats first, each may wait); ``apply()`` takes any decider's legal action as ``Game.apply`` does."""
+
+    edition = "classic"
+    wait = WAIT
+
+    def __init__(
+        self, players: int = 4, seed: int = 0, rules: Rules | None = None, *, dealer: int = -1, trace: bool = False
+    ) -> None:
+        self.rules = rules if rules is not None else Rules()
+        self.state = new_state(players, seed, self.rules, dealer=dealer, trace=trace)
+        self.n = players
+        self._events_read = 0
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.state[PHASE] == OVER)
+
+    @property
+    def actor(self) -> int:
+        return int(self.state[ACTOR])
+
+    @property
+    def phase(self) -> int:
+        return int(self.state[PHASE])
+
+    @property
+    def winner(self) -> int:
+        return int(self.state[WINNER])
+
+    @property
+    def scores(self) -> list[int]:
+        return [int(v) for v in self.state[SCORES : SCORES + self.n]]
+
+    def hands(self) -> list[list[int]]:
+        """Each seat's cards (card integers, sorted)."""
+        s = self.state
+        out = []
+        for seat in range(self.n):
+            counts = s[HANDS + seat * F : HANDS + (seat + 1) * F]
+            out.append([FACES[f] for f in range(F) for _ in range(int(counts[f]))])
+        return out
+
+    def hand_sizes(self) -> list[int]:
+        return [int(v) for v in self.state[SIZES : SIZES + self.n]]
+
+    def draw_pile(self) -> list[int]:
+        """The draw pile, bottom first."""
+        return [FACES[int(f)] for f in self.state[DRAW_PILE : DRAW_PILE + self.state[DRAW_COUNT]]]
+
+    def discard_pile(self) -> list[int]:
+        """The discard pile, bottom first."""
+        return [FACES[int(f)] for f in self.state[DISCARD_PILE : DISCARD_PILE + self.state[DISCARD_COUNT]]]
+
+    def legal_actions(self, seat: int) -> tuple[int, ...]:
+        """The legal action ids of ``seat`` (as :meth:`unokit.Game.legal_actions`)."""
+        mask = np.zeros(SIZE + 1, dtype=np.int8)
+        legal_mask(self.state, seat, mask)
+        return tuple(int(a) for a in np.flatnonzero(mask))
+
+    def deciders(self) -> tuple[int, ...]:
+        """Every seat with a legal action now (as :meth:`unokit.Game.deciders`)."""
+        if self.is_over:
+            return ()
+        if self.state[EXPOSED_COUNT]:
+            return tuple(range(self.n))
+        return (self.actor,)
+
+    def asked(self) -> tuple[int, bool]:
+        seat, out_of_turn = asked(self.state)
+        return int(seat), bool(out_of_turn)
+
+    def apply(self, seat: int, action: int) -> None:
+        """Apply ``action`` of ``seat``; raises (changing nothing) if it is not legal."""
+        if apply(self.state, seat, action):
+            raise self._refusal(seat, action)
+
+    def act(self, seat: int, action: int) -> None:
+        """One step of the decision cycle (``wait`` declines a decision out of turn)."""
+        code = act(self.state, seat, action)
+        if code == 2:
+            raise WrongPlayerError(f"seat {seat} is not asked now; seat {self.asked()[0]} is")
+        if code:
+            raise self._refusal(seat, action)
+
+    def _refusal(self, seat: int, action: int) -> IllegalActionError:
+        if self.is_over:
+            return GameOverError("the match is over; no action is legal")
+        legal = self.legal_actions(seat)
+        if not legal:
+            return WrongPlayerError(f"seat {seat} may not act now")
+        text = _SPACE.format(action) if 0 <= action < SIZE else str(action)
+        return IllegalActionError(
+            f"{text} is not legal for seat {seat}; legal: {', '.join(_SPACE.format(a) for a in legal)}"
+        )
+
+    def new_events(self) -> list[tuple[str, int, int, int]]:
+        """The events since the last call, as ``(kind, seat, value, card or -1)``."""
+        s = self.state
+        total = int(s[EVENT_TOTAL])
+        if total - self._events_read > EVENT_CAP:
+            raise RuntimeError("more events than the ring keeps were added since the last read")
+        out = []
+        for index in range(self._events_read, total):
+            at = EVENTS + 4 * (index % EVENT_CAP)
+            kind, seat, value, face = (int(v) for v in s[at : at + 4])
+            out.append((EVENT_NAMES[kind], seat, value, FACES[face] if face >= 0 else -1))
+        self._events_read = total
+        return out
+
+    def trace(self) -> list[tuple[str, list[int]]]:
+        """The shuffles (``"shuffle"``: the cards in their new order) and dealer draws (``"sample"``)
+        since the last call, as card integers (the game must have been made with ``trace=True``)."""
+        s = self.state
+        out = []
+        at = 0
+        count = int(s[TRACE_COUNT])
+        while at < count:
+            kind, length = int(s[TRACE + at]), int(s[TRACE + at + 1])
+            cards = [FACES[int(f)] for f in s[TRACE + at + 2 : TRACE + at + 2 + length]]
+            out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", cards))
+            at += length + 2
+        s[TRACE_COUNT] = 0
+        return out

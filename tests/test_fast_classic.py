@@ -1,0 +1,178 @@
+"""The compiled Classic engine against the Python engine: a differential test.
+
+Each compiled game is made with its shuffles and dealer draws traced; the same game is
+played through :class:`unokit.Game` with a generator that hands it those results, and at
+every step both engines must agree on the seat asked, every seat's legal actions, the
+events, the hands, the piles and the scores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
+
+from unokit import Game, Rules
+from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
+from unokit.fast.classic import FastGame
+from unokit.rl.cycle import DecisionCycle
+
+CARD_EVENTS = frozenset({"play", "flip", "return", "dealer_draw"})
+
+
+class ScriptedRandom:
+    """Hands a :class:`Game` the shuffles and dealer draws the compiled engine made."""
+
+    def __init__(self) -> None:
+        self.script: deque[tuple[str, list[int]]] = deque()
+
+    def shuffle(self, items: list[int]) -> None:
+        kind, cards = self.script.popleft()
+        assert kind == "shuffle" and sorted(cards) == sorted(items), (kind, cards, items)
+        items[:] = cards
+
+    def sample(self, population: list[int], k: int) -> list[int]:
+        kind, cards = self.script.popleft()
+        assert kind == "sample" and len(cards) == k, (kind, cards, k)
+        pool = list(population)
+        for card in cards:
+            pool.remove(card)  # each drawn card is in the population
+        return list(cards)
+
+
+def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
+    scripted = ScriptedRandom()
+    scripted.script.extend(fast.trace())
+
+    class ReplayGame(Game):
+        def _init_state(self, *args: Any) -> None:
+            super()._init_state(*args)
+            self.rng = scripted  # type: ignore[assignment]
+
+    return ReplayGame("classic", players, seed=0, rules=rules), scripted
+
+
+def python_events(game: Game, start: int) -> list[tuple[str, int, int, int]]:
+    out = []
+    for kind, seat, value, data in game.events[start:]:
+        card = data[0] if kind in CARD_EVENTS and data else -1
+        out.append((kind, seat, value, card))
+    return out
+
+
+def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
+    s = fast
+    assert s.hands() == [sorted(h) for h in game.hands]
+    assert s.draw_pile() == game.draw_pile
+    assert s.discard_pile() == game.discard_pile
+    assert s.scores == game.scores
+    assert s.phase == game.phase and s.actor == game.actor and s.winner == game.winner
+    state = s.state
+    from unokit.fast import classic as c
+
+    assert int(state[c.COLOUR_IN_PLAY]) == game.colour
+    assert int(state[c.DIRECTION]) == game.direction
+    assert int(state[c.TURN_SEAT]) == game.turn
+    assert int(state[c.DEALER]) == game.dealer
+    assert [seat for seat in range(game.n) if state[c.EXPOSED + seat]] == sorted(game.exposed)
+    assert bool(state[c.ARMED]) == game.window_armed
+    assert s.deciders() == game.deciders()
+    for seat in range(game.n):
+        assert s.legal_actions(seat) == tuple(sorted(game.legal_actions(seat))), seat
+    assert s.asked() == cycle.asked()
+
+
+def play_both(players: int, seed: int, rules: Rules, policy_seed: int) -> int:
+    """Play one compiled game with random decisions through the cycle, replaying it in Python; the steps."""
+    fast = FastGame(players, seed=seed, rules=rules, trace=True)
+    game, scripted = replay_game(fast, players, rules)
+    assert fast.new_events() == python_events(game, 0)
+    cycle = DecisionCycle(game)
+    compare(fast, game, cycle)
+    rng = random.Random(policy_seed)
+    steps = 0
+    while not fast.is_over:
+        seat, out_of_turn = fast.asked()
+        legal = list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else [])
+        action = rng.choice(legal)
+        read = len(game.events)
+        fast.act(seat, action)
+        scripted.script.extend(fast.trace())
+        cycle.act(seat, action)
+        assert not scripted.script, "the Python engine drew less randomness"
+        assert fast.new_events() == python_events(game, read)
+        compare(fast, game, cycle)
+        steps += 1
+    assert game.is_over
+    return steps
+
+
+OPTION_MIXES = [
+    {},
+    {"scoring": "single-round"},
+    {"scoring": "running-tally", "target_score": 150},
+    {"allow_bluff": False, "hand_size": 3},
+    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"},
+    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200},
+    {"hand_size": 1, "scoring": "single-round"},
+]
+
+
+@pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
+def test_compiled_games_replay_identically_through_the_python_engine(mix: int) -> None:
+    rules = Rules.from_dict(OPTION_MIXES[mix])
+    rng = random.Random(mix)
+    steps = 0
+    for game in range(40):
+        players = 2 + game % 9
+        if players * rules.hand_size + 1 > 108:
+            continue
+        steps += play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40))
+    assert steps > 1000
+
+
+def test_many_single_round_games_replay_identically() -> None:
+    rules = Rules(scoring="single-round")
+    rng = random.Random(99)
+    for game in range(400):
+        play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40))
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def moves(seed: int) -> list[int]:
+        fast = FastGame(4, seed=seed)
+        rng = random.Random(1)
+        out = []
+        while not fast.is_over:
+            seat, out_of_turn = fast.asked()
+            action = rng.choice(list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else []))
+            fast.act(seat, action)
+            out.append(action)
+        return out
+
+    assert moves(5) == moves(5)
+    assert moves(5) != moves(6)
+
+
+def test_bad_input_is_refused_and_changes_nothing() -> None:
+    fast = FastGame(3, seed=2)
+    before = fast.state.copy()
+    seat, _ = fast.asked()
+    other = (seat + 1) % 3
+    with pytest.raises(WrongPlayerError):
+        fast.act(other, fast.legal_actions(seat)[0])
+    with pytest.raises(IllegalActionError):
+        fast.apply(seat, 10_000)
+    with pytest.raises(IllegalActionError):
+        fast.act(seat, fast.wait)  # wait is only for a decision out of turn
+    assert (fast.state == before).all()
+    with pytest.raises(UnknownOptionError, match="stacking"):
+        FastGame(4, seed=1, rules=Rules(stacking="same"))
+    with pytest.raises(UnknownOptionError, match="knockout"):
+        FastGame(4, seed=1, rules=Rules(scoring="knockout"))
+    with pytest.raises(SetupError):
+        FastGame(11, seed=1)
