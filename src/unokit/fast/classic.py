@@ -1020,3 +1020,139 @@ class FastGame:
             at += length + 2
         s[TRACE_COUNT] = 0
         return out
+
+
+# ---------------------------------------------------------------- observations
+
+
+O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
+O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
+O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
+O_KIND_INDEX = 32
+"""``layout[O_KIND_INDEX + code]``: the index of event kind ``code`` among the encoding's kinds."""
+_FIELD_SLOTS = {
+    "hand": O_HAND,
+    "drawn": O_DRAWN,
+    "top_card": O_TOP,
+    "discard_pile": O_DISCARDS,
+    "colour": O_COLOUR,
+    "direction": O_DIRECTION,
+    "phase": O_PHASE,
+    "actor": O_ACTOR,
+    "turn": O_TURN,
+    "dealer": O_DEALER,
+    "hand_sizes": O_SIZES,
+    "uncalled": O_UNCALLED,
+    "called": O_CALLED,
+    "scores": O_SCORES,
+    "draw_pile_size": O_DRAW_PILE,
+    "discard_pile_size": O_DISCARD_SIZE,
+    "bluffer": O_BLUFFER,
+    "bluff_colour": O_BLUFF_COLOUR,
+    "events": O_EVENTS,
+}
+_SLOT_SLOTS = {
+    "kind": O_S_KIND,
+    "seat": O_S_SEAT,
+    "other": O_S_OTHER,
+    "card": O_S_CARD,
+    "colour": O_S_COLOUR,
+    "value": O_S_VALUE,
+}
+
+
+def encoding_layout(encoder: Any) -> IntArray:
+    """The offsets the compiled :func:`encode` writes at, read from an
+    :class:`unokit.rl.encoding.Encoder` of Classic UNO (one definition of the layout)."""
+    if encoder.edition.name != "classic":
+        raise UnknownOptionError(f"the compiled engine plays Classic UNO, not {encoder.edition.name}")
+    if encoder.history > EVENT_CAP:
+        raise UnknownOptionError(f"the compiled engine keeps {EVENT_CAP} events: history must be at most that")
+    if tuple(encoder.faces) != FACES or encoder.phases[OVER] != "over":
+        raise AssertionError("the encoding's faces or phases differ from the compiled engine's")
+    layout = np.zeros(O_KIND_INDEX + len(EVENT_NAMES), dtype=np.int64)
+    for name, slot in _FIELD_SLOTS.items():
+        layout[slot] = encoder.field(name).offset
+    slot_fields = {field.name: field.offset for field in encoder.slot_fields}
+    for name, slot in _SLOT_SLOTS.items():
+        layout[slot] = slot_fields[name]
+    layout[O_SLOT] = encoder.slot_size
+    layout[O_HISTORY] = encoder.history
+    for code, name in enumerate(EVENT_NAMES):
+        layout[O_KIND_INDEX + code] = encoder.event_kind_index[name]
+    return layout
+
+
+@_jit
+def _seat_flag(out: Any, offset: int, seat: int, me: int, n: int) -> None:
+    if 0 <= seat < n:
+        out[offset + (seat - me) % n] = 1
+
+
+@_jit
+def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
+    """Write ``me``'s observation into ``out`` (zeros, float32), exactly as
+    :meth:`unokit.rl.encoding.Encoder.encode` writes it from ``me``'s view."""
+    n = s[N]
+    phase = s[PHASE]
+    hand = HANDS + me * F
+    for f in range(F):
+        out[layout[O_HAND] + f] = s[hand + f]
+        out[layout[O_DISCARDS] + f] = s[DISCARD_FACES + f]
+    if me == s[ACTOR] and phase == DRAWN:
+        out[layout[O_DRAWN] + s[DRAWN_FACE]] = 1
+    out[layout[O_TOP] + _discard_top(s)] = 1
+    colour = s[COLOUR_IN_PLAY]
+    out[layout[O_COLOUR] + (colour if colour < COLOURS else COLOURS)] = 1
+    out[layout[O_DIRECTION]] = 1 if s[DIRECTION] > 0 else 0
+    out[layout[O_PHASE] + phase] = 1
+    _seat_flag(out, layout[O_ACTOR], s[ACTOR], me, n)
+    _seat_flag(out, layout[O_TURN], s[TURN_SEAT], me, n)
+    _seat_flag(out, layout[O_DEALER], s[DEALER], me, n)
+    for seat in range(n):
+        rel = (seat - me) % n
+        out[layout[O_SIZES] + rel] = s[SIZES + seat]
+        out[layout[O_SCORES] + rel] = s[SCORES + seat]
+        if s[EXPOSED + seat]:
+            out[layout[O_UNCALLED] + rel] = 1
+        elif s[SIZES + seat] == 1 and s[CALLED + seat]:
+            out[layout[O_CALLED] + rel] = 1
+    out[layout[O_DRAW_PILE]] = s[DRAW_COUNT]
+    out[layout[O_DISCARD_SIZE]] = s[DISCARD_COUNT]
+    if phase == CHALLENGE:
+        _seat_flag(out, layout[O_BLUFFER], s[BLUFFER], me, n)
+        if s[BLUFFER] >= 0:
+            bluff = s[BLUFF_COLOUR]
+            out[layout[O_BLUFF_COLOUR] + (bluff if bluff < COLOURS else COLOURS)] = 1
+    total = s[EVENT_TOTAL]
+    for slot in range(min(layout[O_HISTORY], total)):
+        at = EVENTS + 4 * ((total - 1 - slot) % EVENT_CAP)
+        kind = s[at]
+        seat = s[at + 1]
+        value = s[at + 2]
+        base = layout[O_EVENTS] + slot * layout[O_SLOT]
+        out[base + layout[O_S_KIND] + layout[O_KIND_INDEX + kind]] = 1
+        _seat_flag(out, base + layout[O_S_SEAT], seat, me, n)
+        if kind == E_CHALLENGE or kind == E_REVEAL or kind == E_ACCEPT or kind == E_CATCH:  # noqa: SIM109
+            _seat_flag(out, base + layout[O_S_OTHER], value, me, n)
+        elif kind == E_PLAY or kind == E_FLIP or kind == E_RETURN or kind == E_DEALER_DRAW:  # noqa: SIM109
+            out[base + layout[O_S_CARD] + s[at + 3]] = 1
+        elif kind == E_COLOUR:
+            if 0 <= value < COLOURS:
+                out[base + layout[O_S_COLOUR] + value] = 1
+        elif value > 0:
+            out[base + layout[O_S_VALUE]] = value
+    for i in range(len(out)):
+        if out[i] > high[i]:
+            out[i] = high[i]
+
+
+@_jit
+def observe(s: IntArray, me: int, selected: bool, layout: IntArray, high: Any, out: Any, mask: Any) -> None:
+    """``me``'s observation into ``out`` and, when ``selected`` (the seat asked now), its legal
+    actions into ``mask`` (with "wait" when asked out of turn)."""
+    encode(s, me, layout, high, out)
+    if selected:
+        legal_mask(s, me, mask)
+        if s[EXPOSED_COUNT] and me != s[ACTOR]:
+            mask[WAIT] = 1
