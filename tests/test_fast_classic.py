@@ -196,3 +196,30 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         FastGame(4, seed=1, rules=Rules(scoring="knockout"))
     with pytest.raises(SetupError):
         FastGame(11, seed=1)
+
+
+def test_batches_are_seeded_and_independent_of_the_threads() -> None:
+    rules = Rules(scoring="single-round")
+    one = classic.play_random_games(60, 4, rules, seed=11, threads=1)
+    two = classic.play_random_games(60, 4, rules, seed=11, threads=2)
+    for key in one:
+        assert (one[key] == two[key]).all(), key
+    # games are numbered: a later slice of the batch is the same games
+    tail = classic.play_random_games(20, 4, rules, seed=11, first=40, threads=2)
+    assert (tail["decisions"] == one["decisions"][40:]).all()
+    other = classic.play_random_games(60, 4, rules, seed=12, threads=1)
+    assert (other["decisions"] != one["decisions"]).any()
+    assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["decisions"] > 0).all()
+
+
+def test_batched_random_games_follow_the_rules() -> None:
+    """A batch gives the games played one at a time; every match ends with its winner at the target."""
+    rules = Rules()
+    result = classic.play_random_games(8, 3, rules, seed=5, threads=1)
+    template = classic.template_state(3, rules)
+    for game in range(8):
+        state = template.copy()
+        decisions = classic.play_random_game(state, template, 5, game, 1_000_000)
+        assert decisions == result["decisions"][game]
+        assert state[classic.WINNER] == result["winner"][game]
+        assert state[classic.SCORES + state[classic.WINNER]] >= 500

@@ -186,7 +186,9 @@ TRACE_ON = 34
 TRACE_COUNT = 35
 DEAL_DUE = 36
 """A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
-SCORES = 40
+POLICY_RNG = 40
+"""Four words of a second generator, for the compiled random policy (the game's own stays the rules')."""
+SCORES = 48
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
 """Per seat: its last play carried the UNO call (or it called since), and its hand has not changed."""
@@ -225,6 +227,8 @@ SUPPORTED_OPTIONS = frozenset(
 """The rule options the compiled engine plays; any other must stay at its default."""
 
 _jit = nb.njit(cache=True, nogil=True)
+MAX_THREADS: int = nb.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+"""The most threads numba may run (its ``NUMBA_NUM_THREADS``)."""
 
 # ---------------------------------------------------------------- randomness
 
@@ -245,6 +249,40 @@ def _next32(s: IntArray) -> int:
 @_jit
 def _below(s: IntArray, n: int) -> int:
     return (_next32(s) * n) >> 32
+
+
+@_jit
+def _policy_below(s: IntArray, n: int) -> int:
+    """A number below ``n`` from the policy's generator (xorshift128 at ``POLICY_RNG``)."""
+    x = s[POLICY_RNG]
+    t = x ^ ((x << 11) & 0xFFFFFFFF)
+    s[POLICY_RNG] = s[POLICY_RNG + 1]
+    s[POLICY_RNG + 1] = s[POLICY_RNG + 2]
+    w = s[POLICY_RNG + 3]
+    s[POLICY_RNG + 2] = w
+    w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
+    s[POLICY_RNG + 3] = w
+    return (w * n) >> 32  # type: ignore[no-any-return]
+
+
+@_jit
+def _mix32(x: int) -> int:
+    """A 32-bit hash (multipliers below 2**31, so that no product leaves 63 bits)."""
+    x &= 0xFFFFFFFF
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & 0xFFFFFFFF
+    x ^= x >> 15
+    x = (x * 0x2C1B3C6D) & 0xFFFFFFFF
+    x ^= x >> 16
+    return x
+
+
+@_jit
+def _seed_words(s: IntArray, at: int, seed: int, index: int) -> None:
+    """Four non-zero generator words at ``at`` from ``seed`` (below 2**62) and a game's ``index``."""
+    for k in range(4):
+        w = _mix32(_mix32(_mix32(seed & 0xFFFFFFFF) ^ (seed >> 32) ^ (k * 0x3C6EF372)) ^ index)
+        s[at + k] = w if w else 1 + k
 
 
 @_jit
@@ -1156,3 +1194,142 @@ def observe(s: IntArray, me: int, selected: bool, layout: IntArray, high: Any, o
         legal_mask(s, me, mask)
         if s[EXPOSED_COUNT] and me != s[ACTOR]:
             mask[WAIT] = 1
+
+
+def table_text(s: IntArray, names: list[str]) -> str:
+    """The table in words, for an environment's ``render``."""
+    from unokit.cards import card_long_name
+
+    n = int(s[N])
+    if s[PHASE] == OVER:
+        return f"The match is over: {names[int(s[WINNER])]} wins. Scores: " + ", ".join(
+            f"{names[seat]} {int(s[SCORES + seat])}" for seat in range(n)
+        )
+    colour = int(s[COLOUR_IN_PLAY])
+    lines = [
+        f"Round {int(s[ROUND])}. Top card: {card_long_name(FACES[int(_discard_top(s))])}"
+        + (f", colour {('red', 'yellow', 'green', 'blue')[colour]}" if colour < COLOURS else "")
+        + f"; play goes {'clockwise' if s[DIRECTION] > 0 else 'counter-clockwise'}.",
+        f"Draw pile: {int(s[DRAW_COUNT])} cards; discard pile: {int(s[DISCARD_COUNT])} cards.",
+    ]
+    for seat in range(n):
+        hand = HANDS + seat * F
+        cards = ", ".join(_SPACE.format(f) for f in range(F) for _ in range(int(s[hand + f])))
+        marks = " (to act)" if seat == s[ACTOR] else ""
+        marks += " (UNO not called)" if s[EXPOSED + seat] else ""
+        lines.append(f"{names[seat]}{marks}: {int(s[SIZES + seat])} cards [{cards}], score {int(s[SCORES + seat])}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- whole games, batched
+
+
+@_jit
+def random_decision(s: IntArray) -> int:
+    """One decision of the uniformly random policy (as ``bench/vs_rlcard.py`` plays): a seat drawn
+    among the deciders, then one of its legal actions; returns 0."""
+    n = s[N]
+    seat = s[ACTOR]
+    if s[EXPOSED_COUNT]:
+        seat = _policy_below(s, n)
+    mask = s[MASK : MASK + SIZE + 1]
+    mask[:] = 0
+    count = legal_mask(s, seat, mask)
+    pick = _policy_below(s, count)
+    for action in range(SIZE):
+        if mask[action]:
+            if pick == 0:
+                return apply(s, seat, action)
+            pick -= 1
+    return 1
+
+
+@_jit
+def play_random_game(s: IntArray, template: IntArray, seed: int, index: int, limit: int) -> int:
+    """Play game ``index`` of ``seed`` to its end in ``s`` (from ``template``: rules set, nothing
+    dealt) with the random policy; returns the decisions taken (stops after ``limit``)."""
+    s[:] = template
+    _seed_words(s, RNG, seed, 2 * index)
+    _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
+    start(s, -1)
+    decisions = 0
+    while s[PHASE] != OVER and decisions < limit:
+        random_decision(s)
+        decisions += 1
+    return decisions
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def _play_random_batch(
+    template: IntArray, seed: int, first: int, decisions: IntArray, winners: IntArray, rounds: IntArray, limit: int
+) -> None:
+    games = len(decisions)
+    chunks = min(games, 64)
+    for chunk in nb.prange(chunks):
+        s = template.copy()
+        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
+            decisions[game] = play_random_game(s, template, seed, first + game, limit)
+            winners[game] = s[WINNER]
+            rounds[game] = s[ROUND]
+
+
+def template_state(players: int, rules: Rules | None = None) -> IntArray:
+    """A state with ``rules`` set and nothing dealt, for :func:`play_random_game` to start from."""
+    rules = rules if rules is not None else Rules()
+    check_rules(rules)
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
+    if players * rules.hand_size + 1 > DECK_SIZE:
+        raise SetupError(f"{DECK_SIZE} cards cannot deal {rules.hand_size} to {players} players")
+    s = np.zeros(STATE_SIZE, dtype=np.int64)
+    s[N] = players
+    s[TARGET_SCORE] = rules.target_score
+    s[HAND_SIZE] = rules.hand_size
+    s[ALLOW_BLUFF] = rules.allow_bluff
+    s[CHALLENGER_PLAYS] = rules.challenger_plays_after_catching_bluff
+    s[REVERSE_SKIPS] = rules.two_player_reverse_skips
+    s[UNO_PENALTY] = rules.uno_penalty
+    s[SCORING] = SCORINGS[_EDITION.scoring_method(rules)]
+    s[WINNER] = -1
+    s[BLUFFER] = -1
+    s[BLUFF_COLOUR] = NO_COL
+    s[DRAWN_FACE] = -1
+    s[ROUND_WINNER] = -1
+    return s
+
+
+def play_random_games(
+    games: int,
+    players: int = 4,
+    rules: Rules | None = None,
+    *,
+    seed: int = 0,
+    first: int = 0,
+    threads: int | None = None,
+    limit: int = 1_000_000,
+) -> dict[str, IntArray]:
+    """Play games ``first`` … ``first + games - 1`` of ``seed`` with the random policy, on
+    ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
+    number, never on the threads.  Returns per game ``decisions``, ``winner`` and ``rounds``.
+
+    >>> result = play_random_games(10, 4, Rules(scoring="single-round"), seed=1)
+    >>> sorted(result), bool((result["winner"] >= 0).all())
+    (['decisions', 'rounds', 'winner'], True)
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise SetupError(f"games must be a number of games, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
+        raise SetupError(f"seed must be an integer from 0 to 2**62 - 1, not {seed!r}")
+    template = template_state(players, rules)
+    decisions = np.zeros(games, dtype=np.int64)
+    winners = np.zeros(games, dtype=np.int64)
+    rounds = np.zeros(games, dtype=np.int64)
+    if games:
+        previous = nb.get_num_threads()
+        if threads is not None:
+            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
+        try:
+            _play_random_batch(template, seed, first, decisions, winners, rounds, limit)
+        finally:
+            nb.set_num_threads(previous)
+    return {"decisions": decisions, "winner": winners, "rounds": rounds}

@@ -64,7 +64,11 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
     ``preset`` key included) or a preset's name.  ``reward``: ``"win"``, ``"points"`` or
     ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
     would is truncated with all others (``None``: no limit).  ``history``: events in the
-    observation's window."""
+    observation's window.  ``engine``: ``"python"`` (:class:`unokit.Game`, every edition and
+    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.classic`: Classic UNO with the
+    sheet's options, the same observations, masks, rewards and order of decisions; the ``fast``
+    extra).  With ``engine="fast"`` the attribute ``game`` is ``None`` and ``fast_state`` holds
+    the compiled state."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "unokit_v0", "is_parallelizable": False, "render_fps": 1}
 
@@ -77,6 +81,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         render_mode: str | None = None,
         max_cycles: int | None = None,
         history: int = DEFAULT_HISTORY,
+        engine: str = "python",
     ) -> None:
         super().__init__()
         self.rules = make_rules(rules)
@@ -100,6 +105,15 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._seeds: random.Random | None = None
         self.game: Game | None = None
+        self.engine = engine
+        self._fast: Any = None
+        self.fast_state: npt.NDArray[np.int64] | None = None
+        """The compiled game's state (``engine="fast"``), else ``None``."""
+        if engine == "fast":
+            self._fast = _fast_engine(edition, self.rules)
+            self._layout = self._fast.encoding_layout(self.encoder)
+        elif engine != "python":
+            raise UnknownOptionError(f"unknown engine {engine!r}; known: python, fast")
 
     # ------------------------------------------------------------------ spaces
 
@@ -127,9 +141,15 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if seed is not None:
             self._seeds = random.Random(seed)
         game_seed = self._seeds.randrange(2**63) if self._seeds is not None else None
-        self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
-        self._cycle = DecisionCycle(self.game)
-        self._rewards = RewardKeeper(self.game, self.reward_kind)
+        if self._fast is not None:
+            if game_seed is None:
+                game_seed = random.SystemRandom().randrange(2**63)
+            self.fast_state = self._fast.new_state(self.players, game_seed, self.rules)
+            self._rounds_scored = 0
+        else:
+            self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
+            self._cycle = DecisionCycle(self.game)
+            self._rewards = RewardKeeper(self.game, self.reward_kind)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -141,7 +161,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self._select()
 
     def _select(self) -> None:
-        seat, out_of_turn = self._cycle.asked()
+        if self.fast_state is not None:
+            seat, out_of_turn = self._fast.asked(self.fast_state)
+        else:
+            seat, out_of_turn = self._cycle.asked()
         if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
         for agent in self.agents:
@@ -149,6 +172,14 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
 
     def observe(self, agent: str) -> Observation:
         """The observation of ``agent``; its mask is all zeros unless it is the agent asked now."""
+        if self.fast_state is not None:
+            fast = self._fast
+            observation = np.zeros(self.encoder.size, dtype=np.float32)
+            mask = np.zeros(self.wait + 1, dtype=np.int8)
+            selected = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+            seat = self._seat[agent]
+            fast.observe(self.fast_state, seat, selected, self._layout, self.encoder.high, observation, mask)
+            return {"observation": observation, "action_mask": mask}
         game = self._game()
         seat = self._seat[agent]
         mask = np.zeros(self.wait + 1, dtype=np.int8)
@@ -162,15 +193,19 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._game()
         if action is None:
             raise IllegalActionError(f"{agent} is asked a decision: None is only for an agent that is done")
-        self._cycle.act(self._seat[agent], action_id(action))
+        if self.fast_state is not None:
+            over = self._fast_act(agent, action_id(action))
+        else:
+            game = self._game()
+            self._cycle.act(self._seat[agent], action_id(action))
+            self.rewards = dict(zip(self.possible_agents, self._rewards.collect(), strict=True))
+            self.rewards = {a: self.rewards[a] for a in self.agents}
+            over = game.is_over
         self._cumulative_rewards[agent] = 0.0
         self.decisions[agent] += 1
-        self.rewards = dict(zip(self.possible_agents, self._rewards.collect(), strict=True))
-        self.rewards = {a: self.rewards[a] for a in self.agents}
-        if game.is_over:
+        if over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._select()
@@ -180,6 +215,48 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
+
+    def _fast_act(self, agent: str, action: int) -> bool:
+        """Apply ``action`` in the compiled game and set the step's rewards; whether the match is over."""
+        fast = self._fast
+        state = self.fast_state
+        assert state is not None
+        seat = self._seat[agent]
+        code = fast.act(state, seat, action)
+        if code:
+            raise IllegalActionError(
+                f"{action} is not a legal action of {agent} now; legal: "
+                + ", ".join(str(a) for a in np.flatnonzero(self.observe(agent)["action_mask"]))
+            )
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        over = bool(state[fast.PHASE] == fast.OVER)
+        rounds = int(state[fast.ROUNDS_ENDED])
+        if rounds != self._rounds_scored:
+            self._rounds_scored = rounds
+            if self.reward_kind != "match":
+                self._fast_round_rewards(int(state[fast.ROUND_WINNER]))
+        if over and self.reward_kind == "match":
+            self._fast_share(int(state[fast.WINNER]))
+        return over
+
+    def _fast_round_rewards(self, winner: int) -> None:
+        """The rewards of a round the compiled game ended (as :class:`RewardKeeper` gives them)."""
+        if self.reward_kind == "win":
+            self._fast_share(winner)
+            return
+        state = self.fast_state
+        assert state is not None
+        points = state[self._fast.ROUND_POINTS : self._fast.ROUND_POINTS + self.players]
+        for seat, agent in enumerate(self.possible_agents):
+            if seat != winner:
+                self.rewards[agent] -= float(points[seat])
+        self.rewards[self.possible_agents[winner]] += float(points.sum() - points[winner])
+
+    def _fast_share(self, winner: int) -> None:
+        """+1 for ``winner``, -1 shared among the others."""
+        loss = 1 / (self.players - 1)
+        for seat, agent in enumerate(self.possible_agents):
+            self.rewards[agent] += 1.0 if seat == winner else -loss
 
     def _game(self) -> Game:
         if self.game is None:
@@ -192,6 +269,12 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         """The table in words (``ansi``: returned; ``human``: printed)."""
         if self.render_mode is None:
             return None
+        if self.fast_state is not None:
+            text: str = self._fast.table_text(self.fast_state, self.possible_agents)
+            if self.render_mode == "human":
+                print(text)
+                return None
+            return text
         game = self._game()
         seat, out_of_turn = self._cycle.asked()
         text = table_text(
@@ -204,3 +287,13 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+def _fast_engine(edition: str, rules: Rules) -> Any:
+    """The compiled engine's module, checked to play ``edition`` under ``rules``."""
+    if edition != "classic":
+        raise UnknownOptionError(f"the compiled engine plays Classic UNO only, not {edition!r}: use engine='python'")
+    from unokit.fast import classic
+
+    classic.check_rules(rules)
+    return classic
