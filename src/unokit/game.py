@@ -241,10 +241,12 @@ class Game:
         self._types = self.actions.type_codes
         self._args = self.actions.args
         self._play_id = self.actions.play_id
+        self._play_id_of = self._play_id.__getitem__
         self._tables = self.edition.playable_tables
         self._playable_sets = self.edition.playable_sets
         self._faces = len(self.actions.faces)
         self._draw_id = self.actions.draw
+        self._colour_ids = tuple(self.actions.id(ActionType.COLOUR, c) for c in self.actions.colours)
         self._catch_ids = [self.actions.id(ActionType.CATCH, s) for s in range(players)]
         self._all_seats = tuple(range(players))
         self._effects = self.edition.effects
@@ -455,9 +457,10 @@ class Game:
         seat = self.actor
         hand = self.hands[seat]
         if phase == TURN:
-            playable = self._playable_sets[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]]
-            ids = sorted(map(self._play_id.__getitem__, playable.intersection(hand)))
-            if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, self.colour):
+            colour = self.colour
+            playable = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]]
+            ids = sorted(map(self._play_id_of, playable.intersection(hand)))
+            if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, colour):
                 ids.remove(self._play_id[WILD_DRAW_FOUR])
             if len(hand) == 2 and ids:
                 faces = self._faces
@@ -470,7 +473,7 @@ class Game:
                 return (self._play_id[self.drawn], space.play_uno_id[self.drawn], space.pass_)
             return (self._play_id[self.drawn], space.pass_)
         if phase == COLOUR:
-            return tuple(space.id(ActionType.COLOUR, c) for c in space.colours)
+            return self._colour_ids
         if phase == CHALLENGE:
             return (space.challenge, space.accept)
         if phase == DISCARD:
@@ -659,9 +662,10 @@ class Game:
         """End ``seat``'s turn; the next ``skip`` players lose theirs."""
         step = self.direction
         nxt = (seat + step) % self.n
-        for _ in range(skip):
-            self.events.append(("skip", nxt, 0, ()))
-            nxt = (nxt + step) % self.n
+        if skip:
+            for _ in range(skip):
+                self.events.append(("skip", nxt, 0, ()))
+                nxt = (nxt + step) % self.n
         if self.pending_skips:
             nxt = self._lose_pending_turns(nxt)
         if self.ops:
