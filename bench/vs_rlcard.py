@@ -18,7 +18,17 @@ uniformly random legal policy and the same 4 players:
   ``env.last()`` builds the observation vector and the action mask, every ``env.step`` is one
   step (waits out of turn included); the environment is reset when the match is over;
 * unokit's RLCard interface (``unokit.rl.rlcard``), stepped as RLCard's environment is above;
-* ``env_ratio`` is unokit's PettingZoo steps per second over RLCard's ``env.step`` ones.
+* ``env_ratio`` is unokit's PettingZoo steps per second over RLCard's ``env.step`` ones;
+* the same environment on the compiled engine (``engine="fast"``, keys ``unokit_fast_env_...``,
+  ``fast_env_ratio``), and its unwrapped ``raw_env`` (``unokit_fast_raw_env_...``);
+* ``pettingzoo_floor_steps_per_s``: the same loop on an AEC environment that plays nothing (it
+  only builds an observation and a mask of the same sizes and passes the turn) behind
+  PettingZoo's order-enforcing wrapper, as ``env()`` is: no environment behind that wrapper
+  steps faster, whatever its engine (``floor_ratio``: that bound over RLCard).
+
+The compiled engine (``unokit.fast``, when numba is installed) is measured as whole games of
+the same random policy (``fast_decisions_per_s`` on one core, ``fast_decisions_per_s_all_cores``
+on every core), with its ratio to RLCard.
 
 Usage: ``python bench/vs_rlcard.py [--seconds 5] [--seed 0]``.  Prints one JSON object.
 """
@@ -110,19 +120,91 @@ def _step_rlcard_env(env: Any, seconds: float, seed: int) -> dict[str, float]:
     return _timed(seconds, step, restart)
 
 
-def bench_pettingzoo_env(seconds: float, seed: int) -> dict[str, float]:
-    np = importlib.import_module("numpy")
+def bench_pettingzoo_env(seconds: float, seed: int, engine: str = "python", wrapped: bool = True) -> dict[str, float]:
     pettingzoo = importlib.import_module("unokit.rl.pettingzoo")
-    rng = np.random.default_rng(seed)
-    env = pettingzoo.env(edition="classic", players=PLAYERS, rules={"scoring": "single-round"})
+    make = pettingzoo.env if wrapped else pettingzoo.raw_env
+    env = make(edition="classic", players=PLAYERS, rules={"scoring": "single-round"}, engine=engine)
     env.reset(seed=seed)
+    _step_aec(env, 0.2, seed)  # compiles what the compiled engine has not cached yet
+    env.reset(seed=seed)
+    return _step_aec(env, seconds, seed)
+
+
+def _step_aec(env: Any, seconds: float, seed: int) -> dict[str, float]:
+    """Steps of an AEC environment: ``last()`` (observation and mask) and a uniformly random legal action."""
+    np = importlib.import_module("numpy")
+    rng = random.Random(seed)
+    flatnonzero = np.flatnonzero
 
     def step() -> bool:
-        observation, _, _, _, _ = env.last()
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        return bool(env.unwrapped.game.is_over)
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            return True
+        legal = flatnonzero(observation["action_mask"])
+        env.step(int(legal[rng.randrange(len(legal))]))
+        return False
 
     return _timed(seconds, step, env.reset)
+
+
+def bench_pettingzoo_floor(seconds: float, seed: int) -> dict[str, float]:
+    """The loop of :func:`bench_pettingzoo_env` on an AEC environment that plays nothing."""
+    np = importlib.import_module("numpy")
+    aec = importlib.import_module("pettingzoo")
+    wrappers = importlib.import_module("pettingzoo.utils.wrappers")
+    encoding = importlib.import_module("unokit.rl.encoding")
+    size = encoding.Encoder("classic", PLAYERS).size
+    actions = importlib.import_module("unokit.editions").get_edition("classic").actions.size + 1
+
+    class Floor(aec.AECEnv):  # type: ignore[misc]
+        metadata = {"render_modes": [], "name": "floor", "is_parallelizable": False}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = [f"player_{seat}" for seat in range(PLAYERS)]
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {agent: {} for agent in self.agents}
+            self.agent_selection = self.agents[0]
+            self.moves = 0
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            mask = np.zeros(actions, dtype=np.int8)
+            mask[:3] = 1
+            return {"observation": np.zeros(size, dtype=np.float32), "action_mask": mask}
+
+        def step(self, action: int) -> None:
+            self._cumulative_rewards[self.agent_selection] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.moves += 1
+            self.agent_selection = self.possible_agents[self.moves % PLAYERS]
+            self._accumulate_rewards()
+            self._deads_step_first()
+
+    env = wrappers.OrderEnforcingWrapper(Floor())
+    env.reset(seed=seed)
+    return _step_aec(env, seconds, seed)
+
+
+def bench_fast_engine(seconds: float, seed: int, threads: int) -> dict[str, float]:
+    """Whole single-round games of the compiled engine with the random policy, in batches, for ``seconds``."""
+    fast = importlib.import_module("unokit.fast.classic")
+    rules = Rules(scoring="single-round")
+    fast.play_random_games(4, PLAYERS, rules, seed=seed, threads=threads)  # compiled or loaded from the cache
+    decisions = games = 0
+    batch = 2000
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        result = fast.play_random_games(batch, PLAYERS, rules, seed=seed, first=games, threads=threads)
+        decisions += int(result["decisions"].sum())
+        games += batch
+    return {"steps": decisions, "games": games, "elapsed_s": clock() - started}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -142,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     rl = bench_rlcard(args.seconds, args.seed)
     zoo = bench_pettingzoo_env(args.seconds, args.seed)
     interface = bench_rlcard_interface(args.seconds, args.seed)
+    floor = bench_pettingzoo_floor(args.seconds, args.seed)
     zoo_rate = zoo["steps"] / zoo["elapsed_s"]
     unokit_rate = uno["steps"] / uno["elapsed_s"]
     rlcard_rate = rl["steps"] / rl["elapsed_s"]
@@ -164,8 +247,37 @@ def main(argv: list[str] | None = None) -> int:
         "unokit_rlcard_env_steps_per_s": round(interface["steps"] / interface["elapsed_s"]),
         "unokit_rlcard_env_games_per_s": round(interface["games"] / interface["elapsed_s"], 1),
         "env_ratio": round(zoo_rate / rlcard_rate, 2),
+        "pettingzoo_floor_steps_per_s": round(floor["steps"] / floor["elapsed_s"]),
+        "floor_ratio": round(floor["steps"] / floor["elapsed_s"] / rlcard_rate, 2),
         "python": platform.python_version(),
     }
+    try:
+        importlib.import_module("numba")
+    except ImportError:
+        result["fast"] = "not installed (the fast extra: pip install -e '.[fast]')"
+    else:
+        fast_env = bench_pettingzoo_env(args.seconds, args.seed, engine="fast")
+        fast_raw = bench_pettingzoo_env(args.seconds, args.seed, engine="fast", wrapped=False)
+        one = bench_fast_engine(args.seconds, args.seed, threads=1)
+        cores = importlib.import_module("unokit.fast.classic").MAX_THREADS
+        every = bench_fast_engine(args.seconds, args.seed, threads=cores)
+        fast_env_rate = fast_env["steps"] / fast_env["elapsed_s"]
+        fast_raw_rate = fast_raw["steps"] / fast_raw["elapsed_s"]
+        one_rate = one["steps"] / one["elapsed_s"]
+        every_rate = every["steps"] / every["elapsed_s"]
+        result.update(
+            {
+                "unokit_fast_env_steps_per_s": round(fast_env_rate),
+                "fast_env_ratio": round(fast_env_rate / rlcard_rate, 2),
+                "unokit_fast_raw_env_steps_per_s": round(fast_raw_rate),
+                "fast_raw_env_ratio": round(fast_raw_rate / rlcard_rate, 2),
+                "fast_decisions_per_s": round(one_rate),
+                "fast_ratio": round(one_rate / rlcard_rate, 1),
+                "fast_cores": cores,
+                "fast_decisions_per_s_all_cores": round(every_rate),
+                "fast_all_cores_ratio": round(every_rate / rlcard_rate, 1),
+            }
+        )
     print(json.dumps(result))
     return 0
 

@@ -223,3 +223,93 @@ def test_batched_random_games_follow_the_rules() -> None:
         assert decisions == result["decisions"][game]
         assert state[classic.WINNER] == result["winner"][game]
         assert state[classic.SCORES + state[classic.WINNER]] >= 500
+
+
+# ---------------------------------------------------------------- the PettingZoo environment on the compiled engine
+
+
+def fast_env(**options: Any) -> Any:
+    from unokit.rl import pettingzoo as uno_pettingzoo
+
+    return uno_pettingzoo.env(edition="classic", engine="fast", **options)
+
+
+@pytest.mark.parametrize(("players", "rules"), [(2, None), (4, {"scoring": "single-round"})])
+def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(players: int, rules: Any) -> None:
+    import warnings
+
+    from pettingzoo.test import api_test, seed_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(fast_env(players=players, rules=rules), num_cycles=60)
+        seed_test(lambda: fast_env(players=players, rules=rules), num_cycles=40)
+
+
+@pytest.mark.parametrize("reward", ["win", "points", "match"])
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_the_fast_environment_steps_as_the_python_one_would(players: int, reward: str) -> None:
+    """A compiled game in the environment, replayed through Game: at every step the agent asked, the
+    observation, the mask and the rewards are those the Python engine's environment gives."""
+    from unokit.rl import pettingzoo as uno_pettingzoo
+    from unokit.rl.rewards import RewardKeeper
+
+    rules = Rules(target_score=200)
+    environment = fast_env(players=players, rules=rules, reward=reward)
+    environment.reset(seed=players)
+    raw = environment.unwrapped
+    traced = FastGame(players, seed=players * 7, rules=rules, trace=True)
+    raw.fast_state = traced.state  # the same game, its shuffles traced
+    raw._select()
+    game, scripted = replay_game(traced, players, rules)
+    cycle = DecisionCycle(game)
+    keeper = RewardKeeper(game, reward)
+    python = uno_pettingzoo.raw_env(edition="classic", players=players, rules=rules, reward=reward)
+    python.reset(seed=0)
+    python.game, python._cycle, python._rewards = game, cycle, keeper
+    python._select()
+    rng = random.Random(players)
+    steps = 0
+    for agent in environment.agent_iter():
+        observation, reward_now, termination, truncation, info = environment.last()
+        assert agent == python.agent_selection and info == python.infos[agent]
+        expected = python.observe(agent)
+        assert (observation["observation"] == expected["observation"]).all()
+        assert (observation["action_mask"] == expected["action_mask"]).all()
+        assert reward_now == pytest.approx(python._cumulative_rewards[agent])
+        if termination or truncation:
+            assert game.is_over
+            environment.step(None)
+            python.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+        scripted.script.extend(traced.trace())
+        python.step(action)
+        assert raw.rewards == pytest.approx(python.rewards)
+        steps += 1
+    assert steps > 50 and not python.agents
+
+
+def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
+    from unokit.rl import pettingzoo as uno_pettingzoo
+
+    with pytest.raises(UnknownOptionError, match="Classic UNO only"):
+        uno_pettingzoo.env(edition="all-wild", engine="fast")
+    with pytest.raises(UnknownOptionError, match="seven_swap"):
+        uno_pettingzoo.env(edition="classic", engine="fast", rules={"seven_swap": True})
+    with pytest.raises(UnknownOptionError, match="unknown engine"):
+        uno_pettingzoo.env(edition="classic", engine="turbo")
+    environment = fast_env(players=3)
+    environment.reset(seed=1)
+    state = environment.unwrapped.fast_state.copy()
+    with pytest.raises(IllegalActionError):
+        environment.step(10_000)
+    assert (environment.unwrapped.fast_state == state).all()
+
+
+def test_the_fast_environment_renders_the_table() -> None:
+    environment = fast_env(players=3, render_mode="ansi")
+    environment.reset(seed=1)
+    text = environment.render()
+    assert "Top card:" in text and "player_2" in text and "(to act)" in text
