@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from unokit import rulecards as rc
@@ -88,7 +89,9 @@ def suggested_rule_cards(count: int, rng: random.Random) -> list[str]:
     return [pool[i % len(pool)] for i in range(count)]
 
 
+@lru_cache(maxsize=1024)
 def _read(text: str) -> rc.RuleCard:
+    """Rule card text as read (a text always reads the same: the card is read once, not at each use)."""
     return rc.read_rule(text)
 
 
@@ -150,7 +153,7 @@ class WildJackpot(Classic):
             texts = [rc.clean_rule_text(text) for text in rule_cards]
             if not 1 <= len(texts) <= 100:
                 raise SetupError("write from 1 to 100 rule cards")
-        cards = tuple(rc.read_rule(text) for text in texts)
+        cards = tuple(_read(text) for text in texts)
         dispenser = list(range(len(cards)))
         game.rng.shuffle(dispenser)
         game.extra.update(
