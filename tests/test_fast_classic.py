@@ -313,3 +313,72 @@ def test_the_fast_environment_renders_the_table() -> None:
     environment.reset(seed=1)
     text = environment.render()
     assert "Top card:" in text and "player_2" in text and "(to act)" in text
+
+
+# ---------------------------------------------------------------- the batched environment
+
+
+def random_actions(masks: Any, rng: random.Random) -> Any:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int64)
+
+
+@pytest.mark.parametrize("reward", ["win", "points", "match"])
+def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(reward: str) -> None:
+    from unokit.rl.batched import BatchedEnv
+
+    env = BatchedEnv(6, players=3, rules={"target_score": 100}, reward=reward)
+    observations, infos = env.reset(seed=4)
+    rng = random.Random(0)
+    ended = 0
+    totals = np.zeros((6, 3))
+    for _ in range(3000):
+        for row in range(6):  # each row is the compiled game's own observation and legal actions
+            state = env._states[row]
+            seat, out_of_turn = classic.asked(state)
+            assert infos["seat"][row] == seat
+            expected = np.zeros(env.encoder.size, dtype=np.float32)
+            classic.encode(state, seat, env._layout, env.encoder.high, expected)
+            assert (observations["observation"][row] == expected).all()
+            legal = np.zeros(classic.WAIT + 1, dtype=np.int8)
+            classic.legal_mask(state, seat, legal)
+            legal[classic.WAIT] = out_of_turn
+            assert (observations["action_mask"][row] == legal).all()
+        observations, rewards, terminations, truncations, infos = env.step(
+            random_actions(observations["action_mask"], rng)
+        )
+        assert np.allclose(rewards.sum(axis=1), 0) and not truncations.any()
+        totals += rewards
+        ended += int(terminations.sum())
+        if reward == "match":
+            assert (np.abs(rewards).sum(axis=1)[~terminations] == 0).all()  # only a match's end is rewarded
+    assert ended >= 1 and np.abs(totals).sum() > 0
+
+
+def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None:
+    from unokit.rl.batched import BatchedEnv
+
+    def trajectory(seed: int) -> list[Any]:
+        env = BatchedEnv(4, players=2, rules={"scoring": "single-round"}, copy=True)
+        observations, _ = env.reset(seed=seed)
+        rng = random.Random(1)
+        out = []
+        for _ in range(200):
+            actions = random_actions(observations["action_mask"], rng)
+            observations, rewards, terminations, _, infos = env.step(actions)
+            out.append((actions.tolist(), rewards.tolist(), terminations.tolist(), infos["seat"].tolist()))
+        return out
+
+    assert trajectory(3) == trajectory(3)
+    assert trajectory(3) != trajectory(4)
+    env = BatchedEnv(3, players=2)
+    observations, _ = env.reset(seed=1)
+    states = env._states.copy()
+    actions = observations["action_mask"].argmax(axis=1)
+    actions[2] = int(np.flatnonzero(observations["action_mask"][2] == 0)[0])
+    with pytest.raises(IllegalActionError, match="game 2"):
+        env.step(actions)
+    assert (env._states == states).all()
+    with pytest.raises(IllegalActionError):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(UnknownOptionError):
+        BatchedEnv(2, rules={"stacking": "same"})

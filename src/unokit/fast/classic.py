@@ -185,6 +185,8 @@ ROUND_WINNER = 33
 TRACE_ON = 34
 TRACE_COUNT = 35
 DEAL_DUE = 36
+ROUNDS_REWARDED = 37
+"""Rounds whose rewards a batched environment has given."""
 """A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
 POLICY_RNG = 40
 """Four words of a second generator, for the compiled random policy (the game's own stays the rules')."""
@@ -1128,15 +1130,26 @@ def _seat_flag(out: Any, offset: int, seat: int, me: int, n: int) -> None:
 
 
 @_jit
+def _put(out: Any, high: Any, at: int, value: int) -> None:
+    """``out[at] = value``, clipped to the field's bound as the Python encoder clips it."""
+    out[at] = value if value < high[at] else high[at]
+
+
+@_jit
 def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     """Write ``me``'s observation into ``out`` (zeros, float32), exactly as
-    :meth:`unokit.rl.encoding.Encoder.encode` writes it from ``me``'s view."""
+    :meth:`unokit.rl.encoding.Encoder.encode` writes it from ``me``'s view (values clipped to the
+    layout's bounds; flags are 1 and no bound is below 1)."""
     n = s[N]
     phase = s[PHASE]
     hand = HANDS + me * F
+    hand_at = layout[O_HAND]
+    discards_at = layout[O_DISCARDS]
     for f in range(F):
-        out[layout[O_HAND] + f] = s[hand + f]
-        out[layout[O_DISCARDS] + f] = s[DISCARD_FACES + f]
+        if s[hand + f]:
+            _put(out, high, hand_at + f, s[hand + f])
+        if s[DISCARD_FACES + f]:
+            _put(out, high, discards_at + f, s[DISCARD_FACES + f])
     if me == s[ACTOR] and phase == DRAWN:
         out[layout[O_DRAWN] + s[DRAWN_FACE]] = 1
     out[layout[O_TOP] + _discard_top(s)] = 1
@@ -1149,14 +1162,14 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     _seat_flag(out, layout[O_DEALER], s[DEALER], me, n)
     for seat in range(n):
         rel = (seat - me) % n
-        out[layout[O_SIZES] + rel] = s[SIZES + seat]
-        out[layout[O_SCORES] + rel] = s[SCORES + seat]
+        _put(out, high, layout[O_SIZES] + rel, s[SIZES + seat])
+        _put(out, high, layout[O_SCORES] + rel, s[SCORES + seat])
         if s[EXPOSED + seat]:
             out[layout[O_UNCALLED] + rel] = 1
         elif s[SIZES + seat] == 1 and s[CALLED + seat]:
             out[layout[O_CALLED] + rel] = 1
-    out[layout[O_DRAW_PILE]] = s[DRAW_COUNT]
-    out[layout[O_DISCARD_SIZE]] = s[DISCARD_COUNT]
+    _put(out, high, layout[O_DRAW_PILE], s[DRAW_COUNT])
+    _put(out, high, layout[O_DISCARD_SIZE], s[DISCARD_COUNT])
     if phase == CHALLENGE:
         _seat_flag(out, layout[O_BLUFFER], s[BLUFFER], me, n)
         if s[BLUFFER] >= 0:
@@ -1179,10 +1192,7 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
             if 0 <= value < COLOURS:
                 out[base + layout[O_S_COLOUR] + value] = 1
         elif value > 0:
-            out[base + layout[O_S_VALUE]] = value
-    for i in range(len(out)):
-        if out[i] > high[i]:
-            out[i] = high[i]
+            _put(out, high, base + layout[O_S_VALUE], value)
 
 
 @_jit
@@ -1333,3 +1343,117 @@ def play_random_games(
         finally:
             nb.set_num_threads(previous)
     return {"decisions": decisions, "winner": winners, "rounds": rounds}
+
+
+# ---------------------------------------------------------------- batched steps (the batched environment)
+
+REWARD_KINDS = {"win": 0, "points": 1, "match": 2}
+
+
+@_jit
+def _share(rewards: Any, n: int, winner: int) -> None:
+    for seat in range(n):
+        rewards[seat] += 1.0 if seat == winner else -1.0 / (n - 1)
+
+
+@_jit
+def _step_rewards(s: IntArray, kind: int, rewards: Any) -> None:
+    """Add the rewards of what the last action ended (a round, the match) to ``rewards``, as
+    :class:`unokit.rl.rewards.RewardKeeper` gives them."""
+    n = s[N]
+    if s[ROUNDS_ENDED] != s[ROUNDS_REWARDED]:
+        s[ROUNDS_REWARDED] = s[ROUNDS_ENDED]
+        winner = s[ROUND_WINNER]
+        if kind == 0:
+            _share(rewards, n, winner)
+        elif kind == 1:
+            total = 0
+            for seat in range(n):
+                if seat != winner:
+                    rewards[seat] -= s[ROUND_POINTS + seat]
+                    total += s[ROUND_POINTS + seat]
+            rewards[winner] += total
+    if kind == 2 and s[PHASE] == OVER:
+        _share(rewards, n, s[WINNER])
+
+
+@_jit
+def _observe_asked(s: IntArray, layout: IntArray, high: Any, out: Any, mask: Any) -> int:
+    """The observation and mask of the seat asked now, into zeroed ``out`` and ``mask``; that seat."""
+    seat, out_of_turn = asked(s)
+    encode(s, seat, layout, high, out)
+    legal_mask(s, seat, mask)
+    if out_of_turn:
+        mask[WAIT] = 1
+    return seat
+
+
+@_jit
+def _new_game(s: IntArray, template: IntArray, seed: int, index: int) -> None:
+    s[:] = template
+    _seed_words(s, RNG, seed, 2 * index)
+    _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
+    start(s, -1)
+
+
+@_jit
+def batch_reset(
+    states: IntArray,
+    template: IntArray,
+    seed: int,
+    layout: IntArray,
+    high: Any,
+    obs: Any,
+    masks: Any,
+    seats: IntArray,
+    legal: Any,
+) -> None:
+    """Deal game ``i`` of ``seed`` in row ``i`` of ``states``, with its first observation and mask."""
+    obs[:] = 0
+    masks[:] = 0
+    for i in range(len(states)):
+        _new_game(states[i], template, seed, i)
+        seats[i] = _observe_asked(states[i], layout, high, obs[i], masks[i])
+    legal[:] = masks
+
+
+@_jit
+def batch_step(
+    states: IntArray,
+    template: IntArray,
+    seed: int,
+    next_game: int,
+    actions: IntArray,
+    seats: IntArray,
+    reward_kind: int,
+    layout: IntArray,
+    high: Any,
+    obs: Any,
+    masks: Any,
+    rewards: Any,
+    terminated: Any,
+    legal: Any,
+) -> int:
+    """Apply ``actions[i]`` of the seat asked in game ``i`` (``seats[i]``) in every game; set each
+    game's rewards (every seat), whether it ended, and the observation and mask of the seat asked
+    next.  A game that ends is replaced by game ``next_game`` of ``seed`` (and on), dealt at once.
+    ``legal`` is the batch's own copy of the masks (the caller may change the ones it was given).
+    Returns the next game's number, or ``-1 - i`` when ``actions[i]`` is not legal (then nothing
+    has changed)."""
+    for i in range(len(states)):
+        if not 0 <= actions[i] <= WAIT or not legal[i, actions[i]]:
+            return -1 - i
+    obs[:] = 0
+    masks[:] = 0
+    rewards[:] = 0
+    for i in range(len(states)):
+        s = states[i]
+        act(s, seats[i], actions[i])
+        _step_rewards(s, reward_kind, rewards[i])
+        terminated[i] = s[PHASE] == OVER
+        if terminated[i]:
+            _new_game(s, template, seed, next_game)
+            next_game += 1
+        seats[i] = _observe_asked(s, layout, high, obs[i], masks[i])
+    legal[:] = masks
+    return next_game
