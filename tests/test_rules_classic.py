@@ -26,7 +26,7 @@ from unokit.errors import (
     WrongPlayerError,
 )
 from unokit.events import Event
-from unokit.game import Game
+from unokit.game import Game, shuffle_cards
 from unokit.rules import Rules
 
 # Hands holding no red card and no 5: nothing in them matches a red 5.
@@ -146,6 +146,26 @@ def test_deal_seven_cards_each() -> None:
     assert len(game.draw_pile) == 108 - start_index - 1
     assert game.turn == game.actor == 3  # left of the dealer
     assert game.phase_name == "turn"
+
+
+def test_shuffles_are_the_generators_own() -> None:
+    """The engine's shuffle draws exactly as ``random.Random.shuffle``: the same order, the same
+    generator state after (seeded games are the same games); another generator's own shuffle runs."""
+    for size in (0, 1, 2, 5, 53, 108, 112, 300):
+        for seed in range(20):
+            ours, stock = random.Random(seed), random.Random(seed)
+            mine, theirs = list(range(size)), list(range(size))
+            shuffle_cards(ours, mine)
+            stock.shuffle(theirs)
+            assert mine == theirs and ours.getstate() == stock.getstate(), (size, seed)
+
+    class Reversing(random.Random):
+        def shuffle(self, x: Any) -> None:
+            x.reverse()
+
+    cards = [1, 2, 3]
+    shuffle_cards(Reversing(0), cards)
+    assert cards == [3, 2, 1]
 
 
 def test_two_to_ten_players() -> None:
