@@ -165,7 +165,9 @@ class HouseGame(Game):
 
     def jumpers(self) -> list[int]:
         """The seats that may jump in now, in seat order (none while the window is closed)."""
-        return [seat for seat in range(self.n) if self._jumps(seat)]
+        card = self.jump_card
+        hands = self.hands
+        return [seat for seat in range(self.n) if card in hands[seat] and self._jumps(seat)]
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
         legal = super().legal_actions(seat)
@@ -211,8 +213,9 @@ class HouseGame(Game):
         rules = self.rules
         if len(hand) == 1 and hand[0] in self.finish_forbidden:
             ids = tuple(a for a in ids if self._types[a] > _PLAY_UNO)
-        plays = any(self._types[a] <= _PLAY_UNO for a in ids)
-        if plays and (rules.must_play or (rules.hand_limit and len(hand) >= rules.hand_limit)):
+        if (rules.must_play or (rules.hand_limit and len(hand) >= rules.hand_limit)) and any(
+            self._types[a] <= _PLAY_UNO for a in ids
+        ):
             return tuple(a for a in ids if a != self._draw_id)
         return ids
 
