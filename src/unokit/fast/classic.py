@@ -63,6 +63,50 @@ FACE_NUMBER = np.array([CARD_NUMBER[c] for c in FACES], dtype=np.int64)
 FACE_POINTS = np.array([_EDITION.card_points[c] for c in FACES], dtype=np.int64)
 PLAYABLE = np.array([[table[c] for c in FACES] for table in _EDITION.playable_tables], dtype=np.int8)
 """``PLAYABLE[colour * 32 + top kind, face]``: the edition's matching table."""
+assert len(FACES) <= 62, "faces are bits of an int64"
+PLAYABLE_BITS = np.array([sum(1 << f for f in range(len(FACES)) if row[f]) for row in PLAYABLE], dtype=np.int64)
+"""The rows of ``PLAYABLE`` as bit sets of faces."""
+COLOUR_BITS = np.array(
+    [sum(1 << f for f, c in enumerate(FACES) if CARD_COLOUR[c] == colour) for colour in range(6)], dtype=np.int64
+)
+"""The faces of each colour, as bit sets."""
+_DE_BRUIJN = np.array(
+    [
+        0,
+        1,
+        28,
+        2,
+        29,
+        14,
+        24,
+        3,
+        30,
+        22,
+        20,
+        15,
+        25,
+        17,
+        4,
+        8,
+        31,
+        27,
+        13,
+        23,
+        21,
+        19,
+        16,
+        7,
+        26,
+        12,
+        18,
+        6,
+        11,
+        5,
+        10,
+        9,
+    ],
+    dtype=np.int64,
+)
 DECK = np.array([FACES.index(c) for c in _EDITION.standard_cards], dtype=np.int64)
 DECK_SIZE = len(DECK)
 WD4 = FACES.index(WILD_DRAW_FOUR)
@@ -197,7 +241,9 @@ CALLED = EXPOSED + MAX_PLAYERS
 SIZES = CALLED + MAX_PLAYERS
 ROUND_POINTS = SIZES + MAX_PLAYERS
 """Points each seat held when the last round ended."""
-HANDS = ROUND_POINTS + MAX_PLAYERS
+HAND_BITS = ROUND_POINTS + MAX_PLAYERS
+"""Per seat: bit ``f`` set when the hand holds face ``f`` (kept with the counts, for fast look-ups)."""
+HANDS = HAND_BITS + MAX_PLAYERS
 DRAW_PILE = HANDS + MAX_PLAYERS * F
 DISCARD_PILE = DRAW_PILE + DECK_SIZE
 DISCARD_FACES = DISCARD_PILE + DECK_SIZE
@@ -205,8 +251,9 @@ OPS = DISCARD_FACES + F
 OPS_CAP = 8
 SCRATCH = OPS + 3 * OPS_CAP
 """Room for the dealer draw and a legal-action mask."""
-MASK = SCRATCH + DECK_SIZE + 3 * MAX_PLAYERS
-EVENTS = MASK + SIZE + 1
+LEGAL = SCRATCH + DECK_SIZE + 3 * MAX_PLAYERS
+"""Room for a list of legal action ids."""
+EVENTS = LEGAL + SIZE + 1
 EVENT_CAP = 256
 """Events kept, newest last (a ring): the observation's window reads the most recent."""
 TRACE = EVENTS + 4 * EVENT_CAP
@@ -334,11 +381,7 @@ def _push(s: IntArray, op: int, seat: int, arg: int) -> None:
 def _holds_colour(s: IntArray, seat: int, colour: int) -> bool:
     if colour == NO_COL:
         return False
-    hand = HANDS + seat * F
-    for f in range(F):  # noqa: SIM110 - a loop compiles, a generator does not
-        if s[hand + f] and FACE_COLOUR[f] == colour:
-            return True
-    return False
+    return (s[HAND_BITS + seat] & COLOUR_BITS[colour]) != 0  # type: ignore[no-any-return]
 
 
 @_jit
@@ -378,6 +421,7 @@ def _draw_cards(s: IntArray, seat: int, count: int) -> int:
         s[DRAW_COUNT] -= 1
         last = s[DRAW_PILE + s[DRAW_COUNT]]
         s[hand + last] += 1
+        s[HAND_BITS + seat] |= 1 << last
         got += 1
     if got:
         s[SIZES + seat] += got
@@ -492,11 +536,14 @@ def _start_round(s: IntArray, dealer: int) -> None:
         s[HANDS + i] = 0
     for seat in range(n):
         s[SIZES + seat] = 0
+        s[HAND_BITS + seat] = 0
     for _ in range(s[HAND_SIZE]):
         for offset in range(1, n + 1):
             seat = (dealer + offset) % n
             s[DRAW_COUNT] -= 1
-            s[HANDS + seat * F + s[DRAW_PILE + s[DRAW_COUNT]]] += 1
+            face = s[DRAW_PILE + s[DRAW_COUNT]]
+            s[HANDS + seat * F + face] += 1
+            s[HAND_BITS + seat] |= 1 << face
             s[SIZES + seat] += 1
     for seat in range(n):
         _event(s, E_DEAL, seat, s[SIZES + seat], -1)
@@ -645,6 +692,8 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     n = s[N]
     hand = HANDS + seat * F
     s[hand + card] -= 1
+    if s[hand + card] == 0:
+        s[HAND_BITS + seat] &= ~(1 << card)
     s[SIZES + seat] -= 1
     s[DISCARD_PILE + s[DISCARD_COUNT]] = card
     s[DISCARD_COUNT] += 1
@@ -739,8 +788,9 @@ def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
 
 
 @_jit
-def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
-    """Set ``mask[a]`` to 1 for each legal action id of ``seat`` (the rest untouched); returns their count."""
+def legal_ids(s: IntArray, seat: int, ids: Any) -> int:
+    """Write the legal action ids of ``seat`` into ``ids`` (at most ``SIZE``), in increasing order;
+    returns their count.  The one definition of what is legal in the compiled engine."""
     count = 0
     phase = s[PHASE]
     if phase == OVER or seat < 0 or seat >= s[N]:
@@ -753,38 +803,60 @@ def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
             restricted = False
             if not s[ALLOW_BLUFF] and s[hand + WD4] > 0:
                 restricted = _holds_colour(s, seat, s[COLOUR_IN_PLAY])
-            for f in range(F):
-                if s[hand + f] and PLAYABLE[row, f] and not (f == WD4 and restricted):
-                    mask[f] = 1
-                    count += 1
-                    if size == 2:
-                        mask[A_PLAY_UNO + f] = 1
-                        count += 1
-            mask[A_DRAW] = 1
+            bits = s[HAND_BITS + seat] & PLAYABLE_BITS[row]
+            if restricted:
+                bits &= ~(1 << WD4)
+            while bits:  # the set bits, lowest first (a de Bruijn look-up per 32-bit half)
+                low = bits & 0xFFFFFFFF
+                if low:
+                    lowest = low & -low
+                    ids[count] = _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                else:
+                    lowest = (bits >> 32) & -(bits >> 32)
+                    ids[count] = 32 + _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    lowest <<= 32
+                bits ^= lowest
+                count += 1
+            if size == 2:
+                for i in range(count):
+                    ids[count + i] = A_PLAY_UNO + ids[i]
+                count += count
+            ids[count] = A_DRAW
             count += 1
         elif phase == DRAWN:
-            mask[s[DRAWN_FACE]] = 1
-            mask[A_PASS] = 1
-            count += 2
+            ids[0] = s[DRAWN_FACE]
+            count = 1
             if size == 2:
-                mask[A_PLAY_UNO + s[DRAWN_FACE]] = 1
-                count += 1
+                ids[1] = A_PLAY_UNO + s[DRAWN_FACE]
+                count = 2
+            ids[count] = A_PASS
+            count += 1
         elif phase == COLOUR:
             for c in range(COLOURS):
-                mask[A_COLOUR + c] = 1
-            count += COLOURS
+                ids[c] = A_COLOUR + c
+            count = COLOURS
         elif phase == CHALLENGE:
-            mask[A_CHALLENGE] = 1
-            mask[A_ACCEPT] = 1
-            count += 2
+            ids[0] = A_CHALLENGE
+            ids[1] = A_ACCEPT
+            count = 2
     if s[EXPOSED_COUNT]:
         if s[EXPOSED + seat]:
-            mask[A_CALL_UNO] = 1
+            ids[count] = A_CALL_UNO
             count += 1
         for other in range(s[N]):
             if other != seat and s[EXPOSED + other]:
-                mask[A_CATCH + other] = 1
+                ids[count] = A_CATCH + other
                 count += 1
+    return count
+
+
+@_jit
+def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
+    """Set ``mask[a]`` to 1 for each legal action id of ``seat`` (the rest untouched); returns their count."""
+    ids = s[LEGAL : LEGAL + SIZE]
+    count = legal_ids(s, seat, ids)
+    for i in range(count):
+        mask[ids[i]] = 1
     return count
 
 
@@ -806,10 +878,18 @@ def asked(s: IntArray) -> tuple[int, bool]:
 @_jit
 def apply(s: IntArray, seat: int, action: int) -> int:
     """Apply a legal ``action`` of ``seat`` (checked: returns 1 and changes nothing if it is not legal)."""
-    mask = s[MASK : MASK + SIZE + 1]
-    mask[:] = 0
-    if action < 0 or action >= SIZE or not legal_mask(s, seat, mask) or not mask[action]:
-        return 1
+    ids = s[LEGAL : LEGAL + SIZE]
+    count = legal_ids(s, seat, ids)
+    for i in range(count):
+        if ids[i] == action:
+            _apply_legal(s, seat, action)
+            return 0
+    return 1
+
+
+@_jit
+def _apply_legal(s: IntArray, seat: int, action: int) -> None:
+    """Apply ``action`` of ``seat``, known to be legal."""
     s[MOVES] += 1
     s[WAITED] = 0
     if action >= A_CALL_UNO:  # a call or a catch
@@ -825,7 +905,7 @@ def apply(s: IntArray, seat: int, action: int) -> int:
             _draw_cards(s, caught, s[UNO_PENALTY])
         if not s[EXPOSED_COUNT]:
             s[ARMED] = 0
-        return 0
+        return
     if s[ARMED]:
         for other in range(s[N]):
             s[EXPOSED + other] = 0
@@ -852,7 +932,6 @@ def apply(s: IntArray, seat: int, action: int) -> int:
     if s[DEAL_DUE]:
         s[DEAL_DUE] = 0
         _start_round(s, (s[DEALER] + 1) % s[N])
-    return 0
 
 
 @_jit
@@ -1242,16 +1321,10 @@ def random_decision(s: IntArray) -> int:
     seat = s[ACTOR]
     if s[EXPOSED_COUNT]:
         seat = _policy_below(s, n)
-    mask = s[MASK : MASK + SIZE + 1]
-    mask[:] = 0
-    count = legal_mask(s, seat, mask)
-    pick = _policy_below(s, count)
-    for action in range(SIZE):
-        if mask[action]:
-            if pick == 0:
-                return apply(s, seat, action)
-            pick -= 1
-    return 1
+    ids = s[LEGAL : LEGAL + SIZE]
+    count = legal_ids(s, seat, ids)
+    _apply_legal(s, seat, ids[_policy_below(s, count)])
+    return 0
 
 
 @_jit
