@@ -1516,17 +1516,32 @@ def batch_step(
     for i in range(len(states)):
         if not 0 <= actions[i] <= WAIT or not legal[i, actions[i]]:
             return -1 - i
-    obs[:] = 0
-    masks[:] = 0
-    rewards[:] = 0
-    for i in range(len(states)):
+    for i in range(len(states)):  # row by row, so that each row is cleared and written while in cache
         s = states[i]
         act(s, seats[i], actions[i])
+        rewards[i] = 0
         _step_rewards(s, reward_kind, rewards[i])
         terminated[i] = s[PHASE] == OVER
         if terminated[i]:
             _new_game(s, template, seed, next_game)
             next_game += 1
+        obs[i] = 0
+        masks[i] = 0
         seats[i] = _observe_asked(s, layout, high, obs[i], masks[i])
-    legal[:] = masks
+        legal[i] = masks[i]
     return next_game
+
+
+@_jit
+def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> None:
+    """A uniformly random legal action of the seat asked in each game (with "wait" when out of
+    turn), drawn from each game's policy generator."""
+    for i in range(len(states)):
+        s = states[i]
+        seat = seats[i]
+        ids = s[LEGAL : LEGAL + SIZE]
+        count = legal_ids(s, seat, ids)
+        if s[EXPOSED_COUNT] and seat != s[ACTOR]:
+            ids[count] = WAIT
+            count += 1
+        out[i] = ids[_policy_below(s, count)]

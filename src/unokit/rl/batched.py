@@ -36,6 +36,7 @@ from unokit.errors import IllegalActionError, SetupError
 from unokit.fast.classic import (
     REWARD_KINDS,
     WAIT,
+    batch_random_actions,
     batch_reset,
     batch_step,
     check_rules,
@@ -161,6 +162,15 @@ class BatchedEnv:
         rewards = self._rewards.copy() if self.copy else self._rewards
         terminated = self._terminated.copy() if self.copy else self._terminated
         return self._observations(), rewards, terminated, self._truncated, {"seat": self._seats.copy()}
+
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action for each game (as the PettingZoo environment's random
+        players choose), drawn from each game's own generator: a baseline opponent, or a quick check."""
+        if self._seed < 0:
+            raise IllegalActionError("reset the environment before asking for actions")
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        batch_random_actions(self._states, self._seats, out)
+        return out
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions of the seat asked in each game (as ``observations["action_mask"]``)."""
