@@ -57,10 +57,12 @@ def without_elapsed(text: str) -> str:
 
 
 def test_simulate_prints_a_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "simulate", "--edition", "classic", "--players", "3", "--games", "4", "--seed", "7")
+    argv = ("simulate", "--edition", "classic", "--players", "3", "--games", "4", "--seed", "7", "--engine", "python")
+    code, out, err = run(capsys, *argv)
     assert code == 0
     expected = simulate("classic", 3, 4, 7)
     assert "Simulated 4 games of classic, 3 players" in out
+    assert re.search(r"^\s*engine\s+Python \(unokit.Game\), random policy$", out, re.M)
     assert re.search(rf"^\s*rounds\s+{expected['rounds']}$", out, re.M)
     assert re.search(rf"^\s*decisions\s+{expected['decisions']}$", out, re.M)
     assert re.search(rf"^\s*mean decisions per game\s+{expected['mean_decisions_per_game']}$", out, re.M)
@@ -108,9 +110,33 @@ def test_simulate_passes_rule_options_to_the_engine(capsys: pytest.CaptureFixtur
     assert data["rounds"] == 5  # one round per game
     assert data["points_by_seat"] == [0, 0, 0, 0]
     argv = ["simulate", "--players", "2", "--games", "2", "--seed", "3", "--target", "50", "--json"]
+    for engine in ("python", "fast"):
+        data = json.loads(run(capsys, *argv, "--engine", engine)[1])
+        assert data["rules"] == {"target_score": 50} and data["engine"] == engine
+        expected = simulate("classic", 2, 2, 3, {"target_score": 50}, engine=engine)
+        assert data == {**expected, "elapsed_s": data["elapsed_s"]}
+
+
+def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--engine auto`` (the default) takes the compiled engine for Classic with the sheet's options,
+    the Python engine for anything else; ``--engine fast`` refuses what it cannot play."""
+    argv = ["simulate", "--players", "3", "--games", "300", "--seed", "2", "--json"]
     data = json.loads(run(capsys, *argv)[1])
-    assert data["rules"] == {"target_score": 50}
-    assert data == {**simulate("classic", 2, 2, 3, {"target_score": 50}), "elapsed_s": data["elapsed_s"]}
+    assert (data["engine"], data["policy"]) == ("fast", "random")
+    assert sum(data["wins_by_seat"]) == 300 and min(data["wins_by_seat"]) > 50
+    assert all(points >= 500 * 30 for points in data["points_by_seat"])  # every match is played to 500
+    assert data == {**json.loads(run(capsys, *argv, "--engine", "fast")[1]), "elapsed_s": data["elapsed_s"]}
+    house = json.loads(run(capsys, "simulate", "--players", "3", "--games", "3", "--json", "--preset", "house")[1])
+    assert house["engine"] == "python"
+    code, out, err = run(capsys, *argv, "--engine", "fast", "--preset", "house")
+    assert code == 2 and out == ""
+    assert re.fullmatch(
+        r"unokit: error: the compiled engine does not play rule option '\w+' \(= .+\); the Python engine does\n", err
+    )
+    code, out, err = run(capsys, "simulate", "--edition", "all-wild", "--engine", "fast")
+    assert code == 2 and "Classic UNO only" in err
+    code, out, err = run(capsys, "simulate", "--engine", "turbo")
+    assert code == 2 and "turbo" in err
 
 
 def test_a_preset_is_applied_then_changed_rule_by_rule(capsys: pytest.CaptureFixture[str]) -> None:

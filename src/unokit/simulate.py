@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from unokit.errors import SetupError
+from unokit.errors import SetupError, UnknownOptionError
 from unokit.game import Game
 from unokit.jackpot import WildJackpot
 from unokit.rules import LEVER_OUTCOMES, Rules
@@ -59,6 +59,27 @@ def play_random_match(game: Game, rng: random.Random) -> int:
     return decisions
 
 
+ENGINES = ("python", "fast", "auto")
+"""``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.classic`,
+Classic UNO with the sheet's options, the ``fast`` extra); ``auto``: ``fast`` where it is
+installed and plays the edition and rules, else ``python``."""
+
+
+def fast_engine_plays(edition: str, rules: Rules | None) -> str | None:
+    """Why the compiled engine cannot play ``edition`` under ``rules`` here (``None``: it can)."""
+    if edition != "classic":
+        return f"the compiled engine plays Classic UNO only, not {edition}; the Python engine does"
+    try:
+        from unokit.fast.classic import check_rules
+    except ImportError as error:
+        return str(error)
+    try:
+        check_rules(rules if rules is not None else Rules())
+    except UnknownOptionError as error:
+        return str(error)
+    return None
+
+
 def simulate(
     edition: str,
     players: int,
@@ -67,6 +88,7 @@ def simulate(
     rules: Rules | dict[str, Any] | None = None,
     progress: Progress | None = None,
     rule_cards: Sequence[str] | None = None,
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Play ``games`` whole matches with the uniformly random policy and count what happened.
 
@@ -82,13 +104,25 @@ def simulate(
     often each outcome of :data:`unokit.jackpot.LEVER_OUTCOMES` came up) and
     ``rule_cards_performed`` (``enforced`` and ``honour`` tasks). Other editions refuse
     ``rule_cards``.
+
+    ``engine`` (see :data:`ENGINES`): the result's ``engine`` and ``policy`` say what played.
+    The compiled engine plays the same rules with a generator of its own: the same seed gives
+    the same counts on the same engine, not across engines.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SetupError(f"seed must be an integer, not {seed!r}")
+    if engine not in ENGINES:
+        raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
+    if engine != "python":
+        why_not = fast_engine_plays(edition, rules) if rule_cards is None else "the compiled engine has no rule cards"
+        if why_not is None:
+            return _simulate_fast(edition, players, games, seed, rules, progress)
+        if engine == "fast":
+            raise UnknownOptionError(why_not)
     # Validate the set-up once before starting the clock.
     first = Game(edition, players, seed=game_seed(seed, 0), rules=rules, rule_cards=rule_cards)
     jackpot = isinstance(first.edition, WildJackpot)
@@ -125,12 +159,58 @@ def simulate(
         "wins_by_seat": wins,
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),
+        "engine": "python",
+        "policy": "random",
     }
     if jackpot:
         result["rule_cards"] = list(first.extra["texts"]) if rule_cards is not None else None
         result["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
         result["rule_cards_performed"] = performed
     return result
+
+
+def _simulate_fast(
+    edition: str, players: int, games: int, seed: int, rules: Rules | None, progress: Progress | None
+) -> dict[str, Any]:
+    """:func:`simulate` on the compiled engine: games numbered 0 … ``games - 1`` of ``seed``, in
+    batches over every core."""
+    from unokit.fast.classic import play_random_games
+
+    rules = rules if rules is not None else Rules()
+    if not 0 <= seed < 2**62:
+        raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
+    play_random_games(1, players, rules, seed=seed)  # checks the table, compiles or loads the code
+    wins = [0] * players
+    points = [0] * players
+    rounds = decisions = 0
+    batch = 20_000
+    started = time.perf_counter()
+    for first in range(0, games, batch):
+        count = min(batch, games - first)
+        result = play_random_games(count, players, rules, seed=seed, first=first)
+        decisions += int(result["decisions"].sum())
+        rounds += int(result["rounds"].sum())
+        for seat in range(players):
+            wins[seat] += int((result["winner"] == seat).sum())
+            points[seat] += int(result["scores"][:, seat].sum())
+        if progress is not None:
+            progress(first + count, games)
+    elapsed = time.perf_counter() - started
+    return {
+        "edition": edition,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "rules": rules.to_dict(),
+        "rounds": rounds,
+        "decisions": decisions,
+        "mean_decisions_per_game": round(decisions / games, 2),
+        "wins_by_seat": wins,
+        "points_by_seat": points,
+        "elapsed_s": round(elapsed, 3),
+        "engine": "fast",
+        "policy": "random",
+    }
 
 
 def count_jackpot_events(game: Game, levers: list[int], performed: dict[str, int]) -> None:

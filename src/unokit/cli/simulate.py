@@ -12,7 +12,7 @@ from rich.console import Console
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
 from unokit.editions import get_edition
 from unokit.narrate import plural
-from unokit.simulate import simulate
+from unokit.simulate import ENGINES, simulate
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
@@ -32,6 +32,13 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="python, fast (the compiled engine: Classic with the sheet's options, the fast extra) or auto "
+        "(default: fast where it is installed and plays the edition and rules)",
+    )
     parser.add_argument(
         "--rules-file",
         metavar="FILE",
@@ -56,15 +63,19 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
             def advance(done: int, total: int) -> None:
                 bar.update(task, completed=done)
 
-            result = simulate(edition, args.players, args.games, args.seed, rules, advance, rule_cards)
+            result = simulate(edition, args.players, args.games, args.seed, rules, advance, rule_cards, args.engine)
     else:
-        result = simulate(edition, args.players, args.games, args.seed, rules, rule_cards=rule_cards)
+        result = simulate(
+            edition, args.players, args.games, args.seed, rules, rule_cards=rule_cards, engine=args.engine
+        )
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return 0
     rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
     screen.line(f"Simulated {plural(result['games'], 'game')} of {edition}, {result['players']} players, ", rules_text)
     screen.line(f"  seed                      {result['seed']}")
+    engine_words = "compiled (unokit.fast)" if result["engine"] == "fast" else "Python (unokit.Game)"
+    screen.line(f"  engine                    {engine_words}, {result['policy']} policy")
     screen.line(f"  rounds                    {result['rounds']}")
     screen.line(f"  decisions                 {result['decisions']}")
     screen.line(f"  mean decisions per game   {result['mean_decisions_per_game']}")

@@ -965,12 +965,11 @@ def check_rules(rules: Rules) -> None:
     for name, value in rules.to_dict().items():
         if name not in SUPPORTED_OPTIONS:
             raise UnknownOptionError(
-                f"the compiled engine does not play rule option {name!r} (= {value!r}); "
-                "use the Python engine (engine='python')"
+                f"the compiled engine does not play rule option {name!r} (= {value!r}); the Python engine does"
             )
     scoring = _EDITION.scoring_method(rules)
     if scoring not in SCORINGS:
-        raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; use the Python engine")
+        raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; the Python engine does")
 
 
 def new_state(
@@ -1344,16 +1343,26 @@ def play_random_game(s: IntArray, template: IntArray, seed: int, index: int, lim
 
 @nb.njit(cache=True, nogil=True, parallel=True)
 def _play_random_batch(
-    template: IntArray, seed: int, first: int, decisions: IntArray, winners: IntArray, rounds: IntArray, limit: int
+    template: IntArray,
+    seed: int,
+    first: int,
+    decisions: IntArray,
+    winners: IntArray,
+    rounds: IntArray,
+    scores: IntArray,
+    limit: int,
 ) -> None:
     games = len(decisions)
     chunks = min(games, 64)
+    n = template[N]
     for chunk in nb.prange(chunks):
         s = template.copy()
         for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
             decisions[game] = play_random_game(s, template, seed, first + game, limit)
             winners[game] = s[WINNER]
             rounds[game] = s[ROUND]
+            for seat in range(n):
+                scores[game, seat] = s[SCORES + seat]
 
 
 def template_state(players: int, rules: Rules | None = None) -> IntArray:
@@ -1393,11 +1402,12 @@ def play_random_games(
 ) -> dict[str, IntArray]:
     """Play games ``first`` … ``first + games - 1`` of ``seed`` with the random policy, on
     ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
-    number, never on the threads.  Returns per game ``decisions``, ``winner`` and ``rounds``.
+    number, never on the threads.  Returns per game ``decisions``, ``winner``, ``rounds`` and the
+    final ``scores`` (games × players).
 
     >>> result = play_random_games(10, 4, Rules(scoring="single-round"), seed=1)
     >>> sorted(result), bool((result["winner"] >= 0).all())
-    (['decisions', 'rounds', 'winner'], True)
+    (['decisions', 'rounds', 'scores', 'winner'], True)
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
@@ -1407,15 +1417,16 @@ def play_random_games(
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     rounds = np.zeros(games, dtype=np.int64)
+    scores = np.zeros((games, players), dtype=np.int64)
     if games:
         previous = nb.get_num_threads()
         if threads is not None:
             nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
         try:
-            _play_random_batch(template, seed, first, decisions, winners, rounds, limit)
+            _play_random_batch(template, seed, first, decisions, winners, rounds, scores, limit)
         finally:
             nb.set_num_threads(previous)
-    return {"decisions": decisions, "winner": winners, "rounds": rounds}
+    return {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
 
 
 # ---------------------------------------------------------------- batched steps (the batched environment)

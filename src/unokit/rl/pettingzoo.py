@@ -292,7 +292,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
 def _fast_engine(edition: str, rules: Rules) -> Any:
     """The compiled engine's module, checked to play ``edition`` under ``rules``."""
     if edition != "classic":
-        raise UnknownOptionError(f"the compiled engine plays Classic UNO only, not {edition!r}: use engine='python'")
+        raise UnknownOptionError(
+            f"the compiled engine plays Classic UNO only, not {edition!r}; engine='python' plays it"
+        )
     from unokit.fast import classic
 
     classic.check_rules(rules)
