@@ -285,6 +285,7 @@ class Game:
         self._draw_id = self.actions.draw
         self._colour_ids = tuple(self.actions.id(ActionType.COLOUR, c) for c in self.actions.colours)
         self._catch_ids = [self.actions.id(ActionType.CATCH, s) for s in range(players)]
+        self._target_ids = tuple(self.actions.id(ActionType.TARGET, s) for s in range(MAX_PLAYERS))
         self._all_seats = tuple(range(players))
         self._effects = self.edition.effects
         self._final_effects = self.edition.final_effects
@@ -516,7 +517,7 @@ class Game:
         if phase == DISCARD:
             return tuple(sorted({space.discard_id[c] for c in hand}))
         if phase == TARGET:
-            return tuple(space.id(ActionType.TARGET, s) for s in self._targets(seat, self.target_kind))
+            return tuple(map(self._target_ids.__getitem__, self._targets(seat, self.target_kind)))
         if phase >= EDITION_PHASES:
             return self._phase_actions()
         return ()
