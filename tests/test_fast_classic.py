@@ -389,3 +389,76 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
         env.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(UnknownOptionError):
         BatchedEnv(2, rules={"stacking": "same"})
+
+
+# ---------------------------------------------------------------- positions from the Python engine and playouts
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_a_python_position_converts_to_the_same_compiled_position(players: int) -> None:
+    rules = Rules(target_score=150)
+    game = Game("classic", players, seed=players, rules=rules)
+    rng = random.Random(players)
+    checked = 0
+    while not game.is_over and checked < 600:
+        state = classic.state_from_game(game, checked)
+        fast = FastGame.__new__(FastGame)
+        fast.state, fast.n, fast.rules, fast._events_read = state, players, rules, 0
+        assert fast.hands() == [sorted(h) for h in game.hands]
+        assert fast.draw_pile() == game.draw_pile and fast.discard_pile() == game.discard_pile
+        for seat in range(players):
+            assert fast.legal_actions(seat) == tuple(sorted(game.legal_actions(seat)))
+        # one step on both, when it draws no random number, keeps them equal
+        seat = rng.choice(game.deciders())
+        action = rng.choice(game.legal_actions(seat))
+        pile = len(game.draw_pile)
+        round_before = game.round
+        game.apply(seat, action)
+        fast.apply(seat, action)
+        if game.round == round_before and len(game.draw_pile) <= pile and not game.is_over:
+            assert fast.hands() == [sorted(h) for h in game.hands]
+            assert fast.phase == game.phase and fast.actor == game.actor
+        checked += 1
+    assert checked > 100
+
+
+def test_playouts_finish_the_round_and_name_a_seat() -> None:
+    game = Game("classic", 4, seed=2)
+    winners = set()
+    for seed in range(200):
+        state = classic.state_from_game(game, seed)
+        winner = classic.playout(state, 400)
+        assert 0 <= winner < 4
+        ended = state[classic.ROUNDS_ENDED] == 1
+        assert ended or state[classic.SIZES + winner] == min(state[classic.SIZES : classic.SIZES + 4])
+        winners.add(int(winner))
+    assert len(winners) >= 3  # playouts differ with their seed
+    again = classic.state_from_game(game, 7)
+    first = classic.state_from_game(game, 7)
+    assert classic.playout(again, 400) == classic.playout(first, 400)
+
+
+def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
+    from unokit.bots.ismcts import IsmctsBot
+
+    def choices(playouts: str) -> list[int]:
+        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts)
+        game = Game("classic", 2, seed=9)
+        out = []
+        for _ in range(12):
+            seat = game.actor
+            action = bot.choose(game.view(seat))
+            assert action in game.legal_actions(seat)
+            out.append(action)
+            game.apply(seat, action)
+            while game.exposed and not game.is_over:
+                game.apply(game.exposed[0], game.actions.call_uno)
+            if game.is_over:
+                break
+        return out
+
+    assert choices("fast") == choices("fast")
+    with pytest.raises(UnknownOptionError):
+        IsmctsBot(edition="all-wild", playouts="fast")
+    with pytest.raises(UnknownOptionError):
+        IsmctsBot(playouts="turbo")

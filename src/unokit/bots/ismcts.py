@@ -23,6 +23,11 @@ and falls back on it where its estimates are too noisy to tell.
 The budget is a number of iterations per decision, and optionally milliseconds per
 decision (whichever ends first).  With iterations alone the bot is deterministic for
 its seed; a time budget makes the number of iterations depend on the machine.
+
+Playouts run on the compiled engine (:func:`unokit.fast.classic.playout`, the same quick
+policy) where it is installed and plays the game (Classic UNO with the sheet's options):
+``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
+from generators seeded by the bot's own, so the bot stays deterministic for its seed.
 """
 
 from __future__ import annotations
@@ -71,8 +76,24 @@ class IsmctsBot:
         ms: float | None = None,
         exploration: float = 0.7,
         margin: float | None = 1.0,
+        playouts: str = "auto",
         **options: Any,
     ) -> None:
+        if playouts not in ("auto", "fast", "python"):
+            raise UnknownOptionError(f"an ismcts bot's playouts are auto, fast or python, not {playouts!r}")
+        self.playouts = playouts
+        self._fast: Any = None
+        if playouts != "python" and edition == "classic":
+            try:
+                from unokit.fast import classic as fast_classic
+            except ImportError:
+                if playouts == "fast":
+                    raise
+            else:
+                self._fast = fast_classic
+        elif playouts == "fast":
+            raise UnknownOptionError(f"compiled playouts play Classic UNO only, not {edition}")
+        self._fast_rules: dict[Any, bool] = {}
         if options:
             raise UnknownOptionError(f"unknown option(s) for an ismcts bot: {', '.join(sorted(options))}")
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -168,7 +189,10 @@ class IsmctsBot:
             node = children[(seat, chosen)]
             game.apply(seat, chosen)
             path.append((seat, node))
-        winner = self._playout(game, start_round)
+        if self._fast is not None and game.round == start_round and self._fast_plays(game):
+            winner = self._fast_playout(game)
+        else:
+            winner = self._playout(game, start_round)
         teams = bool(game.teams)
         for seat, child in path:
             child.visits += 1
@@ -201,6 +225,27 @@ class IsmctsBot:
             jumper = next(s for s in (game.next_seat(actor, step) for step in range(1, game.n)) if s in deciders)
             game.apply(jumper, max(game.legal_actions(jumper)))
         return not game.is_over
+
+    def _fast_plays(self, game: Game) -> bool:
+        """Whether the compiled engine plays ``game``'s rules (worked out once per rules)."""
+        plays = self._fast_rules.get(game.rules)
+        if plays is None:
+            try:
+                self._fast.check_rules(game.rules)
+            except UnknownOptionError:
+                if self.playouts == "fast":
+                    raise
+                plays = False
+            else:
+                plays = True
+            self._fast_rules[game.rules] = plays
+        return plays and type(game) is Game and not game.is_over
+
+    def _fast_playout(self, game: Game) -> int:
+        """:meth:`_playout` on the compiled engine, from ``game``'s position."""
+        fast = self._fast
+        state = fast.state_from_game(game, self.rng.getrandbits(62))
+        return int(fast.playout(state, PLAYOUT_LIMIT))
 
     def _playout(self, game: Game, start_round: int) -> int:
         """Finish the round with a fast policy; the seat that wins it (or holds fewest cards)."""

@@ -1556,3 +1556,155 @@ def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> No
             ids[count] = WAIT
             count += 1
         out[i] = ids[_policy_below(s, count)]
+
+
+# ---------------------------------------------------------------- positions from the Python engine, and playouts
+
+
+def state_from_game(game: Any, seed: int) -> IntArray:
+    """The compiled state of a :class:`unokit.Game` of Classic UNO (the sheet's options) at its
+    current position, its generators seeded from ``seed`` (below 2**62).  The event log starts
+    empty: the state plays on, as for a search's playouts; it does not observe the past."""
+    if game.edition.name != "classic" or game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, OVER):
+        raise UnknownOptionError("the compiled engine plays Classic UNO positions only")
+    if len(game.ops) > OPS_CAP or any(op not in (0, 1, 2, 3, 6, 7) for op, _, _ in game.ops):
+        raise UnknownOptionError("the position has operations the compiled engine does not run")
+    face = _FACE_INDEX
+    key = (game.n, game.rules)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = template_state(game.n, game.rules)  # checks the rules
+    s = template.copy()
+    _seed_words(s, RNG, seed, 0)
+    _seed_words(s, POLICY_RNG, seed, 1)
+    s[PHASE] = game.phase
+    s[ACTOR] = game.actor
+    s[TURN_SEAT] = game.turn
+    s[DEALER] = game.dealer
+    s[DIRECTION] = game.direction
+    s[COLOUR_IN_PLAY] = game.colour
+    s[DRAWN_FACE] = face[game.drawn] if game.drawn >= 0 else -1
+    s[BLUFFER] = game.bluffer
+    s[BLUFF] = 1 if game.bluff else 0
+    s[BLUFF_COLOUR] = game.bluff_colour
+    s[ROUND] = game.round
+    s[WINNER] = game.winner
+    s[ARMED] = 1 if game.window_armed else 0
+    for seat in game.exposed:
+        s[EXPOSED + seat] = 1
+    s[EXPOSED_COUNT] = len(game.exposed)
+    for seat, hand in enumerate(game.hands):
+        s[SIZES + seat] = len(hand)
+        s[SCORES + seat] = game.scores[seat]
+        for card in hand:
+            s[HANDS + seat * F + face[card]] += 1
+            s[HAND_BITS + seat] |= 1 << face[card]
+    s[DRAW_COUNT] = len(game.draw_pile)
+    s[DRAW_PILE : DRAW_PILE + len(game.draw_pile)] = [face[c] for c in game.draw_pile]
+    s[DISCARD_COUNT] = len(game.discard_pile)
+    s[DISCARD_PILE : DISCARD_PILE + len(game.discard_pile)] = [face[c] for c in game.discard_pile]
+    for card in game.discard_pile:
+        s[DISCARD_FACES + face[card]] += 1
+    for index, (op, seat, arg) in enumerate(game.ops):
+        s[OPS + 3 * index : OPS + 3 * index + 3] = (op, seat, arg)
+    s[OPS_COUNT] = len(game.ops)
+    return s
+
+
+_FACE_INDEX = {card: index for index, card in enumerate(FACES)}
+_TEMPLATES: dict[tuple[int, Rules], IntArray] = {}
+"""Template states by table size and rules, for :func:`state_from_game`."""
+
+
+@_jit
+def _policy_unit(s: IntArray) -> float:
+    return _policy_below(s, 1 << 24) / float(1 << 24)
+
+
+@_jit
+def playout_action(s: IntArray, seat: int) -> int:
+    """The search's quick policy (``unokit.bots.ismcts._playout_action``): play a card when
+    possible (calling UNO), a coloured card of the colour held most, keeping wild cards for when
+    nothing else plays, and an attacking card when the next player is close to going out; name
+    the colour held most; accept a Wild Draw Four; otherwise one of the legal actions at random."""
+    ids = s[LEGAL : LEGAL + SIZE]
+    count = legal_ids(s, seat, ids)
+    plays = 0
+    calls = 0
+    for i in range(count):
+        if ids[i] < A_DRAW:
+            plays += 1
+            if ids[i] >= A_PLAY_UNO:
+                calls += 1
+    hand = HANDS + seat * F
+    if plays:
+        counts = np.zeros(6, dtype=np.int64)
+        for f in range(F):
+            counts[FACE_COLOUR[f]] += s[hand + f]
+        close = s[SIZES + (seat + s[DIRECTION]) % s[N]] <= 2
+        best = -1.0
+        chosen = ids[0]
+        pool = calls if calls else plays
+        for i in range(count):
+            action = ids[i]
+            if action >= A_DRAW or (calls and action < A_PLAY_UNO):
+                continue
+            if pool == 1:
+                return action  # type: ignore[no-any-return]
+            card = action - A_PLAY_UNO if action >= A_PLAY_UNO else action
+            score = 0.0 if FACE_COLOUR[card] == NO_COL else 10.0 + counts[FACE_COLOUR[card]]
+            kind = FACE_KIND[card]
+            if close and (kind == K_DRAW_TWO or kind == K_SKIP or kind == K_WD4):  # noqa: SIM109
+                score += 20.0
+            score += _policy_unit(s)
+            if score > best:
+                best = score
+                chosen = action
+        return chosen  # type: ignore[no-any-return]
+    if ids[0] >= A_COLOUR and ids[0] < A_COLOUR + COLOURS:
+        best_colour = 0
+        most = -1
+        for c in range(COLOURS):
+            held = 0
+            for f in range(F):
+                if FACE_COLOUR[f] == c:
+                    held += s[hand + f]
+            if held > most:
+                most = held
+                best_colour = c
+        return A_COLOUR + best_colour
+    if ids[0] == A_CHALLENGE:
+        return A_ACCEPT
+    if count == 1:
+        return ids[0]  # type: ignore[no-any-return]
+    return ids[_policy_below(s, count)]  # type: ignore[no-any-return]
+
+
+@_jit
+def playout(s: IntArray, limit: int) -> int:
+    """Finish the round in ``s`` with :func:`playout_action` (an open UNO window is settled at
+    random: the player calls, or the next seat catches them); the seat that wins the round, or
+    after ``limit`` decisions the first seat holding the fewest cards."""
+    start_round = s[ROUND]
+    ended = s[ROUNDS_ENDED]
+    n = s[N]
+    for _ in range(limit):
+        while s[EXPOSED_COUNT]:
+            target = 0
+            while not s[EXPOSED + target]:
+                target += 1
+            if _policy_below(s, 2) == 0:
+                _apply_legal(s, target, A_CALL_UNO)
+            else:
+                _apply_legal(s, (target + 1) % n, A_CATCH + target)
+        if s[PHASE] == OVER or s[ROUNDS_ENDED] != ended:
+            break
+        seat = s[ACTOR]
+        _apply_legal(s, seat, playout_action(s, seat))
+    if s[ROUNDS_ENDED] != ended or s[ROUND] != start_round:
+        return s[ROUND_WINNER]  # type: ignore[no-any-return]
+    fewest = 0
+    for seat in range(n):
+        if s[SIZES + seat] < s[SIZES + fewest]:
+            fewest = seat
+    return fewest
