@@ -8,7 +8,11 @@ one round and every round counts once):
 * Classic, 2 players: ismcts against heuristic (when the ``ismcts`` kind is registered),
   the search bounded by ``--ismcts-ms`` per decision (and ``--ismcts-iterations``);
 * with ``--all``: the same pairings for every edition, and with 4 players, one bot
-  against three of the other (equal bots would win 25% of the rounds).
+  against three of the other (equal bots would win 25% of the rounds);
+* with ``--four-players``: Classic only, and also with 4 players, one against three.
+
+``--ismcts-playouts auto|fast|python`` chooses where the search's playouts run (``auto``: on the
+compiled engine where it is installed and plays the game); the output names it.
 
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
@@ -42,7 +46,7 @@ from unokit.tournament import load_bot_kinds, run_tournament
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 
 
-def pairings(all_pairings: bool, ismcts: bool, teams: bool = False) -> list[tuple[str, list[str]]]:
+def pairings(all_pairings: bool, ismcts: bool, teams: bool = False, four: bool = False) -> list[tuple[str, list[str]]]:
     """``(edition, bots)`` for each tournament, the bot measured listed first.  With house rule
     ``teams``: four seats, two of each bot, partners across (seats rotate, partners stay partners)."""
     pairs = [("heuristic", "random")]
@@ -56,13 +60,13 @@ def pairings(all_pairings: bool, ismcts: bool, teams: bool = False) -> list[tupl
                 out.append((edition, [bot, other, bot, other]))
                 continue
             out.append((edition, [bot, other]))
-            if all_pairings:
+            if all_pairings or four:
                 out.append((edition, [bot, other, other, other]))
     return out
 
 
 def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace) -> dict[str, Any]:
-    options = {"ismcts": {"ms": args.ismcts_ms, "iterations": args.ismcts_iterations}}
+    options = {"ismcts": {"ms": args.ismcts_ms, "iterations": args.ismcts_iterations, "playouts": args.ismcts_playouts}}
     started = time.perf_counter()
     result = run_tournament(
         edition,
@@ -118,6 +122,13 @@ def main(argv: list[str] | None = None) -> int:
         help="stop a game after this many decisions and leave it out, reported as unfinished (default 5000)",
     )
     parser.add_argument("--all", action="store_true", help="every edition, and 4 players (one against three)")
+    parser.add_argument("--four-players", action="store_true", help="Classic also with 4 players (one against three)")
+    parser.add_argument(
+        "--ismcts-playouts",
+        choices=("auto", "fast", "python"),
+        default="auto",
+        help="where ismcts plays out: auto (default: compiled where installed), fast or python",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -136,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results = [
         measure(edition, bots, args.ismcts_games if "ismcts" in bots else args.games, args)
-        for edition, bots in pairings(args.all, ismcts, bool(args.rules.get("teams")))
+        for edition, bots in pairings(args.all, ismcts, bool(args.rules.get("teams")), args.four_players)
     ]
     report = {
         "benchmark": "bot strength: round win rates, single-round scoring, seats rotated, deals paired",
@@ -145,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             "ismcts_games": args.ismcts_games if ismcts else None,
             "ismcts_ms": args.ismcts_ms if ismcts else None,
             "ismcts_iterations": args.ismcts_iterations if ismcts else None,
+            "ismcts_playouts": args.ismcts_playouts if ismcts else None,
             "max_decisions": args.max_decisions,
             "all": args.all,
             "seed": args.seed,
