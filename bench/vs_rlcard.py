@@ -28,7 +28,10 @@ uniformly random legal policy and the same 4 players:
 
 The compiled engine (``unokit.fast``, when numba is installed) is measured as whole games of
 the same random policy (``fast_decisions_per_s`` on one core, ``fast_decisions_per_s_all_cores``
-on every core), with its ratio to RLCard.
+on every core), with its ratio to RLCard; and the batched environment
+(``unokit.rl.batched.BatchedEnv``, 256 games per call, one core, the observation and mask of
+every game built at every step, a random legal action per game from ``random_actions()``):
+``batched_env_steps_per_s``, ``batched_env_ratio``.
 
 Usage: ``python bench/vs_rlcard.py [--seconds 5] [--seed 0]``.  Prints one JSON object.
 """
@@ -191,6 +194,22 @@ def bench_pettingzoo_floor(seconds: float, seed: int) -> dict[str, float]:
     return _step_aec(env, seconds, seed)
 
 
+def bench_batched_env(seconds: float, seed: int, games: int = 256) -> dict[str, float]:
+    """Steps of the batched environment (``games`` per call), every game's observation and mask built."""
+    batched = importlib.import_module("unokit.rl.batched")
+    env = batched.BatchedEnv(games, players=PLAYERS, rules={"scoring": "single-round"})
+    env.reset(seed=seed)
+    env.step(env.random_actions())  # compiled or loaded from the cache
+    steps = ended = 0
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        _, _, terminations, _, _ = env.step(env.random_actions())
+        steps += games
+        ended += int(terminations.sum())
+    return {"steps": steps, "games": ended, "elapsed_s": clock() - started}
+
+
 def bench_fast_engine(seconds: float, seed: int, threads: int) -> dict[str, float]:
     """Whole single-round games of the compiled engine with the random policy, in batches, for ``seconds``."""
     fast = importlib.import_module("unokit.fast.classic")
@@ -261,6 +280,10 @@ def main(argv: list[str] | None = None) -> int:
         one = bench_fast_engine(args.seconds, args.seed, threads=1)
         cores = importlib.import_module("unokit.fast.classic").MAX_THREADS
         every = bench_fast_engine(args.seconds, args.seed, threads=cores)
+        numba = importlib.import_module("numba")
+        numba.set_num_threads(1)
+        batched = bench_batched_env(args.seconds, args.seed)
+        batched_rate = batched["steps"] / batched["elapsed_s"]
         fast_env_rate = fast_env["steps"] / fast_env["elapsed_s"]
         fast_raw_rate = fast_raw["steps"] / fast_raw["elapsed_s"]
         one_rate = one["steps"] / one["elapsed_s"]
@@ -276,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
                 "fast_cores": cores,
                 "fast_decisions_per_s_all_cores": round(every_rate),
                 "fast_all_cores_ratio": round(every_rate / rlcard_rate, 1),
+                "batched_env_steps_per_s": round(batched_rate),
+                "batched_env_ratio": round(batched_rate / rlcard_rate, 1),
             }
         )
     print(json.dumps(result))
