@@ -13,11 +13,12 @@ edition).  Three arrays per game, besides the game's state ``s``:
   engine's ring since its last call and must run after every action (as :func:`play_bots_game`
   does): a hand shown in a challenge is read from the state as that action leaves it.
 * ``rngs`` (``int64``, ``MAX_PLAYERS`` rows of :data:`RNG_WORDS`): each seat's generator, the
-  Mersenne Twister of :class:`random.Random` (its words, then its index), seeded as
-  ``random.Random(seed)`` is.  The Python bots draw from their ``random.Random(seed)``: the
-  heuristic to break a tie between the best-scoring cards (``rng.choice`` of the tied cards in
-  card order), the random bot for every decision.  Drawing the same numbers the same way, the
-  compiled bots make exactly the Python bots' choices, ties included.
+  Mersenne Twister of :class:`random.Random` (its words, its index, its seed), seeded as
+  ``random.Random(seed)`` is (when first drawn from).  The Python bots draw from their
+  ``random.Random(seed)``: the heuristic to break a tie between the best-scoring cards
+  (``rng.choice`` of the tied cards in card order), the random bot for every decision.  Drawing
+  the same numbers the same way, the compiled bots make exactly the Python bots' choices, ties
+  included.
 * ``kinds`` (``int64`` per seat): :data:`HEURISTIC` or :data:`RANDOM` (the policy of
   :class:`unokit.bots.RandomBot`: a uniform legal move; each call or catch on offer taken with
   probability 1/2).
@@ -182,8 +183,8 @@ MEMORY_SIZE = M_POINTS + NO_COL + 1
 
 MT_N = 624
 MT_M = 397
-RNG_WORDS = MT_N + 1
-"""A generator's words, then its index."""
+RNG_WORDS = MT_N + 2
+"""A generator's words, its index (-1: not seeded yet), and the seed it is to be seeded with."""
 _MASK32 = 0xFFFFFFFF
 
 DECK_COUNTS = np.bincount(DECK, minlength=F).astype(np.int64)
@@ -241,9 +242,19 @@ def _mt_twist(rng: IntArray) -> None:
 
 
 @_jit
+def mt_seed_later(rng: IntArray, seed: int) -> None:
+    """Seed ``rng`` as :func:`mt_seed` does when it is first drawn from (seeding takes a few
+    thousand steps, and a heuristic bot draws only to break a tie, a few times a game)."""
+    rng[MT_N] = -1
+    rng[MT_N + 1] = seed
+
+
+@_jit
 def mt_next(rng: IntArray) -> int:
     """The next 32-bit output (``random.Random.getrandbits(32)``)."""
-    if rng[MT_N] >= MT_N:
+    if rng[MT_N] >= MT_N or rng[MT_N] < 0:
+        if rng[MT_N] < 0:
+            mt_seed(rng, rng[MT_N + 1])
         _mt_twist(rng)
     y = rng[rng[MT_N]]
     rng[MT_N] += 1
@@ -478,8 +489,6 @@ def _turn(s: IntArray, memory: IntArray, rng: IntArray, me: int, moves: int) -> 
     """``HeuristicBot._turn``: the best-scoring playable card (ties: ``rng.choice`` of the tied cards
     in card order), or draw when no card plays or only its one wild card, kept in reserve."""
     ids = memory[M_IDS : M_IDS + SIZE]
-    closest = _closest(s, me)
-    _count_hand(s, memory, me)
     plays = 0
     coloured = False
     for i in range(moves):
@@ -489,6 +498,8 @@ def _turn(s: IntArray, memory: IntArray, rng: IntArray, me: int, moves: int) -> 
                 coloured = True
     if plays == 0:
         return A_DRAW
+    closest = _closest(s, me)
+    _count_hand(s, memory, me)
     if not coloured and _keeps_wild(s, memory, me, closest):
         return A_DRAW
     top = -1e300
@@ -685,7 +696,7 @@ def new_bots_game(s: IntArray, template: IntArray, memory: IntArray, rngs: IntAr
     _seed_words(s, RNG, seed, 2 * index)
     _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
     for seat in range(s[N]):
-        mt_seed(rngs[seat], _bot_seed(seed, index, seat))
+        mt_seed_later(rngs[seat], _bot_seed(seed, index, seat))
     start(s, -1)
     reset_memory(memory)
     update_memory(s, memory)
