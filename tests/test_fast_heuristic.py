@@ -203,6 +203,17 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots() -> None:
     assert total["random"] > 5000 and total["turn"] > 5000 and total["interrupt"] > 10
 
 
+def test_heuristic_decision_is_the_step_of_a_table_of_heuristic_bots() -> None:
+    s, memory, rngs, kinds = fh.new_table(3, Rules(scoring="single-round"), seed=3)
+    other = (s.copy(), memory.copy(), rngs.copy())
+    while s[classic.PHASE] != classic.OVER:
+        seat, action = fh.heuristic_decision(s, memory, rngs)
+        assert (seat, action) == fh.bot_decision(other[0], other[1], other[2], kinds)
+        for state, known in ((s, memory), other[:2]):
+            assert classic.apply(state, seat, action) == 0
+            fh.update_memory(state, known)
+
+
 def test_the_generator_is_random_randoms() -> None:
     rng = np.zeros(fh.RNG_WORDS, dtype=np.int64)
     for seed in (0, 1, 2**32 - 1, 2**32, 2**62 + 12345):
