@@ -70,7 +70,9 @@ client: node_modules/.installed
 	npx tsc -p .
 	npx eslint $(CLIENT)
 
+# The compiled engine is compiled once into numba's cache before the test workers load it.
 pytest: install chromium
+	$(BIN)/python -m unokit.fast
 	$(BIN)/pytest -n 2
 
 test: lint typecheck client pytest

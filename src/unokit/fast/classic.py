@@ -1708,3 +1708,14 @@ def playout(s: IntArray, limit: int) -> int:
         if s[SIZES + seat] < s[SIZES + fewest]:
             fewest = seat
     return fewest
+
+
+@_jit
+def env_act(s: IntArray, seat: int, action: int) -> tuple[int, bool, bool, int, bool]:
+    """One step of an environment: :func:`act`, then ``(code, over, a round ended, the seat asked
+    next, whether out of turn)`` (code as :func:`act` returns it; nothing changed unless 0)."""
+    code = act(s, seat, action)
+    ended = s[ROUNDS_ENDED] != s[ROUNDS_REWARDED]
+    s[ROUNDS_REWARDED] = s[ROUNDS_ENDED]
+    nxt, out_of_turn = asked(s)
+    return code, s[PHASE] == OVER, ended, nxt, out_of_turn

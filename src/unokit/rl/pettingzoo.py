@@ -145,7 +145,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             if game_seed is None:
                 game_seed = random.SystemRandom().randrange(2**63)
             self.fast_state = self._fast.new_state(self.players, game_seed, self.rules)
-            self._rounds_scored = 0
         else:
             self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
             self._cycle = DecisionCycle(self.game)
@@ -165,6 +164,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             seat, out_of_turn = self._fast.asked(self.fast_state)
         else:
             seat, out_of_turn = self._cycle.asked()
+        self._select_seat(seat, out_of_turn)
+
+    def _select_seat(self, seat: int, out_of_turn: bool) -> None:
+        """Select the agent of ``seat``; only its info says whether it is asked out of turn."""
         if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
         for agent in self.agents:
@@ -196,7 +199,8 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if action is None:
             raise IllegalActionError(f"{agent} is asked a decision: None is only for an agent that is done")
         if self.fast_state is not None:
-            over = self._fast_act(agent, action_id(action))
+            self._fast_step(agent, action_id(action))
+            return
         else:
             game = self._game()
             self._cycle.act(self._seat[agent], action_id(action))
@@ -216,28 +220,42 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if self.render_mode == "human":
             self.render()
 
-    def _fast_act(self, agent: str, action: int) -> bool:
-        """Apply ``action`` in the compiled game and set the step's rewards; whether the match is over."""
+    def _fast_step(self, agent: str, action: int) -> None:
+        """:meth:`step` on the compiled game (the same bookkeeping, in fewer steps)."""
         fast = self._fast
         state = self.fast_state
-        assert state is not None
-        seat = self._seat[agent]
-        code = fast.act(state, seat, action)
+        code, over, ended, seat, out_of_turn = fast.env_act(state, self._seat[agent], action)
         if code:
             raise IllegalActionError(
                 f"{action} is not a legal action of {agent} now; legal: "
                 + ", ".join(str(a) for a in np.flatnonzero(self.observe(agent)["action_mask"]))
             )
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        over = bool(state[fast.PHASE] == fast.OVER)
-        rounds = int(state[fast.ROUNDS_ENDED])
-        if rounds != self._rounds_scored:
-            self._rounds_scored = rounds
-            if self.reward_kind != "match":
-                self._fast_round_rewards(int(state[fast.ROUND_WINNER]))
+        rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
+        if ended and self.reward_kind != "match":
+            assert state is not None
+            self._fast_round_rewards(int(state[fast.ROUND_WINNER]))
         if over and self.reward_kind == "match":
+            assert state is not None
             self._fast_share(int(state[fast.WINNER]))
-        return over
+        self._cumulative_rewards[agent] = 0.0
+        self.decisions[agent] += 1
+        if over:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            infos = self.infos
+            asked = self.possible_agents[seat]
+            if asked != agent or infos[agent].get("out_of_turn") != out_of_turn:
+                infos[agent] = {}
+                infos[asked] = {"out_of_turn": out_of_turn}
+            self.agent_selection = asked
+            if self.max_cycles is not None and self.decisions[asked] >= self.max_cycles:
+                self.truncations = dict.fromkeys(self.agents, True)
+        cumulative = self._cumulative_rewards
+        for name, reward in rewards.items():
+            cumulative[name] += reward
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
 
     def _fast_round_rewards(self, winner: int) -> None:
         """The rewards of a round the compiled game ended (as :class:`RewardKeeper` gives them)."""
