@@ -842,3 +842,17 @@ def test_play_offers_you_jump_ins_stacks_and_sets(monkeypatch: pytest.MonkeyPatc
         if all(seen.values()):
             break
     assert all(seen.values()), seen
+
+
+def test_simulate_with_the_heuristic_policy_on_either_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "3", "--games", "12", "--seed", "5", "--json", "--policy", "heuristic"]
+    fast = json.loads(run(capsys, *argv, "--engine", "fast")[1])
+    python = json.loads(run(capsys, *argv, "--engine", "python")[1])
+    randomly = json.loads(run(capsys, *argv[:-2], "--engine", "fast")[1])
+    for data in (fast, python):
+        assert data["policy"] == "heuristic" and sum(data["wins_by_seat"]) == 12
+        # heuristic players finish their rounds in far fewer decisions than random ones
+        assert data["decisions"] / data["rounds"] < randomly["decisions"] / randomly["rounds"] / 3
+    assert (fast["engine"], python["engine"], randomly["policy"]) == ("fast", "python", "random")
+    code, out, err = run(capsys, "simulate", "--policy", "clever")
+    assert code == 2 and out == "" and "clever" in err

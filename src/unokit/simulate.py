@@ -59,6 +59,10 @@ def play_random_match(game: Game, rng: random.Random) -> int:
     return decisions
 
 
+POLICIES = ("random", "heuristic")
+"""``random``: a uniformly random deciding seat takes a uniformly random legal action;
+``heuristic``: the heuristic bot plays every seat (:mod:`unokit.bots.heuristic`, compiled on the
+compiled engine, the same choices)."""
 ENGINES = ("python", "fast", "auto")
 """``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.classic`,
 Classic UNO with the sheet's options, the ``fast`` extra); ``auto``: ``fast`` where it is
@@ -89,6 +93,7 @@ def simulate(
     progress: Progress | None = None,
     rule_cards: Sequence[str] | None = None,
     engine: str = "python",
+    policy: str = "random",
 ) -> dict[str, Any]:
     """Play ``games`` whole matches with the uniformly random policy and count what happened.
 
@@ -105,7 +110,8 @@ def simulate(
     ``rule_cards_performed`` (``enforced`` and ``honour`` tasks). Other editions refuse
     ``rule_cards``.
 
-    ``engine`` (see :data:`ENGINES`): the result's ``engine`` and ``policy`` say what played.
+    ``engine`` (see :data:`ENGINES`) and ``policy`` (see :data:`POLICIES`): the result's
+    ``engine`` and ``policy`` say what played.
     The compiled engine plays the same rules with a generator of its own: the same seed gives
     the same counts on the same engine, not across engines.
     """
@@ -115,12 +121,14 @@ def simulate(
         raise SetupError(f"seed must be an integer, not {seed!r}")
     if engine not in ENGINES:
         raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    if policy not in POLICIES:
+        raise UnknownOptionError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
     if engine != "python":
         why_not = fast_engine_plays(edition, rules) if rule_cards is None else "the compiled engine has no rule cards"
         if why_not is None:
-            return _simulate_fast(edition, players, games, seed, rules, progress)
+            return _simulate_fast(edition, players, games, seed, rules, progress, policy)
         if engine == "fast":
             raise UnknownOptionError(why_not)
     # Validate the set-up once before starting the clock.
@@ -136,7 +144,10 @@ def simulate(
     for index in range(games):
         this_seed = game_seed(seed, index)
         game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=rule_cards)
-        decisions += play_random_match(game, random.Random(this_seed))
+        if policy == "heuristic":
+            decisions += play_heuristic_match(game, this_seed)
+        else:
+            decisions += play_random_match(game, random.Random(this_seed))
         rounds += game.round
         if jackpot:
             count_jackpot_events(game, levers, performed)
@@ -160,7 +171,7 @@ def simulate(
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),
         "engine": "python",
-        "policy": "random",
+        "policy": policy,
     }
     if jackpot:
         result["rule_cards"] = list(first.extra["texts"]) if rule_cards is not None else None
@@ -169,17 +180,29 @@ def simulate(
     return result
 
 
+def play_heuristic_match(game: Game, seed: int) -> int:
+    """Play ``game`` to its end with a heuristic bot at every seat (as a tournament seats them);
+    returns the number of actions applied."""
+    from unokit.bots.heuristic import HeuristicBot
+    from unokit.bots.runner import play_match
+
+    bots = [HeuristicBot(seed=seed + seat, edition=game.edition.name) for seat in range(game.n)]
+    return sum(play_match(game, bots).decisions)
+
+
 def _simulate_fast(
-    edition: str, players: int, games: int, seed: int, rules: Rules | None, progress: Progress | None
+    edition: str, players: int, games: int, seed: int, rules: Rules | None, progress: Progress | None, policy: str
 ) -> dict[str, Any]:
     """:func:`simulate` on the compiled engine: games numbered 0 … ``games - 1`` of ``seed``, in
     batches over every core."""
     from unokit.fast.classic import play_random_games
+    from unokit.fast.heuristic import play_heuristic_games
 
+    play = play_heuristic_games if policy == "heuristic" else play_random_games
     rules = rules if rules is not None else Rules()
     if not 0 <= seed < 2**62:
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
-    play_random_games(1, players, rules, seed=seed)  # checks the table, compiles or loads the code
+    play(1, players, rules, seed=seed)  # checks the table, compiles or loads the code
     wins = [0] * players
     points = [0] * players
     rounds = decisions = 0
@@ -187,7 +210,7 @@ def _simulate_fast(
     started = time.perf_counter()
     for first in range(0, games, batch):
         count = min(batch, games - first)
-        result = play_random_games(count, players, rules, seed=seed, first=first)
+        result = play(count, players, rules, seed=seed, first=first)
         decisions += int(result["decisions"].sum())
         rounds += int(result["rounds"].sum())
         for seat in range(players):
@@ -209,7 +232,7 @@ def _simulate_fast(
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),
         "engine": "fast",
-        "policy": "random",
+        "policy": policy,
     }
 
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
 from unokit.editions import get_edition
 from unokit.narrate import plural
-from unokit.simulate import ENGINES, simulate
+from unokit.simulate import ENGINES, POLICIES, simulate
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
@@ -23,15 +23,21 @@ def add_parser(commands: Commands) -> None:
     editions = edition_names()
     parser = commands.add_parser(
         "simulate",
-        help="play random matches and count what happened",
-        description="Play matches with a uniformly random legal policy and print counts. "
-        "The same seed gives the same counts.",
+        help="play matches (random or heuristic players) and count what happened",
+        description="Play matches with a uniformly random legal policy (or the heuristic bot) and print "
+        "counts. The same seed gives the same counts.",
     )
     parser.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
     parser.add_argument("--games", type=int, default=100, metavar="K", help="matches to play (default 100)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="random",
+        help="random (default: a random deciding seat takes a random legal action) or heuristic (every seat)",
+    )
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -63,11 +69,12 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
             def advance(done: int, total: int) -> None:
                 bar.update(task, completed=done)
 
-            result = simulate(edition, args.players, args.games, args.seed, rules, advance, rule_cards, args.engine)
+            result = simulate(
+                edition, args.players, args.games, args.seed, rules, advance, rule_cards, args.engine, args.policy
+            )
     else:
-        result = simulate(
-            edition, args.players, args.games, args.seed, rules, rule_cards=rule_cards, engine=args.engine
-        )
+        options = {"rule_cards": rule_cards, "engine": args.engine, "policy": args.policy}
+        result = simulate(edition, args.players, args.games, args.seed, rules, **options)
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return 0

@@ -105,6 +105,7 @@ from unokit.fast.classic import (
     POLICY_RNG,
     RNG,
     ROUND,
+    SCORES,
     SCORING,
     SINGLE_ROUND,
     SIZE,
@@ -735,10 +736,12 @@ def _play_bots_batch(
     decisions: IntArray,
     winners: IntArray,
     rounds: IntArray,
+    scores: IntArray,
     limit: int,
 ) -> None:
     games = len(decisions)
     chunks = min(games, 64)
+    n = template[N]
     for chunk in nb.prange(chunks):
         s = template.copy()
         memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
@@ -747,6 +750,8 @@ def _play_bots_batch(
             decisions[game] = play_bots_game(s, template, memory, rngs, kinds, seed, first + game, limit)
             winners[game] = s[WINNER]
             rounds[game] = s[ROUND]
+            for seat in range(n):
+                scores[game, seat] = s[SCORES + seat]
 
 
 def _kinds(players: int, heuristic_seats: Sequence[int] | None) -> IntArray:
@@ -801,7 +806,8 @@ def play_bots_games(
     """Play games ``first`` … ``first + games - 1`` of ``seed``, the seats in ``heuristic_seats``
     (default: every seat) played by the heuristic bot and the others by the random bot, on
     ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
-    number, never on the threads.  Returns per game ``decisions``, ``winner`` and ``rounds``."""
+    number, never on the threads.  Returns per game ``decisions``, ``winner``, ``rounds`` and the
+    final ``scores`` (games × players)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
     _check_seed(seed)
@@ -812,15 +818,16 @@ def play_bots_games(
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     rounds = np.zeros(games, dtype=np.int64)
+    scores = np.zeros((games, players), dtype=np.int64)
     if games:
         previous = nb.get_num_threads()
         if threads is not None:
             nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
         try:
-            _play_bots_batch(template, kinds, seed, first, decisions, winners, rounds, limit)
+            _play_bots_batch(template, kinds, seed, first, decisions, winners, rounds, scores, limit)
         finally:
             nb.set_num_threads(previous)
-    return {"decisions": decisions, "winner": winners, "rounds": rounds}
+    return {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
 
 
 def play_heuristic_games(
