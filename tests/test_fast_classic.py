@@ -438,11 +438,28 @@ def test_playouts_finish_the_round_and_name_a_seat() -> None:
     assert classic.playout(again, 400) == classic.playout(first, 400)
 
 
+def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
+    from unokit.fast import heuristic
+
+    game = Game("classic", 3, seed=4)
+    state = classic.state_from_game(game, 1)
+    memory = heuristic.memory_for_position(state, [set(), {0, 2}, set()])
+    top = game.discard_pile[-1]
+    assert memory[heuristic.M_TOP] == classic.FACES.index(top)
+    assert memory[heuristic.M_LACKS + 0 * 10 + 1] == 0b101  # seat 1 seems to lack red and green
+    rngs = heuristic.new_generators()
+    for seat in range(3):
+        heuristic.mt_seed_later(rngs[seat], seat)
+    winner = heuristic.heuristic_playout(state, memory, rngs, 400)
+    assert 0 <= winner < 3 and state[classic.ROUNDS_ENDED] == 1
+    assert state[classic.ROUND_WINNER] == winner and state[classic.ROUND] == 2  # the next round is dealt
+
+
 def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     from unokit.bots.ismcts import IsmctsBot
 
-    def choices(playouts: str) -> list[int]:
-        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts)
+    def choices(playouts: str, policy: str = "quick") -> list[int]:
+        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy)
         game = Game("classic", 2, seed=9)
         out = []
         for _ in range(12):
@@ -458,7 +475,10 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
         return out
 
     assert choices("fast") == choices("fast")
+    assert choices("fast", "heuristic") == choices("fast", "heuristic")
     with pytest.raises(UnknownOptionError):
         IsmctsBot(edition="all-wild", playouts="fast")
+    with pytest.raises(UnknownOptionError):
+        IsmctsBot(playout_policy="clever")
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playouts="turbo")

@@ -77,8 +77,12 @@ class IsmctsBot:
         exploration: float = 0.7,
         margin: float | None = 1.0,
         playouts: str = "auto",
+        playout_policy: str = "quick",
         **options: Any,
     ) -> None:
+        if playout_policy not in ("quick", "heuristic"):
+            raise UnknownOptionError(f"an ismcts bot's playout policy is quick or heuristic, not {playout_policy!r}")
+        self.playout_policy = playout_policy
         if playouts not in ("auto", "fast", "python"):
             raise UnknownOptionError(f"an ismcts bot's playouts are auto, fast or python, not {playouts!r}")
         self.playouts = playouts
@@ -91,9 +95,16 @@ class IsmctsBot:
                     raise
             else:
                 self._fast = fast_classic
+                if playout_policy == "heuristic":
+                    from unokit.fast import heuristic as fast_heuristic
+
+                    self._fast_heuristic: Any = fast_heuristic
         elif playouts == "fast":
             raise UnknownOptionError(f"compiled playouts play Classic UNO only, not {edition}")
         self._fast_rules: dict[Any, bool] = {}
+        self._rngs: Any = None
+        if self._fast is not None and playout_policy == "heuristic":
+            self._rngs = self._fast_heuristic.new_generators()
         if options:
             raise UnknownOptionError(f"unknown option(s) for an ismcts bot: {', '.join(sorted(options))}")
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -190,7 +201,7 @@ class IsmctsBot:
             game.apply(seat, chosen)
             path.append((seat, node))
         if self._fast is not None and game.round == start_round and self._fast_plays(game):
-            winner = self._fast_playout(game)
+            winner = self._fast_playout(game, known[1])
         else:
             winner = self._playout(game, start_round)
         teams = bool(game.teams)
@@ -241,10 +252,18 @@ class IsmctsBot:
             self._fast_rules[game.rules] = plays
         return plays and type(game) is Game and not game.is_over
 
-    def _fast_playout(self, game: Game) -> int:
-        """:meth:`_playout` on the compiled engine, from ``game``'s position."""
+    def _fast_playout(self, game: Game, lacked: list[set[int]]) -> int:
+        """:meth:`_playout` on the compiled engine, from ``game``'s position (``playout_policy``
+        ``heuristic``: every seat played by the compiled heuristic bot, which reads ``lacked``)."""
         fast = self._fast
         state = fast.state_from_game(game, self.rng.getrandbits(62))
+        if self.playout_policy == "heuristic":
+            table = self._fast_heuristic
+            memory = table.memory_for_position(state, lacked)
+            rngs = self._rngs
+            for seat in range(game.n):
+                table.mt_seed_later(rngs[seat], self.rng.getrandbits(32))
+            return int(table.heuristic_playout(state, memory, rngs, PLAYOUT_LIMIT))
         return int(fast.playout(state, PLAYOUT_LIMIT))
 
     def _playout(self, game: Game, start_round: int) -> int:

@@ -870,3 +870,52 @@ def _refresh_cache() -> None:
 
 
 _refresh_cache()
+
+
+# ---------------------------------------------------------------- playouts of a search
+
+
+def memory_for_position(state: IntArray, lacked: Sequence[set[int]] | None = None) -> IntArray:
+    """A memory for a position made by :func:`classic.state_from_game` (whose event log is empty):
+    the discard pile as the cards known to be in it, the top card and colour in play, and the
+    colours each player seems to lack (``lacked``, per seat, as :func:`unokit.determinize.lacked_colours`
+    gives them to one viewer; taken as every viewer's)."""
+    memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
+    reset_memory(memory)
+    memory[M_READ] = state[EVENT_TOTAL]
+    memory[M_PILE : M_PILE + F] = state[classic.DISCARD_FACES : classic.DISCARD_FACES + F]
+    if state[classic.DISCARD_COUNT]:
+        memory[M_TOP] = state[classic.DISCARD_PILE + state[classic.DISCARD_COUNT] - 1]
+    memory[M_COLOUR] = state[classic.COLOUR_IN_PLAY]
+    n = int(state[N])
+    for seat, colours in enumerate(lacked or ()):
+        bits = sum(1 << colour for colour in colours if 0 <= colour < NO_COL)
+        for viewer in range(n):
+            memory[M_LACKS + viewer * MAX_PLAYERS + seat] = bits
+    return memory
+
+
+@_jit
+def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int) -> int:
+    """Finish the round in ``s`` with a heuristic bot at every seat (the table of a search that
+    expects its opponents to play as the heuristic does); the seat that wins the round, or after
+    ``limit`` decisions the first seat holding the fewest cards."""
+    ended = s[classic.ROUNDS_ENDED]
+    for _ in range(limit):
+        if s[PHASE] == OVER or s[classic.ROUNDS_ENDED] != ended:
+            break
+        seat, action = heuristic_decision(s, memory, rngs)
+        _apply_legal(s, seat, action)
+        update_memory(s, memory)
+    if s[classic.ROUNDS_ENDED] != ended:
+        return s[classic.ROUND_WINNER]  # type: ignore[no-any-return]
+    fewest = 0
+    for seat in range(s[N]):
+        if s[classic.SIZES + seat] < s[classic.SIZES + fewest]:
+            fewest = seat
+    return fewest
+
+
+def new_generators() -> IntArray:
+    """Room for every seat's generator (seed each with :func:`mt_seed_later` before use)."""
+    return np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
