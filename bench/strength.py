@@ -12,7 +12,8 @@ one round and every round counts once):
 * with ``--four-players``: Classic only, and also with 4 players, one against three.
 
 ``--ismcts-playouts auto|fast|python`` chooses where the search's playouts run (``auto``: on the
-compiled engine where it is installed and plays the game); the output names it.
+compiled engine where it is installed and plays the game), and ``--ismcts-playout-policy
+quick|heuristic`` how they play (the heuristic: compiled playouts only); the output names both.
 
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
@@ -129,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         default="auto",
         help="where ismcts plays out: auto (default: compiled where installed), fast or python",
     )
+    parser.add_argument(
+        "--ismcts-playout-policy",
+        choices=("quick", "heuristic"),
+        default="quick",
+        help="ismcts playouts: quick (default) or heuristic (compiled playouts only)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -157,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
             "ismcts_ms": args.ismcts_ms if ismcts else None,
             "ismcts_iterations": args.ismcts_iterations if ismcts else None,
             "ismcts_playouts": args.ismcts_playouts if ismcts else None,
+            "ismcts_playout_policy": args.ismcts_playout_policy if ismcts else None,
             "max_decisions": args.max_decisions,
             "all": args.all,
             "seed": args.seed,
