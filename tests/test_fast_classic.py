@@ -3,13 +3,12 @@
 Each compiled game is made with its shuffles and dealer draws traced; the same game is
 played through :class:`unokit.Game` with a generator that hands it those results, and at
 every step both engines must agree on the seat asked, every seat's legal actions, the
-events, the hands, the piles and the scores.
+events, the hands, the piles, the scores and the observations (:mod:`unokit.fast.differential`).
 """
 
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
 import numpy as np
@@ -21,122 +20,8 @@ from unokit import Game, Rules
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.fast import classic
 from unokit.fast.classic import FastGame
+from unokit.fast.differential import play_both, replay_game, same_game
 from unokit.rl.cycle import DecisionCycle
-from unokit.rl.encoding import Encoder
-
-CARD_EVENTS = frozenset({"play", "flip", "return", "dealer_draw"})
-
-
-class ScriptedRandom:
-    """Hands a :class:`Game` the shuffles and dealer draws the compiled engine made."""
-
-    def __init__(self) -> None:
-        self.script: deque[tuple[str, list[int]]] = deque()
-
-    def shuffle(self, items: list[int]) -> None:
-        kind, cards = self.script.popleft()
-        assert kind == "shuffle" and sorted(cards) == sorted(items), (kind, cards, items)
-        items[:] = cards
-
-    def sample(self, population: list[int], k: int) -> list[int]:
-        kind, cards = self.script.popleft()
-        assert kind == "sample" and len(cards) == k, (kind, cards, k)
-        pool = list(population)
-        for card in cards:
-            pool.remove(card)  # each drawn card is in the population
-        return list(cards)
-
-
-def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
-    scripted = ScriptedRandom()
-    scripted.script.extend(fast.trace())
-
-    class ReplayGame(Game):
-        def _init_state(self, *args: Any) -> None:
-            super()._init_state(*args)
-            self.rng = scripted  # type: ignore[assignment]
-
-    return ReplayGame("classic", players, seed=0, rules=rules), scripted
-
-
-def same_game(state: Any, other: Any) -> bool:
-    """Whether two compiled states hold the same game (their scratch space aside)."""
-    keep = np.ones(len(state), dtype=bool)
-    keep[classic.SCRATCH : classic.EVENTS] = False
-    return bool((state[keep] == other[keep]).all())
-
-
-def python_events(game: Game, start: int) -> list[tuple[str, int, int, int]]:
-    out = []
-    for kind, seat, value, data in game.events[start:]:
-        card = data[0] if kind in CARD_EVENTS and data else -1
-        out.append((kind, seat, value, card))
-    return out
-
-
-def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
-    s = fast
-    assert s.hands() == [sorted(h) for h in game.hands]
-    assert s.draw_pile() == game.draw_pile
-    assert s.discard_pile() == game.discard_pile
-    assert s.scores == game.scores
-    assert s.phase == game.phase and s.actor == game.actor and s.winner == game.winner
-    state = s.state
-    c = classic
-
-    assert int(state[c.COLOUR_IN_PLAY]) == game.colour
-    assert int(state[c.DIRECTION]) == game.direction
-    assert int(state[c.TURN_SEAT]) == game.turn
-    assert int(state[c.DEALER]) == game.dealer
-    assert [seat for seat in range(game.n) if state[c.EXPOSED + seat]] == sorted(game.exposed)
-    assert bool(state[c.ARMED]) == game.window_armed
-    assert s.deciders() == game.deciders()
-    for seat in range(game.n):
-        assert s.legal_actions(seat) == tuple(sorted(game.legal_actions(seat))), seat
-    assert s.asked() == cycle.asked()
-
-
-def compare_observation(fast: FastGame, game: Game, seat: int, encoder: Encoder, layout: Any) -> None:
-    out = np.zeros(encoder.size, dtype=np.float32)
-    classic.encode(fast.state, seat, layout, encoder.high, out)
-    expected = encoder.encode(game.view(seat))
-    differ = np.flatnonzero(out != expected)
-    assert not len(differ), [(encoder_field(encoder, i), float(out[i]), float(expected[i])) for i in differ[:5]]
-
-
-def encoder_field(encoder: Encoder, index: int) -> str:
-    field = next(f for f in reversed(encoder.fields) if f.offset <= index)
-    return f"{field.name}+{index - field.offset}"
-
-
-def play_both(players: int, seed: int, rules: Rules, policy_seed: int, history: int = 16) -> int:
-    """Play one compiled game with random decisions through the cycle, replaying it in Python; the steps."""
-    fast = FastGame(players, seed=seed, rules=rules, trace=True)
-    game, scripted = replay_game(fast, players, rules)
-    encoder = Encoder("classic", players, rules, history)
-    layout = classic.encoding_layout(encoder)
-    assert fast.new_events() == python_events(game, 0)
-    cycle = DecisionCycle(game)
-    compare(fast, game, cycle)
-    compare_observation(fast, game, 0, encoder, layout)
-    rng = random.Random(policy_seed)
-    steps = 0
-    while not fast.is_over:
-        seat, out_of_turn = fast.asked()
-        legal = list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else [])
-        action = rng.choice(legal)
-        read = len(game.events)
-        fast.act(seat, action)
-        scripted.script.extend(fast.trace())
-        cycle.act(seat, action)
-        assert not scripted.script, "the Python engine drew less randomness"
-        assert fast.new_events() == python_events(game, read)
-        compare(fast, game, cycle)
-        compare_observation(fast, game, (seat + steps) % players, encoder, layout)
-        steps += 1
-    assert game.is_over
-    return steps
-
 
 OPTION_MIXES = [
     {},

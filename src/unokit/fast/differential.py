@@ -1,0 +1,163 @@
+"""The differential check of the compiled engine: its games replayed through :class:`unokit.Game`.
+
+A compiled game is made with its shuffles and dealer draws traced; the same game is played
+through ``Game`` with a generator that hands it those results (:class:`ScriptedRandom`), and at
+every step both engines must agree on the seat asked, every seat's legal actions, the events,
+the hands, the piles, the scores and the observation vector.  A difference raises
+:class:`EngineMismatch` naming it.  ``tests/test_fast_classic.py`` runs it on every option mix;
+``bench/fast_differential.py`` on as many games as asked.
+
+>>> play_both(3, seed=1, rules=Rules(scoring="single-round"), policy_seed=2) > 0
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from unokit.fast import classic
+from unokit.fast.classic import FastGame
+from unokit.game import Game
+from unokit.rl.cycle import DecisionCycle
+from unokit.rl.encoding import Encoder
+from unokit.rules import Rules
+
+__all__ = ["EngineMismatch", "ScriptedRandom", "play_both", "replay_game", "same_game"]
+
+
+class EngineMismatch(AssertionError):
+    """The compiled engine and the Python engine differ."""
+
+
+def check(condition: bool, what: str) -> None:
+    """Raise :class:`EngineMismatch` saying ``what`` differs unless ``condition``."""
+    if not condition:
+        raise EngineMismatch(what)
+
+
+CARD_EVENTS = frozenset({"play", "flip", "return", "dealer_draw"})
+
+
+class ScriptedRandom:
+    """Hands a :class:`Game` the shuffles and dealer draws the compiled engine made (in order)."""
+
+    def __init__(self) -> None:
+        self.script: deque[tuple[str, list[int]]] = deque()
+
+    def shuffle(self, items: list[int]) -> None:
+        check(bool(self.script), "the Python engine shuffled where the compiled one did not")
+        kind, cards = self.script.popleft()
+        check(kind == "shuffle" and sorted(cards) == sorted(items), f"a shuffle of {items} met {kind} {cards}")
+        items[:] = cards
+
+    def sample(self, population: list[int], k: int) -> list[int]:
+        check(bool(self.script), "the Python engine drew cards where the compiled one did not")
+        kind, cards = self.script.popleft()
+        check(kind == "sample" and len(cards) == k, f"a draw of {k} cards met {kind} {cards}")
+        pool = list(population)
+        for card in cards:
+            check(card in pool, f"the dealer draw's {card} is not in the population")
+            pool.remove(card)
+        return list(cards)
+
+
+def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
+    """A :class:`Game` dealt as the traced compiled game ``fast`` was, and its scripted generator."""
+    scripted = ScriptedRandom()
+    scripted.script.extend(fast.trace())
+
+    class ReplayGame(Game):
+        def _init_state(self, *args: Any) -> None:
+            super()._init_state(*args)
+            self.rng = scripted  # type: ignore[assignment]
+
+    return ReplayGame("classic", players, seed=0, rules=rules), scripted
+
+
+def same_game(state: Any, other: Any) -> bool:
+    """Whether two compiled states hold the same game (their scratch space aside)."""
+    keep = np.ones(len(state), dtype=bool)
+    keep[classic.SCRATCH : classic.EVENTS] = False
+    return bool((state[keep] == other[keep]).all())
+
+
+def python_events(game: Game, start: int) -> list[tuple[str, int, int, int]]:
+    """``game``'s events from ``start`` as the compiled engine reports them (kind, seat, value, card)."""
+    out = []
+    for kind, seat, value, data in game.events[start:]:
+        card = data[0] if kind in CARD_EVENTS and data else -1
+        out.append((kind, seat, value, card))
+    return out
+
+
+def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
+    """Check that the two engines hold the same position."""
+    s = fast
+    check(s.hands() == [sorted(h) for h in game.hands], "the hands")
+    check(s.draw_pile() == game.draw_pile, "the draw pile")
+    check(s.discard_pile() == game.discard_pile, "the discard pile")
+    check(s.scores == game.scores, "the scores")
+    check(s.phase == game.phase and s.actor == game.actor and s.winner == game.winner, "the phase, actor or winner")
+    state = s.state
+    c = classic
+
+    check(int(state[c.COLOUR_IN_PLAY]) == game.colour, "the colour in play")
+    check(int(state[c.DIRECTION]) == game.direction, "the direction")
+    check(int(state[c.TURN_SEAT]) == game.turn, "whose turn it is")
+    check(int(state[c.DEALER]) == game.dealer, "the dealer")
+    check([seat for seat in range(game.n) if state[c.EXPOSED + seat]] == sorted(game.exposed), "who may be caught")
+    check(bool(state[c.ARMED]) == game.window_armed, "the catch window")
+    check(s.deciders() == game.deciders(), "the deciders")
+    for seat in range(game.n):
+        check(s.legal_actions(seat) == tuple(sorted(game.legal_actions(seat))), f"seat {seat}'s legal actions")
+    check(s.asked() == cycle.asked(), "the seat asked")
+
+
+def compare_observation(fast: FastGame, game: Game, seat: int, encoder: Encoder, layout: Any) -> None:
+    out = np.zeros(encoder.size, dtype=np.float32)
+    classic.encode(fast.state, seat, layout, encoder.high, out)
+    expected = encoder.encode(game.view(seat))
+    differ = np.flatnonzero(out != expected)
+    first = [(encoder_field(encoder, i), float(out[i]), float(expected[i])) for i in differ[:5]]
+    check(not len(differ), f"seat {seat}'s observation: {first}")
+
+
+def encoder_field(encoder: Encoder, index: int) -> str:
+    field = next(f for f in reversed(encoder.fields) if f.offset <= index)
+    return f"{field.name}+{index - field.offset}"
+
+
+def play_both(players: int, seed: int, rules: Rules, policy_seed: int, history: int = 16) -> int:
+    """Play compiled game ``seed`` at a table of ``players`` with random decisions (``policy_seed``)
+    through the decision cycle, replaying it in Python and comparing every step (observations with
+    a window of ``history`` events); the steps taken.  Raises :class:`EngineMismatch` at the first
+    difference."""
+    fast = FastGame(players, seed=seed, rules=rules, trace=True)
+    game, scripted = replay_game(fast, players, rules)
+    encoder = Encoder("classic", players, rules, history)
+    layout = classic.encoding_layout(encoder)
+    check(fast.new_events() == python_events(game, 0), "the deal's events")
+    cycle = DecisionCycle(game)
+    compare(fast, game, cycle)
+    compare_observation(fast, game, 0, encoder, layout)
+    rng = random.Random(policy_seed)
+    steps = 0
+    while not fast.is_over:
+        seat, out_of_turn = fast.asked()
+        legal = list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else [])
+        action = rng.choice(legal)
+        read = len(game.events)
+        fast.act(seat, action)
+        scripted.script.extend(fast.trace())
+        cycle.act(seat, action)
+        check(not scripted.script, "the Python engine drew less randomness")
+        check(fast.new_events() == python_events(game, read), f"the events of step {steps}")
+        compare(fast, game, cycle)
+        compare_observation(fast, game, (seat + steps) % players, encoder, layout)
+        steps += 1
+    check(game.is_over, "the end of the match")
+    return steps
