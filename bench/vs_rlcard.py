@@ -29,7 +29,7 @@ uniformly random legal policy and the same 4 players:
 The compiled engine (``unokit.fast``, when numba is installed) is measured as whole games of
 the same random policy (``fast_decisions_per_s`` on one core, ``fast_decisions_per_s_all_cores``
 on every core), with its ratio to RLCard; and the batched environment
-(``unokit.rl.batched.BatchedEnv``, 256 games per call, one core, the observation and mask of
+(``unokit.rl.batched.BatchedEnv``, 64 games per call, one core, the observation and mask of
 every game built at every step, a random legal action per game from ``random_actions()``):
 ``batched_env_steps_per_s``, ``batched_env_ratio``.
 
@@ -194,7 +194,7 @@ def bench_pettingzoo_floor(seconds: float, seed: int) -> dict[str, float]:
     return _step_aec(env, seconds, seed)
 
 
-def bench_batched_env(seconds: float, seed: int, games: int = 256) -> dict[str, float]:
+def bench_batched_env(seconds: float, seed: int, games: int = 64) -> dict[str, float]:
     """Steps of the batched environment (``games`` per call), every game's observation and mask built."""
     batched = importlib.import_module("unokit.rl.batched")
     env = batched.BatchedEnv(games, players=PLAYERS, rules={"scoring": "single-round"})

@@ -255,6 +255,7 @@ LEGAL = SCRATCH + DECK_SIZE + 3 * MAX_PLAYERS
 """Room for a list of legal action ids."""
 EVENTS = LEGAL + SIZE + 1
 EVENT_CAP = 256
+assert EVENT_CAP & (EVENT_CAP - 1) == 0
 """Events kept, newest last (a ring): the observation's window reads the most recent."""
 TRACE = EVENTS + 4 * EVENT_CAP
 TRACE_CAP = 8 * (DECK_SIZE + 4)
@@ -360,7 +361,7 @@ def _trace(s: IntArray, kind: int, start: int, length: int) -> None:
 
 @_jit
 def _event(s: IntArray, kind: int, seat: int, value: int, face: int) -> None:
-    at = EVENTS + 4 * (s[EVENT_TOTAL] % EVENT_CAP)
+    at = EVENTS + 4 * (s[EVENT_TOTAL] & (EVENT_CAP - 1))  # EVENT_CAP is a power of two
     s[at] = kind
     s[at + 1] = seat
     s[at + 2] = value
@@ -450,13 +451,24 @@ def _hand_points(s: IntArray, seat: int) -> int:
 
 
 @_jit
+def _step_seat(seat: int, step: int, n: int) -> int:
+    """``(seat + step) % n`` for a step of -1 or 1, without a division."""
+    seat += step
+    if seat >= n:
+        return seat - n
+    if seat < 0:
+        return seat + n
+    return seat
+
+
+@_jit
 def _end_turn(s: IntArray, seat: int, skip: int) -> None:
     n = s[N]
     step = s[DIRECTION]
-    nxt = (seat + step) % n
+    nxt = _step_seat(seat, step, n)
     for _ in range(skip):
         _event(s, E_SKIP, nxt, 0, -1)
-        nxt = (nxt + step) % n
+        nxt = _step_seat(nxt, step, n)
     s[OPS_COUNT] = 0
     s[TURN_SEAT] = nxt
     s[ACTOR] = nxt
@@ -707,7 +719,7 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         s[EXPOSED + seat] = 1
         s[EXPOSED_COUNT] += 1
     kind = FACE_KIND[card]
-    nxt = (seat + s[DIRECTION]) % n
+    nxt = _step_seat(seat, s[DIRECTION], n)
     if left == 0:
         _push(s, OP_END_ROUND, seat, 0)
         if kind == K_DRAW_TWO:
@@ -788,9 +800,9 @@ def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
 
 
 @_jit
-def legal_ids(s: IntArray, seat: int, ids: Any) -> int:
-    """Write the legal action ids of ``seat`` into ``ids`` (at most ``SIZE``), in increasing order;
-    returns their count.  The one definition of what is legal in the compiled engine."""
+def legal_ids(s: IntArray, seat: int) -> int:
+    """Write the legal action ids of ``seat`` into the state's ``LEGAL`` area (``s[LEGAL + i]``), in
+    increasing order; returns their count.  The one definition of what is legal in the compiled engine."""
     count = 0
     phase = s[PHASE]
     if phase == OVER or seat < 0 or seat >= s[N]:
@@ -810,42 +822,42 @@ def legal_ids(s: IntArray, seat: int, ids: Any) -> int:
                 low = bits & 0xFFFFFFFF
                 if low:
                     lowest = low & -low
-                    ids[count] = _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    s[LEGAL + count] = _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
                 else:
                     lowest = (bits >> 32) & -(bits >> 32)
-                    ids[count] = 32 + _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+                    s[LEGAL + count] = 32 + _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
                     lowest <<= 32
                 bits ^= lowest
                 count += 1
             if size == 2:
                 for i in range(count):
-                    ids[count + i] = A_PLAY_UNO + ids[i]
+                    s[LEGAL + count + i] = A_PLAY_UNO + s[LEGAL + i]
                 count += count
-            ids[count] = A_DRAW
+            s[LEGAL + count] = A_DRAW
             count += 1
         elif phase == DRAWN:
-            ids[0] = s[DRAWN_FACE]
+            s[LEGAL + 0] = s[DRAWN_FACE]
             count = 1
             if size == 2:
-                ids[1] = A_PLAY_UNO + s[DRAWN_FACE]
+                s[LEGAL + 1] = A_PLAY_UNO + s[DRAWN_FACE]
                 count = 2
-            ids[count] = A_PASS
+            s[LEGAL + count] = A_PASS
             count += 1
         elif phase == COLOUR:
             for c in range(COLOURS):
-                ids[c] = A_COLOUR + c
+                s[LEGAL + c] = A_COLOUR + c
             count = COLOURS
         elif phase == CHALLENGE:
-            ids[0] = A_CHALLENGE
-            ids[1] = A_ACCEPT
+            s[LEGAL + 0] = A_CHALLENGE
+            s[LEGAL + 1] = A_ACCEPT
             count = 2
     if s[EXPOSED_COUNT]:
         if s[EXPOSED + seat]:
-            ids[count] = A_CALL_UNO
+            s[LEGAL + count] = A_CALL_UNO
             count += 1
         for other in range(s[N]):
             if other != seat and s[EXPOSED + other]:
-                ids[count] = A_CATCH + other
+                s[LEGAL + count] = A_CATCH + other
                 count += 1
     return count
 
@@ -853,8 +865,8 @@ def legal_ids(s: IntArray, seat: int, ids: Any) -> int:
 @_jit
 def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
     """Set ``mask[a]`` to 1 for each legal action id of ``seat`` (the rest untouched); returns their count."""
+    count = legal_ids(s, seat)
     ids = s[LEGAL : LEGAL + SIZE]
-    count = legal_ids(s, seat, ids)
     for i in range(count):
         mask[ids[i]] = 1
     return count
@@ -878,8 +890,8 @@ def asked(s: IntArray) -> tuple[int, bool]:
 @_jit
 def apply(s: IntArray, seat: int, action: int) -> int:
     """Apply a legal ``action`` of ``seat`` (checked: returns 1 and changes nothing if it is not legal)."""
+    count = legal_ids(s, seat)
     ids = s[LEGAL : LEGAL + SIZE]
-    count = legal_ids(s, seat, ids)
     for i in range(count):
         if ids[i] == action:
             _apply_legal(s, seat, action)
@@ -1320,9 +1332,8 @@ def random_decision(s: IntArray) -> int:
     seat = s[ACTOR]
     if s[EXPOSED_COUNT]:
         seat = _policy_below(s, n)
-    ids = s[LEGAL : LEGAL + SIZE]
-    count = legal_ids(s, seat, ids)
-    _apply_legal(s, seat, ids[_policy_below(s, count)])
+    count = legal_ids(s, seat)
+    _apply_legal(s, seat, s[LEGAL + _policy_below(s, count)])
     return 0
 
 
@@ -1550,8 +1561,8 @@ def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> No
     for i in range(len(states)):
         s = states[i]
         seat = seats[i]
+        count = legal_ids(s, seat)
         ids = s[LEGAL : LEGAL + SIZE]
-        count = legal_ids(s, seat, ids)
         if s[EXPOSED_COUNT] and seat != s[ACTOR]:
             ids[count] = WAIT
             count += 1
@@ -1627,8 +1638,8 @@ def playout_action(s: IntArray, seat: int) -> int:
     possible (calling UNO), a coloured card of the colour held most, keeping wild cards for when
     nothing else plays, and an attacking card when the next player is close to going out; name
     the colour held most; accept a Wild Draw Four; otherwise one of the legal actions at random."""
+    count = legal_ids(s, seat)
     ids = s[LEGAL : LEGAL + SIZE]
-    count = legal_ids(s, seat, ids)
     plays = 0
     calls = 0
     for i in range(count):

@@ -98,6 +98,7 @@ from unokit.fast.classic import (
     K_REVERSE,
     K_SKIP,
     K_WD4,
+    LEGAL,
     MAX_THREADS,
     NO_COL,
     OVER,
@@ -605,7 +606,8 @@ def heuristic_interrupt(s: IntArray, me: int) -> int:
 def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> int:
     """``HeuristicBot.choose`` for ``me`` (its memory up to date, ``rng`` its generator)."""
     ids = memory[M_IDS : M_IDS + SIZE]
-    count = legal_ids(s, me, ids)
+    count = legal_ids(s, me)
+    ids[:count] = s[LEGAL : LEGAL + count]
     moves = 0
     while moves < count and ids[moves] < A_CALL_UNO:  # the moves come first, calls and catches last
         moves += 1
@@ -638,7 +640,8 @@ def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> i
 def random_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> int:
     """``RandomBot.choose``: a uniformly random move (calls and catches only when nothing else)."""
     ids = memory[M_IDS : M_IDS + SIZE]
-    count = legal_ids(s, me, ids)
+    count = legal_ids(s, me)
+    ids[:count] = s[LEGAL : LEGAL + count]
     moves = 0
     while moves < count and ids[moves] < A_CALL_UNO:
         moves += 1
@@ -653,7 +656,8 @@ def random_interrupt(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> i
     if s[PHASE] == OVER or not s[EXPOSED_COUNT]:
         return -1
     ids = memory[M_IDS : M_IDS + SIZE]
-    count = legal_ids(s, me, ids)
+    count = legal_ids(s, me)
+    ids[:count] = s[LEGAL : LEGAL + count]
     for i in range(count):
         if ids[i] >= A_CALL_UNO and mt_random(rng) < 0.5:
             return ids[i]  # type: ignore[no-any-return]
