@@ -20,19 +20,9 @@ import multiprocessing
 import random
 import sys
 import time
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from unokit import Rules
-
-MIXES: tuple[dict[str, Any], ...] = (
-    {},
-    {"scoring": "single-round"},
-    {"scoring": "running-tally", "target_score": 150},
-    {"allow_bluff": False, "hand_size": 3},
-    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"},
-    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200},
-    {"hand_size": 1, "scoring": "single-round"},
-)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,11 +33,11 @@ class _Parser(argparse.ArgumentParser):
 
 def one_game(job: tuple[int, int]) -> tuple[int, str | None]:
     """Replay game ``index`` of ``seed``; its steps and the difference found, if any."""
-    from unokit.fast.differential import EngineMismatch, play_both
+    from unokit.fast.differential import OPTION_MIXES, EngineMismatch, play_both
 
     seed, index = job
     rng = random.Random(f"fast-differential/{seed}/{index}")
-    rules = Rules.from_dict(MIXES[index % len(MIXES)])
+    rules = Rules.from_dict(OPTION_MIXES[index % len(OPTION_MIXES)])
     players = 2 + index % 9
     try:
         return play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16), None

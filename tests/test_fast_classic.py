@@ -20,18 +20,8 @@ from unokit import Game, Rules
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.fast import classic
 from unokit.fast.classic import FastGame
-from unokit.fast.differential import play_both, replay_game, same_game
+from unokit.fast.differential import OPTION_MIXES, play_both, replay_game, same_game
 from unokit.rl.cycle import DecisionCycle
-
-OPTION_MIXES = [
-    {},
-    {"scoring": "single-round"},
-    {"scoring": "running-tally", "target_score": 150},
-    {"allow_bluff": False, "hand_size": 3},
-    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"},
-    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200},
-    {"hand_size": 1, "scoring": "single-round"},
-]
 
 
 @pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))

@@ -14,7 +14,7 @@ decision is exempt.  The compiled memory of the round is also compared with
 from __future__ import annotations
 
 import random
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,40 +32,9 @@ from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import classic
 from unokit.fast import heuristic as fh
 from unokit.fast.classic import FACES, FastGame
+from unokit.fast.differential import replay_game
 
 PHASE_NAMES = {classic.TURN: "turn", classic.DRAWN: "drawn", classic.COLOUR: "colour", classic.CHALLENGE: "challenge"}
-
-
-class ScriptedRandom:
-    """Hands a :class:`Game` the shuffles and dealer draws the compiled engine made."""
-
-    def __init__(self) -> None:
-        self.script: deque[tuple[str, list[int]]] = deque()
-
-    def shuffle(self, items: list[int]) -> None:
-        kind, cards = self.script.popleft()
-        assert kind == "shuffle" and sorted(cards) == sorted(items), (kind, cards, items)
-        items[:] = cards
-
-    def sample(self, population: list[int], k: int) -> list[int]:
-        kind, cards = self.script.popleft()
-        assert kind == "sample" and len(cards) == k, (kind, cards, k)
-        pool = list(population)
-        for card in cards:
-            pool.remove(card)
-        return list(cards)
-
-
-def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
-    scripted = ScriptedRandom()
-    scripted.script.extend(fast.trace())
-
-    class ReplayGame(Game):
-        def _init_state(self, *args: Any) -> None:
-            super()._init_state(*args)
-            self.rng = scripted  # type: ignore[assignment]
-
-    return ReplayGame("classic", players, seed=0, rules=rules), scripted
 
 
 class CountingHeuristic(HeuristicBot):

@@ -989,36 +989,17 @@ def new_state(
 ) -> IntArray:
     """A dealt game: the state array of Classic UNO at a table of ``players``.  ``dealer`` -1:
     drawn for; ``trace``: record the shuffles and dealer draws (see :meth:`FastGame.trace`)."""
-    rules = rules if rules is not None else Rules()
-    check_rules(rules)
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-        raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
-    if players * rules.hand_size + 1 > DECK_SIZE:
-        raise SetupError(f"{DECK_SIZE} cards cannot deal {rules.hand_size} to {players} players")
+    s = template_state(players, rules)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SetupError(f"seed must be an integer, not {seed!r}")
-    s = np.zeros(STATE_SIZE, dtype=np.int64)
-    s[N] = players
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < players:
+        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
     seeder = _random.Random(seed)
     for i in range(4):
         s[RNG + i] = seeder.getrandbits(32)
     if not s[RNG : RNG + 4].any():
         s[RNG] = 1
-    s[TARGET_SCORE] = rules.target_score
-    s[HAND_SIZE] = rules.hand_size
-    s[ALLOW_BLUFF] = rules.allow_bluff
-    s[CHALLENGER_PLAYS] = rules.challenger_plays_after_catching_bluff
-    s[REVERSE_SKIPS] = rules.two_player_reverse_skips
-    s[UNO_PENALTY] = rules.uno_penalty
-    s[SCORING] = SCORINGS[_EDITION.scoring_method(rules)]
-    s[WINNER] = -1
-    s[BLUFFER] = -1
-    s[BLUFF_COLOUR] = NO_COL
-    s[DRAWN_FACE] = -1
-    s[ROUND_WINNER] = -1
     s[TRACE_ON] = 1 if trace else 0
-    if not isinstance(dealer, int) or not -1 <= dealer < players:
-        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
     start(s, dealer)
     return s
 

@@ -26,7 +26,19 @@ from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import Encoder
 from unokit.rules import Rules
 
-__all__ = ["EngineMismatch", "ScriptedRandom", "play_both", "replay_game", "same_game"]
+__all__ = ["OPTION_MIXES", "EngineMismatch", "ScriptedRandom", "play_both", "replay_game", "same_game"]
+
+OPTION_MIXES: tuple[dict[str, Any], ...] = (
+    {},
+    {"scoring": "single-round"},
+    {"scoring": "running-tally", "target_score": 150},
+    {"allow_bluff": False, "hand_size": 3},
+    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"},
+    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200},
+    {"hand_size": 1, "scoring": "single-round"},
+)
+"""Mixes of the sheet's options that the differential check plays in turn (every option the
+compiled engine plays, changed from its default in one of them at least)."""
 
 
 class EngineMismatch(AssertionError):
