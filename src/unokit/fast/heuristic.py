@@ -36,7 +36,7 @@ memory of the round's public events.
 
 >>> result = play_bots_games(4, 4, Rules(scoring="single-round"), seed=1)
 >>> sorted(result), bool((result["winner"] >= 0).all())
-(['decisions', 'rounds', 'winner'], True)
+(['decisions', 'rounds', 'scores', 'winner'], True)
 """
 
 from __future__ import annotations
