@@ -158,21 +158,8 @@ def simulate(
         if progress is not None:
             progress(index + 1, games)
     elapsed = time.perf_counter() - started
-    result: dict[str, Any] = {
-        "edition": game.edition.name,
-        "players": players,
-        "games": games,
-        "seed": seed,
-        "rules": game.rules.to_dict(),
-        "rounds": rounds,
-        "decisions": decisions,
-        "mean_decisions_per_game": round(decisions / games, 2),
-        "wins_by_seat": wins,
-        "points_by_seat": points,
-        "elapsed_s": round(elapsed, 3),
-        "engine": "python",
-        "policy": policy,
-    }
+    result = _report(game.edition.name, players, games, seed, game.rules, rounds, decisions, wins, points, elapsed)
+    result["policy"] = policy
     if jackpot:
         result["rule_cards"] = list(first.extra["texts"]) if rule_cards is not None else None
         result["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
@@ -219,6 +206,25 @@ def _simulate_fast(
         if progress is not None:
             progress(first + count, games)
     elapsed = time.perf_counter() - started
+    report = _report(edition, players, games, seed, rules, rounds, decisions, wins, points, elapsed, "fast")
+    report["policy"] = policy
+    return report
+
+
+def _report(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    rules: Rules,
+    rounds: int,
+    decisions: int,
+    wins: list[int],
+    points: list[int],
+    elapsed: float,
+    engine: str = "python",
+) -> dict[str, Any]:
+    """The counts of :func:`simulate` as its JSON-ready result."""
     return {
         "edition": edition,
         "players": players,
@@ -231,8 +237,7 @@ def _simulate_fast(
         "wins_by_seat": wins,
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),
-        "engine": "fast",
-        "policy": policy,
+        "engine": engine,
     }
 
 
