@@ -94,7 +94,7 @@ def test_batches_are_seeded_and_independent_of_the_threads() -> None:
     assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["decisions"] > 0).all()
 
 
-def test_batched_random_games_follow_the_rules() -> None:
+def test_a_batch_gives_the_games_played_one_at_a_time() -> None:
     """A batch gives the games played one at a time; every match ends with its winner at the target."""
     rules = Rules()
     result = classic.play_random_games(8, 3, rules, seed=5, threads=1)

@@ -1703,11 +1703,17 @@ def playout(s: IntArray, limit: int) -> int:
 
 
 @_jit
-def env_act(s: IntArray, seat: int, action: int) -> tuple[int, bool, bool, int, bool]:
-    """One step of an environment: :func:`act`, then ``(code, over, a round ended, the seat asked
-    next, whether out of turn)`` (code as :func:`act` returns it; nothing changed unless 0)."""
+def env_act(s: IntArray, seat: int, action: int, reward_kind: int, rewards: Any) -> tuple[int, bool, bool, int, bool]:
+    """One step of an environment: :func:`act`, the step's rewards of every seat into ``rewards``
+    (zeroed; as :func:`_step_rewards` gives them), then ``(code, over, whether a reward was given,
+    the seat asked next, whether out of turn)`` (code as :func:`act` returns it; nothing changed
+    unless 0)."""
     code = act(s, seat, action)
-    ended = s[ROUNDS_ENDED] != s[ROUNDS_REWARDED]
-    s[ROUNDS_REWARDED] = s[ROUNDS_ENDED]
+    rewards[:] = 0
+    _step_rewards(s, reward_kind, rewards)
+    given = False
+    for i in range(s[N]):
+        if rewards[i] != 0:
+            given = True
     nxt, out_of_turn = asked(s)
-    return code, s[PHASE] == OVER, ended, nxt, out_of_turn
+    return code, s[PHASE] == OVER, given, nxt, out_of_turn

@@ -112,6 +112,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if engine == "fast":
             self._fast = _fast_engine(edition, self.rules)
             self._layout = self._fast.encoding_layout(self.encoder)
+            self._step_rewards = np.zeros(players, dtype=np.float64)
         elif engine != "python":
             raise UnknownOptionError(f"unknown engine {engine!r}; known: python, fast")
 
@@ -224,19 +225,19 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         """:meth:`step` on the compiled game (the same bookkeeping, in fewer steps)."""
         fast = self._fast
         state = self.fast_state
-        code, over, ended, seat, out_of_turn = fast.env_act(state, self._seat[agent], action)
+        step_rewards = self._step_rewards
+        code, over, given, seat, out_of_turn = fast.env_act(
+            state, self._seat[agent], action, fast.REWARD_KINDS[self.reward_kind], step_rewards
+        )
         if code:
             raise IllegalActionError(
                 f"{action} is not a legal action of {agent} now; legal: "
                 + ", ".join(str(a) for a in np.flatnonzero(self.observe(agent)["action_mask"]))
             )
-        rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
-        if ended and self.reward_kind != "match":
-            assert state is not None
-            self._fast_round_rewards(int(state[fast.ROUND_WINNER]))
-        if over and self.reward_kind == "match":
-            assert state is not None
-            self._fast_share(int(state[fast.WINNER]))
+        if given:
+            rewards = self.rewards = dict(zip(self.possible_agents, step_rewards.tolist(), strict=True))
+        else:
+            rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards[agent] = 0.0
         self.decisions[agent] += 1
         if over:
@@ -256,25 +257,6 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
-
-    def _fast_round_rewards(self, winner: int) -> None:
-        """The rewards of a round the compiled game ended (as :class:`RewardKeeper` gives them)."""
-        if self.reward_kind == "win":
-            self._fast_share(winner)
-            return
-        state = self.fast_state
-        assert state is not None
-        points = state[self._fast.ROUND_POINTS : self._fast.ROUND_POINTS + self.players]
-        for seat, agent in enumerate(self.possible_agents):
-            if seat != winner:
-                self.rewards[agent] -= float(points[seat])
-        self.rewards[self.possible_agents[winner]] += float(points.sum() - points[winner])
-
-    def _fast_share(self, winner: int) -> None:
-        """+1 for ``winner``, -1 shared among the others."""
-        loss = 1 / (self.players - 1)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] += 1.0 if seat == winner else -loss
 
     def _game(self) -> Game:
         if self.game is None:
