@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -310,3 +311,48 @@ def test_comparison_brings_the_jackpot_section_to_other_editions() -> None:
     assert f"| draw-four | {jackpot.levers[5]} |" in text
     alone = render_markdown(classic)
     assert JACKPOT_SECTION not in alone and COMPARE_SECTION not in alone and "Made with" not in alone
+
+
+# ---------------------------------------------------------------- the compiled engine
+
+
+def test_the_compiled_engine_gathers_the_same_statistics() -> None:
+    """``engine="fast"``: the compiled engine and bots play other deals of the same rules, so their
+    statistics agree with the Python engine's within sampling error, and every count is consistent."""
+    fast = collect("classic", 3, 600, seed=2, bot="heuristic", engine="fast")
+    python = collect("classic", 3, 60, seed=2, bot="heuristic", workers=1, engine="python")
+    assert (fast.engine, python.engine) == ("fast", "python")
+    assert fast.unfinished == 0 and fast.to_dict()["engine"] == "fast"
+    assert sum(fast.rounds_per_match) == fast.rounds == len(fast.round_points)
+    assert sum(fast.wins_by_position) == fast.rounds  # one winner per round
+    assert min(fast.winner_scores) >= 500  # every match played to the target
+    assert 0 < fast.first_player_rounds <= fast.rounds
+    mean = statistics.fmean
+    ratio = mean(fast.decisions_per_round) / mean(python.decisions_per_round)
+    assert 0.85 < ratio < 1.15, ratio
+    ratio = mean(fast.rounds_per_match) / mean(python.rounds_per_match)
+    assert 0.8 < ratio < 1.25, ratio
+    first_fast = fast.first_player_wins / fast.first_player_rounds
+    first_python = python.first_player_wins / python.first_player_rounds
+    assert abs(first_fast - first_python) < 0.08
+    assert set(fast.plays) <= {int(k) for k in Kind}
+    randomly = collect("classic", 3, 40, seed=2, bot="random", engine="fast")
+    assert statistics.fmean(randomly.decisions_per_round) > 3 * statistics.fmean(fast.decisions_per_round)
+    # the same seed gives the same statistics
+    again = collect("classic", 3, 600, seed=2, bot="heuristic", engine="fast")
+    assert (again.decisions_per_round, again.wins_by_position) == (fast.decisions_per_round, fast.wins_by_position)
+
+
+def test_the_compiled_engine_refuses_what_it_does_not_play(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    with pytest.raises(UnknownOptionError, match="random and heuristic bots"):
+        collect("classic", 3, 2, seed=0, bot="ismcts", engine="fast")
+    with pytest.raises(UnknownOptionError, match="Classic UNO only"):
+        collect("all-wild", 3, 2, seed=0, engine="fast")
+    assert collect("all-wild", 3, 2, seed=0, engine="auto").engine == "python"
+    code, out, err = run(
+        capsys, "stats", "--games", "2", "--engine", "fast", "--preset", "house", "--out", str(tmp_path)
+    )
+    assert code == 2 and out == "" and "the Python engine does" in err
+    code, out, err = run(capsys, "stats", "--games", "30", "--bots", "heuristic", "--out", str(tmp_path))
+    assert code == 0, err
+    assert "| engine | the compiled engine (unokit.fast), heuristic bots |" in (tmp_path / "report.md").read_text()

@@ -26,10 +26,11 @@ from typing import Any
 
 from unokit.cards import CARD_KIND, KIND_NAMES, Kind
 from unokit.editions import EDITIONS, get_edition
-from unokit.errors import SetupError
+from unokit.errors import SetupError, UnknownOptionError
 from unokit.game import Game, same_side
 from unokit.jackpot import WildJackpot
 from unokit.rules import LEVER_OUTCOMES, Rules
+from unokit.simulate import ENGINES, fast_engine_plays
 from unokit.tournament import (
     MAX_DECISIONS,
     Progress,
@@ -232,6 +233,8 @@ class EditionStats:
     levers: list[int] = field(default_factory=list)
     rules_enforced: int = 0
     rules_honour: int = 0
+    engine: str = "python"
+    """``python`` (:class:`unokit.Game` and the Python bots) or ``fast`` (the compiled engine and bots)."""
 
     @property
     def rounds(self) -> int:
@@ -314,6 +317,7 @@ class EditionStats:
             "plays_per_round": {KIND_NAMES[k]: round(self.per_round(k), 3) for k in special_kinds(self.edition)},
             "unfinished": self.unfinished,
             "elapsed_s": round(self.elapsed_s, 3),
+            "engine": self.engine,
         }
         if self.jackpot:
             out["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, self.levers, strict=True))
@@ -337,11 +341,15 @@ def collect(
     rule_cards: Sequence[str] | None = None,
     progress: Progress | None = None,
     max_decisions: int = MAX_DECISIONS,
+    engine: str = "python",
 ) -> EditionStats:
     """Play ``games`` matches of ``edition`` with a ``bot`` in every seat and gather their statistics.
 
     The numbers follow from ``seed`` whatever the number of ``workers`` (only ``elapsed_s`` varies).
-    A match still going after ``max_decisions`` actions is stopped and left out (``unfinished``)."""
+    A match still going after ``max_decisions`` actions is stopped and left out (``unfinished``).
+    ``engine``: ``python``, ``fast`` (the compiled engine and bots: Classic with the sheet's
+    options, ``random`` or ``heuristic`` bots; the same seed gives other deals than in Python) or
+    ``auto`` (``fast`` where it plays the match); the result's ``engine`` says which played."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -353,6 +361,18 @@ def collect(
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
     cards = tuple(rule_cards) if rule_cards is not None else None
+    if engine not in ENGINES:
+        raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    if engine != "python":
+        why_not = fast_engine_plays(edition, rules)
+        if why_not is None and bot not in ("random", "heuristic"):
+            why_not = f"the compiled engine has random and heuristic bots, not {bot!r}; the Python engine has it"
+        if why_not is None and cards is not None:
+            why_not = "the compiled engine has no rule cards"
+        if why_not is None:
+            return _collect_fast(edition, players, games, seed, bot, rules, progress, max_decisions)
+        if engine == "fast":
+            raise UnknownOptionError(why_not)
     Game(edition, players, seed=match_seed(seed, 0), rules=rules, rule_cards=cards)  # checks the set-up
     make_bot(bot, seed=0, edition=edition)  # checks the kind
     specs = [
@@ -392,6 +412,71 @@ def collect(
     return stats
 
 
+def _collect_fast(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    bot: str,
+    rules: Rules | None,
+    progress: Progress | None,
+    max_decisions: int,
+) -> EditionStats:
+    """:func:`collect` on the compiled engine: matches numbered 0 … ``games - 1`` of ``seed``."""
+    from unokit.fast.heuristic import play_stats_games
+
+    rules = rules if rules is not None else Rules()
+    if not 0 <= seed < 2**62:
+        raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
+    seats: list[int] | None = None if bot == "heuristic" else []
+    play_stats_games(1, players, rules, seed=seed, heuristic_seats=seats)  # checks, compiles or loads the code
+    stats = EditionStats(
+        edition=edition,
+        title=get_edition(edition).title,
+        players=players,
+        games=games,
+        bot=bot,
+        seed=seed,
+        rules=rules,
+        wins_by_position=[0] * players,
+        levers=[0] * len(LEVER_OUTCOMES),
+        engine="fast",
+    )
+    started = time.perf_counter()
+    batch = 10_000
+    for first in range(0, games, batch):
+        count = min(batch, games - first)
+        out = play_stats_games(
+            count, players, rules, seed=seed, first=first, heuristic_seats=seats, limit=max_decisions
+        )
+        for game in range(count):
+            if not out["finished"][game]:
+                stats.unfinished += 1
+                continue
+            rounds = int(out["rounds"][game])
+            decisions, dealers, firsts, winners, points = (row[:rounds].tolist() for row in out["per_round"][game])
+            plays = {kind: int(count) for kind, count in enumerate(out["plays"][game]) if count}
+            stats.add(
+                MatchSummary(
+                    decisions_per_round=decisions,
+                    dealers=dealers,
+                    first_players=firsts,
+                    round_winners=winners,
+                    round_points=points,
+                    scores=out["scores"][game].tolist(),
+                    winner=int(out["winner"][game]),
+                    plays=plays,
+                    levers=[0] * len(LEVER_OUTCOMES),
+                    rules_enforced=0,
+                    rules_honour=0,
+                )
+            )
+        if progress is not None:
+            progress(first + count, games)
+    stats.elapsed_s = time.perf_counter() - started
+    return stats
+
+
 def make_report(
     out: str | Path,
     edition: str,
@@ -406,6 +491,7 @@ def make_report(
     command: str | None = None,
     progress: Progress | None = None,
     max_decisions: int = MAX_DECISIONS,
+    engine: str = "python",
 ) -> dict[str, Any]:
     """Gather the statistics of ``edition`` (and, with ``compare``, of every edition with the
     same settings) and write ``out/report.md`` and its plots. ``command`` is the command
@@ -426,7 +512,8 @@ def make_report(
                 progress(offset + done, total)
 
         cards = rule_cards if isinstance(get_edition(name), WildJackpot) else None
-        gathered.append(collect(name, players, games, seed, bot, workers, rules, cards, advance, max_decisions))
+        chosen = engine if name == edition else ("python" if engine == "fast" else engine)
+        gathered.append(collect(name, players, games, seed, bot, workers, rules, cards, advance, max_decisions, chosen))
     comparison = gathered if compare else None
     report, plots = write_report(out, gathered[0], comparison, command)
     return {
@@ -478,6 +565,7 @@ def render_markdown(
         f"# Statistics of {s.title}: {s.players} players, {s.games} matches, {s.bot} bots",
         "",
     ]
+    engine_words = "the compiled engine (unokit.fast)" if s.engine == "fast" else "the Python engine (unokit.Game)"
     if command:
         lines += [f"Made with `{command}`.", ""]
     rules_text = ", ".join(f"{k}={v}" for k, v in s.rules.to_dict().items()) or "default rules"
@@ -485,6 +573,7 @@ def render_markdown(
         "| setting | value |",
         "| --- | --- |",
         f"| edition | {s.edition} |",
+        f"| engine | {engine_words}, {s.bot} bots |",
         f"| players | {s.players} |",
         f"| matches | {s.games}{_unfinished(s)} |",
         f"| rounds | {s.rounds} |",
@@ -580,8 +669,8 @@ def render_markdown(
             f"{rules_text}) for every edition.",
             "",
             "| edition | matches finished | rounds | rounds per match | decisions per round "
-            "| first player wins (95% CI) | points per round | special cards per round | time |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| first player wins (95% CI) | points per round | special cards per round | time | engine |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for e in comparison:
             low, high = wilson_interval(e.first_player_wins, e.first_player_rounds)
@@ -590,7 +679,7 @@ def render_markdown(
             lines.append(
                 f"| {e.edition} | {e.games - e.unfinished} | {e.rounds} | {_mean(e.rounds_per_match):.2f} | "
                 f"{_mean(e.decisions_per_round):.1f} | {first} | {_mean(e.round_points):.1f} | "
-                f"{specials:.2f} | {e.elapsed_s:.1f} s |"
+                f"{specials:.2f} | {e.elapsed_s:.1f} s | {e.engine} |"
             )
         lines += ["", f"![Editions compared]({COMPARE_PLOT})", ""]
     return "\n".join(lines)

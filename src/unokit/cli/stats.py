@@ -19,6 +19,7 @@ from unokit.cli.common import (
 )
 from unokit.editions import get_edition
 from unokit.narrate import plural
+from unokit.simulate import ENGINES
 from unokit.tournament import MAX_DECISIONS
 
 if TYPE_CHECKING:
@@ -45,6 +46,13 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="python, fast (the compiled engine and bots: Classic with the sheet's options, random or heuristic "
+        "bots) or auto (default: fast where it plays the matches)",
+    )
+    parser.add_argument(
         "--max-decisions",
         type=int,
         default=MAX_DECISIONS,
@@ -58,6 +66,8 @@ def stats_command_line(args: argparse.Namespace) -> str:
     """The command that makes the same report (every setting spelled out)."""
     words = ["unokit", "stats", "--edition", get_edition(args.edition).name, "--players", str(args.players)]
     words += ["--games", str(args.games), "--seed", str(args.seed), "--bots", args.bots, "--out", args.out]
+    if args.engine != "auto":
+        words += ["--engine", args.engine]
     if args.compare:
         words.append("--compare")
     if args.target is not None:
@@ -100,6 +110,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
             command=stats_command_line(args),
             progress=advance,
             max_decisions=args.max_decisions,
+            engine=args.engine,
         )
     if args.json:
         screen.out.write(json.dumps(summary) + "\n")

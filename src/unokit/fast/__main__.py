@@ -26,6 +26,9 @@ def warm() -> float:
     classic.play_random_games(2, 3, rules, seed=1, threads=1)
     classic.playout(classic.state_from_game(Game("classic", 2, seed=1), 1), 50)
     heuristic.play_heuristic_games(2, 3, rules, seed=1, threads=1)
+    heuristic.play_stats_games(2, 3, rules, seed=1, threads=1)
+    state = classic.state_from_game(Game("classic", 3, seed=1), 1)
+    heuristic.heuristic_playout(state, heuristic.memory_for_position(state), heuristic.new_generators(), 50)
     try:
         from unokit.rl.batched import BatchedEnv
         from unokit.rl.pettingzoo import env

@@ -923,3 +923,151 @@ def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int)
 def new_generators() -> IntArray:
     """Room for every seat's generator (seed each with :func:`mt_seed_later` before use)."""
     return np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
+
+
+# ---------------------------------------------------------------- statistics of whole matches
+
+STATS_ROUNDS = 64
+"""Rounds a match may last for :func:`play_stats_games` (a longer match is left out, as unfinished)."""
+KINDS = 24
+"""Card kinds counted in the plays (``unokit.cards.Kind``)."""
+
+
+@_jit
+def _play_stats_game(
+    s: IntArray,
+    template: IntArray,
+    memory: IntArray,
+    rngs: IntArray,
+    kinds: IntArray,
+    seed: int,
+    index: int,
+    limit: int,
+    per_round: IntArray,
+    plays: IntArray,
+) -> bool:
+    """Play game ``index`` as :func:`play_bots_game` does, writing per round (rows: decisions,
+    dealer, first player, winner, points left in the other hands) into ``per_round`` and the cards
+    played by kind into ``plays``; whether it finished within ``limit`` decisions and
+    :data:`STATS_ROUNDS` rounds."""
+    new_bots_game(s, template, memory, rngs, seed, index)
+    per_round[:] = 0
+    per_round[1:4] = -1
+    plays[:] = 0
+    read = 0
+    in_hands = 0
+    decisions = 0
+    while True:
+        total = s[classic.EVENT_TOTAL]
+        for event in range(read, total):  # the events of the last decision (the ring keeps them all)
+            at = classic.EVENTS + 4 * (event % EVENT_CAP)
+            kind = s[at]
+            if kind == classic.E_DEALER:
+                if s[at + 2] <= STATS_ROUNDS:
+                    per_round[1, s[at + 2] - 1] = s[at + 1]
+                in_hands = 0
+            elif kind == classic.E_HAND:
+                in_hands += s[at + 2]
+            elif kind == classic.E_ROUND_END:
+                r = s[ROUND] - 1 if s[PHASE] == OVER else s[ROUND] - 2
+                if 0 <= r < STATS_ROUNDS:
+                    per_round[3, r] = s[at + 1]
+                    per_round[4, r] = in_hands
+            elif kind == classic.E_PLAY:
+                plays[FACE_KIND[s[at + 3]]] += 1
+        read = total
+        if s[PHASE] == OVER:
+            return bool(s[ROUND] <= STATS_ROUNDS)
+        if decisions >= limit or s[ROUND] > STATS_ROUNDS:
+            return False
+        r = s[ROUND] - 1
+        seat, action = bot_decision(s, memory, rngs, kinds)
+        per_round[0, r] += 1
+        if action < A_CALL_UNO and s[PHASE] == TURN and per_round[2, r] < 0:
+            per_round[2, r] = seat
+        _apply_legal(s, seat, action)
+        update_memory(s, memory)
+        decisions += 1
+
+
+@nb.njit(cache=True, nogil=True, parallel=True)
+def _play_stats_batch(
+    template: IntArray,
+    kinds: IntArray,
+    seed: int,
+    first: int,
+    limit: int,
+    finished: IntArray,
+    per_round: IntArray,
+    plays: IntArray,
+    scores: IntArray,
+    winners: IntArray,
+    rounds: IntArray,
+) -> None:
+    games = len(finished)
+    chunks = min(games, 64)
+    n = template[N]
+    for chunk in nb.prange(chunks):
+        s = template.copy()
+        memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
+        rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
+        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
+            done = _play_stats_game(
+                s, template, memory, rngs, kinds, seed, first + game, limit, per_round[game], plays[game]
+            )
+            finished[game] = 1 if done else 0
+            winners[game] = s[WINNER]
+            rounds[game] = s[ROUND]
+            for seat in range(n):
+                scores[game, seat] = s[SCORES + seat]
+
+
+def play_stats_games(
+    games: int,
+    players: int = 4,
+    rules: Rules | None = None,
+    *,
+    seed: int = 0,
+    first: int = 0,
+    heuristic_seats: Sequence[int] | None = None,
+    threads: int | None = None,
+    limit: int = 30_000,
+) -> dict[str, IntArray]:
+    """:func:`play_bots_games` keeping what ``unokit stats`` reports of each match: ``finished``
+    (within ``limit`` decisions and :data:`STATS_ROUNDS` rounds), ``per_round`` (games × 5 ×
+    rounds: decisions, dealer, first player, winner, points left in the other hands), ``plays``
+    (games × card kinds), ``scores``, ``winner`` and ``rounds``."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
+        raise SetupError(f"games must be a number of games, not {games!r}")
+    _check_seed(seed)
+    template = template_state(players, rules)
+    kinds = _kinds(players, heuristic_seats)
+    out = {
+        "finished": np.zeros(games, dtype=np.int64),
+        "per_round": np.zeros((games, 5, STATS_ROUNDS), dtype=np.int64),
+        "plays": np.zeros((games, KINDS), dtype=np.int64),
+        "scores": np.zeros((games, players), dtype=np.int64),
+        "winner": np.zeros(games, dtype=np.int64),
+        "rounds": np.zeros(games, dtype=np.int64),
+    }
+    if games:
+        previous = nb.get_num_threads()
+        if threads is not None:
+            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
+        try:
+            _play_stats_batch(
+                template,
+                kinds,
+                seed,
+                first,
+                limit,
+                out["finished"],
+                out["per_round"],
+                out["plays"],
+                out["scores"],
+                out["winner"],
+                out["rounds"],
+            )
+        finally:
+            nb.set_num_threads(previous)
+    return out
