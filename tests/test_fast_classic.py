@@ -357,3 +357,14 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
         IsmctsBot(playout_policy="clever")
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playouts="turbo")
+
+
+def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numba", None)
+    for name in ("unokit.fast.classic", "unokit.fast.heuristic"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+        with pytest.raises(ImportError, match=r"fast extra: pip install 'unokit\[fast\]'"):
+            importlib.import_module(name)

@@ -14,12 +14,3 @@ from __future__ import annotations
 
 MISSING_EXTRA = "the compiled engine needs the fast extra: pip install 'unokit[fast]'"
 """The message of the :class:`ImportError` raised when numba or numpy is missing."""
-
-
-def require_fast() -> None:
-    """Raise :class:`ImportError` naming the ``fast`` extra when numba or numpy is missing."""
-    try:
-        import numba  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError as error:
-        raise ImportError(MISSING_EXTRA) from error
