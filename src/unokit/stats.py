@@ -236,6 +236,24 @@ class EditionStats:
     engine: str = "python"
     """``python`` (:class:`unokit.Game` and the Python bots) or ``fast`` (the compiled engine and bots)."""
 
+    @classmethod
+    def empty(
+        cls, edition: str, players: int, games: int, bot: str, seed: int, rules: Rules | None, engine: str = "python"
+    ) -> EditionStats:
+        """The statistics of no match yet (matches are added with :meth:`add`)."""
+        return cls(
+            edition=edition,
+            title=get_edition(edition).title,
+            players=players,
+            games=games,
+            bot=bot,
+            seed=seed,
+            rules=rules if rules is not None else Rules(),
+            wins_by_position=[0] * players,
+            levers=[0] * len(LEVER_OUTCOMES),
+            engine=engine,
+        )
+
     @property
     def rounds(self) -> int:
         return len(self.decisions_per_round)
@@ -392,17 +410,7 @@ def collect(
     ]
     started = time.perf_counter()
     matches = run_parallel(play_stats_match, specs, workers, progress)
-    stats = EditionStats(
-        edition=edition,
-        title=get_edition(edition).title,
-        players=players,
-        games=games,
-        bot=bot,
-        seed=seed,
-        rules=rules if rules is not None else Rules(),
-        wins_by_position=[0] * players,
-        levers=[0] * len(LEVER_OUTCOMES),
-    )
+    stats = EditionStats.empty(edition, players, games, bot, seed, rules)
     for match in matches:
         if match is None:
             stats.unfinished += 1
@@ -430,18 +438,7 @@ def _collect_fast(
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
     seats: list[int] | None = None if bot == "heuristic" else []
     play_stats_games(1, players, rules, seed=seed, heuristic_seats=seats)  # checks, compiles or loads the code
-    stats = EditionStats(
-        edition=edition,
-        title=get_edition(edition).title,
-        players=players,
-        games=games,
-        bot=bot,
-        seed=seed,
-        rules=rules,
-        wins_by_position=[0] * players,
-        levers=[0] * len(LEVER_OUTCOMES),
-        engine="fast",
-    )
+    stats = EditionStats.empty(edition, players, games, bot, seed, rules, engine="fast")
     started = time.perf_counter()
     batch = 10_000
     for first in range(0, games, batch):

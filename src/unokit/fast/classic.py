@@ -284,16 +284,22 @@ MAX_THREADS: int = nb.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 
 
 @_jit
-def _next32(s: IntArray) -> int:
-    x = s[RNG]
+def _xorshift(s: IntArray, at: int) -> int:
+    """The next 32-bit number of the xorshift128 generator whose four words stand at ``at``."""
+    x = s[at]
     t = x ^ ((x << 11) & 0xFFFFFFFF)
-    s[RNG] = s[RNG + 1]
-    s[RNG + 1] = s[RNG + 2]
-    w = s[RNG + 3]
-    s[RNG + 2] = w
+    s[at] = s[at + 1]
+    s[at + 1] = s[at + 2]
+    w = s[at + 3]
+    s[at + 2] = w
     w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
-    s[RNG + 3] = w
+    s[at + 3] = w
     return w  # type: ignore[no-any-return]
+
+
+@_jit
+def _next32(s: IntArray) -> int:
+    return _xorshift(s, RNG)
 
 
 @_jit
@@ -303,16 +309,8 @@ def _below(s: IntArray, n: int) -> int:
 
 @_jit
 def _policy_below(s: IntArray, n: int) -> int:
-    """A number below ``n`` from the policy's generator (xorshift128 at ``POLICY_RNG``)."""
-    x = s[POLICY_RNG]
-    t = x ^ ((x << 11) & 0xFFFFFFFF)
-    s[POLICY_RNG] = s[POLICY_RNG + 1]
-    s[POLICY_RNG + 1] = s[POLICY_RNG + 2]
-    w = s[POLICY_RNG + 3]
-    s[POLICY_RNG + 2] = w
-    w = (w ^ (w >> 19)) ^ (t ^ (t >> 8))
-    s[POLICY_RNG + 3] = w
-    return (w * n) >> 32  # type: ignore[no-any-return]
+    """A number below ``n`` from the policy's generator (the second xorshift128, at ``POLICY_RNG``)."""
+    return (_xorshift(s, POLICY_RNG) * n) >> 32
 
 
 @_jit
