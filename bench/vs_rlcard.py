@@ -212,7 +212,7 @@ def bench_batched_env(seconds: float, seed: int, games: int = 64) -> dict[str, f
 
 def bench_fast_engine(seconds: float, seed: int, threads: int) -> dict[str, float]:
     """Whole single-round games of the compiled engine with the random policy, in batches, for ``seconds``."""
-    fast = importlib.import_module("unokit.fast.classic")
+    fast = importlib.import_module("unokit.fast.engine")
     rules = Rules(scoring="single-round")
     fast.play_random_games(4, PLAYERS, rules, seed=seed, threads=threads)  # compiled or loaded from the cache
     decisions = games = 0
@@ -278,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         fast_env = bench_pettingzoo_env(args.seconds, args.seed, engine="fast")
         fast_raw = bench_pettingzoo_env(args.seconds, args.seed, engine="fast", wrapped=False)
         one = bench_fast_engine(args.seconds, args.seed, threads=1)
-        cores = importlib.import_module("unokit.fast.classic").MAX_THREADS
+        cores = importlib.import_module("unokit.fast.engine").MAX_THREADS
         every = bench_fast_engine(args.seconds, args.seed, threads=cores)
         numba = importlib.import_module("numba")
         numba.set_num_threads(1)

@@ -29,12 +29,12 @@ from unokit.bots import HeuristicBot, RandomBot
 from unokit.bots.heuristic import read_round
 from unokit.cards import NO_COLOUR
 from unokit.errors import SetupError, UnknownOptionError
-from unokit.fast import classic
+from unokit.fast import engine
 from unokit.fast import heuristic as fh
-from unokit.fast.classic import FACES, FastGame
 from unokit.fast.differential import replay_game
+from unokit.fast.engine import FACES, FastGame
 
-PHASE_NAMES = {classic.TURN: "turn", classic.DRAWN: "drawn", classic.COLOUR: "colour", classic.CHALLENGE: "challenge"}
+PHASE_NAMES = {engine.TURN: "turn", engine.DRAWN: "drawn", engine.COLOUR: "colour", engine.CHALLENGE: "challenge"}
 
 
 class CountingHeuristic(HeuristicBot):
@@ -57,7 +57,7 @@ def python_bots(players: int, seed: int, index: int, kinds: Any) -> list[Any]:
     return out
 
 
-INTERRUPTS = frozenset(a for a in range(classic._SPACE.size) if classic._SPACE.types[a] in INTERRUPT_TYPES)
+INTERRUPTS = frozenset(a for a in range(engine._SPACE.size) if engine._SPACE.types[a] in INTERRUPT_TYPES)
 
 
 def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
@@ -78,7 +78,7 @@ def check_memory(memory: Any, game: Game, seat: int) -> None:
     """The compiled memory, as ``seat`` holds it, against ``read_round`` of its view."""
     view = game.view(seat)
     expected = read_round(view.history, game.n)
-    pile = {FACES[f]: int(memory[fh.M_PILE + f]) for f in range(classic.F) if memory[fh.M_PILE + f]}
+    pile = {FACES[f]: int(memory[fh.M_PILE + f]) for f in range(engine.F) if memory[fh.M_PILE + f]}
     assert pile == +expected.pile
     for other in range(game.n):
         bits = int(memory[fh.M_LACKS + seat * MAX_PLAYERS + other])
@@ -120,13 +120,13 @@ def play_both(
         got = fh.bot_decision(s, memory, rngs, kinds)
         assert got == (seat, action), (steps, asked, got, (seat, action), game.view(seat).legal_actions)
         compared[asked if kinds[seat] == fh.HEURISTIC else "random"] += 1
-        assert classic.apply(s, seat, action) == 0
+        assert engine.apply(s, seat, action) == 0
         scripted.script.extend(fast.trace())
         game.apply(seat, action)
         assert not scripted.script, "the Python engine drew less randomness"
         assert fh.update_memory(s, memory) >= 0
         steps += 1
-    assert s[classic.PHASE] == classic.OVER and int(s[classic.WINNER]) == game.winner
+    assert s[engine.PHASE] == engine.OVER and int(s[engine.WINNER]) == game.winner
     return compared, steps
 
 
@@ -175,11 +175,11 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots() -> None:
 def test_heuristic_decision_is_the_step_of_a_table_of_heuristic_bots() -> None:
     s, memory, rngs, kinds = fh.new_table(3, Rules(scoring="single-round"), seed=3)
     other = (s.copy(), memory.copy(), rngs.copy())
-    while s[classic.PHASE] != classic.OVER:
+    while s[engine.PHASE] != engine.OVER:
         seat, action = fh.heuristic_decision(s, memory, rngs)
         assert (seat, action) == fh.bot_decision(other[0], other[1], other[2], kinds)
         for state, known in ((s, memory), other[:2]):
-            assert classic.apply(state, seat, action) == 0
+            assert engine.apply(state, seat, action) == 0
             fh.update_memory(state, known)
 
 

@@ -64,7 +64,7 @@ POLICIES = ("random", "heuristic")
 ``heuristic``: the heuristic bot plays every seat (:mod:`unokit.bots.heuristic`, compiled on the
 compiled engine, the same choices)."""
 ENGINES = ("python", "fast", "auto")
-"""``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.classic`,
+"""``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.engine`,
 Classic UNO with the sheet's options, the ``fast`` extra); ``auto``: ``fast`` where it is
 installed and plays the edition and rules, else ``python``."""
 
@@ -74,7 +74,7 @@ def fast_engine_plays(edition: str, rules: Rules | None) -> str | None:
     if edition != "classic":
         return f"the compiled engine plays Classic UNO only, not {edition}; the Python engine does"
     try:
-        from unokit.fast.classic import check_rules
+        from unokit.fast.engine import check_rules
     except ImportError as error:
         return str(error)
     try:
@@ -182,7 +182,7 @@ def _simulate_fast(
 ) -> dict[str, Any]:
     """:func:`simulate` on the compiled engine: games numbered 0 … ``games - 1`` of ``seed``, in
     batches over every core."""
-    from unokit.fast.classic import play_random_games
+    from unokit.fast.engine import play_random_games
     from unokit.fast.heuristic import play_heuristic_games
 
     play = play_heuristic_games if policy == "heuristic" else play_random_games

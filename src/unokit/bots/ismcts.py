@@ -24,7 +24,7 @@ The budget is a number of iterations per decision, and optionally milliseconds p
 decision (whichever ends first).  With iterations alone the bot is deterministic for
 its seed; a time budget makes the number of iterations depend on the machine.
 
-Playouts run on the compiled engine (:func:`unokit.fast.classic.playout`, the same quick
+Playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same quick
 policy) where it is installed and plays the game (Classic UNO with the sheet's options):
 ``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
 from generators seeded by the bot's own, so the bot stays deterministic for its seed.
@@ -89,12 +89,12 @@ class IsmctsBot:
         self._fast: Any = None
         if playouts != "python" and edition == "classic":
             try:
-                from unokit.fast import classic as fast_classic
+                from unokit.fast import engine as fast_engine
             except ImportError:
                 if playouts == "fast":
                     raise
             else:
-                self._fast = fast_classic
+                self._fast = fast_engine
                 if playout_policy == "heuristic":
                     from unokit.fast import heuristic as fast_heuristic
 

@@ -1,8 +1,8 @@
 """The compiled engine (the ``fast`` extra: numba and numpy).
 
-:mod:`unokit.fast.classic` plays Classic UNO with the sheet's rule options as arrays and
+:mod:`unokit.fast.engine` plays Classic UNO with the sheet's rule options as arrays and
 functions compiled by numba: whole games at a time for simulations, or one decision at a time
-behind :class:`~unokit.fast.classic.FastGame` and the reinforcement-learning environments.
+behind :class:`~unokit.fast.engine.FastGame` and the reinforcement-learning environments.
 It is a second implementation of the rules, held identical to :class:`unokit.Game` by a
 differential test: the same deals replayed through ``Game`` give the same legal actions, the
 same events and the same hands and scores at every step.

@@ -15,19 +15,19 @@ def warm() -> float:
     started = time.perf_counter()
     import numpy as np
 
-    from unokit.fast import classic, heuristic
+    from unokit.fast import engine, heuristic
     from unokit.game import Game
     from unokit.rules import Rules
 
     rules = Rules(scoring="single-round")
-    game = classic.FastGame(3, seed=1, trace=True)
+    game = engine.FastGame(3, seed=1, trace=True)
     seat = game.asked()[0]
     game.act(seat, game.legal_actions(seat)[0])
-    classic.play_random_games(2, 3, rules, seed=1, threads=1)
-    classic.playout(classic.state_from_game(Game("classic", 2, seed=1), 1), 50)
+    engine.play_random_games(2, 3, rules, seed=1, threads=1)
+    engine.playout(engine.state_from_game(Game("classic", 2, seed=1), 1), 50)
     heuristic.play_heuristic_games(2, 3, rules, seed=1, threads=1)
     heuristic.play_stats_games(2, 3, rules, seed=1, threads=1)
-    state = classic.state_from_game(Game("classic", 3, seed=1), 1)
+    state = engine.state_from_game(Game("classic", 3, seed=1), 1)
     heuristic.heuristic_playout(state, heuristic.memory_for_position(state), heuristic.new_generators(), 50)
     try:
         from unokit.rl.batched import BatchedEnv

@@ -4,7 +4,7 @@ A compiled game is made with its shuffles and dealer draws traced; the same game
 through ``Game`` with a generator that hands it those results (:class:`ScriptedRandom`), and at
 every step both engines must agree on the seat asked, every seat's legal actions, the events,
 the hands, the piles, the scores and the observation vector.  A difference raises
-:class:`EngineMismatch` naming it.  ``tests/test_fast_classic.py`` runs it on every option mix;
+:class:`EngineMismatch` naming it.  ``tests/test_fast_engine.py`` runs it on every option mix;
 ``bench/fast_differential.py`` on as many games as asked.
 
 >>> play_both(3, seed=1, rules=Rules(scoring="single-round"), policy_seed=2) > 0
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from unokit.fast import classic
-from unokit.fast.classic import FastGame
+from unokit.fast import engine
+from unokit.fast.engine import FastGame
 from unokit.game import Game
 from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import Encoder
@@ -93,7 +93,7 @@ def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, Scrip
 def same_game(state: Any, other: Any) -> bool:
     """Whether two compiled states hold the same game (their scratch space aside)."""
     keep = np.ones(len(state), dtype=bool)
-    keep[classic.SCRATCH : classic.EVENTS] = False
+    keep[engine.SCRATCH : engine.EVENTS] = False
     return bool((state[keep] == other[keep]).all())
 
 
@@ -115,7 +115,7 @@ def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
     check(s.scores == game.scores, "the scores")
     check(s.phase == game.phase and s.actor == game.actor and s.winner == game.winner, "the phase, actor or winner")
     state = s.state
-    c = classic
+    c = engine
 
     check(int(state[c.COLOUR_IN_PLAY]) == game.colour, "the colour in play")
     check(int(state[c.DIRECTION]) == game.direction, "the direction")
@@ -131,7 +131,7 @@ def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
 
 def compare_observation(fast: FastGame, game: Game, seat: int, encoder: Encoder, layout: Any) -> None:
     out = np.zeros(encoder.size, dtype=np.float32)
-    classic.encode(fast.state, seat, layout, encoder.high, out)
+    engine.encode(fast.state, seat, layout, encoder.high, out)
     expected = encoder.encode(game.view(seat))
     differ = np.flatnonzero(out != expected)
     first = [(encoder_field(encoder, i), float(out[i]), float(expected[i])) for i in differ[:5]]
@@ -151,7 +151,7 @@ def play_both(players: int, seed: int, rules: Rules, policy_seed: int, history: 
     fast = FastGame(players, seed=seed, rules=rules, trace=True)
     game, scripted = replay_game(fast, players, rules)
     encoder = Encoder("classic", players, rules, history)
-    layout = classic.encoding_layout(encoder)
+    layout = engine.encoding_layout(encoder)
     check(fast.new_events() == python_events(game, 0), "the deal's events")
     cycle = DecisionCycle(game)
     compare(fast, game, cycle)

@@ -1,5 +1,5 @@
 """The heuristic bot compiled: :class:`unokit.bots.HeuristicBot`'s policy for Classic UNO on the
-compiled engine of :mod:`unokit.fast.classic`, so that whole games of heuristic bots run compiled.
+compiled engine of :mod:`unokit.fast.engine`, so that whole games of heuristic bots run compiled.
 
 Classic UNO with the sheet's options only (the compiled engine's; no house rule, no other
 edition).  Three arrays per game, besides the game's state ``s``:
@@ -55,8 +55,8 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from unokit.actions import MAX_PLAYERS
 from unokit.errors import SetupError
-from unokit.fast import classic
-from unokit.fast.classic import (
+from unokit.fast import engine
+from unokit.fast.engine import (
     A_ACCEPT,
     A_CALL_UNO,
     A_CATCH,
@@ -695,7 +695,7 @@ def heuristic_decision(s: IntArray, memory: IntArray, rngs: IntArray) -> tuple[i
 
 @_jit
 def new_bots_game(s: IntArray, template: IntArray, memory: IntArray, rngs: IntArray, seed: int, index: int) -> None:
-    """Deal game ``index`` of ``seed`` in ``s`` (the same deal as :func:`classic.play_random_game`'s),
+    """Deal game ``index`` of ``seed`` in ``s`` (the same deal as :func:`engine.play_random_game`'s),
     seed each seat's generator with :func:`bot_seed` and read the deal into ``memory``."""
     s[:] = template
     _seed_words(s, RNG, seed, 2 * index)
@@ -780,7 +780,7 @@ def new_table(
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Game ``index`` of ``seed`` dealt as :func:`play_bots_games` deals it, for stepping with
     :func:`bot_decision`: ``(state, memory, rngs, kinds)``.  ``trace``: the state records its
-    shuffles and dealer draws (see :meth:`classic.FastGame.trace`)."""
+    shuffles and dealer draws (see :meth:`engine.FastGame.trace`)."""
     template = template_state(players, rules)
     template[TRACE_ON] = 1 if trace else 0
     _check_seed(seed)
@@ -850,7 +850,7 @@ def play_heuristic_games(
 
 # ---------------------------------------------------------------- a stale cache
 
-_CLASSIC_STAMP = int(hashlib.sha256(Path(classic.__file__).read_bytes()).hexdigest()[:15], 16)
+_CLASSIC_STAMP = int(hashlib.sha256(Path(engine.__file__).read_bytes()).hexdigest()[:15], 16)
 """A digest of the compiled engine's source: numba's cache of this module keeps the engine's code
 and constants as they were when it was compiled, and knows only this file's date."""
 
@@ -862,7 +862,7 @@ def _compiled_stamp() -> int:
 
 def _refresh_cache() -> None:
     """Drop this module's cached machine code when it was compiled against another version of
-    :mod:`unokit.fast.classic` (each function then compiles again on its first call)."""
+    :mod:`unokit.fast.engine` (each function then compiles again on its first call)."""
     if _compiled_stamp() == _CLASSIC_STAMP:
         return
     for value in list(globals().values()):
@@ -880,17 +880,17 @@ _refresh_cache()
 
 
 def memory_for_position(state: IntArray, lacked: Sequence[set[int]] | None = None) -> IntArray:
-    """A memory for a position made by :func:`classic.state_from_game` (whose event log is empty):
+    """A memory for a position made by :func:`engine.state_from_game` (whose event log is empty):
     the discard pile as the cards known to be in it, the top card and colour in play, and the
     colours each player seems to lack (``lacked``, per seat, as :func:`unokit.determinize.lacked_colours`
     gives them to one viewer; taken as every viewer's)."""
     memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
     reset_memory(memory)
     memory[M_READ] = state[EVENT_TOTAL]
-    memory[M_PILE : M_PILE + F] = state[classic.DISCARD_FACES : classic.DISCARD_FACES + F]
-    if state[classic.DISCARD_COUNT]:
-        memory[M_TOP] = state[classic.DISCARD_PILE + state[classic.DISCARD_COUNT] - 1]
-    memory[M_COLOUR] = state[classic.COLOUR_IN_PLAY]
+    memory[M_PILE : M_PILE + F] = state[engine.DISCARD_FACES : engine.DISCARD_FACES + F]
+    if state[engine.DISCARD_COUNT]:
+        memory[M_TOP] = state[engine.DISCARD_PILE + state[engine.DISCARD_COUNT] - 1]
+    memory[M_COLOUR] = state[engine.COLOUR_IN_PLAY]
     n = int(state[N])
     for seat, colours in enumerate(lacked or ()):
         bits = sum(1 << colour for colour in colours if 0 <= colour < NO_COL)
@@ -904,18 +904,18 @@ def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int)
     """Finish the round in ``s`` with a heuristic bot at every seat (the table of a search that
     expects its opponents to play as the heuristic does); the seat that wins the round, or after
     ``limit`` decisions the first seat holding the fewest cards."""
-    ended = s[classic.ROUNDS_ENDED]
+    ended = s[engine.ROUNDS_ENDED]
     for _ in range(limit):
-        if s[PHASE] == OVER or s[classic.ROUNDS_ENDED] != ended:
+        if s[PHASE] == OVER or s[engine.ROUNDS_ENDED] != ended:
             break
         seat, action = heuristic_decision(s, memory, rngs)
         _apply_legal(s, seat, action)
         update_memory(s, memory)
-    if s[classic.ROUNDS_ENDED] != ended:
-        return s[classic.ROUND_WINNER]  # type: ignore[no-any-return]
+    if s[engine.ROUNDS_ENDED] != ended:
+        return s[engine.ROUND_WINNER]  # type: ignore[no-any-return]
     fewest = 0
     for seat in range(s[N]):
-        if s[classic.SIZES + seat] < s[classic.SIZES + fewest]:
+        if s[engine.SIZES + seat] < s[engine.SIZES + fewest]:
             fewest = seat
     return fewest
 
@@ -958,22 +958,22 @@ def _play_stats_game(
     in_hands = 0
     decisions = 0
     while True:
-        total = s[classic.EVENT_TOTAL]
+        total = s[engine.EVENT_TOTAL]
         for event in range(read, total):  # the events of the last decision (the ring keeps them all)
-            at = classic.EVENTS + 4 * (event % EVENT_CAP)
+            at = engine.EVENTS + 4 * (event % EVENT_CAP)
             kind = s[at]
-            if kind == classic.E_DEALER:
+            if kind == engine.E_DEALER:
                 if s[at + 2] <= STATS_ROUNDS:
                     per_round[1, s[at + 2] - 1] = s[at + 1]
                 in_hands = 0
-            elif kind == classic.E_HAND:
+            elif kind == engine.E_HAND:
                 in_hands += s[at + 2]
-            elif kind == classic.E_ROUND_END:
+            elif kind == engine.E_ROUND_END:
                 r = s[ROUND] - 1 if s[PHASE] == OVER else s[ROUND] - 2
                 if 0 <= r < STATS_ROUNDS:
                     per_round[3, r] = s[at + 1]
                     per_round[4, r] = in_hands
-            elif kind == classic.E_PLAY:
+            elif kind == engine.E_PLAY:
                 plays[FACE_KIND[s[at + 3]]] += 1
         read = total
         if s[PHASE] == OVER:

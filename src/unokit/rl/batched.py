@@ -33,7 +33,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl needs the rl extra: pip install 'unokit[rl]'") from error
 
 from unokit.errors import IllegalActionError, SetupError
-from unokit.fast.classic import (
+from unokit.fast.engine import (
     REWARD_KINDS,
     WAIT,
     batch_random_actions,

@@ -65,7 +65,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
     ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
     would is truncated with all others (``None``: no limit).  ``history``: events in the
     observation's window.  ``engine``: ``"python"`` (:class:`unokit.Game`, every edition and
-    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.classic`: Classic UNO with the
+    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.engine`: Classic UNO with the
     sheet's options, the same observations, masks, rewards and order of decisions; the ``fast``
     extra).  With ``engine="fast"`` the attribute ``game`` is ``None`` and ``fast_state`` holds
     the compiled state."""
@@ -295,7 +295,7 @@ def _fast_engine(edition: str, rules: Rules) -> Any:
         raise UnknownOptionError(
             f"the compiled engine plays Classic UNO only, not {edition!r}; engine='python' plays it"
         )
-    from unokit.fast import classic
+    from unokit.fast import engine
 
-    classic.check_rules(rules)
-    return classic
+    engine.check_rules(rules)
+    return engine

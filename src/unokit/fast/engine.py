@@ -6,7 +6,7 @@ The rules are those of :class:`unokit.Game` for Classic UNO with the sheet's opt
 ``uno_penalty``); house rules and a changed deck are refused with
 :class:`~unokit.errors.UnknownOptionError`.  The tables (cards, points, what may be played on
 what, action ids) are read from the Python edition, so both engines share one definition of
-the deck and the action space; ``tests/test_fast_classic.py`` replays compiled games through
+the deck and the action space; ``tests/test_fast_engine.py`` replays compiled games through
 ``Game`` and compares every step.
 
 Randomness comes from a xorshift128 generator kept in the state: the same seed gives the same

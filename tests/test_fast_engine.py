@@ -18,9 +18,9 @@ pytest.importorskip("numba", reason="the compiled engine needs the fast extra (n
 
 from unokit import Game, Rules
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
-from unokit.fast import classic
-from unokit.fast.classic import FastGame
+from unokit.fast import engine
 from unokit.fast.differential import OPTION_MIXES, play_both, replay_game, same_game
+from unokit.fast.engine import FastGame
 from unokit.rl.cycle import DecisionCycle
 
 
@@ -84,14 +84,14 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
 
 def test_batches_are_seeded_and_independent_of_the_threads() -> None:
     rules = Rules(scoring="single-round")
-    one = classic.play_random_games(60, 4, rules, seed=11, threads=1)
-    two = classic.play_random_games(60, 4, rules, seed=11, threads=2)
+    one = engine.play_random_games(60, 4, rules, seed=11, threads=1)
+    two = engine.play_random_games(60, 4, rules, seed=11, threads=2)
     for key in one:
         assert (one[key] == two[key]).all(), key
     # games are numbered: a later slice of the batch is the same games
-    tail = classic.play_random_games(20, 4, rules, seed=11, first=40, threads=2)
+    tail = engine.play_random_games(20, 4, rules, seed=11, first=40, threads=2)
     assert (tail["decisions"] == one["decisions"][40:]).all()
-    other = classic.play_random_games(60, 4, rules, seed=12, threads=1)
+    other = engine.play_random_games(60, 4, rules, seed=12, threads=1)
     assert (other["decisions"] != one["decisions"]).any()
     assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["decisions"] > 0).all()
 
@@ -99,14 +99,14 @@ def test_batches_are_seeded_and_independent_of_the_threads() -> None:
 def test_a_batch_gives_the_games_played_one_at_a_time() -> None:
     """A batch gives the games played one at a time; every match ends with its winner at the target."""
     rules = Rules()
-    result = classic.play_random_games(8, 3, rules, seed=5, threads=1)
-    template = classic.template_state(3, rules)
+    result = engine.play_random_games(8, 3, rules, seed=5, threads=1)
+    template = engine.template_state(3, rules)
     for game in range(8):
         state = template.copy()
-        decisions = classic.play_random_game(state, template, 5, game, 1_000_000)
+        decisions = engine.play_random_game(state, template, 5, game, 1_000_000)
         assert decisions == result["decisions"][game]
-        assert state[classic.WINNER] == result["winner"][game]
-        assert state[classic.SCORES + state[classic.WINNER]] >= 500
+        assert state[engine.WINNER] == result["winner"][game]
+        assert state[engine.SCORES + state[engine.WINNER]] >= 500
 
 
 # ---------------------------------------------------------------- the PettingZoo environment on the compiled engine
@@ -218,14 +218,14 @@ def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(r
     for _ in range(3000):
         for row in range(6):  # each row is the compiled game's own observation and legal actions
             state = env._states[row]
-            seat, out_of_turn = classic.asked(state)
+            seat, out_of_turn = engine.asked(state)
             assert infos["seat"][row] == seat
             expected = np.zeros(env.encoder.size, dtype=np.float32)
-            classic.encode(state, seat, env._layout, env.encoder.high, expected)
+            engine.encode(state, seat, env._layout, env.encoder.high, expected)
             assert (observations["observation"][row] == expected).all()
-            legal = np.zeros(classic.WAIT + 1, dtype=np.int8)
-            classic.legal_mask(state, seat, legal)
-            legal[classic.WAIT] = out_of_turn
+            legal = np.zeros(engine.WAIT + 1, dtype=np.int8)
+            engine.legal_mask(state, seat, legal)
+            legal[engine.WAIT] = out_of_turn
             assert (observations["action_mask"][row] == legal).all()
         observations, rewards, terminations, truncations, infos = env.step(
             random_actions(observations["action_mask"], rng)
@@ -278,7 +278,7 @@ def test_a_python_position_converts_to_the_same_compiled_position(players: int) 
     rng = random.Random(players)
     checked = 0
     while not game.is_over and checked < 600:
-        state = classic.state_from_game(game, checked)
+        state = engine.state_from_game(game, checked)
         fast = FastGame.__new__(FastGame)
         fast.state, fast.n, fast.rules, fast._events_read = state, players, rules, 0
         assert fast.hands() == [sorted(h) for h in game.hands]
@@ -303,33 +303,33 @@ def test_playouts_finish_the_round_and_name_a_seat() -> None:
     game = Game("classic", 4, seed=2)
     winners = set()
     for seed in range(200):
-        state = classic.state_from_game(game, seed)
-        winner = classic.playout(state, 400)
+        state = engine.state_from_game(game, seed)
+        winner = engine.playout(state, 400)
         assert 0 <= winner < 4
-        ended = state[classic.ROUNDS_ENDED] == 1
-        assert ended or state[classic.SIZES + winner] == min(state[classic.SIZES : classic.SIZES + 4])
+        ended = state[engine.ROUNDS_ENDED] == 1
+        assert ended or state[engine.SIZES + winner] == min(state[engine.SIZES : engine.SIZES + 4])
         winners.add(int(winner))
     assert len(winners) >= 3  # playouts differ with their seed
-    again = classic.state_from_game(game, 7)
-    first = classic.state_from_game(game, 7)
-    assert classic.playout(again, 400) == classic.playout(first, 400)
+    again = engine.state_from_game(game, 7)
+    first = engine.state_from_game(game, 7)
+    assert engine.playout(again, 400) == engine.playout(first, 400)
 
 
 def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
     from unokit.fast import heuristic
 
     game = Game("classic", 3, seed=4)
-    state = classic.state_from_game(game, 1)
+    state = engine.state_from_game(game, 1)
     memory = heuristic.memory_for_position(state, [set(), {0, 2}, set()])
     top = game.discard_pile[-1]
-    assert memory[heuristic.M_TOP] == classic.FACES.index(top)
+    assert memory[heuristic.M_TOP] == engine.FACES.index(top)
     assert memory[heuristic.M_LACKS + 0 * 10 + 1] == 0b101  # seat 1 seems to lack red and green
     rngs = heuristic.new_generators()
     for seat in range(3):
         heuristic.mt_seed_later(rngs[seat], seat)
     winner = heuristic.heuristic_playout(state, memory, rngs, 400)
-    assert 0 <= winner < 3 and state[classic.ROUNDS_ENDED] == 1
-    assert state[classic.ROUND_WINNER] == winner and state[classic.ROUND] == 2  # the next round is dealt
+    assert 0 <= winner < 3 and state[engine.ROUNDS_ENDED] == 1
+    assert state[engine.ROUND_WINNER] == winner and state[engine.ROUND] == 2  # the next round is dealt
 
 
 def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
@@ -366,7 +366,7 @@ def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatc
     import sys
 
     monkeypatch.setitem(sys.modules, "numba", None)
-    for name in ("unokit.fast.classic", "unokit.fast.heuristic"):
+    for name in ("unokit.fast.engine", "unokit.fast.heuristic"):
         monkeypatch.delitem(sys.modules, name, raising=False)
         with pytest.raises(ImportError, match=r"fast extra: pip install 'unokit\[fast\]'"):
             importlib.import_module(name)
