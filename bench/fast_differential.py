@@ -1,7 +1,7 @@
 """The compiled engine's differential check on many games: each replayed through ``unokit.Game``.
 
 Game ``i`` (of ``--games``) is compiled game ``i`` of ``--seed``'s sequence at a table of 2 to
-10 players and one of the sheet's option mixes (in turn), played with random decisions through
+10 players and one of the editions' option mixes (in turn), played with random decisions through
 the decision cycle; the same game is replayed through the Python engine and every step compared
 (:func:`unokit.fast.differential.play_both`: the seat asked, every seat's legal actions, the
 events, hands, piles, scores and observations).  The Python replay is the cost: a whole match
@@ -37,12 +37,13 @@ def one_game(job: tuple[int, int]) -> tuple[int, str | None]:
 
     seed, index = job
     rng = random.Random(f"fast-differential/{seed}/{index}")
-    rules = Rules.from_dict(OPTION_MIXES[index % len(OPTION_MIXES)])
+    edition, options = OPTION_MIXES[index % len(OPTION_MIXES)]
+    rules = Rules.from_dict(options)
     players = 2 + index % 9
     try:
-        return play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16), None
+        return play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16, edition=edition), None
     except EngineMismatch as error:
-        return 0, f"game {index} ({players} players, {rules.to_dict()}): {error}"
+        return 0, f"game {index} ({edition}, {players} players, {rules.to_dict()}): {error}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -133,8 +133,13 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     assert re.fullmatch(
         r"unokit: error: the compiled engine does not play rule option '\w+' \(= .+\); the Python engine does\n", err
     )
-    code, out, err = run(capsys, "simulate", "--edition", "all-wild", "--engine", "fast")
+    code, out, err = run(capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast")
+    assert code == 2 and "not 'wild-jackpot'" in err
+    code, out, err = run(capsys, "simulate", "--edition", "space-jam", "--engine", "fast", "--policy", "heuristic")
     assert code == 2 and "Classic UNO only" in err
+    for edition in ("space-jam", "all-wild"):  # the other editions the compiled engine plays
+        jam = json.loads(run(capsys, "simulate", "--edition", edition, "--games", "50", "--json")[1])
+        assert jam["engine"] == "fast" and sum(jam["wins_by_seat"]) == 50 and jam["rounds"] >= 50
     code, out, err = run(capsys, "simulate", "--engine", "turbo")
     assert code == 2 and "turbo" in err
 

@@ -1,4 +1,4 @@
-"""The compiled Classic engine against the Python engine: a differential test.
+"""The compiled engine against the Python engine: a differential test on every edition it plays.
 
 Each compiled game is made with its shuffles and dealer draws traced; the same game is
 played through :class:`unokit.Game` with a generator that hands it those results, and at
@@ -26,15 +26,30 @@ from unokit.rl.cycle import DecisionCycle
 
 @pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
 def test_compiled_games_replay_identically_through_the_python_engine(mix: int) -> None:
-    rules = Rules.from_dict(OPTION_MIXES[mix])
+    edition, options = OPTION_MIXES[mix]
+    rules = Rules.from_dict(options)
     rng = random.Random(mix)
     steps = 0
     for game in range(30):
         players = 2 + game % 9
         if players * rules.hand_size + 1 > 108:
             continue
-        steps += play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40))
+        steps += play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
     assert steps > 500
+
+
+def test_the_mixes_cover_every_edition_and_option_the_compiled_engine_plays() -> None:
+    assert {edition for edition, _ in OPTION_MIXES} == set(engine.EDITIONS)
+    assert {name for _, options in OPTION_MIXES for name in options} == engine.SUPPORTED_OPTIONS
+
+
+@pytest.mark.parametrize("edition", ["space-jam", "all-wild"])
+def test_single_round_games_of_the_other_editions_replay_identically(edition: str) -> None:
+    """300 single-round games of each edition beyond Classic, at 2 to 10 players."""
+    rules = Rules(scoring="single-round")
+    rng = random.Random(edition)
+    for game in range(300):
+        play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
 
 
 @pytest.mark.parametrize("part", range(4))
@@ -80,18 +95,23 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         FastGame(4, seed=1, rules=Rules(scoring="knockout"))
     with pytest.raises(SetupError):
         FastGame(11, seed=1)
+    with pytest.raises(UnknownOptionError, match="wild-jackpot"):
+        FastGame(4, seed=1, edition="wild-jackpot")
+    with pytest.raises(UnknownOptionError, match="unknown edition"):
+        FastGame(4, seed=1, edition="uno-flip")
 
 
-def test_batches_are_seeded_and_independent_of_the_threads() -> None:
+@pytest.mark.parametrize("edition", engine.EDITIONS)
+def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None:
     rules = Rules(scoring="single-round")
-    one = engine.play_random_games(60, 4, rules, seed=11, threads=1)
-    two = engine.play_random_games(60, 4, rules, seed=11, threads=2)
+    one = engine.play_random_games(60, 4, rules, seed=11, threads=1, edition=edition)
+    two = engine.play_random_games(60, 4, rules, seed=11, threads=2, edition=edition)
     for key in one:
         assert (one[key] == two[key]).all(), key
     # games are numbered: a later slice of the batch is the same games
-    tail = engine.play_random_games(20, 4, rules, seed=11, first=40, threads=2)
+    tail = engine.play_random_games(20, 4, rules, seed=11, first=40, threads=2, edition=edition)
     assert (tail["decisions"] == one["decisions"][40:]).all()
-    other = engine.play_random_games(60, 4, rules, seed=12, threads=1)
+    other = engine.play_random_games(60, 4, rules, seed=12, threads=1, edition=edition)
     assert (other["decisions"] != one["decisions"]).any()
     assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["decisions"] > 0).all()
 
@@ -112,43 +132,54 @@ def test_a_batch_gives_the_games_played_one_at_a_time() -> None:
 # ---------------------------------------------------------------- the PettingZoo environment on the compiled engine
 
 
-def fast_env(**options: Any) -> Any:
+def fast_env(edition: str = "classic", **options: Any) -> Any:
     from unokit.rl import pettingzoo as uno_pettingzoo
 
-    return uno_pettingzoo.env(edition="classic", engine="fast", **options)
+    return uno_pettingzoo.env(edition=edition, engine="fast", **options)
 
 
-@pytest.mark.parametrize(("players", "rules"), [(2, None), (4, {"scoring": "single-round"})])
-def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(players: int, rules: Any) -> None:
+@pytest.mark.parametrize(
+    ("edition", "players", "rules"),
+    [("classic", 2, None), ("classic", 4, {"scoring": "single-round"}), ("space-jam", 3, None), ("all-wild", 4, None)],
+)
+def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(edition: str, players: int, rules: Any) -> None:
     import warnings
 
     from pettingzoo.test import api_test, seed_test
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        api_test(fast_env(players=players, rules=rules), num_cycles=60)
-        seed_test(lambda: fast_env(players=players, rules=rules), num_cycles=40)
+        api_test(fast_env(edition, players=players, rules=rules), num_cycles=60)
+        seed_test(lambda: fast_env(edition, players=players, rules=rules), num_cycles=40)
 
 
-@pytest.mark.parametrize("reward", ["win", "points", "match"])
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_the_fast_environment_steps_as_the_python_one_would(players: int, reward: str) -> None:
+@pytest.mark.parametrize(
+    ("edition", "players", "reward"),
+    [
+        *(("classic", players, reward) for players in (2, 3, 5) for reward in ("win", "points", "match")),
+        ("space-jam", 3, "points"),
+        ("space-jam", 4, "match"),
+        ("all-wild", 3, "win"),
+        ("all-wild", 5, "points"),
+    ],
+)
+def test_the_fast_environment_steps_as_the_python_one_would(edition: str, players: int, reward: str) -> None:
     """A compiled game in the environment, replayed through Game: at every step the agent asked, the
     observation, the mask and the rewards are those the Python engine's environment gives."""
     from unokit.rl import pettingzoo as uno_pettingzoo
     from unokit.rl.rewards import RewardKeeper
 
     rules = Rules(target_score=200)
-    environment = fast_env(players=players, rules=rules, reward=reward)
+    environment = fast_env(edition, players=players, rules=rules, reward=reward)
     environment.reset(seed=players)
     raw = environment.unwrapped
-    traced = FastGame(players, seed=players * 7, rules=rules, trace=True)
+    traced = FastGame(players, seed=players * 7, rules=rules, edition=edition, trace=True)
     raw.fast_state = traced.state  # the same game, its shuffles traced
     raw._select()
     game, scripted = replay_game(traced, players, rules)
     cycle = DecisionCycle(game)
     keeper = RewardKeeper(game, reward)
-    python = uno_pettingzoo.raw_env(edition="classic", players=players, rules=rules, reward=reward)
+    python = uno_pettingzoo.raw_env(edition=edition, players=players, rules=rules, reward=reward)
     python.reset(seed=0)
     python.game, python._cycle, python._rewards = game, cycle, keeper
     python._select()
@@ -178,8 +209,8 @@ def test_the_fast_environment_steps_as_the_python_one_would(players: int, reward
 def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
     from unokit.rl import pettingzoo as uno_pettingzoo
 
-    with pytest.raises(UnknownOptionError, match="Classic UNO only"):
-        uno_pettingzoo.env(edition="all-wild", engine="fast")
+    with pytest.raises(UnknownOptionError, match="not 'wild-jackpot'"):
+        uno_pettingzoo.env(edition="wild-jackpot", engine="fast")
     with pytest.raises(UnknownOptionError, match="seven_swap"):
         uno_pettingzoo.env(edition="classic", engine="fast", rules={"seven_swap": True})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
@@ -206,11 +237,14 @@ def random_actions(masks: Any, rng: random.Random) -> Any:
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int64)
 
 
-@pytest.mark.parametrize("reward", ["win", "points", "match"])
-def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(reward: str) -> None:
+@pytest.mark.parametrize(
+    ("edition", "reward"),
+    [("classic", "win"), ("classic", "points"), ("classic", "match"), ("space-jam", "points"), ("all-wild", "win")],
+)
+def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(edition: str, reward: str) -> None:
     from unokit.rl.batched import BatchedEnv
 
-    env = BatchedEnv(6, players=3, rules={"target_score": 100}, reward=reward)
+    env = BatchedEnv(6, players=3, rules={"target_score": 100}, reward=reward, edition=edition)
     observations, infos = env.reset(seed=4)
     rng = random.Random(0)
     ended = 0
@@ -223,9 +257,9 @@ def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(r
             expected = np.zeros(env.encoder.size, dtype=np.float32)
             engine.encode(state, seat, env._layout, env.encoder.high, expected)
             assert (observations["observation"][row] == expected).all()
-            legal = np.zeros(engine.WAIT + 1, dtype=np.int8)
+            legal = np.zeros(env.wait + 1, dtype=np.int8)
             engine.legal_mask(state, seat, legal)
-            legal[engine.WAIT] = out_of_turn
+            legal[env.wait] = out_of_turn
             assert (observations["action_mask"][row] == legal).all()
         observations, rewards, terminations, truncations, infos = env.step(
             random_actions(observations["action_mask"], rng)
@@ -271,16 +305,15 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
 # ---------------------------------------------------------------- positions from the Python engine and playouts
 
 
-@pytest.mark.parametrize("players", [2, 3, 6])
-def test_a_python_position_converts_to_the_same_compiled_position(players: int) -> None:
-    rules = Rules(target_score=150)
-    game = Game("classic", players, seed=players, rules=rules)
+@pytest.mark.parametrize(("edition", "players"), [("classic", 2), ("classic", 4), ("space-jam", 3), ("all-wild", 5)])
+def test_a_python_position_converts_to_the_same_compiled_position(edition: str, players: int) -> None:
+    rules = Rules(target_score=150, jam_slam_chance=0.7)
+    game = Game(edition, players, seed=players, rules=rules)
     rng = random.Random(players)
     checked = 0
     while not game.is_over and checked < 600:
         state = engine.state_from_game(game, checked)
-        fast = FastGame.__new__(FastGame)
-        fast.state, fast.n, fast.rules, fast._events_read = state, players, rules, 0
+        fast = FastGame.of_state(state, rules)
         assert fast.hands() == [sorted(h) for h in game.hands]
         assert fast.draw_pile() == game.draw_pile and fast.discard_pile() == game.discard_pile
         for seat in range(players):
@@ -290,9 +323,11 @@ def test_a_python_position_converts_to_the_same_compiled_position(players: int) 
         action = rng.choice(game.legal_actions(seat))
         pile = len(game.draw_pile)
         round_before = game.round
+        read = len(game.events)
         game.apply(seat, action)
         fast.apply(seat, action)
-        if game.round == round_before and len(game.draw_pile) <= pile and not game.is_over:
+        dropped = any(event[0] == "jam" for event in game.events[read:])  # each engine drops its own card
+        if game.round == round_before and len(game.draw_pile) <= pile and not game.is_over and not dropped:
             assert fast.hands() == [sorted(h) for h in game.hands]
             assert fast.phase == game.phase and fast.actor == game.actor
         checked += 1
@@ -335,9 +370,10 @@ def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
 def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     from unokit.bots.ismcts import IsmctsBot
 
-    def choices(playouts: str, policy: str = "quick") -> list[int]:
-        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy)
-        game = Game("classic", 2, seed=9)
+    def choices(playouts: str, policy: str = "quick", edition: str = "classic") -> list[int]:
+        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy, edition=edition)
+        assert bot._fast is not None
+        game = Game(edition, 2, seed=9)
         out = []
         for _ in range(12):
             seat = game.actor
@@ -353,8 +389,12 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
 
     assert choices("fast") == choices("fast")
     assert choices("fast", "heuristic") == choices("fast", "heuristic")
+    assert choices("fast", edition="space-jam") == choices("fast", edition="space-jam")
+    assert choices("fast", edition="all-wild") == choices("fast", edition="all-wild")
     with pytest.raises(UnknownOptionError):
-        IsmctsBot(edition="all-wild", playouts="fast")
+        IsmctsBot(edition="wild-jackpot", playouts="fast")
+    with pytest.raises(UnknownOptionError, match="heuristic playouts"):
+        IsmctsBot(edition="all-wild", playouts="fast", playout_policy="heuristic")
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playout_policy="clever")
     with pytest.raises(UnknownOptionError):

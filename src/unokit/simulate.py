@@ -64,21 +64,23 @@ POLICIES = ("random", "heuristic")
 ``heuristic``: the heuristic bot plays every seat (:mod:`unokit.bots.heuristic`, compiled on the
 compiled engine, the same choices)."""
 ENGINES = ("python", "fast", "auto")
-"""``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.engine`,
-Classic UNO with the sheet's options, the ``fast`` extra); ``auto``: ``fast`` where it is
-installed and plays the edition and rules, else ``python``."""
+"""``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.engine`:
+Classic UNO, UNO Space Jam and UNO All Wild with their sheets' options, the heuristic policy in
+Classic; the ``fast`` extra); ``auto``: ``fast`` where it is installed and plays the edition,
+rules and policy, else ``python``."""
 
 
-def fast_engine_plays(edition: str, rules: Rules | None) -> str | None:
-    """Why the compiled engine cannot play ``edition`` under ``rules`` here (``None``: it can)."""
-    if edition != "classic":
-        return f"the compiled engine plays Classic UNO only, not {edition}; the Python engine does"
+def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random") -> str | None:
+    """Why the compiled engine cannot play ``edition`` under ``rules`` with ``policy`` here
+    (``None``: it can)."""
+    if policy == "heuristic" and edition != "classic":
+        return f"the compiled heuristic bot plays Classic UNO only, not {edition}; the Python engine plays it"
     try:
         from unokit.fast.engine import check_rules
     except ImportError as error:
         return str(error)
     try:
-        check_rules(rules if rules is not None else Rules())
+        check_rules(rules if rules is not None else Rules(), edition)
     except UnknownOptionError as error:
         return str(error)
     return None
@@ -126,7 +128,9 @@ def simulate(
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
     if engine != "python":
-        why_not = fast_engine_plays(edition, rules) if rule_cards is None else "the compiled engine has no rule cards"
+        why_not = (
+            fast_engine_plays(edition, rules, policy) if rule_cards is None else "the compiled engine has no rule cards"
+        )
         if why_not is None:
             return _simulate_fast(edition, players, games, seed, rules, progress, policy)
         if engine == "fast":
@@ -185,7 +189,11 @@ def _simulate_fast(
     from unokit.fast.engine import play_random_games
     from unokit.fast.heuristic import play_heuristic_games
 
-    play = play_heuristic_games if policy == "heuristic" else play_random_games
+    def play(count: int, players: int, rules: Rules, *, seed: int, first: int = 0) -> dict[str, Any]:
+        if policy == "heuristic":
+            return play_heuristic_games(count, players, rules, seed=seed, first=first)
+        return play_random_games(count, players, rules, seed=seed, first=first, edition=edition)
+
     rules = rules if rules is not None else Rules()
     if not 0 <= seed < 2**62:
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")

@@ -25,7 +25,8 @@ decision (whichever ends first).  With iterations alone the bot is deterministic
 its seed; a time budget makes the number of iterations depend on the machine.
 
 Playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same quick
-policy) where it is installed and plays the game (Classic UNO with the sheet's options):
+policy) where it is installed and plays the game (Classic UNO, UNO Space Jam and UNO All Wild
+with their sheets' options; ``playout_policy="heuristic"``: Classic):
 ``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
 from generators seeded by the bot's own, so the bot stays deterministic for its seed.
 """
@@ -87,20 +88,24 @@ class IsmctsBot:
             raise UnknownOptionError(f"an ismcts bot's playouts are auto, fast or python, not {playouts!r}")
         self.playouts = playouts
         self._fast: Any = None
-        if playouts != "python" and edition == "classic":
+        compiled = ("classic",) if playout_policy == "heuristic" else ("classic", "space-jam", "all-wild")
+        if playouts != "python" and edition in compiled:
             try:
                 from unokit.fast import engine as fast_engine
             except ImportError:
                 if playouts == "fast":
                     raise
             else:
+                assert set(compiled) <= set(fast_engine.EDITIONS)
                 self._fast = fast_engine
                 if playout_policy == "heuristic":
                     from unokit.fast import heuristic as fast_heuristic
 
                     self._fast_heuristic: Any = fast_heuristic
         elif playouts == "fast":
-            raise UnknownOptionError(f"compiled playouts play Classic UNO only, not {edition}")
+            raise UnknownOptionError(
+                f"compiled {playout_policy} playouts play {', '.join(compiled)}, not {edition}; playouts='python' do"
+            )
         self._fast_rules: dict[Any, bool] = {}
         self._rngs: Any = None
         if self._fast is not None and playout_policy == "heuristic":
@@ -242,7 +247,7 @@ class IsmctsBot:
         plays = self._fast_rules.get(game.rules)
         if plays is None:
             try:
-                self._fast.check_rules(game.rules)
+                self._fast.check_rules(game.rules, game.edition.name)
             except UnknownOptionError:
                 if self.playouts == "fast":
                     raise
@@ -310,9 +315,10 @@ def _undominated(space: ActionSpace, moves: Sequence[int]) -> tuple[int, ...]:
 
 
 _PLAYS = frozenset({ActionType.PLAY, ActionType.PLAY_UNO})
-_ATTACKS = frozenset(
+PLAYOUT_ATTACKS = frozenset(
     {Kind.DRAW_TWO, Kind.SKIP, Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_SKIP, Kind.WILD_SKIP_TWO}
 )
+"""The kinds the quick playout policy attacks with when the next player is close to going out."""
 
 
 def _playout_action(game: Game, seat: int, legal: tuple[int, ...], types: list[ActionType], rng: random.Random) -> int:
@@ -338,7 +344,7 @@ def _playout_action(game: Game, seat: int, legal: tuple[int, ...], types: list[A
         for action in pool:
             card = args[action]
             score = 0.0 if CARD_IS_WILD[card] else 10.0 + counts[CARD_COLOUR[card]]
-            if close and CARD_KIND[card] in _ATTACKS:
+            if close and CARD_KIND[card] in PLAYOUT_ATTACKS:
                 score += 20.0
             score += rng.random()
             if score > best:

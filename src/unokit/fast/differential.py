@@ -23,22 +23,29 @@ from unokit.fast import engine
 from unokit.fast.engine import FastGame
 from unokit.game import Game
 from unokit.rl.cycle import DecisionCycle
-from unokit.rl.encoding import Encoder
+from unokit.rl.encoding import EVENT_CARD_KINDS, Encoder
 from unokit.rules import Rules
 
 __all__ = ["OPTION_MIXES", "EngineMismatch", "ScriptedRandom", "play_both", "replay_game", "same_game"]
 
-OPTION_MIXES: tuple[dict[str, Any], ...] = (
-    {},
-    {"scoring": "single-round"},
-    {"scoring": "running-tally", "target_score": 150},
-    {"allow_bluff": False, "hand_size": 3},
-    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"},
-    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200},
-    {"hand_size": 1, "scoring": "single-round"},
+OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("classic", {}),
+    ("classic", {"scoring": "single-round"}),
+    ("classic", {"scoring": "running-tally", "target_score": 150}),
+    ("classic", {"allow_bluff": False, "hand_size": 3}),
+    ("classic", {"challenger_plays_after_catching_bluff": False, "uno_penalty": 0, "scoring": "single-round"}),
+    ("classic", {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 200}),
+    ("classic", {"hand_size": 1, "scoring": "single-round"}),
+    ("space-jam", {}),
+    ("space-jam", {"jam_slam_chance": 0.8, "jam_discard": 3, "scoring": "single-round", "hand_size": 4}),
+    ("space-jam", {"jam_slam_chance": 0.25, "jam_draw": 4, "allow_bluff": False, "scoring": "running-tally"}),
+    ("all-wild", {}),
+    ("all-wild", {"forced_swap_final_card": "swaps", "uno_penalty": 3}),
+    ("all-wild", {"scoring": "winner-collects", "target_score": 200, "hand_size": 3}),
 )
-"""Mixes of the sheet's options that the differential check plays in turn (every option the
-compiled engine plays, changed from its default in one of them at least)."""
+"""The editions and mixes of their sheets' options that the differential check plays in turn
+(every edition and option the compiled engine plays, each option changed from its default in
+one of them at least)."""
 
 
 class EngineMismatch(AssertionError):
@@ -51,11 +58,9 @@ def check(condition: bool, what: str) -> None:
         raise EngineMismatch(what)
 
 
-CARD_EVENTS = frozenset({"play", "flip", "return", "dealer_draw"})
-
-
 class ScriptedRandom:
-    """Hands a :class:`Game` the shuffles and dealer draws the compiled engine made (in order)."""
+    """Hands a :class:`Game` the random results the compiled engine drew (in order): shuffles,
+    dealer draws, dealers chosen at random and Jam drops."""
 
     def __init__(self) -> None:
         self.script: deque[tuple[str, list[int]]] = deque()
@@ -76,6 +81,20 @@ class ScriptedRandom:
             pool.remove(card)
         return list(cards)
 
+    def randrange(self, stop: int) -> int:
+        check(bool(self.script), "the Python engine drew a number where the compiled one did not")
+        kind, values = self.script.popleft()
+        check(kind == "randrange" and 0 <= values[0] < stop, f"a number below {stop} met {kind} {values}")
+        return values[0]
+
+    def random(self) -> float:
+        """The Jam drop: below any chance of Slam when the compiled card landed Slam side up, else
+        at or above any chance below 1."""
+        check(bool(self.script), "the Python engine drew a number where the compiled one did not")
+        kind, values = self.script.popleft()
+        check(kind == "random", f"a number from 0 to 1 met {kind} {values}")
+        return 0.0 if values[0] else 1.0 - 2.0**-53
+
 
 def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
     """A :class:`Game` dealt as the traced compiled game ``fast`` was, and its scripted generator."""
@@ -87,7 +106,7 @@ def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, Scrip
             super()._init_state(*args)
             self.rng = scripted  # type: ignore[assignment]
 
-    return ReplayGame("classic", players, seed=0, rules=rules), scripted
+    return ReplayGame(fast.edition, players, seed=0, rules=rules), scripted
 
 
 def same_game(state: Any, other: Any) -> bool:
@@ -101,7 +120,7 @@ def python_events(game: Game, start: int) -> list[tuple[str, int, int, int]]:
     """``game``'s events from ``start`` as the compiled engine reports them (kind, seat, value, card)."""
     out = []
     for kind, seat, value, data in game.events[start:]:
-        card = data[0] if kind in CARD_EVENTS and data else -1
+        card = data[0] if kind in EVENT_CARD_KINDS and data else -1
         out.append((kind, seat, value, card))
     return out
 
@@ -143,14 +162,16 @@ def encoder_field(encoder: Encoder, index: int) -> str:
     return f"{field.name}+{index - field.offset}"
 
 
-def play_both(players: int, seed: int, rules: Rules, policy_seed: int, history: int = 16) -> int:
+def play_both(
+    players: int, seed: int, rules: Rules, policy_seed: int, history: int = 16, edition: str = "classic"
+) -> int:
     """Play compiled game ``seed`` at a table of ``players`` with random decisions (``policy_seed``)
     through the decision cycle, replaying it in Python and comparing every step (observations with
     a window of ``history`` events); the steps taken.  Raises :class:`EngineMismatch` at the first
     difference."""
-    fast = FastGame(players, seed=seed, rules=rules, trace=True)
+    fast = FastGame(players, seed=seed, rules=rules, edition=edition, trace=True)
     game, scripted = replay_game(fast, players, rules)
-    encoder = Encoder("classic", players, rules, history)
+    encoder = Encoder(edition, players, rules, history)
     layout = engine.encoding_layout(encoder)
     check(fast.new_events() == python_events(game, 0), "the deal's events")
     cycle = DecisionCycle(game)

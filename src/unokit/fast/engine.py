@@ -35,9 +35,11 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
 from unokit.actions import MAX_PLAYERS, ActionType
+from unokit.bots.ismcts import PLAYOUT_ATTACKS
 from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
-from unokit.editions import get_edition
+from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
+from unokit.game import PHASE_NAMES
 from unokit.rules import Rules
 
 __all__ = [
@@ -50,26 +52,86 @@ __all__ = [
 
 IntArray = npt.NDArray[np.int64]
 
-# ---------------------------------------------------------------- tables read from the edition
+# ---------------------------------------------------------------- tables read from the editions
 
-_EDITION = get_edition("classic")
-_SPACE = _EDITION.actions
-FACES: tuple[int, ...] = _EDITION.faces
-"""The card of each face index (face indices are the PLAY action ids)."""
-F = len(FACES)
-FACE_COLOUR = np.array([CARD_COLOUR[c] for c in FACES], dtype=np.int64)
-FACE_KIND = np.array([CARD_KIND[c] for c in FACES], dtype=np.int64)
-FACE_NUMBER = np.array([CARD_NUMBER[c] for c in FACES], dtype=np.int64)
-FACE_POINTS = np.array([_EDITION.card_points[c] for c in FACES], dtype=np.int64)
-PLAYABLE = np.array([[table[c] for c in FACES] for table in _EDITION.playable_tables], dtype=np.int8)
-"""``PLAYABLE[colour * 32 + top kind, face]``: the edition's matching table."""
-assert len(FACES) <= 62, "faces are bits of an int64"
-PLAYABLE_BITS = np.array([sum(1 << f for f in range(len(FACES)) if row[f]) for row in PLAYABLE], dtype=np.int64)
-"""The rows of ``PLAYABLE`` as bit sets of faces."""
-COLOUR_BITS = np.array(
-    [sum(1 << f for f, c in enumerate(FACES) if CARD_COLOUR[c] == colour) for colour in range(6)], dtype=np.int64
+EDITIONS: tuple[str, ...] = ("classic", "space-jam", "all-wild")
+"""The editions the compiled engine plays, by code (``s[EDITION]``)."""
+_EDITIONS = tuple(get_edition(name) for name in EDITIONS)
+CLASSIC = 0
+MAX_FACES = max(len(edition.faces) for edition in _EDITIONS)
+"""Faces of the edition with the most (face indices are the PLAY action ids; hands are counted per face)."""
+MAX_DECK = max(len(edition.standard_cards) for edition in _EDITIONS)
+assert MAX_FACES <= 62, "faces are bits of an int64"
+
+
+def _table(values: Any, fill: int) -> IntArray:
+    """Per-edition rows padded with ``fill`` into one array (rows: editions)."""
+    width = max(len(row) for row in values)
+    return np.array([list(row) + [fill] * (width - len(row)) for row in values], dtype=np.int64)
+
+
+def _bits(flags: Any) -> int:
+    return sum(1 << f for f, flag in enumerate(flags) if flag)
+
+
+KIND_OF = _table([[CARD_KIND[c] for c in e.faces] for e in _EDITIONS], -1)
+"""``KIND_OF[edition, face]``: the face's kind (as :class:`unokit.cards.Kind` numbers it)."""
+COLOUR_OF = _table([[CARD_COLOUR[c] for c in e.faces] for e in _EDITIONS], NO_COLOUR)
+NUMBER_OF = _table([[CARD_NUMBER[c] for c in e.faces] for e in _EDITIONS], -1)
+POINTS_OF = _table([[e.card_points[c] for c in e.faces] for e in _EDITIONS], 0)
+PLAYABLE_OF = _table([[_bits(table[c] for c in e.faces) for table in e.playable_tables] for e in _EDITIONS], 0)
+"""``PLAYABLE_OF[edition, colour * 32 + top kind]``: the faces that may be played there, as a bit set."""
+COLOUR_FACES = _table([[_bits(CARD_COLOUR[c] == k for c in e.faces) for k in range(6)] for e in _EDITIONS], 0)
+"""``COLOUR_FACES[edition, colour]``: the faces of that colour, as a bit set."""
+DECK_OF = _table([[e.faces.index(c) for c in e.standard_cards] for e in _EDITIONS], -1)
+DECK_SIZE_OF = np.array([len(e.standard_cards) for e in _EDITIONS], dtype=np.int64)
+COLOURS_OF = _table([e.actions.colours for e in _EDITIONS], NO_COLOUR)
+"""``COLOURS_OF[edition, i]``: the colour that colour action ``i`` names."""
+COLOUR_INDEX_OF = _table(
+    [
+        [e.actions.colours.index(k) if k in e.actions.colours else len(e.actions.colours) for k in range(6)]
+        for e in _EDITIONS
+    ],
+    0,
 )
-"""The faces of each colour, as bit sets."""
+"""``COLOUR_INDEX_OF[edition, colour]``: its place among the edition's colours (the count: none of them)."""
+WD4_OF = np.array([e.faces.index(WILD_DRAW_FOUR) if WILD_DRAW_FOUR in e.faces else -1 for e in _EDITIONS])
+"""The face of the Wild Draw Four in each edition (-1: none)."""
+
+# what a card does when played (its kind's effect in the edition), and when it was the last card
+FX_NONE, FX_SKIP, FX_SKIP_TWO, FX_REVERSE, FX_DRAW_TWO, FX_DRAW_FOUR, FX_COLOUR, FX_CHALLENGE = range(8)
+FX_JAM, FX_TARGET = 8, 9
+FINAL_NONE, FINAL_DRAW_TWO, FINAL_DRAW_FOUR, FINAL_TARGET, FINAL_SWAP = range(5)
+_EFFECT_CODES = {
+    "skip_effect": FX_SKIP,
+    "skip_two_effect": FX_SKIP_TWO,
+    "reverse_effect": FX_REVERSE,
+    "draw_two_effect": FX_DRAW_TWO,
+    "draw_four_effect": FX_DRAW_FOUR,
+    "wild_effect": FX_COLOUR,
+    "wild_draw_four_effect": FX_CHALLENGE,
+    "jam_effect": FX_JAM,
+    "targeted_effect": FX_TARGET,
+}
+_FINAL_CODES = {
+    "final_draw_two": FINAL_DRAW_TWO,
+    "final_draw_four": FINAL_DRAW_FOUR,
+    "final_targeted": FINAL_TARGET,
+    "final_forced_swap": FINAL_SWAP,
+}
+EFFECT_OF = _table([[_EFFECT_CODES[f.__name__] if f else FX_NONE for f in e.effects] for e in _EDITIONS], 0)
+"""``EFFECT_OF[edition, kind]``: the effect of a card of ``kind`` (read from the edition's effect table)."""
+FINAL_OF = _table([[_FINAL_CODES[f.__name__] if f else FINAL_NONE for f in e.final_effects] for e in _EDITIONS], 0)
+"""``FINAL_OF[edition, kind]``: what a card of ``kind`` does as the player's last card."""
+START_CLASSIC, START_ALL_WILD = 0, 1
+START_OF = np.array([START_ALL_WILD if not e.colours_matter else START_CLASSIC for e in _EDITIONS], dtype=np.int64)
+"""How a round starts: the Classic sheet's dealer draw and start card, or All Wild's (a dealer at
+random; the start card's action ignored)."""
+for _edition in _EDITIONS:
+    assert type(_edition).choose_dealer is (Edition.choose_dealer if _edition.colours_matter else AllWild.choose_dealer)
+    assert type(_edition).start_round is (Edition.start_round if _edition.colours_matter else AllWild.start_round)
+    assert type(_edition).targets is Edition.targets
+
 _DE_BRUIJN = np.array(
     [
         0,
@@ -107,16 +169,27 @@ _DE_BRUIJN = np.array(
     ],
     dtype=np.int64,
 )
-DECK = np.array([FACES.index(c) for c in _EDITION.standard_cards], dtype=np.int64)
-DECK_SIZE = len(DECK)
-WD4 = FACES.index(WILD_DRAW_FOUR)
 NO_COL = NO_COLOUR
 K_SKIP = int(Kind.SKIP)
 K_REVERSE = int(Kind.REVERSE)
 K_DRAW_TWO = int(Kind.DRAW_TWO)
 K_WILD = int(Kind.WILD)
 K_WD4 = int(Kind.WILD_DRAW_FOUR)
+K_TARGETED = int(Kind.WILD_TARGETED_DRAW_TWO)
+ATTACKS = _bits(k in PLAYOUT_ATTACKS for k in range(32))
+"""The kinds the search's quick playout policy attacks with, as a bit set."""
 
+# Classic's tables and action ids by name (the compiled heuristic bot plays Classic)
+_CLASSIC = _EDITIONS[CLASSIC]
+_SPACE = _CLASSIC.actions
+FACES: tuple[int, ...] = _CLASSIC.faces
+"""Classic's card of each face index."""
+F = len(FACES)
+FACE_COLOUR = np.ascontiguousarray(COLOUR_OF[CLASSIC, :F])
+FACE_KIND = np.ascontiguousarray(KIND_OF[CLASSIC, :F])
+FACE_POINTS = np.ascontiguousarray(POINTS_OF[CLASSIC, :F])
+DECK = np.ascontiguousarray(DECK_OF[CLASSIC, : DECK_SIZE_OF[CLASSIC]])
+WD4 = FACES.index(WILD_DRAW_FOUR)
 A_PLAY_UNO = _SPACE.play_uno_id[FACES[0]]
 A_DRAW = _SPACE.draw
 A_PASS = _SPACE.pass_
@@ -126,17 +199,15 @@ A_ACCEPT = _SPACE.accept
 A_CALL_UNO = _SPACE.call_uno
 A_CATCH = _SPACE.id(ActionType.CATCH, 0)
 SIZE = _SPACE.size
-"""The edition's action ids; ``SIZE`` is "wait" (a decision out of turn declined)."""
+"""Classic's action ids; ``SIZE`` is "wait" (a decision out of turn declined)."""
 WAIT = SIZE
 COLOURS = len(_SPACE.colours)
-assert all(_SPACE.play_id[c] == i and _SPACE.play_uno_id[c] == A_PLAY_UNO + i for i, c in enumerate(FACES))
-assert all(_SPACE.id(ActionType.COLOUR, c) == A_COLOUR + i for i, c in enumerate(_SPACE.colours))
-assert _SPACE.colours == tuple(range(COLOURS)), "colour ids are colour numbers"
-assert all(_SPACE.id(ActionType.CATCH, s) == A_CATCH + s for s in range(MAX_PLAYERS))
+MAX_SIZE = max(e.actions.size for e in _EDITIONS)
+"""The most action ids of an edition ("wait" is one more)."""
 
 # ---------------------------------------------------------------- phases, scoring, events
 
-TURN, DRAWN, COLOUR, CHALLENGE, OVER = 0, 1, 2, 3, 6
+TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER = 0, 1, 2, 3, 4, 5, 6
 """The phases, numbered as :mod:`unokit.game` numbers them."""
 WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND = 0, 1, 2
 SCORINGS = {"winner-collects": WINNER_COLLECTS, "running-tally": RUNNING_TALLY, "single-round": SINGLE_ROUND}
@@ -163,6 +234,10 @@ EVENT_NAMES: tuple[str, ...] = (
     "hand",
     "round_end",
     "match_end",
+    "jam",
+    "discard",
+    "target",
+    "swap",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -187,10 +262,17 @@ EVENT_NAMES: tuple[str, ...] = (
     E_HAND,
     E_ROUND_END,
     E_MATCH_END,
+    E_JAM,
+    E_DISCARD,
+    E_TARGET,
+    E_SWAP,
 ) = range(len(EVENT_NAMES))
 
+SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
+"""The events whose value is a seat (``unokit.rl.encoding.EVENT_SEAT_KINDS``), as a bit set."""
+
 # pending operations, as in unokit.game
-OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_END_ROUND, OP_BEGIN = 0, 1, 2, 3, 6, 7
+OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_DISCARD, OP_TARGET, OP_END_ROUND, OP_BEGIN, OP_JAM = range(9)
 
 # ---------------------------------------------------------------- the state's layout
 
@@ -229,12 +311,41 @@ ROUND_WINNER = 33
 TRACE_ON = 34
 TRACE_COUNT = 35
 DEAL_DUE = 36
+"""A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
 ROUNDS_REWARDED = 37
 """Rounds whose rewards a batched environment has given."""
-"""A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
 POLICY_RNG = 40
 """Four words of a second generator, for the compiled random policy (the game's own stays the rules')."""
-SCORES = 48
+EDITION = 44
+"""The edition's code (its place in :data:`EDITIONS`)."""
+DISCARDS_LEFT = 45
+TARGET_KIND = 46
+"""The kind of the card whose target is being chosen (phase target)."""
+JAM_LAST = 47
+"""The last Wild Welcome to the Jam drop of the round: 1 Slam side up, 0 UNO side up, -1 none."""
+JAM_SLAM = 48
+"""``jam_slam_chance`` as a bound on 32-bit numbers."""
+JAM_DISCARD = 49
+JAM_DRAW = 50
+SWAP_FINAL = 51
+"""``forced_swap_final_card`` is ``swaps``."""
+NF = 52
+"""The edition's number of faces."""
+NCOL = 53
+DECK_N = 54
+ID_PLAY_UNO = 55
+ID_DRAW = 56
+ID_PASS = 57
+ID_COLOUR = 58
+ID_CHALLENGE = 59
+ID_ACCEPT = 60
+ID_TARGET = 61
+ID_DISCARD = 62
+ID_CALL_UNO = 63
+ID_CATCH = 64
+ID_WAIT = 65
+"""The first id of each type of action in the edition's action space (``ID_WAIT``: its size, "wait")."""
+SCORES = 72
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
 """Per seat: its last play carried the UNO call (or it called since), and its hand has not changed."""
@@ -244,24 +355,24 @@ ROUND_POINTS = SIZES + MAX_PLAYERS
 HAND_BITS = ROUND_POINTS + MAX_PLAYERS
 """Per seat: bit ``f`` set when the hand holds face ``f`` (kept with the counts, for fast look-ups)."""
 HANDS = HAND_BITS + MAX_PLAYERS
-DRAW_PILE = HANDS + MAX_PLAYERS * F
-DISCARD_PILE = DRAW_PILE + DECK_SIZE
-DISCARD_FACES = DISCARD_PILE + DECK_SIZE
-OPS = DISCARD_FACES + F
+DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES
+DISCARD_PILE = DRAW_PILE + MAX_DECK
+DISCARD_FACES = DISCARD_PILE + MAX_DECK
+OPS = DISCARD_FACES + MAX_FACES
 OPS_CAP = 8
 SCRATCH = OPS + 3 * OPS_CAP
 """Room for the dealer draw and a legal-action mask."""
-LEGAL = SCRATCH + DECK_SIZE + 3 * MAX_PLAYERS
+LEGAL = SCRATCH + MAX_DECK + 3 * MAX_PLAYERS
 """Room for a list of legal action ids."""
-EVENTS = LEGAL + SIZE + 1
+EVENTS = LEGAL + MAX_SIZE + 1
 EVENT_CAP = 256
 assert EVENT_CAP & (EVENT_CAP - 1) == 0
 """Events kept, newest last (a ring): the observation's window reads the most recent."""
 TRACE = EVENTS + 4 * EVENT_CAP
-TRACE_CAP = 8 * (DECK_SIZE + 4)
+TRACE_CAP = 8 * (MAX_DECK + 4)
 """The shuffles and dealer draws of the last action, when tracing (for the differential test)."""
 STATE_SIZE = TRACE + TRACE_CAP
-TRACE_SHUFFLE, TRACE_SAMPLE = 1, 2
+TRACE_SHUFFLE, TRACE_SAMPLE, TRACE_RANDRANGE, TRACE_RANDOM = 1, 2, 3, 4
 
 SUPPORTED_OPTIONS = frozenset(
     {
@@ -272,6 +383,10 @@ SUPPORTED_OPTIONS = frozenset(
         "challenger_plays_after_catching_bluff",
         "two_player_reverse_skips",
         "uno_penalty",
+        "jam_slam_chance",
+        "jam_discard",
+        "jam_draw",
+        "forced_swap_final_card",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -354,6 +469,17 @@ def _trace(s: IntArray, kind: int, start: int, length: int) -> None:
     s[TRACE_COUNT] += length + 2
 
 
+@_jit
+def _trace_value(s: IntArray, kind: int, value: int) -> None:
+    """Record a random number drawn (a dealer chosen at random, a card dropped), when tracing."""
+    at = TRACE + s[TRACE_COUNT]
+    if s[TRACE_ON] and s[TRACE_COUNT] + 3 <= TRACE_CAP:
+        s[at] = kind
+        s[at + 1] = 1
+        s[at + 2] = value
+        s[TRACE_COUNT] += 3
+
+
 # ---------------------------------------------------------------- events and small helpers
 
 
@@ -380,7 +506,7 @@ def _push(s: IntArray, op: int, seat: int, arg: int) -> None:
 def _holds_colour(s: IntArray, seat: int, colour: int) -> bool:
     if colour == NO_COL:
         return False
-    return (s[HAND_BITS + seat] & COLOUR_BITS[colour]) != 0  # type: ignore[no-any-return]
+    return (s[HAND_BITS + seat] & COLOUR_FACES[s[EDITION], colour]) != 0  # type: ignore[no-any-return]
 
 
 @_jit
@@ -413,7 +539,7 @@ def _draw_cards(s: IntArray, seat: int, count: int) -> int:
     """``seat`` draws up to ``count`` cards (reshuffling when needed); returns the last drawn or -1."""
     got = 0
     last = -1
-    hand = HANDS + seat * F
+    hand = HANDS + seat * MAX_FACES
     for _ in range(count):
         if s[DRAW_COUNT] == 0 and not _reshuffle(s):
             break
@@ -439,9 +565,10 @@ def _discard_top(s: IntArray) -> int:
 @_jit
 def _hand_points(s: IntArray, seat: int) -> int:
     total = 0
-    hand = HANDS + seat * F
-    for f in range(F):
-        total += s[hand + f] * FACE_POINTS[f]
+    e = s[EDITION]
+    hand = HANDS + seat * MAX_FACES
+    for f in range(s[NF]):
+        total += s[hand + f] * POINTS_OF[e, f]
     return total
 
 
@@ -478,20 +605,25 @@ def _end_turn(s: IntArray, seat: int, skip: int) -> None:
 @_jit
 def _choose_dealer(s: IntArray) -> int:
     n = s[N]
+    e = s[EDITION]
+    if START_OF[e] == START_ALL_WILD:  # every card is wild (counts zero): a dealer at random
+        dealer = _below(s, n)
+        _trace_value(s, TRACE_RANDRANGE, dealer)
+        return dealer
     pool = SCRATCH
-    cand = SCRATCH + DECK_SIZE
+    cand = SCRATCH + s[DECK_N]
     values = cand + MAX_PLAYERS
-    remaining = DECK_SIZE
-    for i in range(DECK_SIZE):
-        s[pool + i] = DECK[i]
+    remaining = s[DECK_N]
+    for i in range(s[DECK_N]):
+        s[pool + i] = DECK_OF[e, i]
     k = n
     for i in range(n):
         s[cand + i] = i
     while True:
         if remaining < k:
-            remaining = DECK_SIZE
-            for i in range(DECK_SIZE):
-                s[pool + i] = DECK[i]
+            remaining = s[DECK_N]
+            for i in range(s[DECK_N]):
+                s[pool + i] = DECK_OF[e, i]
         for i in range(k):  # k distinct cards: a partial Fisher-Yates
             j = i + _below(s, remaining - i)
             s[pool + i], s[pool + j] = s[pool + j], s[pool + i]
@@ -500,7 +632,7 @@ def _choose_dealer(s: IntArray) -> int:
         best = -1
         for i in range(k):
             face = s[pool + i]
-            value = max(FACE_NUMBER[face], 0)
+            value = max(NUMBER_OF[e, face], 0)
             s[values + i] = value
             best = max(best, value)
             _event(s, E_DEALER_DRAW, s[cand + i], value, face)
@@ -520,6 +652,7 @@ def _choose_dealer(s: IntArray) -> int:
 @_jit
 def _start_round(s: IntArray, dealer: int) -> None:
     n = s[N]
+    e = s[EDITION]
     s[ROUND] += 1
     s[DEALER] = dealer
     s[DIRECTION] = 1
@@ -531,18 +664,19 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[ARMED] = 0
     s[OPS_COUNT] = 0
     s[DRAWN_FACE] = -1
+    s[JAM_LAST] = -1
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
-    for i in range(DECK_SIZE):
-        s[SCRATCH + i] = DECK[i]
-    _shuffle(s, SCRATCH, DECK_SIZE)
-    for i in range(DECK_SIZE):
-        s[DRAW_PILE + i] = s[SCRATCH + DECK_SIZE - 1 - i]
-    s[DRAW_COUNT] = DECK_SIZE
+    for i in range(s[DECK_N]):
+        s[SCRATCH + i] = DECK_OF[e, i]
+    _shuffle(s, SCRATCH, s[DECK_N])
+    for i in range(s[DECK_N]):
+        s[DRAW_PILE + i] = s[SCRATCH + s[DECK_N] - 1 - i]
+    s[DRAW_COUNT] = s[DECK_N]
     s[DISCARD_COUNT] = 0
-    for f in range(F):
+    for f in range(s[NF]):
         s[DISCARD_FACES + f] = 0
-    for i in range(n * F):
+    for i in range(n * MAX_FACES):
         s[HANDS + i] = 0
     for seat in range(n):
         s[SIZES + seat] = 0
@@ -552,14 +686,19 @@ def _start_round(s: IntArray, dealer: int) -> None:
             seat = (dealer + offset) % n
             s[DRAW_COUNT] -= 1
             face = s[DRAW_PILE + s[DRAW_COUNT]]
-            s[HANDS + seat * F + face] += 1
+            s[HANDS + seat * MAX_FACES + face] += 1
             s[HAND_BITS + seat] |= 1 << face
             s[SIZES + seat] += 1
     for seat in range(n):
         _event(s, E_DEAL, seat, s[SIZES + seat], -1)
     # the start card
     card = _flip(s)
-    while FACE_KIND[card] == K_WD4:
+    left = (dealer + 1) % n
+    if START_OF[e] == START_ALL_WILD:  # its action is ignored; the dealer's left begins
+        _push(s, OP_BEGIN, left, 0)
+        _run_ops(s)
+        return
+    while KIND_OF[e, card] == K_WD4:
         s[DISCARD_COUNT] -= 1
         s[DISCARD_FACES + card] -= 1
         s[DRAW_PILE + s[DRAW_COUNT]] = card
@@ -567,11 +706,10 @@ def _start_round(s: IntArray, dealer: int) -> None:
         _shuffle(s, DRAW_PILE, s[DRAW_COUNT])
         _event(s, E_RETURN, -1, 0, card)
         card = _flip(s)
-    kind = FACE_KIND[card]
-    left = (dealer + 1) % n
-    wild = FACE_COLOUR[card] == NO_COL
+    kind = KIND_OF[e, card]
+    wild = COLOUR_OF[e, card] == NO_COL
     if not wild:
-        s[COLOUR_IN_PLAY] = FACE_COLOUR[card]
+        s[COLOUR_IN_PLAY] = COLOUR_OF[e, card]
     if kind == K_DRAW_TWO:
         _draw_cards(s, left, 2)
         _event(s, E_SKIP, left, 0, -1)
@@ -692,6 +830,27 @@ def _run_ops(s: IntArray) -> None:
         elif op == OP_END_ROUND:
             _end_round(s)
             return
+        elif op == OP_DISCARD:
+            count = min(arg, s[SIZES + seat])
+            if count:
+                s[DISCARDS_LEFT] = count
+                s[PHASE] = DISCARD
+                s[ACTOR] = seat
+                return
+        elif op == OP_TARGET:
+            s[TARGET_KIND] = arg
+            s[PHASE] = TARGET
+            s[ACTOR] = seat
+            return
+        elif op == OP_JAM:  # the Wild Welcome to the Jam card is dropped
+            slam = 1 if _next32(s) < s[JAM_SLAM] else 0
+            _trace_value(s, TRACE_RANDOM, slam)
+            s[JAM_LAST] = slam
+            _event(s, E_JAM, seat, slam, -1)
+            if slam:
+                _push(s, OP_DISCARD, seat, s[JAM_DISCARD])
+            else:
+                _draw_cards(s, seat, s[JAM_DRAW])
 
 
 # ---------------------------------------------------------------- acting
@@ -700,45 +859,58 @@ def _run_ops(s: IntArray) -> None:
 @_jit
 def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     n = s[N]
-    hand = HANDS + seat * F
-    s[hand + card] -= 1
-    if s[hand + card] == 0:
-        s[HAND_BITS + seat] &= ~(1 << card)
-    s[SIZES + seat] -= 1
+    e = s[EDITION]
+    _take_card(s, seat, card)
     s[DISCARD_PILE + s[DISCARD_COUNT]] = card
     s[DISCARD_COUNT] += 1
     s[DISCARD_FACES + card] += 1
     _event(s, E_PLAY, seat, 1 if called else 0, card)
     s[CALLED + seat] = 1 if called else 0
-    if FACE_COLOUR[card] != NO_COL:
-        s[COLOUR_IN_PLAY] = FACE_COLOUR[card]
+    if COLOUR_OF[e, card] != NO_COL:
+        s[COLOUR_IN_PLAY] = COLOUR_OF[e, card]
     left = s[SIZES + seat]
     if left == 1 and not called and not s[EXPOSED + seat]:
         s[EXPOSED + seat] = 1
         s[EXPOSED_COUNT] += 1
-    kind = FACE_KIND[card]
+    kind = KIND_OF[e, card]
     nxt = _step_seat(seat, s[DIRECTION], n)
     if left == 0:
         _push(s, OP_END_ROUND, seat, 0)
-        if kind == K_DRAW_TWO:
+        final = FINAL_OF[e, kind]
+        if final == FINAL_DRAW_TWO:
             _draw_cards(s, nxt, 2)
-        elif kind == K_WD4:
+        elif final == FINAL_DRAW_FOUR:
             _draw_cards(s, nxt, 4)
+        elif final == FINAL_TARGET or (final == FINAL_SWAP and s[SWAP_FINAL]):
+            _push(s, OP_TARGET, seat, kind)
         _run_ops(s)
         return
-    if kind == K_SKIP:
+    effect = EFFECT_OF[e, kind]
+    if effect == FX_SKIP:
         _end_turn(s, seat, 1)
-    elif kind == K_REVERSE:
+    elif effect == FX_REVERSE:
         s[DIRECTION] = -s[DIRECTION]
         _event(s, E_REVERSE, seat, s[DIRECTION], -1)
         _end_turn(s, seat, 1 if n == 2 and s[REVERSE_SKIPS] else 0)
-    elif kind == K_DRAW_TWO:
+    elif effect == FX_DRAW_TWO:
         _draw_cards(s, nxt, 2)
         _end_turn(s, seat, 1)
-    elif kind == K_WILD:
+    elif effect == FX_COLOUR:
         _push(s, OP_END_TURN, seat, 0)
         _push(s, OP_COLOUR, seat, 0)
-    elif kind == K_WD4:
+    elif effect == FX_SKIP_TWO:
+        _end_turn(s, seat, min(2, n - 1))
+    elif effect == FX_DRAW_FOUR:
+        _draw_cards(s, nxt, 4)
+        _end_turn(s, seat, 1)
+    elif effect == FX_JAM:
+        _push(s, OP_END_TURN, seat, 0)
+        _push(s, OP_COLOUR, seat, 0)
+        _push(s, OP_JAM, seat, 0)
+    elif effect == FX_TARGET:
+        _push(s, OP_END_TURN, seat, 0)
+        _push(s, OP_TARGET, seat, kind)
+    elif effect == FX_CHALLENGE:
         if s[ALLOW_BLUFF]:
             s[BLUFF_COLOUR] = s[COLOUR_IN_PLAY]
             s[BLUFF] = 1 if _holds_colour(s, seat, s[COLOUR_IN_PLAY]) else 0
@@ -759,10 +931,11 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
 
 @_jit
 def _playable_now(s: IntArray, seat: int, face: int) -> bool:
+    e = s[EDITION]
     top = _discard_top(s)
-    if not PLAYABLE[s[COLOUR_IN_PLAY] * 32 + FACE_KIND[top], face]:
+    if not (PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, top]] >> face) & 1:
         return False
-    if face == WD4 and not s[ALLOW_BLUFF]:
+    if face == WD4_OF[e] and not s[ALLOW_BLUFF]:
         return not _holds_colour(s, seat, s[COLOUR_IN_PLAY])
     return True
 
@@ -798,6 +971,69 @@ def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
 
 
 @_jit
+def _expose_if_single(s: IntArray, seat: int) -> None:
+    """A player newly holding one card without a call may be caught; with more, no longer."""
+    if s[SIZES + seat] == 1:
+        if not s[EXPOSED + seat]:
+            s[EXPOSED + seat] = 1
+            s[EXPOSED_COUNT] += 1
+    else:
+        _unexpose(s, seat)
+
+
+@_jit
+def _take_card(s: IntArray, seat: int, face: int) -> None:
+    """Take one ``face`` out of ``seat``'s hand."""
+    hand = HANDS + seat * MAX_FACES
+    s[hand + face] -= 1
+    if s[hand + face] == 0:
+        s[HAND_BITS + seat] &= ~(1 << face)
+    s[SIZES + seat] -= 1
+
+
+@_jit
+def _discard(s: IntArray, seat: int, face: int) -> None:
+    """``seat`` discards ``face`` (a Slam): it goes under the top card of the discard pile."""
+    _take_card(s, seat, face)
+    top = _discard_top(s)
+    s[DISCARD_PILE + s[DISCARD_COUNT] - 1] = face
+    s[DISCARD_PILE + s[DISCARD_COUNT]] = top
+    s[DISCARD_COUNT] += 1
+    s[DISCARD_FACES + face] += 1
+    s[CALLED + seat] = 0
+    _event(s, E_DISCARD, seat, 0, face)
+    s[DISCARDS_LEFT] -= 1
+    if s[SIZES + seat] == 0:
+        s[OPS_COUNT] = 0
+        _push(s, OP_END_ROUND, seat, 0)
+        _run_ops(s)
+        return
+    _expose_if_single(s, seat)
+    if s[DISCARDS_LEFT] == 0:
+        _run_ops(s)
+
+
+@_jit
+def _on_target(s: IntArray, seat: int, target: int) -> None:
+    """The chosen player draws two (Wild Targeted Draw Two) or swaps hands with ``seat`` (Wild Forced Swap)."""
+    _event(s, E_TARGET, seat, target, -1)
+    if s[TARGET_KIND] == K_TARGETED:
+        _draw_cards(s, target, 2)
+        return
+    mine = HANDS + seat * MAX_FACES
+    theirs = HANDS + target * MAX_FACES
+    for f in range(s[NF]):
+        s[mine + f], s[theirs + f] = s[theirs + f], s[mine + f]
+    s[HAND_BITS + seat], s[HAND_BITS + target] = s[HAND_BITS + target], s[HAND_BITS + seat]
+    s[SIZES + seat], s[SIZES + target] = s[SIZES + target], s[SIZES + seat]
+    s[CALLED + seat] = 0
+    s[CALLED + target] = 0
+    _event(s, E_SWAP, seat, target, -1)
+    _expose_if_single(s, seat)
+    _expose_if_single(s, target)
+
+
+@_jit
 def legal_ids(s: IntArray, seat: int) -> int:
     """Write the legal action ids of ``seat`` into the state's ``LEGAL`` area (``s[LEGAL + i]``), in
     increasing order; returns their count.  The one definition of what is legal in the compiled engine."""
@@ -806,16 +1042,16 @@ def legal_ids(s: IntArray, seat: int) -> int:
     if phase == OVER or seat < 0 or seat >= s[N]:
         return 0
     if seat == s[ACTOR]:
-        hand = HANDS + seat * F
+        e = s[EDITION]
+        hand = HANDS + seat * MAX_FACES
         size = s[SIZES + seat]
-        if phase == TURN:
-            row = s[COLOUR_IN_PLAY] * 32 + FACE_KIND[_discard_top(s)]
-            restricted = False
-            if not s[ALLOW_BLUFF] and s[hand + WD4] > 0:
-                restricted = _holds_colour(s, seat, s[COLOUR_IN_PLAY])
-            bits = s[HAND_BITS + seat] & PLAYABLE_BITS[row]
-            if restricted:
-                bits &= ~(1 << WD4)
+        if phase == TURN or phase == DISCARD:  # noqa: SIM109
+            bits = s[HAND_BITS + seat]
+            if phase == TURN:
+                bits &= PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
+                wd4 = WD4_OF[e]
+                if not s[ALLOW_BLUFF] and wd4 >= 0 and s[hand + wd4] > 0 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
+                    bits &= ~(1 << wd4)
             while bits:  # the set bits, lowest first (a de Bruijn look-up per 32-bit half)
                 low = bits & 0xFFFFFFFF
                 if low:
@@ -827,35 +1063,44 @@ def legal_ids(s: IntArray, seat: int) -> int:
                     lowest <<= 32
                 bits ^= lowest
                 count += 1
-            if size == 2:
+            if phase == DISCARD:
                 for i in range(count):
-                    s[LEGAL + count + i] = A_PLAY_UNO + s[LEGAL + i]
-                count += count
-            s[LEGAL + count] = A_DRAW
-            count += 1
+                    s[LEGAL + i] += s[ID_DISCARD]
+            else:
+                if size == 2:
+                    for i in range(count):
+                        s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
+                    count += count
+                s[LEGAL + count] = s[ID_DRAW]
+                count += 1
         elif phase == DRAWN:
             s[LEGAL + 0] = s[DRAWN_FACE]
             count = 1
             if size == 2:
-                s[LEGAL + 1] = A_PLAY_UNO + s[DRAWN_FACE]
+                s[LEGAL + 1] = s[ID_PLAY_UNO] + s[DRAWN_FACE]
                 count = 2
-            s[LEGAL + count] = A_PASS
+            s[LEGAL + count] = s[ID_PASS]
             count += 1
         elif phase == COLOUR:
-            for c in range(COLOURS):
-                s[LEGAL + c] = A_COLOUR + c
-            count = COLOURS
+            for c in range(s[NCOL]):
+                s[LEGAL + c] = s[ID_COLOUR] + c
+            count = s[NCOL]
         elif phase == CHALLENGE:
-            s[LEGAL + 0] = A_CHALLENGE
-            s[LEGAL + 1] = A_ACCEPT
+            s[LEGAL + 0] = s[ID_CHALLENGE]
+            s[LEGAL + 1] = s[ID_ACCEPT]
             count = 2
+        elif phase == TARGET:  # every other player
+            for other in range(s[N]):
+                if other != seat:
+                    s[LEGAL + count] = s[ID_TARGET] + other
+                    count += 1
     if s[EXPOSED_COUNT]:
         if s[EXPOSED + seat]:
-            s[LEGAL + count] = A_CALL_UNO
+            s[LEGAL + count] = s[ID_CALL_UNO]
             count += 1
         for other in range(s[N]):
             if other != seat and s[EXPOSED + other]:
-                s[LEGAL + count] = A_CATCH + other
+                s[LEGAL + count] = s[ID_CATCH] + other
                 count += 1
     return count
 
@@ -864,7 +1109,7 @@ def legal_ids(s: IntArray, seat: int) -> int:
 def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
     """Set ``mask[a]`` to 1 for each legal action id of ``seat`` (the rest untouched); returns their count."""
     count = legal_ids(s, seat)
-    ids = s[LEGAL : LEGAL + SIZE]
+    ids = s[LEGAL : LEGAL + s[ID_WAIT]]
     for i in range(count):
         mask[ids[i]] = 1
     return count
@@ -889,7 +1134,7 @@ def asked(s: IntArray) -> tuple[int, bool]:
 def apply(s: IntArray, seat: int, action: int) -> int:
     """Apply a legal ``action`` of ``seat`` (checked: returns 1 and changes nothing if it is not legal)."""
     count = legal_ids(s, seat)
-    ids = s[LEGAL : LEGAL + SIZE]
+    ids = s[LEGAL : LEGAL + s[ID_WAIT]]
     for i in range(count):
         if ids[i] == action:
             _apply_legal(s, seat, action)
@@ -902,13 +1147,13 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     """Apply ``action`` of ``seat``, known to be legal."""
     s[MOVES] += 1
     s[WAITED] = 0
-    if action >= A_CALL_UNO:  # a call or a catch
-        if action == A_CALL_UNO:
+    if action >= s[ID_CALL_UNO]:  # a call or a catch
+        if action == s[ID_CALL_UNO]:
             _unexpose(s, seat)
             s[CALLED + seat] = 1
             _event(s, E_UNO, seat, 0, -1)
         else:
-            caught = action - A_CATCH
+            caught = action - s[ID_CATCH]
             _unexpose(s, caught)
             s[CALLED + caught] = 0
             _event(s, E_CATCH, seat, caught, -1)
@@ -921,24 +1166,30 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
             s[EXPOSED + other] = 0
         s[EXPOSED_COUNT] = 0
         s[ARMED] = 0
-    if action < A_DRAW:
+    if action < s[ID_DRAW]:
         s[DRAWN_FACE] = -1
-        if action >= A_PLAY_UNO:
-            _play_card(s, seat, action - A_PLAY_UNO, True)
+        if action >= s[ID_PLAY_UNO]:
+            _play_card(s, seat, action - s[ID_PLAY_UNO], True)
         else:
             _play_card(s, seat, action, False)
-    elif action == A_DRAW:
+    elif action == s[ID_DRAW]:
         _draw_on_turn(s, seat)
-    elif action == A_PASS:
+    elif action == s[ID_PASS]:
         s[DRAWN_FACE] = -1
         _event(s, E_PASS, seat, 0, -1)
         _end_turn(s, seat, 0)
-    elif action < A_CHALLENGE:
-        s[COLOUR_IN_PLAY] = action - A_COLOUR
-        _event(s, E_COLOUR, seat, action - A_COLOUR, -1)
+    elif action < s[ID_CHALLENGE]:
+        colour = COLOURS_OF[s[EDITION], action - s[ID_COLOUR]]
+        s[COLOUR_IN_PLAY] = colour
+        _event(s, E_COLOUR, seat, colour, -1)
+        _run_ops(s)
+    elif action < s[ID_TARGET]:
+        _resolve_challenge(s, seat, action == s[ID_CHALLENGE])
+    elif action < s[ID_DISCARD]:
+        _on_target(s, seat, action - s[ID_TARGET])
         _run_ops(s)
     else:
-        _resolve_challenge(s, seat, action == A_CHALLENGE)
+        _discard(s, seat, action - s[ID_DISCARD])
     if s[DEAL_DUE]:
         s[DEAL_DUE] = 0
         _start_round(s, (s[DEALER] + 1) % s[N])
@@ -946,12 +1197,12 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
 
 @_jit
 def act(s: IntArray, seat: int, action: int) -> int:
-    """The decision cycle's step: ``seat`` must be the seat asked; "wait" (``SIZE``) declines a
+    """The decision cycle's step: ``seat`` must be the seat asked; "wait" (``s[ID_WAIT]``) declines a
     decision out of turn.  Returns 0, 1 for an illegal action, 2 for a seat not asked (nothing changed)."""
     asked_seat, out_of_turn = asked(s)
     if seat != asked_seat:
         return 2
-    if action == WAIT:
+    if action == s[ID_WAIT]:
         if not out_of_turn:
             return 1
         s[WAITED] |= 1 << seat
@@ -970,24 +1221,67 @@ def start(s: IntArray, dealer: int) -> None:
 # ---------------------------------------------------------------- set-up from Python
 
 
-def check_rules(rules: Rules) -> None:
-    """Refuse (:class:`UnknownOptionError`) the options the compiled engine does not play."""
+def _first_ids(space: Any) -> dict[int, int]:
+    """The state's slots of the first id of each type of action, and those ids in ``space``
+    (checked to be laid out as the compiled engine reads them)."""
+    faces = len(space.faces)
+    first = {
+        ID_PLAY_UNO: space.play_uno_id[space.faces[0]],
+        ID_DRAW: space.draw,
+        ID_PASS: space.pass_,
+        ID_COLOUR: space.pass_ + 1,
+        ID_CHALLENGE: space.challenge,
+        ID_ACCEPT: space.accept,
+        ID_TARGET: space.id(ActionType.TARGET, 0),
+        ID_DISCARD: space.discard_id[space.faces[0]],
+        ID_CALL_UNO: space.call_uno,
+        ID_CATCH: space.id(ActionType.CATCH, 0),
+        ID_WAIT: space.size,
+    }
+    assert all(space.play_id[c] == i and space.play_uno_id[c] == faces + i for i, c in enumerate(space.faces))
+    assert all(space.discard_id[c] == first[ID_DISCARD] + i for i, c in enumerate(space.faces))
+    assert all(space.id(ActionType.COLOUR, c) == first[ID_COLOUR] + i for i, c in enumerate(space.colours))
+    assert all(space.id(ActionType.TARGET, t) == first[ID_TARGET] + t for t in range(MAX_PLAYERS))
+    assert all(space.id(ActionType.CATCH, t) == first[ID_CATCH] + t for t in range(MAX_PLAYERS))
+    assert first[ID_CHALLENGE] == first[ID_COLOUR] + len(space.colours) and first[ID_CATCH] == first[ID_CALL_UNO] + 1
+    return first
+
+
+def edition_code(edition: str) -> int:
+    """The code of ``edition`` (:class:`UnknownOptionError` naming the editions played, if not one)."""
+    if edition not in EDITIONS:
+        get_edition(edition)  # an unknown edition is refused as Game refuses it
+        raise UnknownOptionError(
+            f"the compiled engine plays {', '.join(EDITIONS)}, not {edition!r}; the Python engine plays it"
+        )
+    return EDITIONS.index(edition)
+
+
+def check_rules(rules: Rules, edition: str = "classic") -> None:
+    """Refuse (:class:`UnknownOptionError`) an edition or options the compiled engine does not play."""
+    code = edition_code(edition)
     for name, value in rules.to_dict().items():
         if name not in SUPPORTED_OPTIONS:
             raise UnknownOptionError(
                 f"the compiled engine does not play rule option {name!r} (= {value!r}); the Python engine does"
             )
-    scoring = _EDITION.scoring_method(rules)
+    scoring = _EDITIONS[code].scoring_method(rules)
     if scoring not in SCORINGS:
         raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; the Python engine does")
 
 
 def new_state(
-    players: int, seed: int, rules: Rules | None = None, *, dealer: int = -1, trace: bool = False
+    players: int,
+    seed: int,
+    rules: Rules | None = None,
+    *,
+    edition: str = "classic",
+    dealer: int = -1,
+    trace: bool = False,
 ) -> IntArray:
-    """A dealt game: the state array of Classic UNO at a table of ``players``.  ``dealer`` -1:
-    drawn for; ``trace``: record the shuffles and dealer draws (see :meth:`FastGame.trace`)."""
-    s = template_state(players, rules)
+    """A dealt game: the state array of ``edition`` at a table of ``players``.  ``dealer`` -1:
+    chosen as the sheet says; ``trace``: record the shuffles and random draws (see :meth:`FastGame.trace`)."""
+    s = template_state(players, rules, edition)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SetupError(f"seed must be an integer, not {seed!r}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < players:
@@ -1003,21 +1297,42 @@ def new_state(
 
 
 class FastGame:
-    """A compiled Classic game behind a small Python interface (as :class:`unokit.Game` names things).
+    """A compiled game behind a small Python interface (as :class:`unokit.Game` names things).
 
     ``asked()`` and ``act()`` follow the decision cycle of :mod:`unokit.rl.cycle` (out-of-turn
     seats first, each may wait); ``apply()`` takes any decider's legal action as ``Game.apply`` does."""
 
-    edition = "classic"
-    wait = WAIT
-
     def __init__(
-        self, players: int = 4, seed: int = 0, rules: Rules | None = None, *, dealer: int = -1, trace: bool = False
+        self,
+        players: int = 4,
+        seed: int = 0,
+        rules: Rules | None = None,
+        *,
+        edition: str = "classic",
+        dealer: int = -1,
+        trace: bool = False,
     ) -> None:
-        self.rules = rules if rules is not None else Rules()
-        self.state = new_state(players, seed, self.rules, dealer=dealer, trace=trace)
-        self.n = players
+        rules = rules if rules is not None else Rules()
+        self._hold(new_state(players, seed, rules, edition=edition, dealer=dealer, trace=trace), rules)
+
+    def _hold(self, state: IntArray, rules: Rules) -> None:
+        self.rules = rules
+        self.state = state
+        self.edition: str = EDITIONS[int(state[EDITION])]
+        self.actions = _EDITIONS[int(state[EDITION])].actions
+        self.faces: tuple[int, ...] = self.actions.faces
+        self.wait: int = self.actions.size
+        """The id of "wait" (a decision out of turn declined)."""
+        self.n = int(state[N])
         self._events_read = 0
+
+    @classmethod
+    def of_state(cls, state: IntArray, rules: Rules) -> FastGame:
+        """The game held in ``state`` (a compiled state, as :func:`state_from_game` makes), played
+        under ``rules`` (those the state was made with)."""
+        game = cls.__new__(cls)
+        game._hold(state, rules)
+        return game
 
     @property
     def is_over(self) -> bool:
@@ -1043,9 +1358,10 @@ class FastGame:
         """Each seat's cards (card integers, sorted)."""
         s = self.state
         out = []
+        faces = self.faces
         for seat in range(self.n):
-            counts = s[HANDS + seat * F : HANDS + (seat + 1) * F]
-            out.append([FACES[f] for f in range(F) for _ in range(int(counts[f]))])
+            counts = s[HANDS + seat * MAX_FACES : HANDS + seat * MAX_FACES + len(faces)]
+            out.append([faces[f] for f in range(len(faces)) for _ in range(int(counts[f]))])
         return out
 
     def hand_sizes(self) -> list[int]:
@@ -1053,15 +1369,15 @@ class FastGame:
 
     def draw_pile(self) -> list[int]:
         """The draw pile, bottom first."""
-        return [FACES[int(f)] for f in self.state[DRAW_PILE : DRAW_PILE + self.state[DRAW_COUNT]]]
+        return [self.faces[int(f)] for f in self.state[DRAW_PILE : DRAW_PILE + self.state[DRAW_COUNT]]]
 
     def discard_pile(self) -> list[int]:
         """The discard pile, bottom first."""
-        return [FACES[int(f)] for f in self.state[DISCARD_PILE : DISCARD_PILE + self.state[DISCARD_COUNT]]]
+        return [self.faces[int(f)] for f in self.state[DISCARD_PILE : DISCARD_PILE + self.state[DISCARD_COUNT]]]
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
         """The legal action ids of ``seat`` (as :meth:`unokit.Game.legal_actions`)."""
-        mask = np.zeros(SIZE + 1, dtype=np.int8)
+        mask = np.zeros(self.wait + 1, dtype=np.int8)
         legal_mask(self.state, seat, mask)
         return tuple(int(a) for a in np.flatnonzero(mask))
 
@@ -1096,9 +1412,10 @@ class FastGame:
         legal = self.legal_actions(seat)
         if not legal:
             return WrongPlayerError(f"seat {seat} may not act now")
-        text = _SPACE.format(action) if 0 <= action < SIZE else str(action)
+        space = self.actions
+        text = space.format(action) if 0 <= action < space.size else str(action)
         return IllegalActionError(
-            f"{text} is not legal for seat {seat}; legal: {', '.join(_SPACE.format(a) for a in legal)}"
+            f"{text} is not legal for seat {seat}; legal: {', '.join(space.format(a) for a in legal)}"
         )
 
     def new_events(self) -> list[tuple[str, int, int, int]]:
@@ -1111,21 +1428,26 @@ class FastGame:
         for index in range(self._events_read, total):
             at = EVENTS + 4 * (index % EVENT_CAP)
             kind, seat, value, face = (int(v) for v in s[at : at + 4])
-            out.append((EVENT_NAMES[kind], seat, value, FACES[face] if face >= 0 else -1))
+            out.append((EVENT_NAMES[kind], seat, value, self.faces[face] if face >= 0 else -1))
         self._events_read = total
         return out
 
     def trace(self) -> list[tuple[str, list[int]]]:
-        """The shuffles (``"shuffle"``: the cards in their new order) and dealer draws (``"sample"``)
-        since the last call, as card integers (the game must have been made with ``trace=True``)."""
+        """The random results since the last call (the game must have been made with ``trace=True``):
+        shuffles (``"shuffle"``: the cards in their new order) and dealer draws (``"sample"``), as
+        card integers; a dealer chosen at random (``"randrange"``: ``[seat]``) and Jam drops
+        (``"random"``: ``[1]`` Slam side up, ``[0]`` UNO side up)."""
         s = self.state
         out = []
         at = 0
         count = int(s[TRACE_COUNT])
         while at < count:
             kind, length = int(s[TRACE + at]), int(s[TRACE + at + 1])
-            cards = [FACES[int(f)] for f in s[TRACE + at + 2 : TRACE + at + 2 + length]]
-            out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", cards))
+            values = [int(v) for v in s[TRACE + at + 2 : TRACE + at + 2 + length]]
+            if kind in (TRACE_SHUFFLE, TRACE_SAMPLE):
+                out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", [self.faces[f] for f in values]))
+            else:
+                out.append(("randrange" if kind == TRACE_RANDRANGE else "random", values))
             at += length + 2
         s[TRACE_COUNT] = 0
         return out
@@ -1137,6 +1459,7 @@ class FastGame:
 O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
+O_DISCARDS_LEFT, O_PURPOSE, O_PURPOSE_TARGETED, O_PURPOSE_SWAP, O_JAM = range(27, 32)
 O_KIND_INDEX = 32
 """``layout[O_KIND_INDEX + code]``: the index of event kind ``code`` among the encoding's kinds."""
 _FIELD_SLOTS = {
@@ -1159,6 +1482,8 @@ _FIELD_SLOTS = {
     "bluffer": O_BLUFFER,
     "bluff_colour": O_BLUFF_COLOUR,
     "events": O_EVENTS,
+    "discards_left": O_DISCARDS_LEFT,
+    "target_purpose": O_PURPOSE,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -1172,16 +1497,21 @@ _SLOT_SLOTS = {
 
 def encoding_layout(encoder: Any) -> IntArray:
     """The offsets the compiled :func:`encode` writes at, read from an
-    :class:`unokit.rl.encoding.Encoder` of Classic UNO (one definition of the layout)."""
-    if encoder.edition.name != "classic":
-        raise UnknownOptionError(f"the compiled engine plays Classic UNO, not {encoder.edition.name}")
+    :class:`unokit.rl.encoding.Encoder` (one definition of the layout)."""
+    from unokit.rl.encoding import TARGET_PURPOSES
+
+    code = edition_code(encoder.edition.name)
     if encoder.history > EVENT_CAP:
         raise UnknownOptionError(f"the compiled engine keeps {EVENT_CAP} events: history must be at most that")
-    if tuple(encoder.faces) != FACES or encoder.phases[OVER] != "over":
+    phases = (TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER)
+    if tuple(encoder.faces) != _EDITIONS[code].faces or [encoder.phases[p] for p in phases] != list(PHASE_NAMES):
         raise AssertionError("the encoding's faces or phases differ from the compiled engine's")
     layout = np.zeros(O_KIND_INDEX + len(EVENT_NAMES), dtype=np.int64)
     for name, slot in _FIELD_SLOTS.items():
         layout[slot] = encoder.field(name).offset
+    layout[O_PURPOSE_TARGETED] = TARGET_PURPOSES.index(Kind.WILD_TARGETED_DRAW_TWO)
+    layout[O_PURPOSE_SWAP] = TARGET_PURPOSES.index(Kind.WILD_FORCED_SWAP)
+    layout[O_JAM] = encoder.field("jam").offset if _EDITIONS[code].name == "space-jam" else -1
     slot_fields = {field.name: field.offset for field in encoder.slot_fields}
     for name, slot in _SLOT_SLOTS.items():
         layout[slot] = slot_fields[name]
@@ -1210,11 +1540,12 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     :meth:`unokit.rl.encoding.Encoder.encode` writes it from ``me``'s view (values clipped to the
     layout's bounds; flags are 1 and no bound is below 1)."""
     n = s[N]
+    e = s[EDITION]
     phase = s[PHASE]
-    hand = HANDS + me * F
+    hand = HANDS + me * MAX_FACES
     hand_at = layout[O_HAND]
     discards_at = layout[O_DISCARDS]
-    for f in range(F):
+    for f in range(s[NF]):
         if s[hand + f]:
             _put(out, high, hand_at + f, s[hand + f])
         if s[DISCARD_FACES + f]:
@@ -1222,8 +1553,7 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     if me == s[ACTOR] and phase == DRAWN:
         out[layout[O_DRAWN] + s[DRAWN_FACE]] = 1
     out[layout[O_TOP] + _discard_top(s)] = 1
-    colour = s[COLOUR_IN_PLAY]
-    out[layout[O_COLOUR] + (colour if colour < COLOURS else COLOURS)] = 1
+    out[layout[O_COLOUR] + COLOUR_INDEX_OF[e, s[COLOUR_IN_PLAY]]] = 1
     out[layout[O_DIRECTION]] = 1 if s[DIRECTION] > 0 else 0
     out[layout[O_PHASE] + phase] = 1
     _seat_flag(out, layout[O_ACTOR], s[ACTOR], me, n)
@@ -1242,8 +1572,14 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     if phase == CHALLENGE:
         _seat_flag(out, layout[O_BLUFFER], s[BLUFFER], me, n)
         if s[BLUFFER] >= 0:
-            bluff = s[BLUFF_COLOUR]
-            out[layout[O_BLUFF_COLOUR] + (bluff if bluff < COLOURS else COLOURS)] = 1
+            out[layout[O_BLUFF_COLOUR] + COLOUR_INDEX_OF[e, s[BLUFF_COLOUR]]] = 1
+    elif phase == DISCARD:
+        _put(out, high, layout[O_DISCARDS_LEFT], s[DISCARDS_LEFT])
+    elif phase == TARGET:
+        purpose = O_PURPOSE_TARGETED if s[TARGET_KIND] == K_TARGETED else O_PURPOSE_SWAP
+        out[layout[O_PURPOSE] + layout[purpose]] = 1
+    if layout[O_JAM] >= 0 and s[JAM_LAST] >= 0:
+        out[layout[O_JAM] + 1 - s[JAM_LAST]] = 1  # Slam side up first
     total = s[EVENT_TOTAL]
     for slot in range(min(layout[O_HISTORY], total)):
         at = EVENTS + 4 * ((total - 1 - slot) % EVENT_CAP)
@@ -1253,13 +1589,14 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
         base = layout[O_EVENTS] + slot * layout[O_SLOT]
         out[base + layout[O_S_KIND] + layout[O_KIND_INDEX + kind]] = 1
         _seat_flag(out, base + layout[O_S_SEAT], seat, me, n)
-        if kind == E_CHALLENGE or kind == E_REVEAL or kind == E_ACCEPT or kind == E_CATCH:  # noqa: SIM109
+        if (SEAT_EVENTS >> kind) & 1:
             _seat_flag(out, base + layout[O_S_OTHER], value, me, n)
-        elif kind == E_PLAY or kind == E_FLIP or kind == E_RETURN or kind == E_DEALER_DRAW:  # noqa: SIM109
+        elif s[at + 3] >= 0:  # an event with a public card: play, flip, return, discard, dealer draw
             out[base + layout[O_S_CARD] + s[at + 3]] = 1
         elif kind == E_COLOUR:
-            if 0 <= value < COLOURS:
-                out[base + layout[O_S_COLOUR] + value] = 1
+            index = COLOUR_INDEX_OF[e, value]
+            if index < s[NCOL]:
+                out[base + layout[O_S_COLOUR] + index] = 1
         elif value > 0:
             _put(out, high, base + layout[O_S_VALUE], value)
 
@@ -1272,28 +1609,29 @@ def observe(s: IntArray, me: int, selected: bool, layout: IntArray, high: Any, o
     if selected:
         legal_mask(s, me, mask)
         if s[EXPOSED_COUNT] and me != s[ACTOR]:
-            mask[WAIT] = 1
+            mask[s[ID_WAIT]] = 1
 
 
 def table_text(s: IntArray, names: list[str]) -> str:
     """The table in words, for an environment's ``render``."""
-    from unokit.cards import card_long_name
+    from unokit.cards import COLOUR_NAMES, card_long_name
 
     n = int(s[N])
+    space = _EDITIONS[int(s[EDITION])].actions
     if s[PHASE] == OVER:
         return f"The match is over: {names[int(s[WINNER])]} wins. Scores: " + ", ".join(
             f"{names[seat]} {int(s[SCORES + seat])}" for seat in range(n)
         )
     colour = int(s[COLOUR_IN_PLAY])
     lines = [
-        f"Round {int(s[ROUND])}. Top card: {card_long_name(FACES[int(_discard_top(s))])}"
-        + (f", colour {('red', 'yellow', 'green', 'blue')[colour]}" if colour < COLOURS else "")
+        f"Round {int(s[ROUND])}. Top card: {card_long_name(space.faces[int(_discard_top(s))])}"
+        + (f", colour {COLOUR_NAMES[colour]}" if colour != NO_COL else "")
         + f"; play goes {'clockwise' if s[DIRECTION] > 0 else 'counter-clockwise'}.",
         f"Draw pile: {int(s[DRAW_COUNT])} cards; discard pile: {int(s[DISCARD_COUNT])} cards.",
     ]
     for seat in range(n):
-        hand = HANDS + seat * F
-        cards = ", ".join(_SPACE.format(f) for f in range(F) for _ in range(int(s[hand + f])))
+        hand = HANDS + seat * MAX_FACES
+        cards = ", ".join(space.format(f) for f in range(len(space.faces)) for _ in range(int(s[hand + f])))
         marks = " (to act)" if seat == s[ACTOR] else ""
         marks += " (UNO not called)" if s[EXPOSED + seat] else ""
         lines.append(f"{names[seat]}{marks}: {int(s[SIZES + seat])} cards [{cards}], score {int(s[SCORES + seat])}")
@@ -1355,23 +1693,38 @@ def _play_random_batch(
                 scores[game, seat] = s[SCORES + seat]
 
 
-def template_state(players: int, rules: Rules | None = None) -> IntArray:
-    """A state with ``rules`` set and nothing dealt, for :func:`play_random_game` to start from."""
+def template_state(players: int, rules: Rules | None = None, edition: str = "classic") -> IntArray:
+    """A state of ``edition`` with ``rules`` set and nothing dealt, for :func:`play_random_game` to start from."""
     rules = rules if rules is not None else Rules()
-    check_rules(rules)
+    check_rules(rules, edition)
+    code = EDITIONS.index(edition)
+    deck_size = int(DECK_SIZE_OF[code])
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
-    if players * rules.hand_size + 1 > DECK_SIZE:
-        raise SetupError(f"{DECK_SIZE} cards cannot deal {rules.hand_size} to {players} players")
+    if players * rules.hand_size + 1 > deck_size:
+        raise SetupError(f"{deck_size} cards cannot deal {rules.hand_size} to {players} players")
     s = np.zeros(STATE_SIZE, dtype=np.int64)
     s[N] = players
+    s[EDITION] = code
+    space = _EDITIONS[code].actions
+    s[NF] = len(space.faces)
+    s[NCOL] = len(space.colours)
+    s[DECK_N] = deck_size
+    for slot, first in _first_ids(space).items():
+        s[slot] = first
+    s[JAM_SLAM] = min(round(rules.jam_slam_chance * 2**32), 2**32)
+    s[JAM_DISCARD] = rules.jam_discard
+    s[JAM_DRAW] = rules.jam_draw
+    s[SWAP_FINAL] = rules.forced_swap_final_card == "swaps"
+    s[JAM_LAST] = -1
+    s[TARGET_KIND] = -1
     s[TARGET_SCORE] = rules.target_score
     s[HAND_SIZE] = rules.hand_size
     s[ALLOW_BLUFF] = rules.allow_bluff
     s[CHALLENGER_PLAYS] = rules.challenger_plays_after_catching_bluff
     s[REVERSE_SKIPS] = rules.two_player_reverse_skips
     s[UNO_PENALTY] = rules.uno_penalty
-    s[SCORING] = SCORINGS[_EDITION.scoring_method(rules)]
+    s[SCORING] = SCORINGS[_EDITIONS[code].scoring_method(rules)]
     s[WINNER] = -1
     s[BLUFFER] = -1
     s[BLUFF_COLOUR] = NO_COL
@@ -1389,9 +1742,10 @@ def play_random_games(
     first: int = 0,
     threads: int | None = None,
     limit: int = 1_000_000,
+    edition: str = "classic",
 ) -> dict[str, IntArray]:
-    """Play games ``first`` … ``first + games - 1`` of ``seed`` with the random policy, on
-    ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
+    """Play games ``first`` … ``first + games - 1`` of ``seed`` of ``edition`` with the random
+    policy, on ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
     number, never on the threads.  Returns per game ``decisions``, ``winner``, ``rounds`` and the
     final ``scores`` (games × players).
 
@@ -1403,7 +1757,7 @@ def play_random_games(
         raise SetupError(f"games must be a number of games, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
         raise SetupError(f"seed must be an integer from 0 to 2**62 - 1, not {seed!r}")
-    template = template_state(players, rules)
+    template = template_state(players, rules, edition)
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     rounds = np.zeros(games, dtype=np.int64)
@@ -1458,7 +1812,7 @@ def _observe_asked(s: IntArray, layout: IntArray, high: Any, out: Any, mask: Any
     encode(s, seat, layout, high, out)
     legal_mask(s, seat, mask)
     if out_of_turn:
-        mask[WAIT] = 1
+        mask[s[ID_WAIT]] = 1
     return seat
 
 
@@ -1515,7 +1869,7 @@ def batch_step(
     Returns the next game's number, or ``-1 - i`` when ``actions[i]`` is not legal (then nothing
     has changed)."""
     for i in range(len(states)):
-        if not 0 <= actions[i] <= WAIT or not legal[i, actions[i]]:
+        if not 0 <= actions[i] <= template[ID_WAIT] or not legal[i, actions[i]]:
             return -1 - i
     for i in range(len(states)):  # row by row, so that each row is cleared and written while in cache
         s = states[i]
@@ -1541,9 +1895,9 @@ def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> No
         s = states[i]
         seat = seats[i]
         count = legal_ids(s, seat)
-        ids = s[LEGAL : LEGAL + SIZE]
+        ids = s[LEGAL : LEGAL + s[ID_WAIT] + 1]
         if s[EXPOSED_COUNT] and seat != s[ACTOR]:
-            ids[count] = WAIT
+            ids[count] = s[ID_WAIT]
             count += 1
         out[i] = ids[_policy_below(s, count)]
 
@@ -1552,18 +1906,20 @@ def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> No
 
 
 def state_from_game(game: Any, seed: int) -> IntArray:
-    """The compiled state of a :class:`unokit.Game` of Classic UNO (the sheet's options) at its
-    current position, its generators seeded from ``seed`` (below 2**62).  The event log starts
-    empty: the state plays on, as for a search's playouts; it does not observe the past."""
-    if game.edition.name != "classic" or game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, OVER):
-        raise UnknownOptionError("the compiled engine plays Classic UNO positions only")
-    if len(game.ops) > OPS_CAP or any(op not in (0, 1, 2, 3, 6, 7) for op, _, _ in game.ops):
+    """The compiled state of a :class:`unokit.Game` (an edition and options the compiled engine
+    plays) at its current position, its generators seeded from ``seed`` (below 2**62).  The event
+    log starts empty: the state plays on, as for a search's playouts; it does not observe the past."""
+    from unokit.game import Game
+
+    if game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER) or type(game) is not Game:
+        raise UnknownOptionError("the compiled engine does not play this position")
+    if len(game.ops) > OPS_CAP or any(op > OP_JAM for op, _, _ in game.ops):
         raise UnknownOptionError("the position has operations the compiled engine does not run")
-    face = _FACE_INDEX
-    key = (game.n, game.rules)
+    key = (game.edition.name, game.n, game.rules)
     template = _TEMPLATES.get(key)
     if template is None:
-        template = _TEMPLATES[key] = template_state(game.n, game.rules)  # checks the rules
+        template = _TEMPLATES[key] = template_state(game.n, game.rules, game.edition.name)  # checks them
+    face = _FACE_INDEX[int(template[EDITION])]
     s = template.copy()
     _seed_words(s, RNG, seed, 0)
     _seed_words(s, POLICY_RNG, seed, 1)
@@ -1577,6 +1933,8 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     s[BLUFFER] = game.bluffer
     s[BLUFF] = 1 if game.bluff else 0
     s[BLUFF_COLOUR] = game.bluff_colour
+    s[DISCARDS_LEFT] = game.discards_left
+    s[TARGET_KIND] = game.target_kind
     s[ROUND] = game.round
     s[WINNER] = game.winner
     s[ARMED] = 1 if game.window_armed else 0
@@ -1587,7 +1945,7 @@ def state_from_game(game: Any, seed: int) -> IntArray:
         s[SIZES + seat] = len(hand)
         s[SCORES + seat] = game.scores[seat]
         for card in hand:
-            s[HANDS + seat * F + face[card]] += 1
+            s[HANDS + seat * MAX_FACES + face[card]] += 1
             s[HAND_BITS + seat] |= 1 << face[card]
     s[DRAW_COUNT] = len(game.draw_pile)
     s[DRAW_PILE : DRAW_PILE + len(game.draw_pile)] = [face[c] for c in game.draw_pile]
@@ -1601,9 +1959,9 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     return s
 
 
-_FACE_INDEX = {card: index for index, card in enumerate(FACES)}
-_TEMPLATES: dict[tuple[int, Rules], IntArray] = {}
-"""Template states by table size and rules, for :func:`state_from_game`."""
+_FACE_INDEX = [{card: index for index, card in enumerate(edition.faces)} for edition in _EDITIONS]
+_TEMPLATES: dict[tuple[str, int, Rules], IntArray] = {}
+"""Template states by edition, table size and rules, for :func:`state_from_game`."""
 
 
 @_jit
@@ -1617,54 +1975,57 @@ def playout_action(s: IntArray, seat: int) -> int:
     possible (calling UNO), a coloured card of the colour held most, keeping wild cards for when
     nothing else plays, and an attacking card when the next player is close to going out; name
     the colour held most; accept a Wild Draw Four; otherwise one of the legal actions at random."""
+    e = s[EDITION]
     count = legal_ids(s, seat)
-    ids = s[LEGAL : LEGAL + SIZE]
+    ids = s[LEGAL : LEGAL + s[ID_WAIT]]
+    play_uno = s[ID_PLAY_UNO]
+    draw = s[ID_DRAW]
     plays = 0
     calls = 0
     for i in range(count):
-        if ids[i] < A_DRAW:
+        if ids[i] < draw:
             plays += 1
-            if ids[i] >= A_PLAY_UNO:
+            if ids[i] >= play_uno:
                 calls += 1
-    hand = HANDS + seat * F
+    hand = HANDS + seat * MAX_FACES
     if plays:
         counts = np.zeros(6, dtype=np.int64)
-        for f in range(F):
-            counts[FACE_COLOUR[f]] += s[hand + f]
+        for f in range(s[NF]):
+            counts[COLOUR_OF[e, f]] += s[hand + f]
         close = s[SIZES + (seat + s[DIRECTION]) % s[N]] <= 2
         best = -1.0
         chosen = ids[0]
         pool = calls if calls else plays
         for i in range(count):
             action = ids[i]
-            if action >= A_DRAW or (calls and action < A_PLAY_UNO):
+            if action >= draw or (calls and action < play_uno):
                 continue
             if pool == 1:
                 return action  # type: ignore[no-any-return]
-            card = action - A_PLAY_UNO if action >= A_PLAY_UNO else action
-            score = 0.0 if FACE_COLOUR[card] == NO_COL else 10.0 + counts[FACE_COLOUR[card]]
-            kind = FACE_KIND[card]
-            if close and (kind == K_DRAW_TWO or kind == K_SKIP or kind == K_WD4):  # noqa: SIM109
+            card = action - play_uno if action >= play_uno else action
+            score = 0.0 if COLOUR_OF[e, card] == NO_COL else 10.0 + counts[COLOUR_OF[e, card]]
+            if close and (ATTACKS >> KIND_OF[e, card]) & 1:
                 score += 20.0
             score += _policy_unit(s)
             if score > best:
                 best = score
                 chosen = action
         return chosen  # type: ignore[no-any-return]
-    if ids[0] >= A_COLOUR and ids[0] < A_COLOUR + COLOURS:
+    first_colour = s[ID_COLOUR]
+    if first_colour <= ids[0] < first_colour + s[NCOL]:
         best_colour = 0
         most = -1
-        for c in range(COLOURS):
+        for c in range(s[NCOL]):
             held = 0
-            for f in range(F):
-                if FACE_COLOUR[f] == c:
+            for f in range(s[NF]):
+                if COLOUR_OF[e, f] == COLOURS_OF[e, c]:
                     held += s[hand + f]
             if held > most:
                 most = held
                 best_colour = c
-        return A_COLOUR + best_colour
-    if ids[0] == A_CHALLENGE:
-        return A_ACCEPT
+        return first_colour + best_colour  # type: ignore[no-any-return]
+    if ids[0] == s[ID_CHALLENGE]:
+        return s[ID_ACCEPT]  # type: ignore[no-any-return]
     if count == 1:
         return ids[0]  # type: ignore[no-any-return]
     return ids[_policy_below(s, count)]  # type: ignore[no-any-return]
@@ -1684,9 +2045,9 @@ def playout(s: IntArray, limit: int) -> int:
             while not s[EXPOSED + target]:
                 target += 1
             if _policy_below(s, 2) == 0:
-                _apply_legal(s, target, A_CALL_UNO)
+                _apply_legal(s, target, s[ID_CALL_UNO])
             else:
-                _apply_legal(s, (target + 1) % n, A_CATCH + target)
+                _apply_legal(s, (target + 1) % n, s[ID_CATCH] + target)
         if s[PHASE] == OVER or s[ROUNDS_ENDED] != ended:
             break
         seat = s[ACTOR]

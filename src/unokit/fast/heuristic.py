@@ -99,6 +99,7 @@ from unokit.fast.engine import (
     K_SKIP,
     K_WD4,
     LEGAL,
+    MAX_FACES,
     MAX_THREADS,
     NO_COL,
     OVER,
@@ -386,7 +387,7 @@ def update_memory(s: IntArray, memory: IntArray) -> int:
         elif kind == E_REVEAL:
             # The bluffer's hand, shown to the challenger (``value``) and known to the bluffer:
             # read as the challenge leaves it (the bluffer's draw, if any, comes next and clears this).
-            hand = HANDS + seat * F
+            hand = HANDS + seat * MAX_FACES
             shown = 0
             for f in range(F):
                 if s[hand + f]:
@@ -407,7 +408,7 @@ def _count_hand(s: IntArray, memory: IntArray, me: int) -> None:
     for c in range(NO_COL + 1):
         memory[M_COUNTS + c] = 0
         memory[M_POINTS + c] = 0
-    hand = HANDS + me * F
+    hand = HANDS + me * MAX_FACES
     for f in range(F):
         k = s[hand + f]
         if k:
@@ -526,7 +527,7 @@ def _colour(s: IntArray, memory: IntArray, me: int) -> int:
     _count_hand(s, memory, me)
     nxt = (me + s[DIRECTION]) % s[N]
     lacks = memory[M_LACKS + me * MAX_PLAYERS + nxt]
-    hand = HANDS + me * F
+    hand = HANDS + me * MAX_FACES
     best = -1
     best_count = 0
     best_points = 0
@@ -559,7 +560,7 @@ def _challenge(s: IntArray, memory: IntArray, me: int) -> int:
     colour = memory[M_WD4_COLOUR + bluffer]
     if colour == NO_COL:
         return A_ACCEPT
-    hand = HANDS + me * F
+    hand = HANDS + me * MAX_FACES
     total = 0
     of_colour = 0
     for f in range(F):

@@ -34,8 +34,8 @@ except ImportError as error:  # pragma: no cover - depends on the installation
 
 from unokit.errors import IllegalActionError, SetupError
 from unokit.fast.engine import (
+    ID_WAIT,
     REWARD_KINDS,
-    WAIT,
     batch_random_actions,
     batch_reset,
     batch_step,
@@ -54,11 +54,12 @@ Observation = dict[str, npt.NDArray[Any]]
 
 
 class BatchedEnv:
-    """``num_envs`` games of Classic UNO at tables of ``players``, stepped together.
+    """``num_envs`` games of ``edition`` at tables of ``players``, stepped together.
 
-    ``rules``: as the PettingZoo environment takes them, limited to what the compiled engine
-    plays (the sheet's options).  ``copy``: return copies of the observation and mask arrays
-    (default: the batch's own arrays, overwritten by the next call)."""
+    ``edition`` and ``rules``: as the PettingZoo environment takes them, limited to what the
+    compiled engine plays (Classic UNO, UNO Space Jam, UNO All Wild; their sheets' options).
+    ``copy``: return copies of the observation and mask arrays (default: the batch's own arrays,
+    overwritten by the next call)."""
 
     def __init__(
         self,
@@ -68,32 +69,36 @@ class BatchedEnv:
         reward: str = "win",
         history: int = DEFAULT_HISTORY,
         copy: bool = False,
+        edition: str = "classic",
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise SetupError(f"num_envs must be a positive number of games, not {num_envs!r}")
         self.rules = make_rules(rules)
-        check_rules(self.rules)
+        check_rules(self.rules, edition)
+        self.edition = edition
         self.reward_kind = check_reward(reward)
         self.num_envs = num_envs
         self.players = players
         self.copy = copy
-        self._template = template_state(players, self.rules)
-        self.encoder = Encoder("classic", players, self.rules, history)
+        self._template = template_state(players, self.rules, edition)
+        self.encoder = Encoder(edition, players, self.rules, history)
+        self.wait = int(self._template[ID_WAIT])
+        """The id of "wait" (a decision out of turn declined): the edition's action ids come before it."""
         self._layout = encoding_layout(self.encoder)
         size = self.encoder.size
         self.single_observation_space = spaces.Dict(
             {
                 "observation": spaces.Box(self.encoder.low, self.encoder.high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(WAIT + 1,), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, shape=(self.wait + 1,), dtype=np.int8),
             }
         )
-        self.single_action_space = spaces.Discrete(WAIT + 1)
-        """The edition's action ids and "wait" (the id ``WAIT``), as in the PettingZoo environment."""
-        self.action_space = spaces.MultiDiscrete(np.full(num_envs, WAIT + 1))
+        self.single_action_space = spaces.Discrete(self.wait + 1)
+        """The edition's action ids and "wait", as in the PettingZoo environment."""
+        self.action_space = spaces.MultiDiscrete(np.full(num_envs, self.wait + 1))
         self._states = np.zeros((num_envs, len(self._template)), dtype=np.int64)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, WAIT + 1), dtype=np.int8)
-        self._legal = np.zeros((num_envs, WAIT + 1), dtype=np.int8)
+        self._masks = np.zeros((num_envs, self.wait + 1), dtype=np.int8)
+        self._legal = np.zeros((num_envs, self.wait + 1), dtype=np.int8)
         self._seats = np.zeros(num_envs, dtype=np.int64)
         self._rewards = np.zeros((num_envs, players), dtype=np.float32)
         self._terminated = np.zeros(num_envs, dtype=np.bool_)

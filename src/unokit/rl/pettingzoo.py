@@ -65,10 +65,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
     ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
     would is truncated with all others (``None``: no limit).  ``history``: events in the
     observation's window.  ``engine``: ``"python"`` (:class:`unokit.Game`, every edition and
-    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.engine`: Classic UNO with the
-    sheet's options, the same observations, masks, rewards and order of decisions; the ``fast``
-    extra).  With ``engine="fast"`` the attribute ``game`` is ``None`` and ``fast_state`` holds
-    the compiled state."""
+    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.engine`: Classic UNO, UNO Space
+    Jam and UNO All Wild with their sheets' options, the same observations, masks, rewards and
+    order of decisions; the ``fast`` extra).  With ``engine="fast"`` the attribute ``game`` is
+    ``None`` and ``fast_state`` holds the compiled state."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "unokit_v0", "is_parallelizable": False, "render_fps": 1}
 
@@ -145,7 +145,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         if self._fast is not None:
             if game_seed is None:
                 game_seed = random.SystemRandom().randrange(2**63)
-            self.fast_state = self._fast.new_state(self.players, game_seed, self.rules)
+            self.fast_state = self._fast.new_state(self.players, game_seed, self.rules, edition=self.edition)
         else:
             self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
             self._cycle = DecisionCycle(self.game)
@@ -291,11 +291,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
 
 def _fast_engine(edition: str, rules: Rules) -> Any:
     """The compiled engine's module, checked to play ``edition`` under ``rules``."""
-    if edition != "classic":
-        raise UnknownOptionError(
-            f"the compiled engine plays Classic UNO only, not {edition!r}; engine='python' plays it"
-        )
     from unokit.fast import engine
 
-    engine.check_rules(rules)
+    engine.check_rules(rules, edition)
     return engine
