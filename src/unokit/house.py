@@ -63,10 +63,13 @@ Effect = Callable[[Game, int, int], None]
 
 
 class HouseGame(Game):
-    """A game with at least one house rule on."""
+    """A game with at least one house rule on.
+
+    Its overrides call :class:`Game`'s methods by name rather than through ``super()``: they run
+    on every decision, and a named call costs less (``Game`` is the only base class)."""
 
     def _init_state(self, edition: Any, players: int, seed: int | None, rules: Any) -> None:
-        super()._init_state(edition, players, seed, rules)
+        Game._init_state(self, edition, players, seed, rules)
         rules = self.rules
         self.out: frozenset[int] = frozenset()
         """The seats taking no part in this round: out of the match (``knockout`` scoring) or out of
@@ -147,7 +150,7 @@ class HouseGame(Game):
 
     def deciders(self) -> tuple[int, ...]:
         """:meth:`Game.deciders`, and while a Jump-In window is open the players who may jump in."""
-        deciders = super().deciders()
+        deciders = Game.deciders(self)
         if self.jump_card < 0:
             return deciders
         missing = [seat for seat in self.jumpers() if seat not in deciders]
@@ -170,7 +173,7 @@ class HouseGame(Game):
         return [seat for seat in range(self.n) if card in hands[seat] and self._jumps(seat)]
 
     def legal_actions(self, seat: int) -> tuple[int, ...]:
-        legal = super().legal_actions(seat)
+        legal = Game.legal_actions(self, seat)
         if self.jump_card < 0:
             return legal
         jumps = self._jumps(seat)
@@ -190,7 +193,7 @@ class HouseGame(Game):
         return (space.jump_id[card],)
 
     def _actor_actions(self) -> tuple[int, ...]:
-        ids = super()._actor_actions()
+        ids = Game._actor_actions(self)
         phase = self.phase
         if phase == TURN:
             ids = self._turn_actions(ids)
@@ -228,7 +231,7 @@ class HouseGame(Game):
             return (*self._stack_plays(self.actor), self.actions.accept)
         if self.phase == MULTI:
             return (*self._set_plays(self.actor), self.actions.pass_)
-        return super()._phase_actions()
+        return Game._phase_actions(self)
 
     def joins_set(self, card: int) -> bool:
         """Whether ``card`` may join the set of cards whose last one is on top (``multi_play``)."""
@@ -313,7 +316,7 @@ class HouseGame(Game):
             else:
                 self.play_card(seat, arg, kind == _PLAY_UNO)
         elif phase != STACK:
-            super()._apply_phase(seat, kind, arg)
+            Game._apply_phase(self, seat, kind, arg)
         elif kind == _ACCEPT:
             self.take_stack(seat)
         else:
@@ -337,7 +340,7 @@ class HouseGame(Game):
     def apply(self, seat: int, action: int) -> None:
         """:meth:`Game.apply`; with Jump-In on, any action but a call or a catch then closes the
         jump window, and opens a new one when a play has just been resolved into a turn."""
-        super().apply(seat, action)
+        Game.apply(self, seat, action)
         if self.jumping and not _CALL_UNO <= self._types[action] <= _CATCH:
             self.jump_card = self.jump_from = -1
             if self.jump_next >= 0 and self.phase == TURN:
@@ -448,11 +451,11 @@ class HouseGame(Game):
     def play_card(self, seat: int, card: int, called: bool) -> None:
         if self.jumping:
             self.jump_next, self.jump_next_from = card, seat
-        super().play_card(seat, card, called)
+        Game.play_card(self, seat, card, called)
 
     def _apply_other(self, seat: int, kind: int, arg: int) -> None:
         if kind not in (_JUMP, _JUMP_UNO):
-            super()._apply_other(seat, kind, arg)
+            Game._apply_other(self, seat, kind, arg)
             return
         self.events.append(("jump", seat, self.actor, ()))
         self.turn = self.actor = seat
@@ -462,7 +465,7 @@ class HouseGame(Game):
         self.jump_play = False
 
     def _why_illegal(self, seat: int, action: int, legal: tuple[int, ...]) -> IllegalActionError:
-        error = super()._why_illegal(seat, action, legal)
+        error = Game._why_illegal(self, seat, action, legal)
         space = self.actions
         if type(seat) is not int or not 0 <= seat < self.n or not 0 <= action < space.size:
             return error
@@ -509,14 +512,14 @@ class HouseGame(Game):
         if op == OP_STACK:
             self.offer_stack(seat)
             return False
-        return super()._run_op(op, seat, arg)
+        return Game._run_op(self, op, seat, arg)
 
     def _draw_on_turn(self, seat: int) -> None:
         """The turn's draw; with ``draw_to_match``, one card at a time until one may be played
         (stopping when nothing more can be drawn, at ``hand_limit`` or at the Mercy limit)."""
         rules = self.rules
         if not rules.draw_to_match:
-            super()._draw_on_turn(seat)
+            Game._draw_on_turn(self, seat)
             return
         hand = self.hands[seat]
         limit = rules.hand_limit
@@ -536,7 +539,7 @@ class HouseGame(Game):
 
     def _on_target(self, seat: int, target: int) -> None:
         if self.target_kind != SEVEN_SWAP:
-            super()._on_target(seat, target)
+            Game._on_target(self, seat, target)
             return
         hands = self.hands
         hands[seat], hands[target] = hands[target], hands[seat]
@@ -561,7 +564,7 @@ class HouseGame(Game):
     def _resolve_challenge(self, victim: int, challenged: bool) -> None:
         self.stack_total = 0
         self.stack_kind = -1
-        super()._resolve_challenge(victim, challenged)
+        Game._resolve_challenge(self, victim, challenged)
 
     def _start_round(self, dealer: int, order: list[int] | None) -> None:
         self.stack_total = 0
@@ -572,13 +575,13 @@ class HouseGame(Game):
         if self.mercy:
             self.players_in = self.n - len(self.knocked)
             self.out_points = self.out_cards = (0,) * self.n
-        super()._start_round(dealer, order)
+        Game._start_round(self, dealer, order)
 
     def _next_dealer(self) -> int:
         """The player to the dealer's left among those in the match: everyone put out of the round
         by Mercy deals and plays again."""
         self.out = frozenset(self.knocked)
-        return super()._next_dealer()
+        return Game._next_dealer(self)
 
     def _round_winner(self, playing: tuple[int, ...]) -> int:
         """The player in the round with no cards left; else (Mercy) the first of the last player or
@@ -587,7 +590,7 @@ class HouseGame(Game):
         return next((s for s in playing if not hands[s]), playing[0])
 
     def _round_points(self) -> list[int]:
-        points = super()._round_points()
+        points = Game._round_points(self)
         if self.mercy:
             return [p + q for p, q in zip(points, self.out_points, strict=True)]
         return points
@@ -602,7 +605,7 @@ class HouseGame(Game):
         none for a seat out of the match."""
         if seat in self.out:
             return ()
-        ids = super()._interrupts(seat)
+        ids = Game._interrupts(self, seat)
         teams = self.teams
         if not teams or not ids:
             return ids
@@ -619,7 +622,7 @@ class HouseGame(Game):
     # ------------------------------------------------------------------ seats out (knockout)
 
     def _knock_out(self, winner: int, points: list[int]) -> None:
-        super()._knock_out(winner, points)
+        Game._knock_out(self, winner, points)
         self.out = frozenset(self.knocked)  # the next dealer is chosen among the players left
 
     def seats_in(self) -> tuple[int, ...]:
@@ -638,24 +641,24 @@ class HouseGame(Game):
 
     def left_of(self, seat: int, steps: int = 1) -> int:
         if not self.out:
-            return super().left_of(seat, steps)
+            return Game.left_of(self, seat, steps)
         return self._walk(seat, 1 if steps >= 0 else -1, abs(steps))
 
     def right_of(self, seat: int, steps: int = 1) -> int:
         if not self.out:
-            return super().right_of(seat, steps)
+            return Game.right_of(self, seat, steps)
         return self._walk(seat, -1 if steps >= 0 else 1, abs(steps))
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         if not self.out:
-            return super().next_seat(seat, steps)
+            return Game.next_seat(self, seat, steps)
         step = self.direction
         return self._walk(seat, step if steps >= 0 else -step, abs(steps))
 
     def end_turn(self, seat: int, skip: int) -> None:
         """:meth:`Game.end_turn`, stepping over seats out of the match."""
         if not self.out:
-            super().end_turn(seat, skip)
+            Game.end_turn(self, seat, skip)
             return
         step = self.direction
         nxt = self._walk(seat, step, 1)
@@ -672,7 +675,7 @@ class HouseGame(Game):
 
     def _lose_pending_turns(self, seat: int) -> int:
         if not self.out:
-            return super()._lose_pending_turns(seat)
+            return Game._lose_pending_turns(self, seat)
         while self.turn_skips[seat]:
             self.turn_skips[seat] -= 1
             self.pending_skips -= 1
@@ -684,7 +687,7 @@ class HouseGame(Game):
 
     def expose_if_single(self, seat: int) -> None:
         if not self.silent:
-            super().expose_if_single(seat)
+            Game.expose_if_single(self, seat)
 
     # ------------------------------------------------------------------ state
 
@@ -732,7 +735,7 @@ class HouseGame(Game):
         self.out_cards = tuple(state.get("out_cards", (0,) * self.n))
 
     def state_key(self) -> tuple[Any, ...]:
-        return (*super().state_key(), tuple(sorted(self.house_state().items())))
+        return (*Game.state_key(self), tuple(sorted(self.house_state().items())))
 
 
 # ---------------------------------------------------------------- effects of house rules

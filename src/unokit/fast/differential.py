@@ -42,6 +42,16 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("all-wild", {}),
     ("all-wild", {"forced_swap_final_card": "swaps", "uno_penalty": 3}),
     ("all-wild", {"scoring": "winner-collects", "target_score": 200, "hand_size": 3}),
+    ("classic", {"seven_swap": True, "zero_pass": True, "scoring": "single-round"}),
+    ("classic", {"call_uno": False, "force_play": True, "must_play": True, "target_score": 200}),
+    ("classic", {"draw_to_match": True, "hand_limit": 12, "no_action_finish": True, "scoring": "single-round"}),
+    (
+        "classic",
+        {"wild_draw_four_challenge": False, "no_wild_finish": True, "draw_to_match": True, "scoring": "single-round"},
+    ),
+    ("space-jam", {"seven_swap": True, "zero_pass": True, "no_wild_finish": True, "scoring": "single-round"}),
+    ("all-wild", {"call_uno": False, "draw_to_match": True}),
+    ("all-wild", {"force_play": True, "hand_limit": 9, "must_play": True, "no_action_finish": True}),
 )
 """The editions and mixes of their sheets' options that the differential check plays in turn
 (every edition and option the compiled engine plays, each option changed from its default in
@@ -101,7 +111,7 @@ def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, Scrip
     scripted = ScriptedRandom()
     scripted.script.extend(fast.trace())
 
-    class ReplayGame(Game):
+    class ReplayGame(Game._class_for(rules)):  # type: ignore[misc]  # HouseGame with a house rule on
         def _init_state(self, *args: Any) -> None:
             super()._init_state(*args)
             self.rng = scripted  # type: ignore[assignment]

@@ -100,7 +100,7 @@ WD4_OF = np.array([e.faces.index(WILD_DRAW_FOUR) if WILD_DRAW_FOUR in e.faces el
 
 # what a card does when played (its kind's effect in the edition), and when it was the last card
 FX_NONE, FX_SKIP, FX_SKIP_TWO, FX_REVERSE, FX_DRAW_TWO, FX_DRAW_FOUR, FX_COLOUR, FX_CHALLENGE = range(8)
-FX_JAM, FX_TARGET = 8, 9
+FX_JAM, FX_TARGET, FX_DRAW_FOUR_COLOUR, FX_SEVEN, FX_ZERO = range(8, 13)
 FINAL_NONE, FINAL_DRAW_TWO, FINAL_DRAW_FOUR, FINAL_TARGET, FINAL_SWAP = range(5)
 _EFFECT_CODES = {
     "skip_effect": FX_SKIP,
@@ -238,6 +238,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "discard",
     "target",
     "swap",
+    "pass_hands",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -266,6 +267,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_DISCARD,
     E_TARGET,
     E_SWAP,
+    E_PASS_HANDS,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
@@ -345,7 +347,16 @@ ID_CALL_UNO = 63
 ID_CATCH = 64
 ID_WAIT = 65
 """The first id of each type of action in the edition's action space (``ID_WAIT``: its size, "wait")."""
-SCORES = 72
+# house rules (see unokit.house)
+CALLS_UNO = 66
+"""0 under ``call_uno`` off (silent UNO: no calls, no catches)."""
+FORCE_PLAY = 67
+MUST_PLAY = 68
+HAND_LIMIT = 69
+FINISH_FORBIDDEN = 70
+"""The faces that may not be a player's last card (``no_action_finish``, ``no_wild_finish``), as a bit set."""
+DRAW_TO_MATCH = 71
+SCORES = 96
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
 """Per seat: its last play carried the UNO call (or it called since), and its hand has not changed."""
@@ -358,7 +369,11 @@ HANDS = HAND_BITS + MAX_PLAYERS
 DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES
 DISCARD_PILE = DRAW_PILE + MAX_DECK
 DISCARD_FACES = DISCARD_PILE + MAX_DECK
-OPS = DISCARD_FACES + MAX_FACES
+EFFECTS = DISCARD_FACES + MAX_FACES
+"""Per card kind: what playing it does in this game (``FX_*``: the edition's effect, or a house rule's)."""
+FINALS = EFFECTS + 32
+"""Per card kind: what it does as the player's last card (``FINAL_*``)."""
+OPS = FINALS + 32
 OPS_CAP = 8
 SCRATCH = OPS + 3 * OPS_CAP
 """Room for the dealer draw and a legal-action mask."""
@@ -387,6 +402,16 @@ SUPPORTED_OPTIONS = frozenset(
         "jam_discard",
         "jam_draw",
         "forced_swap_final_card",
+        "call_uno",
+        "force_play",
+        "must_play",
+        "hand_limit",
+        "no_action_finish",
+        "no_wild_finish",
+        "wild_draw_four_challenge",
+        "draw_to_match",
+        "seven_swap",
+        "zero_pass",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -869,14 +894,14 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     if COLOUR_OF[e, card] != NO_COL:
         s[COLOUR_IN_PLAY] = COLOUR_OF[e, card]
     left = s[SIZES + seat]
-    if left == 1 and not called and not s[EXPOSED + seat]:
+    if left == 1 and not called and not s[EXPOSED + seat] and s[CALLS_UNO]:
         s[EXPOSED + seat] = 1
         s[EXPOSED_COUNT] += 1
     kind = KIND_OF[e, card]
     nxt = _step_seat(seat, s[DIRECTION], n)
     if left == 0:
         _push(s, OP_END_ROUND, seat, 0)
-        final = FINAL_OF[e, kind]
+        final = s[FINALS + kind]
         if final == FINAL_DRAW_TWO:
             _draw_cards(s, nxt, 2)
         elif final == FINAL_DRAW_FOUR:
@@ -885,7 +910,7 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
             _push(s, OP_TARGET, seat, kind)
         _run_ops(s)
         return
-    effect = EFFECT_OF[e, kind]
+    effect = s[EFFECTS + kind]
     if effect == FX_SKIP:
         _end_turn(s, seat, 1)
     elif effect == FX_REVERSE:
@@ -907,9 +932,16 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         _push(s, OP_END_TURN, seat, 0)
         _push(s, OP_COLOUR, seat, 0)
         _push(s, OP_JAM, seat, 0)
-    elif effect == FX_TARGET:
+    elif effect == FX_TARGET or effect == FX_SEVEN:  # noqa: SIM109
         _push(s, OP_END_TURN, seat, 0)
         _push(s, OP_TARGET, seat, kind)
+    elif effect == FX_ZERO:
+        _pass_hands(s, seat)
+        _end_turn(s, seat, 0)
+    elif effect == FX_DRAW_FOUR_COLOUR:  # a Wild Draw Four without the challenge
+        _push(s, OP_END_TURN, seat, 1)
+        _push(s, OP_DRAW, nxt, 4)
+        _push(s, OP_COLOUR, seat, 0)
     elif effect == FX_CHALLENGE:
         if s[ALLOW_BLUFF]:
             s[BLUFF_COLOUR] = s[COLOUR_IN_PLAY]
@@ -942,11 +974,18 @@ def _playable_now(s: IntArray, seat: int, face: int) -> bool:
 
 @_jit
 def _draw_on_turn(s: IntArray, seat: int) -> None:
-    card = _draw_cards(s, seat, 1)
-    if card >= 0 and _playable_now(s, seat, card):
-        s[PHASE] = DRAWN
-        s[DRAWN_FACE] = card
-        return
+    """The turn's draw; under ``draw_to_match`` one card at a time until one may be played (at most
+    to ``hand_limit``)."""
+    while True:
+        card = _draw_cards(s, seat, 1)
+        if card < 0:
+            break
+        if _playable_now(s, seat, card):
+            s[PHASE] = DRAWN
+            s[DRAWN_FACE] = card
+            return
+        if not s[DRAW_TO_MATCH] or (s[HAND_LIMIT] and s[SIZES + seat] >= s[HAND_LIMIT]):
+            break
     _event(s, E_PASS, seat, 0, -1)
     _end_turn(s, seat, 0)
 
@@ -973,12 +1012,45 @@ def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
 @_jit
 def _expose_if_single(s: IntArray, seat: int) -> None:
     """A player newly holding one card without a call may be caught; with more, no longer."""
+    if not s[CALLS_UNO]:
+        return
     if s[SIZES + seat] == 1:
         if not s[EXPOSED + seat]:
             s[EXPOSED + seat] = 1
             s[EXPOSED_COUNT] += 1
     else:
         _unexpose(s, seat)
+
+
+@_jit
+def _move_hand(s: IntArray, to: int, source: int) -> None:
+    """Seat ``to`` takes the hand of seat ``source`` (its counts, face bits and size); the seat -1
+    is a spare row in the scratch space."""
+    spare = SCRATCH + MAX_FACES
+    for f in range(s[NF]):
+        s[(HANDS + to * MAX_FACES if to >= 0 else SCRATCH) + f] = s[
+            (HANDS + source * MAX_FACES if source >= 0 else SCRATCH) + f
+        ]
+    s[HAND_BITS + to if to >= 0 else spare] = s[HAND_BITS + source if source >= 0 else spare]
+    s[SIZES + to if to >= 0 else spare + 1] = s[SIZES + source if source >= 0 else spare + 1]
+
+
+@_jit
+def _pass_hands(s: IntArray, seat: int) -> None:
+    """Every hand moves on to the next player in the direction of play (a 0 under ``zero_pass``)."""
+    n = s[N]
+    step = s[DIRECTION]
+    last = n - 1 if step > 0 else 0  # the hand that goes round the table's end waits in the scratch row
+    _move_hand(s, -1, last)
+    seat_to = last
+    for _ in range(n - 1):
+        _move_hand(s, seat_to, seat_to - step)
+        seat_to -= step
+    _move_hand(s, seat_to, -1)
+    _event(s, E_PASS_HANDS, seat, step, -1)
+    for other in range(n):
+        s[CALLED + other] = 0
+        _expose_if_single(s, other)
 
 
 @_jit
@@ -1052,6 +1124,8 @@ def legal_ids(s: IntArray, seat: int) -> int:
                 wd4 = WD4_OF[e]
                 if not s[ALLOW_BLUFF] and wd4 >= 0 and s[hand + wd4] > 0 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
                     bits &= ~(1 << wd4)
+                if size == 1:
+                    bits &= ~s[FINISH_FORBIDDEN]
             while bits:  # the set bits, lowest first (a de Bruijn look-up per 32-bit half)
                 low = bits & 0xFFFFFFFF
                 if low:
@@ -1067,20 +1141,23 @@ def legal_ids(s: IntArray, seat: int) -> int:
                 for i in range(count):
                     s[LEGAL + i] += s[ID_DISCARD]
             else:
-                if size == 2:
+                plays = count
+                if size == 2 and s[CALLS_UNO]:
                     for i in range(count):
                         s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
                     count += count
-                s[LEGAL + count] = s[ID_DRAW]
-                count += 1
+                if not (plays and (s[MUST_PLAY] or (s[HAND_LIMIT] and size >= s[HAND_LIMIT]))):
+                    s[LEGAL + count] = s[ID_DRAW]
+                    count += 1
         elif phase == DRAWN:
             s[LEGAL + 0] = s[DRAWN_FACE]
             count = 1
-            if size == 2:
+            if size == 2 and s[CALLS_UNO]:
                 s[LEGAL + 1] = s[ID_PLAY_UNO] + s[DRAWN_FACE]
                 count = 2
-            s[LEGAL + count] = s[ID_PASS]
-            count += 1
+            if not s[FORCE_PLAY]:
+                s[LEGAL + count] = s[ID_PASS]
+                count += 1
         elif phase == COLOUR:
             for c in range(s[NCOL]):
                 s[LEGAL + c] = s[ID_COLOUR] + c
@@ -1219,6 +1296,31 @@ def start(s: IntArray, dealer: int) -> None:
 
 
 # ---------------------------------------------------------------- set-up from Python
+
+
+def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
+    """The card effects of ``edition`` under ``rules`` (house rules change some, as
+    :class:`unokit.house.HouseGame` does) and the house rules' switches, into state ``s``."""
+    from unokit.house import _finish_forbidden as finish_forbidden
+
+    code = EDITIONS.index(edition.name)
+    effects = list(EFFECT_OF[code])
+    finals = list(FINAL_OF[code])
+    wd4 = edition.wild_draw_four_kind
+    if not rules.wild_draw_four_challenge and wd4 >= 0:
+        effects[wd4] = FX_DRAW_FOUR_COLOUR
+    if rules.seven_swap:
+        effects[Kind.SEVEN] = FX_SEVEN
+    if rules.zero_pass:
+        effects[Kind.ZERO] = FX_ZERO
+    s[EFFECTS : EFFECTS + len(effects)] = effects
+    s[FINALS : FINALS + len(finals)] = finals
+    s[CALLS_UNO] = rules.call_uno
+    s[FORCE_PLAY] = rules.force_play
+    s[MUST_PLAY] = rules.must_play
+    s[HAND_LIMIT] = rules.hand_limit
+    s[DRAW_TO_MATCH] = rules.draw_to_match
+    s[FINISH_FORBIDDEN] = _bits(finish_forbidden(card, rules, edition) for card in edition.faces)
 
 
 def _first_ids(space: Any) -> dict[int, int]:
@@ -1459,8 +1561,10 @@ class FastGame:
 O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
-O_DISCARDS_LEFT, O_PURPOSE, O_PURPOSE_TARGETED, O_PURPOSE_SWAP, O_JAM = range(27, 32)
-O_KIND_INDEX = 32
+O_DISCARDS_LEFT, O_PURPOSE, O_JAM = range(27, 30)
+O_PURPOSE_OF = 32
+"""``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
+O_KIND_INDEX = O_PURPOSE_OF + 32
 """``layout[O_KIND_INDEX + code]``: the index of event kind ``code`` among the encoding's kinds."""
 _FIELD_SLOTS = {
     "hand": O_HAND,
@@ -1509,8 +1613,9 @@ def encoding_layout(encoder: Any) -> IntArray:
     layout = np.zeros(O_KIND_INDEX + len(EVENT_NAMES), dtype=np.int64)
     for name, slot in _FIELD_SLOTS.items():
         layout[slot] = encoder.field(name).offset
-    layout[O_PURPOSE_TARGETED] = TARGET_PURPOSES.index(Kind.WILD_TARGETED_DRAW_TWO)
-    layout[O_PURPOSE_SWAP] = TARGET_PURPOSES.index(Kind.WILD_FORCED_SWAP)
+    for index, kind in enumerate(TARGET_PURPOSES):
+        if kind < 32:
+            layout[O_PURPOSE_OF + kind] = index
     layout[O_JAM] = encoder.field("jam").offset if _EDITIONS[code].name == "space-jam" else -1
     slot_fields = {field.name: field.offset for field in encoder.slot_fields}
     for name, slot in _SLOT_SLOTS.items():
@@ -1576,8 +1681,7 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     elif phase == DISCARD:
         _put(out, high, layout[O_DISCARDS_LEFT], s[DISCARDS_LEFT])
     elif phase == TARGET:
-        purpose = O_PURPOSE_TARGETED if s[TARGET_KIND] == K_TARGETED else O_PURPOSE_SWAP
-        out[layout[O_PURPOSE] + layout[purpose]] = 1
+        out[layout[O_PURPOSE] + layout[O_PURPOSE_OF + s[TARGET_KIND]]] = 1
     if layout[O_JAM] >= 0 and s[JAM_LAST] >= 0:
         out[layout[O_JAM] + 1 - s[JAM_LAST]] = 1  # Slam side up first
     total = s[EVENT_TOTAL]
@@ -1718,6 +1822,7 @@ def template_state(players: int, rules: Rules | None = None, edition: str = "cla
     s[SWAP_FINAL] = rules.forced_swap_final_card == "swaps"
     s[JAM_LAST] = -1
     s[TARGET_KIND] = -1
+    _set_house_rules(s, _EDITIONS[code], rules)
     s[TARGET_SCORE] = rules.target_score
     s[HAND_SIZE] = rules.hand_size
     s[ALLOW_BLUFF] = rules.allow_bluff
