@@ -357,6 +357,8 @@ class HouseGame(Game):
         it wins the round."""
         hands = self.hands
         limit = self.mercy_limit
+        if max(map(len, hands)) < limit:
+            return  # nobody holds the limit
         playing = self.seats_in()
         over = [s for s in playing if len(hands[s]) >= limit]
         if not over:
