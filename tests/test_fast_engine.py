@@ -89,8 +89,8 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         fast.act(seat, fast.wait)  # wait is only for a decision out of turn
     assert same_game(fast.state, before)
-    with pytest.raises(UnknownOptionError, match="stacking"):
-        FastGame(4, seed=1, rules=Rules(stacking="same"))
+    with pytest.raises(UnknownOptionError, match="jump_in"):
+        FastGame(4, seed=1, rules=Rules(jump_in=True))
     with pytest.raises(UnknownOptionError, match="knockout"):
         FastGame(4, seed=1, rules=Rules(scoring="knockout"))
     with pytest.raises(SetupError):
@@ -211,8 +211,8 @@ def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
 
     with pytest.raises(UnknownOptionError, match="not 'wild-jackpot'"):
         uno_pettingzoo.env(edition="wild-jackpot", engine="fast")
-    with pytest.raises(UnknownOptionError, match="seven_swap"):
-        uno_pettingzoo.env(edition="classic", engine="fast", rules={"seven_swap": True})
+    with pytest.raises(UnknownOptionError, match="jump_in"):
+        uno_pettingzoo.env(edition="classic", engine="fast", rules={"jump_in": True})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
         uno_pettingzoo.env(edition="classic", engine="turbo")
     environment = fast_env(players=3)
@@ -299,7 +299,7 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
     with pytest.raises(IllegalActionError):
         env.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(UnknownOptionError):
-        BatchedEnv(2, rules={"stacking": "same"})
+        BatchedEnv(2, rules={"jump_in": True})
 
 
 # ---------------------------------------------------------------- positions from the Python engine and playouts

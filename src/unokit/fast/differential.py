@@ -53,9 +53,9 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("all-wild", {"call_uno": False, "draw_to_match": True}),
     ("all-wild", {"force_play": True, "hand_limit": 9, "must_play": True, "no_action_finish": True}),
 )
-"""The editions and mixes of their sheets' options that the differential check plays in turn
-(every edition and option the compiled engine plays, each option changed from its default in
-one of them at least)."""
+"""The editions and mixes of rule options (their sheets' and house rules) that the differential
+check plays in turn: every edition and option the compiled engine plays, each option changed
+from its default in one of them at least."""
 
 
 class EngineMismatch(AssertionError):
