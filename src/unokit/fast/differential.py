@@ -114,7 +114,7 @@ def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, Scrip
     class ReplayGame(Game._class_for(rules)):  # type: ignore[misc]  # HouseGame with a house rule on
         def _init_state(self, *args: Any) -> None:
             super()._init_state(*args)
-            self.rng = scripted  # type: ignore[assignment]
+            self.rng = scripted
 
     return ReplayGame(fast.edition, players, seed=0, rules=rules), scripted
 
