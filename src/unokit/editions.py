@@ -33,6 +33,16 @@ from unokit.cards import (
 )
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.events import EVENT_KINDS
+from unokit.game import (
+    OP_BEGIN,
+    OP_CHALLENGE,
+    OP_COLOUR,
+    OP_DISCARD,
+    OP_DRAW,
+    OP_END_TURN,
+    OP_JAM,
+    OP_TARGET,
+)
 from unokit.rules import Rules
 
 if TYPE_CHECKING:
@@ -84,15 +94,11 @@ def draw_four_effect(game: Game, seat: int, card: int) -> None:
 
 
 def wild_effect(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_COLOUR, OP_END_TURN
-
     game.push(OP_END_TURN, seat, 0)
     game.push(OP_COLOUR, seat)
 
 
 def wild_draw_four_effect(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_CHALLENGE, OP_COLOUR, OP_DRAW, OP_END_TURN
-
     victim = game.next_seat(seat)
     if game.rules.allow_bluff:
         game.bluff_colour = game.colour
@@ -105,8 +111,6 @@ def wild_draw_four_effect(game: Game, seat: int, card: int) -> None:
 
 
 def jam_effect(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_COLOUR, OP_END_TURN, OP_JAM
-
     game.push(OP_END_TURN, seat, 0)
     game.push(OP_COLOUR, seat)
     game.push(OP_JAM, seat)
@@ -117,8 +121,6 @@ def skip_two_effect(game: Game, seat: int, card: int) -> None:
 
 
 def targeted_effect(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_END_TURN, OP_TARGET
-
     game.push(OP_END_TURN, seat, 0)
     game.push(OP_TARGET, seat, CARD_KIND[card])
 
@@ -132,8 +134,6 @@ def final_draw_four(game: Game, seat: int, card: int) -> None:
 
 
 def final_targeted(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_TARGET
-
     game.push(OP_TARGET, seat, CARD_KIND[card])
 
 
@@ -252,8 +252,6 @@ class Edition:
 
     def start_round(self, game: Game) -> None:
         """Flip the start card and apply its start rule (classic rules)."""
-        from unokit.game import OP_BEGIN, OP_COLOUR
-
         card = game.flip_start_card()
         while CARD_KIND[card] == Kind.WILD_DRAW_FOUR:
             game.return_start_card()
@@ -373,8 +371,6 @@ class SpaceJam(Classic):
     effect_table = {**Classic.effect_table, Kind.WILD_JAM: jam_effect}
 
     def run_op(self, game: Game, op: int, seat: int, arg: int) -> bool:
-        from unokit.game import OP_DISCARD, OP_JAM
-
         if op != OP_JAM:
             return super().run_op(game, op, seat, arg)
         slam = game.rng.random() < game.rules.jam_slam_chance
@@ -445,8 +441,6 @@ class AllWild(Edition):
 
     def start_round(self, game: Game) -> None:
         """Flip the start card; its action is ignored; left of the dealer plays first."""
-        from unokit.game import OP_BEGIN
-
         game.flip_start_card()
         game.colour = NO_COLOUR
         game.push(OP_BEGIN, game.left_of(game.dealer))

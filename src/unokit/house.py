@@ -28,6 +28,7 @@ from unokit.game import (
     OP_BEGIN,
     OP_CHALLENGE,
     OP_COLOUR,
+    OP_DRAW,
     OP_END_ROUND,
     OP_END_TURN,
     OP_TARGET,
@@ -800,8 +801,6 @@ def _final_stack(game: Game, seat: int, card: int) -> None:
 
 def _wild_draw_four_unchallenged(game: Game, seat: int, card: int) -> None:
     """A Wild Draw Four without the challenge: colour, then the next player draws 4 and loses the turn."""
-    from unokit.game import OP_DRAW, OP_END_TURN
-
     game.push(OP_END_TURN, seat, 1)
     game.push(OP_DRAW, game.next_seat(seat), 4)
     game.push(OP_COLOUR, seat)

@@ -26,6 +26,7 @@ from unokit.actions import ActionSpace, ActionType
 from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
 from unokit.editions import CLASSIC_COLOURS, Classic, register_edition
 from unokit.errors import SetupError
+from unokit.game import OP_COLOUR, OP_DISCARD, OP_END_ROUND, TARGET
 from unokit.rules import LEVER_OUTCOMES
 
 if TYPE_CHECKING:
@@ -101,8 +102,6 @@ def jackpot_effect(game: Game, seat: int, card: int) -> None:
 
 
 def wild_jackpot_effect(game: Game, seat: int, card: int) -> None:
-    from unokit.game import OP_COLOUR
-
     game.push(OP_LEVER_END, seat)
     game.push(OP_COLOUR, seat)  # the colour is named once the lever's action is done
     game.push(OP_LEVER, seat)
@@ -285,8 +284,6 @@ class WildJackpot(Classic):
     # ------------------------------------------------------------ operations
 
     def run_op(self, game: Game, op: int, seat: int, arg: int) -> bool:
-        from unokit.game import TARGET
-
         extra = game.extra
         if op == OP_LEVER:
             return self._pull_lever(game, seat)
@@ -342,8 +339,6 @@ class WildJackpot(Classic):
         return super().run_op(game, op, seat, arg)
 
     def _pull_lever(self, game: Game, seat: int) -> bool:
-        from unokit.game import TARGET
-
         outcome = game.rng.choices(range(1, 7), weights=game.rules.lever_weights)[0]
         game.events.append(("lever", seat, outcome, ()))
         game.extra.update(lever_colours=0, lever_draw=0, lever_skip=0)
@@ -369,8 +364,6 @@ class WildJackpot(Classic):
         return True
 
     def _perform(self, game: Game, seat: int, rid: int) -> bool:
-        from unokit.game import OP_COLOUR, OP_DISCARD
-
         game.events.append(("rule", seat, rid, ()))
         game.extra["performing"] = rid
         game.push(OP_RETIRE, seat, rid)
@@ -420,8 +413,6 @@ class WildJackpot(Classic):
 
     def _out(self, game: Game, seat: int) -> bool:
         """If ``seat`` has no cards left, the round ends now."""
-        from unokit.game import OP_END_ROUND
-
         if game.hands[seat]:
             return False
         game.ops[:] = [(OP_END_ROUND, seat, 0)]
@@ -514,8 +505,6 @@ class WildJackpot(Classic):
         return ()
 
     def apply_action(self, game: Game, seat: int, kind: int, arg: int) -> None:
-        from unokit.game import OP_COLOUR, OP_END_ROUND
-
         extra = game.extra
         hand = game.hands[seat]
         if game.phase == RULE_RUN:
