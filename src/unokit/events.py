@@ -49,6 +49,8 @@ named, and for ``reveal``, ``take`` and ``give`` also the seat in ``value``;
 
 from __future__ import annotations
 
+from unokit.cards import card_name
+
 Event = tuple[str, int, int, tuple[int, ...]]
 
 EVENT_KINDS = frozenset(
@@ -112,8 +114,6 @@ def redact(event: Event, viewer: int | None) -> Event:
 
 def event_to_dict(event: Event, card_names: bool = True) -> dict[str, object]:
     """A JSON-ready form of an event."""
-    from unokit.cards import card_name
-
     kind, seat, value, data = event
     out: dict[str, object] = {"kind": kind, "seat": seat, "value": value}
     if kind in ("round_end", "match_end"):
