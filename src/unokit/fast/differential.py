@@ -52,6 +52,13 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("space-jam", {"seven_swap": True, "zero_pass": True, "no_wild_finish": True, "scoring": "single-round"}),
     ("all-wild", {"call_uno": False, "draw_to_match": True}),
     ("all-wild", {"force_play": True, "hand_limit": 9, "must_play": True, "no_action_finish": True}),
+    ("classic", {"stacking": "same", "stack_deflect": "both", "scoring": "single-round"}),
+    ("classic", {"stacking": "cross", "stack_revenge": True, "stack_deflect": "reverse", "scoring": "single-round"}),
+    ("classic", {"stacking": "up", "wild_draw_four_challenge": False, "force_play": True, "zero_pass": True}),
+    ("classic", {"stacking": "draw-two", "stack_deflect": "skip", "seven_swap": True, "target_score": 200}),
+    ("space-jam", {"stacking": "cross", "stack_deflect": "both", "allow_bluff": False, "scoring": "single-round"}),
+    ("all-wild", {"stacking": "cross", "stack_deflect": "both", "stack_revenge": True}),
+    ("all-wild", {"stacking": "up", "stack_deflect": "skip", "call_uno": False}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

@@ -40,7 +40,7 @@ from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DR
 from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.game import PHASE_NAMES
-from unokit.rules import Rules
+from unokit.rules import STACKING_MODES, Rules
 
 __all__ = [
     "EVENT_NAMES",
@@ -100,8 +100,8 @@ WD4_OF = np.array([e.faces.index(WILD_DRAW_FOUR) if WILD_DRAW_FOUR in e.faces el
 
 # what a card does when played (its kind's effect in the edition), and when it was the last card
 FX_NONE, FX_SKIP, FX_SKIP_TWO, FX_REVERSE, FX_DRAW_TWO, FX_DRAW_FOUR, FX_COLOUR, FX_CHALLENGE = range(8)
-FX_JAM, FX_TARGET, FX_DRAW_FOUR_COLOUR, FX_SEVEN, FX_ZERO = range(8, 13)
-FINAL_NONE, FINAL_DRAW_TWO, FINAL_DRAW_FOUR, FINAL_TARGET, FINAL_SWAP = range(5)
+FX_JAM, FX_TARGET, FX_DRAW_FOUR_COLOUR, FX_SEVEN, FX_ZERO, FX_STACK = range(8, 14)
+FINAL_NONE, FINAL_DRAW_TWO, FINAL_DRAW_FOUR, FINAL_TARGET, FINAL_SWAP, FINAL_STACK = range(6)
 _EFFECT_CODES = {
     "skip_effect": FX_SKIP,
     "skip_two_effect": FX_SKIP_TWO,
@@ -208,6 +208,10 @@ MAX_SIZE = max(e.actions.size for e in _EDITIONS)
 # ---------------------------------------------------------------- phases, scoring, events
 
 TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER = 0, 1, 2, 3, 4, 5, 6
+STACK = 40
+"""The house rules' phase of a pending total of draw cards (``unokit.house.STACK``)."""
+HOUSE_PHASE_INDEX = len(PHASE_NAMES)
+"""Where the house rules' phases begin among the encoding's phases (after the common ones)."""
 """The phases, numbered as :mod:`unokit.game` numbers them."""
 WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND = 0, 1, 2
 SCORINGS = {"winner-collects": WINNER_COLLECTS, "running-tally": RUNNING_TALLY, "single-round": SINGLE_ROUND}
@@ -239,6 +243,9 @@ EVENT_NAMES: tuple[str, ...] = (
     "target",
     "swap",
     "pass_hands",
+    "stack",
+    "stack_draw",
+    "deflect",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -268,6 +275,9 @@ EVENT_NAMES: tuple[str, ...] = (
     E_TARGET,
     E_SWAP,
     E_PASS_HANDS,
+    E_STACK,
+    E_STACK_DRAW,
+    E_DEFLECT,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
@@ -275,6 +285,8 @@ SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATC
 
 # pending operations, as in unokit.game
 OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_DISCARD, OP_TARGET, OP_END_ROUND, OP_BEGIN, OP_JAM = range(9)
+OP_STACK = 40
+"""Offer the pending total to the player after the operation's seat (``unokit.house.OP_STACK``)."""
 
 # ---------------------------------------------------------------- the state's layout
 
@@ -347,6 +359,10 @@ ID_CALL_UNO = 63
 ID_CATCH = 64
 ID_WAIT = 65
 """The first id of each type of action in the edition's action space (``ID_WAIT``: its size, "wait")."""
+STACK_MODES = STACKING_MODES
+STACK_OFF, STACK_DRAW_TWO, STACK_SAME, STACK_CROSS, STACK_UP = range(len(STACK_MODES))
+assert STACK_MODES == ("off", "draw-two", "same", "cross", "up")
+
 # house rules (see unokit.house)
 CALLS_UNO = 66
 """0 under ``call_uno`` off (silent UNO: no calls, no catches)."""
@@ -356,6 +372,17 @@ HAND_LIMIT = 69
 FINISH_FORBIDDEN = 70
 """The faces that may not be a player's last card (``no_action_finish``, ``no_wild_finish``), as a bit set."""
 DRAW_TO_MATCH = 71
+STACKING = 72
+"""The ``stacking`` mode (``STACK_MODES``; 0: off)."""
+STACK_TOTAL = 73
+STACK_KIND = 74
+"""The kind of the last card added to the pending total (-1: none)."""
+REVENGE = 75
+DEFLECT_KINDS = 76
+"""The kinds that deflect a pending total (``stack_deflect``), as a bit set."""
+WD4_CHALLENGE = 77
+REVERSE_KIND = 78
+""":attr:`unokit.editions.Edition.reverse_kind`."""
 SCORES = 96
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
@@ -373,7 +400,9 @@ EFFECTS = DISCARD_FACES + MAX_FACES
 """Per card kind: what playing it does in this game (``FX_*``: the edition's effect, or a house rule's)."""
 FINALS = EFFECTS + 32
 """Per card kind: what it does as the player's last card (``FINAL_*``)."""
-OPS = FINALS + 32
+DRAW_VALUES = FINALS + 32
+"""Per card kind: what it adds to a pending total under ``stacking`` (0: it does not stack)."""
+OPS = DRAW_VALUES + 32
 OPS_CAP = 8
 SCRATCH = OPS + 3 * OPS_CAP
 """Room for the dealer draw and a legal-action mask."""
@@ -412,6 +441,9 @@ SUPPORTED_OPTIONS = frozenset(
         "draw_to_match",
         "seven_swap",
         "zero_pass",
+        "stacking",
+        "stack_deflect",
+        "stack_revenge",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -690,6 +722,8 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[OPS_COUNT] = 0
     s[DRAWN_FACE] = -1
     s[JAM_LAST] = -1
+    s[STACK_TOTAL] = 0
+    s[STACK_KIND] = -1
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
     for i in range(s[DECK_N]):
@@ -867,6 +901,9 @@ def _run_ops(s: IntArray) -> None:
             s[PHASE] = TARGET
             s[ACTOR] = seat
             return
+        elif op == OP_STACK:
+            _offer_stack(s, seat)
+            return
         elif op == OP_JAM:  # the Wild Welcome to the Jam card is dropped
             slam = 1 if _next32(s) < s[JAM_SLAM] else 0
             _trace_value(s, TRACE_RANDOM, slam)
@@ -899,10 +936,17 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         s[EXPOSED_COUNT] += 1
     kind = KIND_OF[e, card]
     nxt = _step_seat(seat, s[DIRECTION], n)
+    deflects = s[STACK_TOTAL] and (s[DEFLECT_KINDS] >> kind) & 1
     if left == 0:
         _push(s, OP_END_ROUND, seat, 0)
         final = s[FINALS + kind]
-        if final == FINAL_DRAW_TWO:
+        if deflects:
+            _deflect(s, seat, kind)
+            _hand_over_stack(s, _step_seat(seat, s[DIRECTION], n))
+        elif final == FINAL_STACK:
+            _add_to_stack(s, seat, kind)
+            _hand_over_stack(s, nxt)
+        elif final == FINAL_DRAW_TWO:
             _draw_cards(s, nxt, 2)
         elif final == FINAL_DRAW_FOUR:
             _draw_cards(s, nxt, 4)
@@ -911,7 +955,23 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         _run_ops(s)
         return
     effect = s[EFFECTS + kind]
-    if effect == FX_SKIP:
+    if deflects:
+        _deflect(s, seat, kind)
+        _offer_stack(s, seat)
+    elif effect == FX_STACK:
+        starting = s[STACK_TOTAL] == 0
+        _add_to_stack(s, seat, kind)
+        if COLOUR_OF[e, card] != NO_COL or START_OF[e] == START_ALL_WILD:
+            _offer_stack(s, seat)
+        else:  # a wild draw card names the colour first; a Wild Draw Four starting a total may be challenged
+            if starting and s[ALLOW_BLUFF] and s[WD4_CHALLENGE]:
+                s[BLUFF_COLOUR] = s[COLOUR_IN_PLAY]
+                s[BLUFF] = 1 if _holds_colour(s, seat, s[COLOUR_IN_PLAY]) else 0
+                _push(s, OP_CHALLENGE, nxt, seat)
+            else:
+                _push(s, OP_STACK, seat, 0)
+            _push(s, OP_COLOUR, seat, 0)
+    elif effect == FX_SKIP:
         _end_turn(s, seat, 1)
     elif effect == FX_REVERSE:
         s[DIRECTION] = -s[DIRECTION]
@@ -992,6 +1052,8 @@ def _draw_on_turn(s: IntArray, seat: int) -> None:
 
 @_jit
 def _resolve_challenge(s: IntArray, victim: int, challenged: bool) -> None:
+    s[STACK_TOTAL] = 0  # a total a Wild Draw Four started ends with the challenge or its acceptance
+    s[STACK_KIND] = -1
     bluffer = s[BLUFFER]
     if not challenged:
         _event(s, E_ACCEPT, victim, bluffer, -1)
@@ -1020,6 +1082,96 @@ def _expose_if_single(s: IntArray, seat: int) -> None:
             s[EXPOSED_COUNT] += 1
     else:
         _unexpose(s, seat)
+
+
+@_jit
+def _answers(s: IntArray, face: int) -> bool:
+    """Whether ``face`` may answer the pending total: stack on it (as ``stacking`` says) or deflect it."""
+    e = s[EDITION]
+    kind = KIND_OF[e, face]
+    value = s[DRAW_VALUES + kind]
+    if not value:
+        if not (s[DEFLECT_KINDS] >> kind) & 1:
+            return False
+        return (PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]] >> face) & 1 == 1
+    last = s[STACK_KIND]
+    mode = s[STACKING]
+    if mode == STACK_UP:
+        return value >= s[DRAW_VALUES + last]  # type: ignore[no-any-return]
+    if kind == last:
+        return True
+    if mode != STACK_CROSS:
+        return False
+    if START_OF[e] == START_ALL_WILD:  # no colours
+        return True
+    return value > s[DRAW_VALUES + last] or COLOUR_OF[e, face] == s[COLOUR_IN_PLAY]  # type: ignore[no-any-return]
+
+
+@_jit
+def _stack_faces(s: IntArray, seat: int) -> int:
+    """The faces ``seat`` may answer the pending total with, as a bit set (a last card only if it may finish)."""
+    held = s[HAND_BITS + seat]
+    if s[SIZES + seat] == 1:
+        held &= ~s[FINISH_FORBIDDEN]
+    faces = 0
+    for f in range(s[NF]):
+        if (held >> f) & 1 and _answers(s, f):
+            faces |= 1 << f
+    return faces
+
+
+@_jit
+def _add_to_stack(s: IntArray, seat: int, kind: int) -> None:
+    """A draw card's value joins the pending total (twice it on a running total under ``stack_revenge``)."""
+    value = s[DRAW_VALUES + kind]
+    if s[STACK_TOTAL] and s[REVENGE]:
+        value *= 2
+    s[STACK_TOTAL] += value
+    s[STACK_KIND] = kind
+    _event(s, E_STACK, seat, s[STACK_TOTAL], -1)
+
+
+@_jit
+def _hand_over_stack(s: IntArray, victim: int) -> None:
+    """``victim`` draws the pending total (which ends)."""
+    total = s[STACK_TOTAL]
+    s[STACK_TOTAL] = 0
+    s[STACK_KIND] = -1
+    _event(s, E_STACK_DRAW, victim, total, -1)
+    _draw_cards(s, victim, total)
+
+
+@_jit
+def _offer_stack(s: IntArray, seat: int) -> None:
+    """Aim the pending total at the player after ``seat``: asked if they can answer it, else they
+    draw it and lose the turn."""
+    victim = _step_seat(seat, s[DIRECTION], s[N])
+    s[OPS_COUNT] = 0
+    if _stack_faces(s, victim):
+        s[TURN_SEAT] = victim
+        s[ACTOR] = victim
+        s[PHASE] = STACK
+        if s[EXPOSED_COUNT]:
+            s[ARMED] = 1
+        return
+    _take_stack(s, victim)
+
+
+@_jit
+def _take_stack(s: IntArray, victim: int) -> None:
+    """``victim`` draws the pending total and loses the turn."""
+    _hand_over_stack(s, victim)
+    _event(s, E_SKIP, victim, 0, -1)
+    _end_turn(s, victim, 0)
+
+
+@_jit
+def _deflect(s: IntArray, seat: int, kind: int) -> None:
+    """A Reverse or Skip turns the pending total (a Reverse turns the direction of play first)."""
+    if kind == s[REVERSE_KIND]:
+        s[DIRECTION] = -s[DIRECTION]
+        _event(s, E_REVERSE, seat, s[DIRECTION], -1)
+    _event(s, E_DEFLECT, seat, s[STACK_TOTAL], -1)
 
 
 @_jit
@@ -1106,6 +1258,36 @@ def _on_target(s: IntArray, seat: int, target: int) -> None:
 
 
 @_jit
+def _write_faces(s: IntArray, bits: int, count: int) -> int:
+    """Append the faces of the bit set ``bits`` to the ``LEGAL`` area from ``count``, lowest first
+    (a de Bruijn look-up per 32-bit half); returns the new count."""
+    while bits:
+        low = bits & 0xFFFFFFFF
+        if low:
+            lowest = low & -low
+            s[LEGAL + count] = _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+        else:
+            lowest = (bits >> 32) & -(bits >> 32)
+            s[LEGAL + count] = 32 + _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
+            lowest <<= 32
+        bits ^= lowest
+        count += 1
+    return count
+
+
+@_jit
+def _write_plays(s: IntArray, bits: int, size: int) -> int:
+    """The plays of the faces ``bits`` into the ``LEGAL`` area (with UNO called, too, from a hand of
+    two while players call UNO); returns their count."""
+    count = _write_faces(s, bits, 0)
+    if size == 2 and s[CALLS_UNO]:
+        for i in range(count):
+            s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
+        count += count
+    return count
+
+
+@_jit
 def legal_ids(s: IntArray, seat: int) -> int:
     """Write the legal action ids of ``seat`` into the state's ``LEGAL`` area (``s[LEGAL + i]``), in
     increasing order; returns their count.  The one definition of what is legal in the compiled engine."""
@@ -1117,38 +1299,17 @@ def legal_ids(s: IntArray, seat: int) -> int:
         e = s[EDITION]
         hand = HANDS + seat * MAX_FACES
         size = s[SIZES + seat]
-        if phase == TURN or phase == DISCARD:  # noqa: SIM109
-            bits = s[HAND_BITS + seat]
-            if phase == TURN:
-                bits &= PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
-                wd4 = WD4_OF[e]
-                if not s[ALLOW_BLUFF] and wd4 >= 0 and s[hand + wd4] > 0 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
-                    bits &= ~(1 << wd4)
-                if size == 1:
-                    bits &= ~s[FINISH_FORBIDDEN]
-            while bits:  # the set bits, lowest first (a de Bruijn look-up per 32-bit half)
-                low = bits & 0xFFFFFFFF
-                if low:
-                    lowest = low & -low
-                    s[LEGAL + count] = _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                else:
-                    lowest = (bits >> 32) & -(bits >> 32)
-                    s[LEGAL + count] = 32 + _DE_BRUIJN[((lowest * 0x077CB531) & 0xFFFFFFFF) >> 27]
-                    lowest <<= 32
-                bits ^= lowest
+        if phase == TURN:
+            bits = s[HAND_BITS + seat] & PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
+            wd4 = WD4_OF[e]
+            if not s[ALLOW_BLUFF] and wd4 >= 0 and s[hand + wd4] > 0 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
+                bits &= ~(1 << wd4)
+            if size == 1:
+                bits &= ~s[FINISH_FORBIDDEN]
+            count = _write_plays(s, bits, size)
+            if not (count and (s[MUST_PLAY] or (s[HAND_LIMIT] and size >= s[HAND_LIMIT]))):
+                s[LEGAL + count] = s[ID_DRAW]
                 count += 1
-            if phase == DISCARD:
-                for i in range(count):
-                    s[LEGAL + i] += s[ID_DISCARD]
-            else:
-                plays = count
-                if size == 2 and s[CALLS_UNO]:
-                    for i in range(count):
-                        s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
-                    count += count
-                if not (plays and (s[MUST_PLAY] or (s[HAND_LIMIT] and size >= s[HAND_LIMIT]))):
-                    s[LEGAL + count] = s[ID_DRAW]
-                    count += 1
         elif phase == DRAWN:
             s[LEGAL + 0] = s[DRAWN_FACE]
             count = 1
@@ -1163,9 +1324,19 @@ def legal_ids(s: IntArray, seat: int) -> int:
                 s[LEGAL + c] = s[ID_COLOUR] + c
             count = s[NCOL]
         elif phase == CHALLENGE:
-            s[LEGAL + 0] = s[ID_CHALLENGE]
-            s[LEGAL + 1] = s[ID_ACCEPT]
-            count = 2
+            if s[STACK_TOTAL]:  # the Wild Draw Four started a total: it may be stacked on, too
+                count = _write_plays(s, _stack_faces(s, seat), size)
+            s[LEGAL + count] = s[ID_CHALLENGE]
+            s[LEGAL + count + 1] = s[ID_ACCEPT]
+            count += 2
+        elif phase == STACK:
+            count = _write_plays(s, _stack_faces(s, seat), size)
+            s[LEGAL + count] = s[ID_ACCEPT]
+            count += 1
+        elif phase == DISCARD:
+            count = _write_faces(s, s[HAND_BITS + seat], 0)
+            for i in range(count):
+                s[LEGAL + i] += s[ID_DISCARD]
         elif phase == TARGET:  # every other player
             for other in range(s[N]):
                 if other != seat:
@@ -1260,6 +1431,8 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
         s[COLOUR_IN_PLAY] = colour
         _event(s, E_COLOUR, seat, colour, -1)
         _run_ops(s)
+    elif action == s[ID_ACCEPT] and s[PHASE] == STACK:
+        _take_stack(s, seat)
     elif action < s[ID_TARGET]:
         _resolve_challenge(s, seat, action == s[ID_CHALLENGE])
     elif action < s[ID_DISCARD]:
@@ -1306,9 +1479,27 @@ def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     code = EDITIONS.index(edition.name)
     effects = list(EFFECT_OF[code])
     finals = list(FINAL_OF[code])
+    values = [0] * 32
+    if rules.stacking != "off":
+        for kind, value in edition.draw_values.items():
+            if rules.stacking != "draw-two" or value == 2:
+                values[kind] = value
+                effects[kind] = FX_STACK
+                finals[kind] = FINAL_STACK
     wd4 = edition.wild_draw_four_kind
-    if not rules.wild_draw_four_challenge and wd4 >= 0:
+    if not rules.wild_draw_four_challenge and wd4 >= 0 and not values[wd4]:
         effects[wd4] = FX_DRAW_FOUR_COLOUR
+    deflect = rules.stack_deflect if any(values) else "off"
+    deflectors = (edition.reverse_kind,) * (deflect in ("reverse", "both")) + (edition.skip_kind,) * (
+        deflect in ("skip", "both")
+    )
+    s[DRAW_VALUES : DRAW_VALUES + 32] = values
+    s[STACKING] = STACK_MODES.index(rules.stacking)
+    s[STACK_KIND] = -1
+    s[REVENGE] = rules.stack_revenge
+    s[DEFLECT_KINDS] = _bits(kind in deflectors for kind in range(32))
+    s[WD4_CHALLENGE] = rules.wild_draw_four_challenge
+    s[REVERSE_KIND] = edition.reverse_kind
     if rules.seven_swap:
         effects[Kind.SEVEN] = FX_SEVEN
     if rules.zero_pass:
@@ -1561,10 +1752,12 @@ class FastGame:
 O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
-O_DISCARDS_LEFT, O_PURPOSE, O_JAM = range(27, 30)
+O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND = range(27, 32)
 O_PURPOSE_OF = 32
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
-O_KIND_INDEX = O_PURPOSE_OF + 32
+O_STACK_KIND_OF = O_PURPOSE_OF + 32
+"""``layout[O_STACK_KIND_OF + kind]``: the index of a draw card's kind among the encoding's stack kinds."""
+O_KIND_INDEX = O_STACK_KIND_OF + 32
 """``layout[O_KIND_INDEX + code]``: the index of event kind ``code`` among the encoding's kinds."""
 _FIELD_SLOTS = {
     "hand": O_HAND,
@@ -1588,6 +1781,8 @@ _FIELD_SLOTS = {
     "events": O_EVENTS,
     "discards_left": O_DISCARDS_LEFT,
     "target_purpose": O_PURPOSE,
+    "stack_total": O_STACK_TOTAL,
+    "stack_kind": O_STACK_KIND,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -1616,6 +1811,9 @@ def encoding_layout(encoder: Any) -> IntArray:
     for index, kind in enumerate(TARGET_PURPOSES):
         if kind < 32:
             layout[O_PURPOSE_OF + kind] = index
+    for index, kind in enumerate(encoder.stack_kinds):
+        layout[O_STACK_KIND_OF + kind] = index
+    assert encoder.phases[HOUSE_PHASE_INDEX] == "stack", "the compiled engine's editions have no phases of their own"
     layout[O_JAM] = encoder.field("jam").offset if _EDITIONS[code].name == "space-jam" else -1
     slot_fields = {field.name: field.offset for field in encoder.slot_fields}
     for name, slot in _SLOT_SLOTS.items():
@@ -1660,7 +1858,7 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     out[layout[O_TOP] + _discard_top(s)] = 1
     out[layout[O_COLOUR] + COLOUR_INDEX_OF[e, s[COLOUR_IN_PLAY]]] = 1
     out[layout[O_DIRECTION]] = 1 if s[DIRECTION] > 0 else 0
-    out[layout[O_PHASE] + phase] = 1
+    out[layout[O_PHASE] + (phase if phase < STACK else phase - STACK + HOUSE_PHASE_INDEX)] = 1
     _seat_flag(out, layout[O_ACTOR], s[ACTOR], me, n)
     _seat_flag(out, layout[O_TURN], s[TURN_SEAT], me, n)
     _seat_flag(out, layout[O_DEALER], s[DEALER], me, n)
@@ -1682,6 +1880,9 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
         _put(out, high, layout[O_DISCARDS_LEFT], s[DISCARDS_LEFT])
     elif phase == TARGET:
         out[layout[O_PURPOSE] + layout[O_PURPOSE_OF + s[TARGET_KIND]]] = 1
+    if s[STACK_TOTAL]:
+        _put(out, high, layout[O_STACK_TOTAL], s[STACK_TOTAL])
+        out[layout[O_STACK_KIND] + layout[O_STACK_KIND_OF + s[STACK_KIND]]] = 1
     if layout[O_JAM] >= 0 and s[JAM_LAST] >= 0:
         out[layout[O_JAM] + 1 - s[JAM_LAST]] = 1  # Slam side up first
     total = s[EVENT_TOTAL]
