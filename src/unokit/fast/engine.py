@@ -1093,7 +1093,7 @@ def _answers(s: IntArray, face: int) -> bool:
     if not value:
         if not (s[DEFLECT_KINDS] >> kind) & 1:
             return False
-        return (PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]] >> face) & 1 == 1
+        return (PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]] >> face) & 1 == 1  # type: ignore[no-any-return]
     last = s[STACK_KIND]
     mode = s[STACKING]
     if mode == STACK_UP:
