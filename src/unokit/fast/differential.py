@@ -59,6 +59,9 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("space-jam", {"stacking": "cross", "stack_deflect": "both", "allow_bluff": False, "scoring": "single-round"}),
     ("all-wild", {"stacking": "cross", "stack_deflect": "both", "stack_revenge": True}),
     ("all-wild", {"stacking": "up", "stack_deflect": "skip", "call_uno": False}),
+    ("classic", {"multi_play": "number", "multi_play_bomb": True, "scoring": "single-round"}),
+    ("classic", {"multi_play": "identical", "seven_swap": True, "zero_pass": True, "stacking": "same"}),
+    ("space-jam", {"multi_play": "number", "multi_play_bomb": True, "call_uno": False, "target_score": 200}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

@@ -40,7 +40,7 @@ from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DR
 from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.game import PHASE_NAMES
-from unokit.rules import STACKING_MODES, Rules
+from unokit.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
 
 __all__ = [
     "EVENT_NAMES",
@@ -210,6 +210,8 @@ MAX_SIZE = max(e.actions.size for e in _EDITIONS)
 TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER = 0, 1, 2, 3, 4, 5, 6
 STACK = 40
 """The house rules' phase of a pending total of draw cards (``unokit.house.STACK``)."""
+MULTI = 41
+"""The house rules' phase of a set of number cards (``unokit.house.MULTI``)."""
 HOUSE_PHASE_INDEX = len(PHASE_NAMES)
 """Where the house rules' phases begin among the encoding's phases (after the common ones)."""
 """The phases, numbered as :mod:`unokit.game` numbers them."""
@@ -246,6 +248,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "stack",
     "stack_draw",
     "deflect",
+    "bomb",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -278,6 +281,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_STACK,
     E_STACK_DRAW,
     E_DEFLECT,
+    E_BOMB,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
@@ -362,6 +366,8 @@ ID_WAIT = 65
 STACK_MODES = STACKING_MODES
 STACK_OFF, STACK_DRAW_TWO, STACK_SAME, STACK_CROSS, STACK_UP = range(len(STACK_MODES))
 assert STACK_MODES == ("off", "draw-two", "same", "cross", "up")
+MULTI_OFF, MULTI_IDENTICAL, MULTI_NUMBER = range(len(MULTI_PLAY_MODES))
+assert MULTI_PLAY_MODES == ("off", "identical", "number")
 
 # house rules (see unokit.house)
 CALLS_UNO = 66
@@ -383,6 +389,11 @@ DEFLECT_KINDS = 76
 WD4_CHALLENGE = 77
 REVERSE_KIND = 78
 """:attr:`unokit.editions.Edition.reverse_kind`."""
+MULTI_MODE = 79
+"""``multi_play``: 0 off, ``MULTI_IDENTICAL``, ``MULTI_NUMBER``."""
+BOMB = 80
+MULTI_COUNT = 81
+"""Cards played so far in the current set of one number (0: no set)."""
 SCORES = 96
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
@@ -444,6 +455,8 @@ SUPPORTED_OPTIONS = frozenset(
         "stacking",
         "stack_deflect",
         "stack_revenge",
+        "multi_play",
+        "multi_play_bomb",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -724,6 +737,7 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[JAM_LAST] = -1
     s[STACK_TOTAL] = 0
     s[STACK_KIND] = -1
+    s[MULTI_COUNT] = 0
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
     for i in range(s[DECK_N]):
@@ -954,6 +968,50 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
             _push(s, OP_TARGET, seat, kind)
         _run_ops(s)
         return
+    if s[MULTI_MODE] and NUMBER_OF[e, card] >= 0 and (s[PHASE] == TURN or s[PHASE] == MULTI):
+        s[MULTI_COUNT] += 1  # a set of one number: the player may add another card of it
+        if _set_faces(s, seat):
+            s[PHASE] = MULTI
+            s[ACTOR] = seat
+            return
+        _end_set(s, seat)
+    _card_effect(s, seat, card, deflects)
+
+
+@_jit
+def _set_faces(s: IntArray, seat: int) -> int:
+    """The faces ``seat`` may add to the set of number cards whose last one is on top, as a bit set."""
+    e = s[EDITION]
+    top = _discard_top(s)
+    if s[MULTI_MODE] == MULTI_IDENTICAL:
+        return s[HAND_BITS + seat] & (1 << top)  # type: ignore[no-any-return]
+    faces = 0
+    for f in range(s[NF]):
+        if (s[HAND_BITS + seat] >> f) & 1 and NUMBER_OF[e, f] == NUMBER_OF[e, top]:
+            faces |= 1 << f
+    return faces
+
+
+@_jit
+def _end_set(s: IntArray, seat: int) -> None:
+    """A set of number cards ends: three or more make every other player draw one (``multi_play_bomb``,
+    the next player first); the number's own effect follows."""
+    count = s[MULTI_COUNT]
+    s[MULTI_COUNT] = 0
+    if count >= 3 and s[BOMB]:
+        _event(s, E_BOMB, seat, count, -1)
+        n = s[N]
+        for step in range(1, n):
+            _draw_cards(s, (seat + step * s[DIRECTION]) % n, 1)
+
+
+@_jit
+def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
+    """What ``card``, just played by ``seat`` (not their last card), does in this game."""
+    n = s[N]
+    e = s[EDITION]
+    kind = KIND_OF[e, card]
+    nxt = _step_seat(seat, s[DIRECTION], n)
     effect = s[EFFECTS + kind]
     if deflects:
         _deflect(s, seat, kind)
@@ -1333,6 +1391,10 @@ def legal_ids(s: IntArray, seat: int) -> int:
             count = _write_plays(s, _stack_faces(s, seat), size)
             s[LEGAL + count] = s[ID_ACCEPT]
             count += 1
+        elif phase == MULTI:
+            count = _write_plays(s, _set_faces(s, seat), size)
+            s[LEGAL + count] = s[ID_PASS]
+            count += 1
         elif phase == DISCARD:
             count = _write_faces(s, s[HAND_BITS + seat], 0)
             for i in range(count):
@@ -1425,7 +1487,11 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     elif action == s[ID_PASS]:
         s[DRAWN_FACE] = -1
         _event(s, E_PASS, seat, 0, -1)
-        _end_turn(s, seat, 0)
+        if s[PHASE] == MULTI:  # the set ends: the number's effect, once
+            _end_set(s, seat)
+            _card_effect(s, seat, _discard_top(s), False)
+        else:
+            _end_turn(s, seat, 0)
     elif action < s[ID_CHALLENGE]:
         colour = COLOURS_OF[s[EDITION], action - s[ID_COLOUR]]
         s[COLOUR_IN_PLAY] = colour
@@ -1500,6 +1566,9 @@ def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     s[DEFLECT_KINDS] = _bits(kind in deflectors for kind in range(32))
     s[WD4_CHALLENGE] = rules.wild_draw_four_challenge
     s[REVERSE_KIND] = edition.reverse_kind
+    numbered = any(CARD_NUMBER[card] >= 0 for card in edition.faces)
+    s[MULTI_MODE] = MULTI_PLAY_MODES.index(rules.multi_play) if numbered else MULTI_OFF
+    s[BOMB] = rules.multi_play_bomb
     if rules.seven_swap:
         effects[Kind.SEVEN] = FX_SEVEN
     if rules.zero_pass:
@@ -1752,8 +1821,8 @@ class FastGame:
 O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
-O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND = range(27, 32)
-O_PURPOSE_OF = 32
+O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI = range(27, 33)
+O_PURPOSE_OF = 40
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
 O_STACK_KIND_OF = O_PURPOSE_OF + 32
 """``layout[O_STACK_KIND_OF + kind]``: the index of a draw card's kind among the encoding's stack kinds."""
@@ -1783,6 +1852,7 @@ _FIELD_SLOTS = {
     "target_purpose": O_PURPOSE,
     "stack_total": O_STACK_TOTAL,
     "stack_kind": O_STACK_KIND,
+    "multi_count": O_MULTI,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -1880,6 +1950,8 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
         _put(out, high, layout[O_DISCARDS_LEFT], s[DISCARDS_LEFT])
     elif phase == TARGET:
         out[layout[O_PURPOSE] + layout[O_PURPOSE_OF + s[TARGET_KIND]]] = 1
+    if s[MULTI_COUNT]:
+        _put(out, high, layout[O_MULTI], s[MULTI_COUNT])
     if s[STACK_TOTAL]:
         _put(out, high, layout[O_STACK_TOTAL], s[STACK_TOTAL])
         out[layout[O_STACK_KIND] + layout[O_STACK_KIND_OF + s[STACK_KIND]]] = 1
