@@ -26,12 +26,15 @@ from unokit.rl.cycle import DecisionCycle
 
 @pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
 def test_compiled_games_replay_identically_through_the_python_engine(mix: int) -> None:
+    """Up to 30 games of each mix at 2 to 10 players, at least 4, until 12,000 steps are compared
+    (random play makes some mixes' games long: draw to match, stacking)."""
     edition, options = OPTION_MIXES[mix]
     rules = Rules.from_dict(options)
     rng = random.Random(mix)
-    steps = 0
-    for game in range(30):
-        players = 2 + game % 9
+    steps = games = 0
+    while games < 30 and (games < 4 or steps < 12_000):
+        players = 2 + games % 9
+        games += 1
         if players * rules.hand_size + 1 > 108:
             continue
         steps += play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
@@ -45,19 +48,19 @@ def test_the_mixes_cover_every_edition_and_option_the_compiled_engine_plays() ->
 
 @pytest.mark.parametrize("edition", ["space-jam", "all-wild"])
 def test_single_round_games_of_the_other_editions_replay_identically(edition: str) -> None:
-    """300 single-round games of each edition beyond Classic, at 2 to 10 players."""
+    """200 single-round games of each edition beyond Classic, at 2 to 10 players."""
     rules = Rules(scoring="single-round")
     rng = random.Random(edition)
-    for game in range(300):
+    for game in range(200):
         play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
 
 
-@pytest.mark.parametrize("part", range(4))
+@pytest.mark.parametrize("part", range(2))
 def test_many_single_round_games_replay_identically(part: int) -> None:
-    """1,200 single-round games in four parts (so that the test workers share them)."""
+    """400 single-round games of Classic in two parts (so that the test workers share them)."""
     rules = Rules(scoring="single-round")
     rng = random.Random(99 + part)
-    for game in range(300):
+    for game in range(200):
         play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40), history=(16, 0, 40)[game % 3])
 
 
