@@ -136,7 +136,11 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     code, out, err = run(capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast")
     assert code == 2 and "not 'wild-jackpot'" in err
     code, out, err = run(capsys, "simulate", "--edition", "space-jam", "--engine", "fast", "--policy", "heuristic")
-    assert code == 2 and "Classic UNO only" in err
+    assert code == 2 and "Classic UNO with the sheet's options only" in err
+    stacked = json.loads(run(capsys, "simulate", "--games", "40", "--json", "--rule", "stacking=cross")[1])
+    assert stacked["engine"] == "fast" and stacked["rules"]["stacking"] == "cross"  # a house rule it plays
+    code, out, err = run(capsys, *argv, "--policy", "heuristic", "--rule", "stacking=cross", "--engine", "fast")
+    assert code == 2 and "Classic UNO with the sheet's options only" in err
     for edition in ("space-jam", "all-wild"):  # the other editions the compiled engine plays
         jam = json.loads(run(capsys, "simulate", "--edition", edition, "--games", "50", "--json")[1])
         assert jam["engine"] == "fast" and sum(jam["wins_by_seat"]) == 50 and jam["rounds"] >= 50

@@ -346,9 +346,11 @@ def test_the_compiled_engine_gathers_the_same_statistics() -> None:
 def test_the_compiled_engine_refuses_what_it_does_not_play(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(UnknownOptionError, match="random and heuristic bots"):
         collect("classic", 3, 2, seed=0, bot="ismcts", engine="fast")
-    with pytest.raises(UnknownOptionError, match="Classic UNO only"):
+    with pytest.raises(UnknownOptionError, match="Classic UNO with the sheet's options only"):
         collect("all-wild", 3, 2, seed=0, engine="fast")
     assert collect("all-wild", 3, 2, seed=0, engine="auto").engine == "python"
+    with pytest.raises(UnknownOptionError, match="sheet's options only"):
+        collect("classic", 3, 2, seed=0, engine="fast", rules=Rules(stacking="same"))
     code, out, err = run(
         capsys, "stats", "--games", "2", "--engine", "fast", "--preset", "house", "--out", str(tmp_path)
     )

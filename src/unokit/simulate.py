@@ -73,8 +73,8 @@ rules and policy, else ``python``."""
 def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random") -> str | None:
     """Why the compiled engine cannot play ``edition`` under ``rules`` with ``policy`` here
     (``None``: it can)."""
-    if policy == "heuristic" and edition != "classic":
-        return f"the compiled heuristic bot plays Classic UNO only, not {edition}; the Python engine plays it"
+    if policy == "heuristic" and (edition != "classic" or (rules is not None and rules.house_on)):
+        return "the compiled heuristic bot plays Classic UNO with the sheet's options only; the Python engine plays it"
     try:
         from unokit.fast.engine import check_rules
     except ImportError as error:

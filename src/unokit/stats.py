@@ -383,8 +383,10 @@ def collect(
         raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if engine != "python":
         why_not = fast_engine_plays(edition, rules)
-        if why_not is None and edition != "classic":  # the compiled bots and statistics are Classic's
-            why_not = f"the compiled statistics play Classic UNO only, not {edition}; the Python engine plays it"
+        if why_not is None and (edition != "classic" or (rules is not None and rules.house_on)):
+            why_not = (  # the compiled bots and statistics are Classic's, with the sheet's options
+                "the compiled statistics play Classic UNO with the sheet's options only; the Python engine plays it"
+            )
         if why_not is None and bot not in ("random", "heuristic"):
             why_not = f"the compiled engine has random and heuristic bots, not {bot!r}; the Python engine has it"
         if why_not is None and cards is not None:

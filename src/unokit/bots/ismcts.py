@@ -248,6 +248,8 @@ class IsmctsBot:
         if plays is None:
             try:
                 self._fast.check_rules(game.rules, game.edition.name)
+                if self.playout_policy == "heuristic" and game.rules.house_on:
+                    raise UnknownOptionError("the compiled heuristic playouts play the sheet's options only")
             except UnknownOptionError:
                 if self.playouts == "fast":
                     raise

@@ -461,7 +461,10 @@ SUPPORTED_OPTIONS = frozenset(
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
 
-_jit = nb.njit(cache=True, nogil=True)
+_jit = nb.njit(cache=True, nogil=True, _nrt=False)
+"""The engine's functions allocate nothing (a state carries its own scratch space), so they run
+without numba's reference counting: counting the state array in and out of every call that is not
+inlined cost about 40% of a random game's time."""
 MAX_THREADS: int = nb.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 """The most threads numba may run (its ``NUMBA_NUM_THREADS``)."""
 
@@ -551,6 +554,13 @@ def _trace_value(s: IntArray, kind: int, value: int) -> None:
 
 
 # ---------------------------------------------------------------- events and small helpers
+
+
+@_jit
+def _copy(source: Any, target: Any) -> None:
+    """``target[:] = source`` for two arrays of one length (element by element: no temporary copy)."""
+    for i in range(len(source)):
+        target[i] = source[i]
 
 
 @_jit
@@ -933,6 +943,28 @@ def _run_ops(s: IntArray) -> None:
 
 
 @_jit
+def _play_last_card(s: IntArray, seat: int, kind: int, deflects: bool) -> None:
+    """A card of ``kind`` was ``seat``'s last: the round ends, after what the card does as a last card."""
+    _push(s, OP_END_ROUND, seat, 0)
+    final = s[FINALS + kind]
+    if deflects:
+        _deflect(s, seat, kind)
+    nxt = _step_seat(seat, s[DIRECTION], s[N])
+    if deflects:
+        _hand_over_stack(s, nxt)
+    elif final == FINAL_STACK:
+        _add_to_stack(s, seat, kind)
+        _hand_over_stack(s, nxt)
+    elif final == FINAL_DRAW_TWO:
+        _draw_cards(s, nxt, 2)
+    elif final == FINAL_DRAW_FOUR:
+        _draw_cards(s, nxt, 4)
+    elif final == FINAL_TARGET or (final == FINAL_SWAP and s[SWAP_FINAL]):
+        _push(s, OP_TARGET, seat, kind)
+    _run_ops(s)
+
+
+@_jit
 def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     n = s[N]
     e = s[EDITION]
@@ -952,21 +984,15 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     nxt = _step_seat(seat, s[DIRECTION], n)
     deflects = s[STACK_TOTAL] and (s[DEFLECT_KINDS] >> kind) & 1
     if left == 0:
-        _push(s, OP_END_ROUND, seat, 0)
-        final = s[FINALS + kind]
-        if deflects:
-            _deflect(s, seat, kind)
-            _hand_over_stack(s, _step_seat(seat, s[DIRECTION], n))
-        elif final == FINAL_STACK:
-            _add_to_stack(s, seat, kind)
-            _hand_over_stack(s, nxt)
-        elif final == FINAL_DRAW_TWO:
-            _draw_cards(s, nxt, 2)
-        elif final == FINAL_DRAW_FOUR:
-            _draw_cards(s, nxt, 4)
-        elif final == FINAL_TARGET or (final == FINAL_SWAP and s[SWAP_FINAL]):
-            _push(s, OP_TARGET, seat, kind)
-        _run_ops(s)
+        _play_last_card(s, seat, kind, deflects)
+        return
+    effect = s[EFFECTS + kind]
+    if effect == FX_NONE and not s[MULTI_MODE]:  # a card without action: the turn passes on
+        s[TURN_SEAT] = nxt
+        s[ACTOR] = nxt
+        s[PHASE] = TURN
+        if s[EXPOSED_COUNT]:
+            s[ARMED] = 1
         return
     if s[MULTI_MODE] and NUMBER_OF[e, card] >= 0 and (s[PHASE] == TURN or s[PHASE] == MULTI):
         s[MULTI_COUNT] += 1  # a set of one number: the player may add another card of it
@@ -1346,6 +1372,40 @@ def _write_plays(s: IntArray, bits: int, size: int) -> int:
 
 
 @_jit
+def _decision_ids(s: IntArray, seat: int, phase: int, size: int) -> int:
+    """The actor's legal action ids in the phases other than a turn and a drawn card (see :func:`legal_ids`)."""
+    count = 0
+    if phase == COLOUR:
+        for c in range(s[NCOL]):
+            s[LEGAL + c] = s[ID_COLOUR] + c
+        count = s[NCOL]
+    elif phase == CHALLENGE:
+        if s[STACK_TOTAL]:  # the Wild Draw Four started a total: it may be stacked on, too
+            count = _write_plays(s, _stack_faces(s, seat), size)
+        s[LEGAL + count] = s[ID_CHALLENGE]
+        s[LEGAL + count + 1] = s[ID_ACCEPT]
+        count += 2
+    elif phase == STACK:
+        count = _write_plays(s, _stack_faces(s, seat), size)
+        s[LEGAL + count] = s[ID_ACCEPT]
+        count += 1
+    elif phase == MULTI:
+        count = _write_plays(s, _set_faces(s, seat), size)
+        s[LEGAL + count] = s[ID_PASS]
+        count += 1
+    elif phase == DISCARD:
+        count = _write_faces(s, s[HAND_BITS + seat], 0)
+        for i in range(count):
+            s[LEGAL + i] += s[ID_DISCARD]
+    elif phase == TARGET:  # every other player
+        for other in range(s[N]):
+            if other != seat:
+                s[LEGAL + count] = s[ID_TARGET] + other
+                count += 1
+    return count
+
+
+@_jit
 def legal_ids(s: IntArray, seat: int) -> int:
     """Write the legal action ids of ``seat`` into the state's ``LEGAL`` area (``s[LEGAL + i]``), in
     increasing order; returns their count.  The one definition of what is legal in the compiled engine."""
@@ -1354,13 +1414,12 @@ def legal_ids(s: IntArray, seat: int) -> int:
     if phase == OVER or seat < 0 or seat >= s[N]:
         return 0
     if seat == s[ACTOR]:
-        e = s[EDITION]
-        hand = HANDS + seat * MAX_FACES
         size = s[SIZES + seat]
         if phase == TURN:
+            e = s[EDITION]
             bits = s[HAND_BITS + seat] & PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
             wd4 = WD4_OF[e]
-            if not s[ALLOW_BLUFF] and wd4 >= 0 and s[hand + wd4] > 0 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
+            if not s[ALLOW_BLUFF] and wd4 >= 0 and (bits >> wd4) & 1 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
                 bits &= ~(1 << wd4)
             if size == 1:
                 bits &= ~s[FINISH_FORBIDDEN]
@@ -1377,33 +1436,8 @@ def legal_ids(s: IntArray, seat: int) -> int:
             if not s[FORCE_PLAY]:
                 s[LEGAL + count] = s[ID_PASS]
                 count += 1
-        elif phase == COLOUR:
-            for c in range(s[NCOL]):
-                s[LEGAL + c] = s[ID_COLOUR] + c
-            count = s[NCOL]
-        elif phase == CHALLENGE:
-            if s[STACK_TOTAL]:  # the Wild Draw Four started a total: it may be stacked on, too
-                count = _write_plays(s, _stack_faces(s, seat), size)
-            s[LEGAL + count] = s[ID_CHALLENGE]
-            s[LEGAL + count + 1] = s[ID_ACCEPT]
-            count += 2
-        elif phase == STACK:
-            count = _write_plays(s, _stack_faces(s, seat), size)
-            s[LEGAL + count] = s[ID_ACCEPT]
-            count += 1
-        elif phase == MULTI:
-            count = _write_plays(s, _set_faces(s, seat), size)
-            s[LEGAL + count] = s[ID_PASS]
-            count += 1
-        elif phase == DISCARD:
-            count = _write_faces(s, s[HAND_BITS + seat], 0)
-            for i in range(count):
-                s[LEGAL + i] += s[ID_DISCARD]
-        elif phase == TARGET:  # every other player
-            for other in range(s[N]):
-                if other != seat:
-                    s[LEGAL + count] = s[ID_TARGET] + other
-                    count += 1
+        else:
+            count = _decision_ids(s, seat, phase, size)
     if s[EXPOSED_COUNT]:
         if s[EXPOSED + seat]:
             s[LEGAL + count] = s[ID_CALL_UNO]
@@ -1453,6 +1487,25 @@ def apply(s: IntArray, seat: int, action: int) -> int:
 
 
 @_jit
+def _apply_decision(s: IntArray, seat: int, action: int) -> None:
+    """Apply a legal action of the phases other than a turn and a drawn card (see :func:`_apply_legal`)."""
+    if action < s[ID_CHALLENGE]:
+        colour = COLOURS_OF[s[EDITION], action - s[ID_COLOUR]]
+        s[COLOUR_IN_PLAY] = colour
+        _event(s, E_COLOUR, seat, colour, -1)
+        _run_ops(s)
+    elif action == s[ID_ACCEPT] and s[PHASE] == STACK:
+        _take_stack(s, seat)
+    elif action < s[ID_TARGET]:
+        _resolve_challenge(s, seat, action == s[ID_CHALLENGE])
+    elif action < s[ID_DISCARD]:
+        _on_target(s, seat, action - s[ID_TARGET])
+        _run_ops(s)
+    else:
+        _discard(s, seat, action - s[ID_DISCARD])
+
+
+@_jit
 def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     """Apply ``action`` of ``seat``, known to be legal."""
     s[MOVES] += 1
@@ -1492,20 +1545,8 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
             _card_effect(s, seat, _discard_top(s), False)
         else:
             _end_turn(s, seat, 0)
-    elif action < s[ID_CHALLENGE]:
-        colour = COLOURS_OF[s[EDITION], action - s[ID_COLOUR]]
-        s[COLOUR_IN_PLAY] = colour
-        _event(s, E_COLOUR, seat, colour, -1)
-        _run_ops(s)
-    elif action == s[ID_ACCEPT] and s[PHASE] == STACK:
-        _take_stack(s, seat)
-    elif action < s[ID_TARGET]:
-        _resolve_challenge(s, seat, action == s[ID_CHALLENGE])
-    elif action < s[ID_DISCARD]:
-        _on_target(s, seat, action - s[ID_TARGET])
-        _run_ops(s)
     else:
-        _discard(s, seat, action - s[ID_DISCARD])
+        _apply_decision(s, seat, action)
     if s[DEAL_DUE]:
         s[DEAL_DUE] = 0
         _start_round(s, (s[DEALER] + 1) % s[N])
@@ -2035,7 +2076,7 @@ def random_decision(s: IntArray) -> int:
 def play_random_game(s: IntArray, template: IntArray, seed: int, index: int, limit: int) -> int:
     """Play game ``index`` of ``seed`` to its end in ``s`` (from ``template``: rules set, nothing
     dealt) with the random policy; returns the decisions taken (stops after ``limit``)."""
-    s[:] = template
+    _copy(template, s)
     _seed_words(s, RNG, seed, 2 * index)
     _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
     start(s, -1)
@@ -2196,7 +2237,7 @@ def _observe_asked(s: IntArray, layout: IntArray, high: Any, out: Any, mask: Any
 
 @_jit
 def _new_game(s: IntArray, template: IntArray, seed: int, index: int) -> None:
-    s[:] = template
+    _copy(template, s)
     _seed_words(s, RNG, seed, 2 * index)
     _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
     start(s, -1)
@@ -2220,7 +2261,8 @@ def batch_reset(
     for i in range(len(states)):
         _new_game(states[i], template, seed, i)
         seats[i] = _observe_asked(states[i], layout, high, obs[i], masks[i])
-    legal[:] = masks
+    for i in range(len(states)):
+        _copy(masks[i], legal[i])
 
 
 @_jit
@@ -2261,7 +2303,7 @@ def batch_step(
         obs[i] = 0
         masks[i] = 0
         seats[i] = _observe_asked(s, layout, high, obs[i], masks[i])
-        legal[i] = masks[i]
+        _copy(masks[i], legal[i])
     return next_game
 
 
@@ -2367,9 +2409,11 @@ def playout_action(s: IntArray, seat: int) -> int:
                 calls += 1
     hand = HANDS + seat * MAX_FACES
     if plays:
-        counts = np.zeros(6, dtype=np.int64)
+        counts = SCRATCH  # cards held of each colour
+        for colour in range(6):
+            s[counts + colour] = 0
         for f in range(s[NF]):
-            counts[COLOUR_OF[e, f]] += s[hand + f]
+            s[counts + COLOUR_OF[e, f]] += s[hand + f]
         close = s[SIZES + (seat + s[DIRECTION]) % s[N]] <= 2
         best = -1.0
         chosen = ids[0]
@@ -2381,7 +2425,7 @@ def playout_action(s: IntArray, seat: int) -> int:
             if pool == 1:
                 return action  # type: ignore[no-any-return]
             card = action - play_uno if action >= play_uno else action
-            score = 0.0 if COLOUR_OF[e, card] == NO_COL else 10.0 + counts[COLOUR_OF[e, card]]
+            score = 0.0 if COLOUR_OF[e, card] == NO_COL else 10.0 + s[counts + COLOUR_OF[e, card]]
             if close and (ATTACKS >> KIND_OF[e, card]) & 1:
                 score += 20.0
             score += _policy_unit(s)

@@ -54,7 +54,7 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
 from unokit.actions import MAX_PLAYERS
-from unokit.errors import SetupError
+from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast.engine import (
     A_ACCEPT,
@@ -126,7 +126,7 @@ from unokit.fast.engine import (
     start,
     template_state,
 )
-from unokit.rules import Rules
+from unokit.rules import HOUSE_OPTIONS, Rules
 
 __all__ = [
     "HEURISTIC",
@@ -782,7 +782,7 @@ def new_table(
     """Game ``index`` of ``seed`` dealt as :func:`play_bots_games` deals it, for stepping with
     :func:`bot_decision`: ``(state, memory, rngs, kinds)``.  ``trace``: the state records its
     shuffles and dealer draws (see :meth:`engine.FastGame.trace`)."""
-    template = template_state(players, rules)
+    template = _bots_template(players, rules)
     template[TRACE_ON] = 1 if trace else 0
     _check_seed(seed)
     s = template.copy()
@@ -790,6 +790,19 @@ def new_table(
     rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
     new_bots_game(s, template, memory, rngs, seed, index)
     return s, memory, rngs, _kinds(players, heuristic_seats)
+
+
+def _bots_template(players: int, rules: Rules | None) -> IntArray:
+    """The template state of Classic UNO under ``rules``, which the compiled bots play: the sheet's
+    options (no house rule: their decisions are the Python bots' alone)."""
+    rules = rules if rules is not None else Rules()
+    house = sorted(set(rules.to_dict()) & set(HOUSE_OPTIONS))
+    if house:
+        raise UnknownOptionError(
+            f"the compiled bots play Classic UNO with the sheet's options, not house rule {house[0]!r}; "
+            "the Python bots do"
+        )
+    return template_state(players, rules)
 
 
 def _check_seed(seed: int) -> None:
@@ -818,7 +831,7 @@ def play_bots_games(
     _check_seed(seed)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < 2**31:
         raise SetupError(f"first must be a game number from 0 to 2**31 - 1, not {first!r}")
-    template = template_state(players, rules)
+    template = _bots_template(players, rules)
     kinds = _kinds(players, heuristic_seats)
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
@@ -1041,7 +1054,7 @@ def play_stats_games(
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
     _check_seed(seed)
-    template = template_state(players, rules)
+    template = _bots_template(players, rules)
     kinds = _kinds(players, heuristic_seats)
     out = {
         "finished": np.zeros(games, dtype=np.int64),
