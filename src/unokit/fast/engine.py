@@ -23,7 +23,7 @@ False
 from __future__ import annotations
 
 import random as _random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unokit.fast import MISSING_EXTRA
 
@@ -461,7 +461,10 @@ SUPPORTED_OPTIONS = frozenset(
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
 
-_jit = nb.njit(cache=True, nogil=True, _nrt=False)
+if TYPE_CHECKING:  # numba's type hints do not name the option
+    _jit = nb.njit(cache=True, nogil=True)
+else:
+    _jit = nb.njit(cache=True, nogil=True, _nrt=False)
 """The engine's functions allocate nothing (a state carries its own scratch space), so they run
 without numba's reference counting: counting the state array in and out of every call that is not
 inlined cost about 40% of a random game's time."""
