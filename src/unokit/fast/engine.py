@@ -1,13 +1,24 @@
-"""Classic UNO compiled: a game is one ``int64`` array, its transitions numba functions.
+"""Classic UNO, UNO Space Jam and UNO All Wild compiled: a game is one ``int64`` array, its
+transitions numba functions.
 
-The rules are those of :class:`unokit.Game` for Classic UNO with the sheet's options
-(``scoring`` winner-collects, running-tally or single-round, ``target_score``, ``hand_size``,
-``allow_bluff``, ``challenger_plays_after_catching_bluff``, ``two_player_reverse_skips``,
-``uno_penalty``); house rules and a changed deck are refused with
-:class:`~unokit.errors.UnknownOptionError`.  The tables (cards, points, what may be played on
-what, action ids) are read from the Python edition, so both engines share one definition of
-the deck and the action space; ``tests/test_fast_engine.py`` replays compiled games through
-``Game`` and compares every step.
+The rules are those of :class:`unokit.Game` for these editions (:data:`EDITIONS`) with the options
+of :data:`SUPPORTED_OPTIONS`: the sheets' (``scoring`` winner-collects, running-tally or
+single-round, ``target_score``, ``hand_size``, ``allow_bluff``,
+``challenger_plays_after_catching_bluff``, ``two_player_reverse_skips``, ``uno_penalty``; Space
+Jam's ``jam_slam_chance``, ``jam_discard``, ``jam_draw``; All Wild's ``forced_swap_final_card``)
+and the house rules ``call_uno``, ``force_play``, ``must_play``, ``hand_limit``,
+``no_action_finish``, ``no_wild_finish``, ``wild_draw_four_challenge``, ``draw_to_match``,
+``seven_swap``, ``zero_pass``, ``stacking`` (draw-two, same, cross, up), ``stack_deflect``,
+``stack_revenge``, ``multi_play`` (identical, number) and ``multi_play_bomb``.  Anything else
+(UNO Wild Jackpot, ``jump_in``, ``teams``, ``mercy``, knockout scoring, a changed ``deck``) is
+refused with :class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
+
+An edition is tables read from the Python edition into the state: its faces, kinds and points,
+what may be played on what, the cards' effects, the start card's rules and the action ids; so
+both engines share one definition of the deck and the action space.  ``tests/test_fast_engine.py``
+replays compiled games through ``Game`` and compares every step (:mod:`unokit.fast.differential`).
+The functions allocate nothing (a state carries its own scratch space) and run without numba's
+reference counting.
 
 Randomness comes from a xorshift128 generator kept in the state: the same seed gives the same
 game here, though not the same game as ``Game`` with that seed (the Python engine uses
