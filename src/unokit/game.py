@@ -155,6 +155,14 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
+def check_teams(players: int) -> None:
+    """Refuse (:class:`SetupError`) a table the house rule ``teams`` cannot split into two equal teams."""
+    if players < 4 or players % 2:
+        raise SetupError(
+            f"teams need an even number of players, at least 4 (two equal teams of two or more), not {players}"
+        )
+
+
 def same_side(seat: int, winner: int, teams: bool) -> bool:
     """Whether ``seat`` shares ``winner``'s win: it is ``winner``, or (with ``teams``) a partner."""
     return seat == winner or (teams and team_of(seat) == team_of(winner))
@@ -264,10 +272,7 @@ class Game:
         self.players_in = players
         """How many players take part in the round (all but the ``knocked`` ones)."""
         if self.rules.teams:
-            if players < 4 or players % 2:
-                raise SetupError(
-                    f"teams need an even number of players, at least 4 (two equal teams of two or more), not {players}"
-                )
+            check_teams(players)
             self.teams = tuple(team_of(seat) for seat in range(players))
         self.seed = seed
         self.rng = random.Random(seed)

@@ -62,6 +62,9 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classic", {"multi_play": "number", "multi_play_bomb": True, "scoring": "single-round"}),
     ("classic", {"multi_play": "identical", "seven_swap": True, "zero_pass": True, "stacking": "same"}),
     ("space-jam", {"multi_play": "number", "multi_play_bomb": True, "call_uno": False, "target_score": 200}),
+    ("classic", {"teams": True, "stacking": "same", "seven_swap": True, "target_score": 200}),
+    ("classic", {"teams": True, "scoring": "running-tally", "target_score": 150, "uno_penalty": 4}),
+    ("all-wild", {"teams": True, "scoring": "winner-collects", "target_score": 150}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

@@ -50,7 +50,7 @@ from unokit.bots.ismcts import PLAYOUT_ATTACKS
 from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
 from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
-from unokit.game import PHASE_NAMES
+from unokit.game import PHASE_NAMES, check_teams
 from unokit.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
 
 __all__ = [
@@ -260,6 +260,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "stack_draw",
     "deflect",
     "bomb",
+    "team_win",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -293,6 +294,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_STACK_DRAW,
     E_DEFLECT,
     E_BOMB,
+    E_TEAM_WIN,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
@@ -405,6 +407,8 @@ MULTI_MODE = 79
 BOMB = 80
 MULTI_COUNT = 81
 """Cards played so far in the current set of one number (0: no set)."""
+TEAMS = 82
+"""House rule ``teams``: partners (seats of one parity) score together and do not catch each other."""
 SCORES = 96
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
@@ -468,6 +472,7 @@ SUPPORTED_OPTIONS = frozenset(
         "stack_revenge",
         "multi_play",
         "multi_play_bomb",
+        "teams",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -851,13 +856,27 @@ def _end_round(s: IntArray) -> None:
         _event(s, E_HAND, seat, points, -1)
     method = s[SCORING]
     gained = 0
+    teams = s[TEAMS]
     if method == WINNER_COLLECTS:
-        gained = total - s[ROUND_POINTS + winner]
-        s[SCORES + winner] += gained
+        if teams:  # the winning team scores the other team's hands, every partner alike
+            for seat in range(n):
+                if (seat - winner) % 2:
+                    gained += s[ROUND_POINTS + seat]
+            for seat in range(winner % 2, n, 2):
+                s[SCORES + seat] += gained
+        else:
+            gained = total - s[ROUND_POINTS + winner]
+            s[SCORES + winner] += gained
     elif method == RUNNING_TALLY:
         for seat in range(n):
-            s[SCORES + seat] += s[ROUND_POINTS + seat]
+            if teams:  # each seat adds its team's hands
+                for partner in range(seat % 2, n, 2):
+                    s[SCORES + seat] += s[ROUND_POINTS + partner]
+            else:
+                s[SCORES + seat] += s[ROUND_POINTS + seat]
     _event(s, E_ROUND_END, winner, gained, -1)
+    if teams:
+        _event(s, E_TEAM_WIN, winner, winner % 2, -1)
     s[ROUNDS_ENDED] += 1
     s[ROUND_WINNER] = winner
     for seat in range(n):
@@ -880,12 +899,17 @@ def _end_round(s: IntArray) -> None:
             lowest = min(lowest, s[SCORES + seat])
         if highest >= s[TARGET_SCORE]:
             leaders = 0
+            first = -1
+            sides = 0  # the teams (as bits) among the leaders
             for seat in range(n):
                 if s[SCORES + seat] == lowest:
                     leaders += 1
-                    match_winner = seat
-            if leaders != 1:
-                match_winner = -1
+                    first = seat if first < 0 else first
+                    sides |= 1 << (seat % 2)
+            if leaders == 1:
+                match_winner = first
+            elif teams and sides != 3:  # partners share a score: the team wins, named by the round's winner if in it
+                match_winner = winner if s[SCORES + winner] == lowest else first
     if match_winner >= 0:
         s[WINNER] = match_winner
         s[PHASE] = OVER
@@ -1457,10 +1481,21 @@ def legal_ids(s: IntArray, seat: int) -> int:
             s[LEGAL + count] = s[ID_CALL_UNO]
             count += 1
         for other in range(s[N]):
-            if other != seat and s[EXPOSED + other]:
-                s[LEGAL + count] = s[ID_CATCH] + other
+            if other != seat and s[EXPOSED + other] and not (s[TEAMS] and (other - seat) % 2 == 0):
+                s[LEGAL + count] = s[ID_CATCH] + other  # (partners do not catch each other)
                 count += 1
     return count
+
+
+@_jit
+def _may_interrupt(s: IntArray, seat: int) -> bool:
+    """Whether ``seat`` may call or catch UNO now."""
+    if s[EXPOSED + seat]:
+        return True
+    for other in range(s[N]):
+        if other != seat and s[EXPOSED + other] and not (s[TEAMS] and (other - seat) % 2 == 0):
+            return True
+    return False
 
 
 @_jit
@@ -1476,14 +1511,15 @@ def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
 @_jit
 def asked(s: IntArray) -> tuple[int, bool]:
     """The seat asked now by the decision cycle and whether out of turn (``(-1, False)`` when over):
-    while someone may be caught, every other seat by seat number (each may wait), then the actor."""
+    while someone may be caught, every other seat that may call or catch, by seat number (each may
+    wait), then the actor."""
     if s[PHASE] == OVER:
         return -1, False
     if s[EXPOSED_COUNT]:
         actor = s[ACTOR]
         waited = s[WAITED]
         for seat in range(s[N]):
-            if seat != actor and not (waited >> seat) & 1:
+            if seat != actor and not (waited >> seat) & 1 and (not s[TEAMS] or _may_interrupt(s, seat)):
                 return seat, True
     return s[ACTOR], False
 
@@ -1624,6 +1660,7 @@ def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     numbered = any(CARD_NUMBER[card] >= 0 for card in edition.faces)
     s[MULTI_MODE] = MULTI_PLAY_MODES.index(rules.multi_play) if numbered else MULTI_OFF
     s[BOMB] = rules.multi_play_bomb
+    s[TEAMS] = rules.teams
     if rules.seven_swap:
         effects[Kind.SEVEN] = FX_SEVEN
     if rules.zero_pass:
@@ -1803,7 +1840,7 @@ class FastGame:
         if self.is_over:
             return ()
         if self.state[EXPOSED_COUNT]:
-            return tuple(range(self.n))
+            return tuple(seat for seat in range(self.n) if seat == self.actor or self.legal_actions(seat))
         return (self.actor,)
 
     def asked(self) -> tuple[int, bool]:
@@ -1876,7 +1913,7 @@ class FastGame:
 O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_TURN, O_DEALER = range(10)
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
-O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI = range(27, 33)
+O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI, O_TEAM = range(27, 34)
 O_PURPOSE_OF = 40
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
 O_STACK_KIND_OF = O_PURPOSE_OF + 32
@@ -1908,6 +1945,7 @@ _FIELD_SLOTS = {
     "stack_total": O_STACK_TOTAL,
     "stack_kind": O_STACK_KIND,
     "multi_count": O_MULTI,
+    "team": O_TEAM,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -2007,6 +2045,9 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
         out[layout[O_PURPOSE] + layout[O_PURPOSE_OF + s[TARGET_KIND]]] = 1
     if s[MULTI_COUNT]:
         _put(out, high, layout[O_MULTI], s[MULTI_COUNT])
+    if s[TEAMS]:
+        for partner in range(me % 2, n, 2):
+            _seat_flag(out, layout[O_TEAM], partner, me, n)
     if s[STACK_TOTAL]:
         _put(out, high, layout[O_STACK_TOTAL], s[STACK_TOTAL])
         out[layout[O_STACK_KIND] + layout[O_STACK_KIND_OF + s[STACK_KIND]]] = 1
@@ -2133,6 +2174,8 @@ def template_state(players: int, rules: Rules | None = None, edition: str = "cla
     deck_size = int(DECK_SIZE_OF[code])
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
+    if rules.teams:
+        check_teams(players)
     if players * rules.hand_size + 1 > deck_size:
         raise SetupError(f"{deck_size} cards cannot deal {rules.hand_size} to {players} players")
     s = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -2212,9 +2255,15 @@ REWARD_KINDS = {"win": 0, "points": 1, "match": 2}
 
 
 @_jit
-def _share(rewards: Any, n: int, winner: int) -> None:
+def _share(s: IntArray, rewards: Any, winner: int) -> None:
+    """+1 shared among ``winner`` and (house rule ``teams``) its partners, -1 among the others."""
+    n = s[N]
+    side = n // 2 if s[TEAMS] else 1
     for seat in range(n):
-        rewards[seat] += 1.0 if seat == winner else -1.0 / (n - 1)
+        if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
+            rewards[seat] += 1.0 / side
+        else:
+            rewards[seat] -= 1.0 / (n - side)
 
 
 @_jit
@@ -2226,16 +2275,19 @@ def _step_rewards(s: IntArray, kind: int, rewards: Any) -> None:
         s[ROUNDS_REWARDED] = s[ROUNDS_ENDED]
         winner = s[ROUND_WINNER]
         if kind == 0:
-            _share(rewards, n, winner)
-        elif kind == 1:
+            _share(s, rewards, winner)
+        elif kind == 1:  # the winner (its team, shared) gets the points the others held
             total = 0
+            side = n // 2 if s[TEAMS] else 1
             for seat in range(n):
-                if seat != winner:
+                if seat != winner and not (s[TEAMS] and (seat - winner) % 2 == 0):
                     rewards[seat] -= s[ROUND_POINTS + seat]
                     total += s[ROUND_POINTS + seat]
-            rewards[winner] += total
+            for seat in range(n):
+                if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
+                    rewards[seat] += total / side
     if kind == 2 and s[PHASE] == OVER:
-        _share(rewards, n, s[WINNER])
+        _share(s, rewards, s[WINNER])
 
 
 @_jit
