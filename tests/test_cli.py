@@ -126,9 +126,11 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     assert sum(data["wins_by_seat"]) == 300 and min(data["wins_by_seat"]) > 50
     assert all(points >= 500 * 30 for points in data["points_by_seat"])  # every match is played to 500
     assert data == {**json.loads(run(capsys, *argv, "--engine", "fast")[1]), "elapsed_s": data["elapsed_s"]}
+    mercy = json.loads(run(capsys, "simulate", "--players", "3", "--games", "3", "--json", "--preset", "no-mercy")[1])
+    assert mercy["engine"] == "python"
     house = json.loads(run(capsys, "simulate", "--players", "3", "--games", "3", "--json", "--preset", "house")[1])
-    assert house["engine"] == "python"
-    code, out, err = run(capsys, *argv, "--engine", "fast", "--preset", "house")
+    assert house["engine"] == "fast"
+    code, out, err = run(capsys, *argv, "--engine", "fast", "--preset", "no-mercy")
     assert code == 2 and out == ""
     assert re.fullmatch(
         r"unokit: error: the compiled engine does not play rule option '\w+' \(= .+\); the Python engine does\n", err

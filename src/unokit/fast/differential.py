@@ -65,6 +65,10 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classic", {"teams": True, "stacking": "same", "seven_swap": True, "target_score": 200}),
     ("classic", {"teams": True, "scoring": "running-tally", "target_score": 150, "uno_penalty": 4}),
     ("all-wild", {"teams": True, "scoring": "winner-collects", "target_score": 150}),
+    ("classic", {"preset": "house", "scoring": "single-round"}),
+    ("classic", {"preset": "chaos", "scoring": "single-round"}),
+    ("all-wild", {"jump_in": True, "stacking": "cross", "call_uno": False}),
+    ("space-jam", {"preset": "party", "scoring": "single-round"}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

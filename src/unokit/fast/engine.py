@@ -261,6 +261,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "deflect",
     "bomb",
     "team_win",
+    "jump",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -295,9 +296,10 @@ EVENT_NAMES: tuple[str, ...] = (
     E_DEFLECT,
     E_BOMB,
     E_TEAM_WIN,
+    E_JUMP,
 ) = range(len(EVENT_NAMES))
 
-SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP))
+SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP, E_JUMP))
 """The events whose value is a seat (``unokit.rl.encoding.EVENT_SEAT_KINDS``), as a bit set."""
 
 # pending operations, as in unokit.game
@@ -409,6 +411,18 @@ MULTI_COUNT = 81
 """Cards played so far in the current set of one number (0: no set)."""
 TEAMS = 82
 """House rule ``teams``: partners (seats of one parity) score together and do not catch each other."""
+JUMPING = 83
+"""House rule ``jump_in``."""
+JUMP_CARD = 84
+"""The card an open Jump-In window may be answered on (-1: closed), and its player."""
+JUMP_FROM = 85
+JUMP_NEXT = 86
+"""The card whose play is being resolved (the window opens on it when the play ends in a turn), and its player."""
+JUMP_NEXT_FROM = 87
+JUMP_PLAY = 88
+"""1 while a jump-in's card is played (it never starts a set of cards)."""
+ID_JUMP = 89
+ID_JUMP_UNO = 90
 SCORES = 96
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
@@ -473,6 +487,7 @@ SUPPORTED_OPTIONS = frozenset(
         "multi_play",
         "multi_play_bomb",
         "teams",
+        "jump_in",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -767,6 +782,8 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[STACK_TOTAL] = 0
     s[STACK_KIND] = -1
     s[MULTI_COUNT] = 0
+    for slot in (JUMP_CARD, JUMP_FROM, JUMP_NEXT, JUMP_NEXT_FROM):
+        s[slot] = -1
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
     for i in range(s[DECK_N]):
@@ -1006,6 +1023,9 @@ def _play_last_card(s: IntArray, seat: int, kind: int, deflects: bool) -> None:
 def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     n = s[N]
     e = s[EDITION]
+    if s[JUMPING]:
+        s[JUMP_NEXT] = card
+        s[JUMP_NEXT_FROM] = seat
     _take_card(s, seat, card)
     s[DISCARD_PILE + s[DISCARD_COUNT]] = card
     s[DISCARD_COUNT] += 1
@@ -1032,7 +1052,8 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         if s[EXPOSED_COUNT]:
             s[ARMED] = 1
         return
-    if s[MULTI_MODE] and NUMBER_OF[e, card] >= 0 and (s[PHASE] == TURN or s[PHASE] == MULTI):
+    phase = s[PHASE]
+    if s[MULTI_MODE] and NUMBER_OF[e, card] >= 0 and ((phase == TURN and not s[JUMP_PLAY]) or phase == MULTI):
         s[MULTI_COUNT] += 1  # a set of one number: the player may add another card of it
         if _set_faces(s, seat):
             s[PHASE] = MULTI
@@ -1484,6 +1505,15 @@ def legal_ids(s: IntArray, seat: int) -> int:
             if other != seat and s[EXPOSED + other] and not (s[TEAMS] and (other - seat) % 2 == 0):
                 s[LEGAL + count] = s[ID_CATCH] + other  # (partners do not catch each other)
                 count += 1
+    if s[JUMP_CARD] >= 0 and seat != s[ACTOR] and seat != s[JUMP_FROM]:  # a jump-in on the identical card
+        card = s[JUMP_CARD]
+        size = s[SIZES + seat]
+        if s[HANDS + seat * MAX_FACES + card] and not (size == 1 and (s[FINISH_FORBIDDEN] >> card) & 1):
+            s[LEGAL + count] = s[ID_JUMP] + card
+            count += 1
+            if size == 2 and s[CALLS_UNO]:
+                s[LEGAL + count] = s[ID_JUMP_UNO] + card
+                count += 1
     return count
 
 
@@ -1515,13 +1545,19 @@ def asked(s: IntArray) -> tuple[int, bool]:
     wait), then the actor."""
     if s[PHASE] == OVER:
         return -1, False
+    actor = s[ACTOR]
+    waited = s[WAITED]
     if s[EXPOSED_COUNT]:
-        actor = s[ACTOR]
-        waited = s[WAITED]
         for seat in range(s[N]):
             if seat != actor and not (waited >> seat) & 1 and (not s[TEAMS] or _may_interrupt(s, seat)):
                 return seat, True
-    return s[ACTOR], False
+    if s[JUMP_CARD] >= 0:  # an open Jump-In window: every other seat in play order, holding the card or not
+        seat = actor
+        for _ in range(s[N] - 1):
+            seat = _step_seat(seat, s[DIRECTION], s[N])
+            if seat != s[JUMP_FROM] and not (waited >> seat) & 1:
+                return seat, True
+    return actor, False
 
 
 @_jit
@@ -1560,7 +1596,7 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     """Apply ``action`` of ``seat``, known to be legal."""
     s[MOVES] += 1
     s[WAITED] = 0
-    if action >= s[ID_CALL_UNO]:  # a call or a catch
+    if s[ID_CALL_UNO] <= action < s[ID_JUMP]:  # a call or a catch
         if action == s[ID_CALL_UNO]:
             _unexpose(s, seat)
             s[CALLED + seat] = 1
@@ -1585,6 +1621,17 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
             _play_card(s, seat, action - s[ID_PLAY_UNO], True)
         else:
             _play_card(s, seat, action, False)
+    elif action >= s[ID_JUMP]:  # a jump-in: the jumper's turn, from their card
+        _event(s, E_JUMP, seat, s[ACTOR], -1)
+        s[TURN_SEAT] = seat
+        s[ACTOR] = seat
+        s[DRAWN_FACE] = -1
+        s[JUMP_PLAY] = 1
+        if action >= s[ID_JUMP_UNO]:
+            _play_card(s, seat, action - s[ID_JUMP_UNO], True)
+        else:
+            _play_card(s, seat, action - s[ID_JUMP], False)
+        s[JUMP_PLAY] = 0
     elif action == s[ID_DRAW]:
         _draw_on_turn(s, seat)
     elif action == s[ID_PASS]:
@@ -1600,6 +1647,26 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     if s[DEAL_DUE]:
         s[DEAL_DUE] = 0
         _start_round(s, (s[DEALER] + 1) % s[N])
+    if s[JUMPING]:  # any action but a call or a catch closes the window; a play resolved into a turn opens one
+        s[JUMP_CARD] = -1
+        s[JUMP_FROM] = -1
+        if s[JUMP_NEXT] >= 0 and s[PHASE] == TURN:
+            _open_jump_window(s)
+
+
+@_jit
+def _open_jump_window(s: IntArray) -> None:
+    """Open the window on the card just played, if it is still on top and has identical copies (a
+    coloured edition's wild cards do not)."""
+    card = s[JUMP_NEXT]
+    seat = s[JUMP_NEXT_FROM]
+    s[JUMP_NEXT] = -1
+    s[JUMP_NEXT_FROM] = -1
+    e = s[EDITION]
+    if _discard_top(s) != card or (COLOUR_OF[e, card] == NO_COL and START_OF[e] != START_ALL_WILD):
+        return
+    s[JUMP_CARD] = card
+    s[JUMP_FROM] = seat
 
 
 @_jit
@@ -1661,6 +1728,9 @@ def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     s[MULTI_MODE] = MULTI_PLAY_MODES.index(rules.multi_play) if numbered else MULTI_OFF
     s[BOMB] = rules.multi_play_bomb
     s[TEAMS] = rules.teams
+    s[JUMPING] = rules.jump_in
+    for slot in (JUMP_CARD, JUMP_FROM, JUMP_NEXT, JUMP_NEXT_FROM):
+        s[slot] = -1
     if rules.seven_swap:
         effects[Kind.SEVEN] = FX_SEVEN
     if rules.zero_pass:
@@ -1690,6 +1760,8 @@ def _first_ids(space: Any) -> dict[int, int]:
         ID_DISCARD: space.discard_id[space.faces[0]],
         ID_CALL_UNO: space.call_uno,
         ID_CATCH: space.id(ActionType.CATCH, 0),
+        ID_JUMP: space.jump_id[space.faces[0]],
+        ID_JUMP_UNO: space.jump_uno_id[space.faces[0]],
         ID_WAIT: space.size,
     }
     assert all(space.play_id[c] == i and space.play_uno_id[c] == faces + i for i, c in enumerate(space.faces))
@@ -1839,7 +1911,7 @@ class FastGame:
         """Every seat with a legal action now (as :meth:`unokit.Game.deciders`)."""
         if self.is_over:
             return ()
-        if self.state[EXPOSED_COUNT]:
+        if self.state[EXPOSED_COUNT] or self.state[JUMP_CARD] >= 0:
             return tuple(seat for seat in range(self.n) if seat == self.actor or self.legal_actions(seat))
         return (self.actor,)
 
@@ -1914,6 +1986,7 @@ O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_T
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
 O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI, O_TEAM = range(27, 34)
+O_JUMP_CARD, O_JUMP_FROM = 34, 35
 O_PURPOSE_OF = 40
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
 O_STACK_KIND_OF = O_PURPOSE_OF + 32
@@ -1946,6 +2019,8 @@ _FIELD_SLOTS = {
     "stack_kind": O_STACK_KIND,
     "multi_count": O_MULTI,
     "team": O_TEAM,
+    "jump_card": O_JUMP_CARD,
+    "jump_from": O_JUMP_FROM,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -2048,6 +2123,9 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     if s[TEAMS]:
         for partner in range(me % 2, n, 2):
             _seat_flag(out, layout[O_TEAM], partner, me, n)
+    if s[JUMP_CARD] >= 0:
+        out[layout[O_JUMP_CARD] + s[JUMP_CARD]] = 1
+        _seat_flag(out, layout[O_JUMP_FROM], s[JUMP_FROM], me, n)
     if s[STACK_TOTAL]:
         _put(out, high, layout[O_STACK_TOTAL], s[STACK_TOTAL])
         out[layout[O_STACK_KIND] + layout[O_STACK_KIND_OF + s[STACK_KIND]]] = 1
@@ -2081,7 +2159,7 @@ def observe(s: IntArray, me: int, selected: bool, layout: IntArray, high: Any, o
     encode(s, me, layout, high, out)
     if selected:
         legal_mask(s, me, mask)
-        if s[EXPOSED_COUNT] and me != s[ACTOR]:
+        if me != s[ACTOR]:  # asked out of turn
             mask[s[ID_WAIT]] = 1
 
 
@@ -2120,8 +2198,13 @@ def random_decision(s: IntArray) -> int:
     among the deciders, then one of its legal actions; returns 0."""
     n = s[N]
     seat = s[ACTOR]
-    if s[EXPOSED_COUNT]:
-        seat = _policy_below(s, n)
+    if s[EXPOSED_COUNT] or s[JUMP_CARD] >= 0:
+        deciders = 0  # the seats with a legal action, in seat order (every seat while someone may be caught)
+        for other in range(n):
+            if other == seat or legal_ids(s, other):
+                s[SCRATCH + deciders] = other
+                deciders += 1
+        seat = s[SCRATCH + _policy_below(s, deciders)]
     count = legal_ids(s, seat)
     _apply_legal(s, seat, s[LEGAL + _policy_below(s, count)])
     return 0
@@ -2382,7 +2465,7 @@ def batch_random_actions(states: IntArray, seats: IntArray, out: IntArray) -> No
         seat = seats[i]
         count = legal_ids(s, seat)
         ids = s[LEGAL : LEGAL + s[ID_WAIT] + 1]
-        if s[EXPOSED_COUNT] and seat != s[ACTOR]:
+        if seat != s[ACTOR]:  # asked out of turn
             ids[count] = s[ID_WAIT]
             count += 1
         out[i] = ids[_policy_below(s, count)]
