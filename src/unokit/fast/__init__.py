@@ -4,7 +4,7 @@
 rule options and most house rules (``engine.SUPPORTED_OPTIONS``), as arrays and functions
 compiled by numba: whole games at a time for simulations, or one decision at a time behind
 :class:`~unokit.fast.engine.FastGame` and the reinforcement-learning environments.  UNO Wild
-Jackpot, ``jump_in``, ``mercy``, knockout scoring and a changed deck are refused; the
+Jackpot, ``mercy``, knockout scoring and a changed deck are refused; the
 Python engine plays them.  It is a second implementation of the rules, held identical to
 :class:`unokit.Game` by a differential test (:mod:`unokit.fast.differential`): the same deals
 replayed through ``Game`` give the same legal actions, the same events and the same hands and

@@ -9,8 +9,8 @@ Jam's ``jam_slam_chance``, ``jam_discard``, ``jam_draw``; All Wild's ``forced_sw
 and the house rules ``call_uno``, ``force_play``, ``must_play``, ``hand_limit``,
 ``no_action_finish``, ``no_wild_finish``, ``wild_draw_four_challenge``, ``draw_to_match``,
 ``seven_swap``, ``zero_pass``, ``stacking`` (draw-two, same, cross, up), ``stack_deflect``,
-``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb`` and ``teams``.  Anything
-else (UNO Wild Jackpot, ``jump_in``, ``mercy``, knockout scoring, a changed ``deck``) is
+``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb``, ``teams`` and
+``jump_in``.  Anything else (UNO Wild Jackpot, ``mercy``, knockout scoring, a changed ``deck``) is
 refused with :class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
 
 An edition is tables read from the Python edition into the state: its faces, kinds and points,
