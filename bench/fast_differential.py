@@ -39,7 +39,9 @@ def one_game(job: tuple[int, int]) -> tuple[int, str | None]:
     rng = random.Random(f"fast-differential/{seed}/{index}")
     edition, options = OPTION_MIXES[index % len(OPTION_MIXES)]
     rules = Rules.from_dict(options)
-    players = 2 + index % 9
+    players = 2 + index % 9 if not rules.teams else 4 + 2 * (index % 4)  # teams: 4, 6, 8 or 10 players
+    while players * rules.hand_size + 1 > 108:
+        players -= 2
     try:
         return play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16, edition=edition), None
     except EngineMismatch as error:
