@@ -938,6 +938,13 @@ def _end_round(s: IntArray) -> None:
 
 
 @_jit
+def _ask(s: IntArray, phase: int, seat: int) -> None:
+    """Ask ``seat`` the decision of ``phase``."""
+    s[PHASE] = phase
+    s[ACTOR] = seat
+
+
+@_jit
 def _run_ops(s: IntArray) -> None:
     while s[OPS_COUNT]:
         s[OPS_COUNT] -= 1
@@ -951,13 +958,11 @@ def _run_ops(s: IntArray) -> None:
         if op == OP_DRAW:
             _draw_cards(s, seat, arg)
         elif op == OP_COLOUR:
-            s[PHASE] = COLOUR
-            s[ACTOR] = seat
+            _ask(s, COLOUR, seat)
             return
         elif op == OP_CHALLENGE:
             s[BLUFFER] = arg
-            s[PHASE] = CHALLENGE
-            s[ACTOR] = seat
+            _ask(s, CHALLENGE, seat)
             return
         elif op == OP_BEGIN:
             s[OPS_COUNT] = 0
@@ -972,13 +977,11 @@ def _run_ops(s: IntArray) -> None:
             count = min(arg, s[SIZES + seat])
             if count:
                 s[DISCARDS_LEFT] = count
-                s[PHASE] = DISCARD
-                s[ACTOR] = seat
+                _ask(s, DISCARD, seat)
                 return
         elif op == OP_TARGET:
             s[TARGET_KIND] = arg
-            s[PHASE] = TARGET
-            s[ACTOR] = seat
+            _ask(s, TARGET, seat)
             return
         elif op == OP_STACK:
             _offer_stack(s, seat)
@@ -1056,8 +1059,7 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     if s[MULTI_MODE] and NUMBER_OF[e, card] >= 0 and ((phase == TURN and not s[JUMP_PLAY]) or phase == MULTI):
         s[MULTI_COUNT] += 1  # a set of one number: the player may add another card of it
         if _set_faces(s, seat):
-            s[PHASE] = MULTI
-            s[ACTOR] = seat
+            _ask(s, MULTI, seat)
             return
         _end_set(s, seat)
     _card_effect(s, seat, card, deflects)
