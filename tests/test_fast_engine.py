@@ -316,9 +316,21 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
 # ---------------------------------------------------------------- positions from the Python engine and playouts
 
 
-@pytest.mark.parametrize(("edition", "players"), [("classic", 2), ("classic", 4), ("space-jam", 3), ("all-wild", 5)])
-def test_a_python_position_converts_to_the_same_compiled_position(edition: str, players: int) -> None:
-    rules = Rules(target_score=150, jam_slam_chance=0.7)
+@pytest.mark.parametrize(
+    ("edition", "players", "options"),
+    [
+        ("classic", 2, {}),
+        ("classic", 4, {}),
+        ("space-jam", 3, {}),
+        ("all-wild", 5, {}),
+        ("classic", 4, {"preset": "chaos"}),  # stacks, sets, jump-ins, swaps and passes in the position
+        ("classic", 6, {"preset": "house", "teams": True}),
+    ],
+)
+def test_a_python_position_converts_to_the_same_compiled_position(
+    edition: str, players: int, options: dict[str, Any]
+) -> None:
+    rules = Rules.from_dict({"target_score": 150, "jam_slam_chance": 0.7, **options})
     game = Game(edition, players, seed=players, rules=rules)
     rng = random.Random(players)
     checked = 0
@@ -381,10 +393,11 @@ def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
 def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     from unokit.bots.ismcts import IsmctsBot
 
-    def choices(playouts: str, policy: str = "quick", edition: str = "classic") -> list[int]:
+    def choices(playouts: str, policy: str = "quick", edition: str = "classic", rules: Any = None) -> list[int]:
         bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy, edition=edition)
         assert bot._fast is not None
-        game = Game(edition, 2, seed=9)
+        game = Game(edition, 2, seed=9, rules=rules)
+        assert bot._fast_plays(game)  # the playouts run compiled
         out = []
         for _ in range(12):
             seat = game.actor
@@ -402,6 +415,8 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     assert choices("fast", "heuristic") == choices("fast", "heuristic")
     assert choices("fast", edition="space-jam") == choices("fast", edition="space-jam")
     assert choices("fast", edition="all-wild") == choices("fast", edition="all-wild")
+    house = {"preset": "house"}  # house rules: jump-ins, stacks
+    assert choices("fast", rules=house) == choices("fast", rules=house)
     with pytest.raises(UnknownOptionError):
         IsmctsBot(edition="wild-jackpot", playouts="fast")
     with pytest.raises(UnknownOptionError, match="heuristic playouts"):

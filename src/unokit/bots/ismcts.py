@@ -26,7 +26,7 @@ its seed; a time budget makes the number of iterations depend on the machine.
 
 Playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same quick
 policy) where it is installed and plays the game (Classic UNO, UNO Space Jam and UNO All Wild
-with their sheets' options; ``playout_policy="heuristic"``: Classic):
+under the rules it plays; ``playout_policy="heuristic"``: Classic with the sheet's options):
 ``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
 from generators seeded by the bot's own, so the bot stays deterministic for its seed.
 """
@@ -257,7 +257,7 @@ class IsmctsBot:
             else:
                 plays = True
             self._fast_rules[game.rules] = plays
-        return plays and type(game) is Game and not game.is_over
+        return plays and not game.is_over
 
     def _fast_playout(self, game: Game, lacked: list[set[int]]) -> int:
         """:meth:`_playout` on the compiled engine, from ``game``'s position (``playout_policy``

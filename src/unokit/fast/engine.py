@@ -2482,9 +2482,11 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     log starts empty: the state plays on, as for a search's playouts; it does not observe the past."""
     from unokit.game import Game
 
-    if game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER) or type(game) is not Game:
+    if game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, STACK, MULTI, OVER) or not isinstance(
+        game, Game
+    ):
         raise UnknownOptionError("the compiled engine does not play this position")
-    if len(game.ops) > OPS_CAP or any(op > OP_JAM for op, _, _ in game.ops):
+    if len(game.ops) > OPS_CAP or any(op > OP_JAM and op != OP_STACK for op, _, _ in game.ops):
         raise UnknownOptionError("the position has operations the compiled engine does not run")
     key = (game.edition.name, game.n, game.rules)
     template = _TEMPLATES.get(key)
@@ -2527,6 +2529,15 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     for index, (op, seat, arg) in enumerate(game.ops):
         s[OPS + 3 * index : OPS + 3 * index + 3] = (op, seat, arg)
     s[OPS_COUNT] = len(game.ops)
+    house = game.house_state()  # the house rules' public state (none without house rules)
+    s[STACK_TOTAL] = house.get("stack_total", 0)
+    s[STACK_KIND] = house.get("stack_kind", -1)
+    s[MULTI_COUNT] = house.get("multi_count", 0)
+    for slot, name in ((JUMP_CARD, "jump_card"), (JUMP_NEXT, "jump_next")):
+        card = house.get(name, -1)
+        s[slot] = face[card] if card >= 0 else -1
+    s[JUMP_FROM] = house.get("jump_from", -1)
+    s[JUMP_NEXT_FROM] = house.get("jump_next_from", -1)
     return s
 
 
@@ -2606,21 +2617,38 @@ def playout_action(s: IntArray, seat: int) -> int:
 
 @_jit
 def playout(s: IntArray, limit: int) -> int:
-    """Finish the round in ``s`` with :func:`playout_action` (an open UNO window is settled at
-    random: the player calls, or the next seat catches them); the seat that wins the round, or
-    after ``limit`` decisions the first seat holding the fewest cards."""
+    """Finish the round in ``s`` with :func:`playout_action`, as the search's Python playouts
+    settle what may happen out of turn: an open UNO window at random (the player calls, or the next
+    seat (with teams: the first rival) catches them), then an open Jump-In window half the time (the
+    nearest player who may jump in does, calling UNO); the seat that wins the round, or after
+    ``limit`` decisions the first seat holding the fewest cards."""
     start_round = s[ROUND]
     ended = s[ROUNDS_ENDED]
     n = s[N]
     for _ in range(limit):
-        while s[EXPOSED_COUNT]:
-            target = 0
-            while not s[EXPOSED + target]:
-                target += 1
-            if _policy_below(s, 2) == 0:
-                _apply_legal(s, target, s[ID_CALL_UNO])
-            else:
-                _apply_legal(s, (target + 1) % n, s[ID_CATCH] + target)
+        while s[PHASE] != OVER:
+            if s[EXPOSED_COUNT]:
+                target = 0
+                while not s[EXPOSED + target]:
+                    target += 1
+                if _policy_below(s, 2) == 0:
+                    _apply_legal(s, target, s[ID_CALL_UNO])
+                else:
+                    catcher = (target + 1) % 2 if s[TEAMS] else (target + 1) % n
+                    _apply_legal(s, catcher, s[ID_CATCH] + target)
+                continue
+            jumper = -1
+            if s[JUMP_CARD] >= 0:
+                seat = s[ACTOR]
+                for _ in range(n - 1):
+                    seat = _step_seat(seat, s[DIRECTION], n)
+                    if legal_ids(s, seat):
+                        jumper = seat
+                        break
+            if jumper < 0 or _policy_below(s, 2) == 1:
+                break
+            count = legal_ids(s, jumper)
+            _apply_legal(s, jumper, s[LEGAL + count - 1])  # the highest: a jump-in, with UNO when it may
         if s[PHASE] == OVER or s[ROUNDS_ENDED] != ended:
             break
         seat = s[ACTOR]
