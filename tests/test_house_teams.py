@@ -235,9 +235,9 @@ def test_ismcts_counts_a_partners_win(teams: bool, monkeypatch: pytest.MonkeyPat
     game = Game("classic", 4, seed=3, rules={"teams": teams, "scoring": "single-round"})
     seat = game.actor
     view = game.view(seat)
-    bot = IsmctsBot(seed=1, edition="classic", iterations=1, margin=None)
+    bot = IsmctsBot(seed=1, edition="classic", iterations=1, margin=None, playouts="python")
     partner = (seat + 2) % 4
-    monkeypatch.setattr(bot, "_playout", lambda game, start_round: partner)
+    monkeypatch.setattr(bot, "_playout", lambda game, start_round: partner)  # the playout's winner is given
     root = _Node()
     bot._iterate(view, (known_cards(view), lacked_colours(view.history, view.players)), root)
     wins = sum(child.wins for (who, _), child in root.children.items() if who == seat)
