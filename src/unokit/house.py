@@ -86,7 +86,7 @@ class HouseGame(Game):
         self.silent = not rules.call_uno
         """Silent UNO: no calls, no catches."""
         edition = self.edition
-        self.finish_forbidden = frozenset(card for card in edition.faces if _finish_forbidden(card, rules, edition))
+        self.finish_forbidden = frozenset(c for c in edition.faces if forbidden_as_last_card(c, rules, edition))
         """Cards that may not be played as a player's last card (``no_action_finish``, ``no_wild_finish``)."""
         self.stacking = rules.stacking
         self.stack_total = 0
@@ -759,7 +759,7 @@ def _pass_turn(game: Game, seat: int, card: int) -> None:
     game.end_turn(seat, 0)
 
 
-def _finish_forbidden(card: int, rules: Any, edition: Any) -> bool:
+def forbidden_as_last_card(card: int, rules: Any, edition: Any) -> bool:
     """Whether the finishing restrictions forbid ``card`` as a last card: ``no_action_finish``: a
     coloured action card (All Wild: any card but the plain Wild); ``no_wild_finish``: a wild card
     (not in All Wild)."""

@@ -1700,7 +1700,7 @@ def start(s: IntArray, dealer: int) -> None:
 def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     """The card effects of ``edition`` under ``rules`` (house rules change some, as
     :class:`unokit.house.HouseGame` does) and the house rules' switches, into state ``s``."""
-    from unokit.house import _finish_forbidden as finish_forbidden
+    from unokit.house import forbidden_as_last_card
 
     code = EDITIONS.index(edition.name)
     effects = list(EFFECT_OF[code])
@@ -1744,7 +1744,7 @@ def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     s[MUST_PLAY] = rules.must_play
     s[HAND_LIMIT] = rules.hand_limit
     s[DRAW_TO_MATCH] = rules.draw_to_match
-    s[FINISH_FORBIDDEN] = _bits(finish_forbidden(card, rules, edition) for card in edition.faces)
+    s[FINISH_FORBIDDEN] = _bits(forbidden_as_last_card(card, rules, edition) for card in edition.faces)
 
 
 def _first_ids(space: Any) -> dict[int, int]:
