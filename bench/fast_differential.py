@@ -33,7 +33,7 @@ class _Parser(argparse.ArgumentParser):
 
 def one_game(job: tuple[int, int]) -> tuple[int, str | None]:
     """Replay game ``index`` of ``seed``; its steps and the difference found, if any."""
-    from unokit.fast.differential import OPTION_MIXES, EngineMismatch, play_both
+    from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, EngineMismatch, play_both
 
     seed, index = job
     rng = random.Random(f"fast-differential/{seed}/{index}")
@@ -42,8 +42,12 @@ def one_game(job: tuple[int, int]) -> tuple[int, str | None]:
     players = 2 + index % 9 if not rules.teams else 4 + 2 * (index % 4)  # teams: 4, 6, 8 or 10 players
     while players * rules.hand_size + 1 > 108:
         players -= 2
+    written = WRITTEN_RULE_CARDS if edition == "wild-jackpot" and rng.random() < 0.5 else None
     try:
-        return play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16, edition=edition), None
+        steps = play_both(
+            players, rng.getrandbits(40), rules, rng.getrandbits(40), history=16, edition=edition, rule_cards=written
+        )
+        return steps, None
     except EngineMismatch as error:
         return 0, f"game {index} ({edition}, {players} players, {rules.to_dict()}): {error}"
 

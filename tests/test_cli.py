@@ -135,19 +135,43 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     assert re.fullmatch(
         r"unokit: error: the compiled engine does not play rule option '\w+' \(= .+\); the Python engine does\n", err
     )
-    code, out, err = run(capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast")
-    assert code == 2 and "not 'wild-jackpot'" in err
+    code, out, err = run(
+        capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast", "--rule", "seven_swap=true"
+    )
+    assert code == 2 and "UNO Wild Jackpot with its sheet's options, not house rule 'seven_swap'" in err
     code, out, err = run(capsys, "simulate", "--edition", "space-jam", "--engine", "fast", "--policy", "heuristic")
     assert code == 2 and "Classic UNO with the sheet's options only" in err
     stacked = json.loads(run(capsys, "simulate", "--games", "40", "--json", "--rule", "stacking=cross")[1])
     assert stacked["engine"] == "fast" and stacked["rules"]["stacking"] == "cross"  # a house rule it plays
     code, out, err = run(capsys, *argv, "--policy", "heuristic", "--rule", "stacking=cross", "--engine", "fast")
     assert code == 2 and "Classic UNO with the sheet's options only" in err
-    for edition in ("space-jam", "all-wild"):  # the other editions the compiled engine plays
+    for edition in ("space-jam", "all-wild", "wild-jackpot"):  # the other editions the compiled engine plays
         jam = json.loads(run(capsys, "simulate", "--edition", edition, "--games", "50", "--json")[1])
         assert jam["engine"] == "fast" and sum(jam["wins_by_seat"]) == 50 and jam["rounds"] >= 50
     code, out, err = run(capsys, "simulate", "--engine", "turbo")
     assert code == 2 and "turbo" in err
+
+
+def test_simulate_plays_wild_jackpot_compiled_with_its_rule_cards_and_lever(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The compiled engine's report counts the lever's outcomes and the rule cards performed, reads
+    ``lever_weights`` and plays the rule cards of ``--rules-file``."""
+    argv = ["simulate", "--edition", "wild-jackpot", "--players", "4", "--games", "200", "--seed", "3", "--json"]
+    data = json.loads(run(capsys, *argv)[1])
+    assert data["engine"] == "fast" and data["rule_cards"] is None
+    pulls = list(data["lever_outcomes"].values())
+    assert list(data["lever_outcomes"]) == list(LEVER_OUTCOMES) and min(pulls) > 0.12 * sum(pulls)
+    performed = data["rule_cards_performed"]
+    assert performed["enforced"] > performed["honour"] > 0  # the suggestions: five enforced, three honour tasks
+    left = json.loads(run(capsys, *argv, "--rule", "lever_weights=[0,0,1,0,0,0]")[1])["lever_outcomes"]
+    assert left["left"] > 0 and sum(left.values()) == left["left"]
+    path = tmp_path / "rules.txt"
+    path.write_text("Draw 2 cards\nSwap hands with any player\n", encoding="utf-8")
+    written = json.loads(run(capsys, *argv, "--rules-file", str(path))[1])
+    assert written["rule_cards"] == ["Draw 2 cards", "Swap hands with any player"]
+    assert written["rule_cards_performed"]["honour"] == 0 < written["rule_cards_performed"]["enforced"]
+    assert written["engine"] == "fast" and written["decisions"] != data["decisions"]
 
 
 def test_a_preset_is_applied_then_changed_rule_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -206,7 +230,19 @@ def jackpot_counts(
 
 
 def test_simulate_wild_jackpot_counts_lever_outcomes_and_rule_cards(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["simulate", "--edition", "wild-jackpot", "--players", "3", "--games", "3", "--seed", "4"]
+    argv = [
+        "simulate",
+        "--edition",
+        "wild-jackpot",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--seed",
+        "4",
+        "--engine",
+        "python",
+    ]
     levers, performed = jackpot_counts(3, 3, 4)
     assert sum(levers) > 0 and performed["enforced"] > 0 and performed["honour"] > 0
     data = json.loads(run(capsys, *argv, "--json")[1])
@@ -234,14 +270,26 @@ def test_simulate_wild_jackpot_counts_lever_outcomes_and_rule_cards(capsys: pyte
 def test_simulate_uses_the_rules_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "rules.txt"
     path.write_text("# house rules\n\n  Draw   2 cards \r\n   # not a rule\nReverse\n\n", encoding="utf-8")
-    argv = ["simulate", "--edition", "wild-jackpot", "--players", "3", "--games", "2", "--seed", "8"]
+    argv = [
+        "simulate",
+        "--edition",
+        "wild-jackpot",
+        "--players",
+        "3",
+        "--games",
+        "2",
+        "--seed",
+        "8",
+        "--engine",
+        "python",
+    ]
     data = json.loads(run(capsys, *argv, "--rules-file", str(path), "--json")[1])
     assert data["rule_cards"] == ["Draw 2 cards", "Reverse"]
     # Only the file's cards are performed: both are enforced, so no honour task (the suggestions have three).
     assert data["rule_cards_performed"]["enforced"] > 0 and data["rule_cards_performed"]["honour"] == 0
     levers, performed = jackpot_counts(3, 2, 8, rule_cards=["Draw 2 cards", "Reverse"])
     assert list(data["lever_outcomes"].values()) == levers and data["rule_cards_performed"] == performed
-    expected = simulate("wild-jackpot", 3, 2, 8, rule_cards=["Draw 2 cards", "Reverse"])
+    expected = simulate("wild-jackpot", 3, 2, 8, rule_cards=["Draw 2 cards", "Reverse"])  # (engine python)
     assert data == {**expected, "elapsed_s": data["elapsed_s"]}
     default = json.loads(run(capsys, *argv, "--json")[1])
     assert default["decisions"] != data["decisions"]

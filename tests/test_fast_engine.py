@@ -16,18 +16,20 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
 
-from unokit import Game, Rules
+from unokit import Game, Rules, rulecards
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.fast import engine
-from unokit.fast.differential import OPTION_MIXES, play_both, replay_game, same_game
+from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, play_both, replay_game, same_game
 from unokit.fast.engine import FastGame
 from unokit.rl.cycle import DecisionCycle
+from unokit.rulecards import RuleTextError, read_rule
 
 
 @pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
 def test_compiled_games_replay_identically_through_the_python_engine(mix: int) -> None:
     """Up to 30 games of each mix at 2 to 10 players, at least 4, until 12,000 steps are compared
-    (random play makes some mixes' games long: draw to match, stacking)."""
+    (random play makes some mixes' games long: draw to match, stacking).  Every other Wild Jackpot
+    game has the rule cards of :data:`WRITTEN_RULE_CARDS`, the rest the sheet's suggestions."""
     edition, options = OPTION_MIXES[mix]
     rules = Rules.from_dict(options)
     rng = random.Random(mix)
@@ -37,8 +39,18 @@ def test_compiled_games_replay_identically_through_the_python_engine(mix: int) -
         games += 1
         if players * rules.hand_size + 1 > 108 or (rules.teams and (players < 4 or players % 2)):
             continue
-        steps += play_both(players, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
+        written = WRITTEN_RULE_CARDS if edition == "wild-jackpot" and games % 2 else None
+        steps += play_both(
+            players, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition, rule_cards=written
+        )
     assert steps > 500
+
+
+def test_the_written_rule_cards_use_every_verb_and_target_and_an_honour_task() -> None:
+    effects = [read_rule(text).effect for text in WRITTEN_RULE_CARDS]
+    assert None in effects
+    assert {effect.verb for effect in effects if effect} == set(rulecards.VERBS)
+    assert {effect.target for effect in effects if effect} == set(rulecards.TARGETS)
 
 
 def test_the_mixes_cover_every_edition_and_option_the_compiled_engine_plays() -> None:
@@ -47,13 +59,15 @@ def test_the_mixes_cover_every_edition_and_option_the_compiled_engine_plays() ->
     assert changed == engine.SUPPORTED_OPTIONS
 
 
-@pytest.mark.parametrize("edition", ["space-jam", "all-wild"])
+@pytest.mark.parametrize("edition", ["space-jam", "all-wild", "wild-jackpot"])
 def test_single_round_games_of_the_other_editions_replay_identically(edition: str) -> None:
-    """200 single-round games of each edition beyond Classic, at 2 to 10 players."""
+    """200 single-round games of each edition beyond Classic, at 2 to 10 players (Wild Jackpot:
+    every other one with the written rule cards)."""
     rules = Rules(scoring="single-round")
     rng = random.Random(edition)
     for game in range(200):
-        play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition)
+        written = WRITTEN_RULE_CARDS if edition == "wild-jackpot" and game % 2 else None
+        play_both(2 + game % 9, rng.getrandbits(40), rules, rng.getrandbits(40), edition=edition, rule_cards=written)
 
 
 @pytest.mark.parametrize("part", range(2))
@@ -99,8 +113,14 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         FastGame(4, seed=1, rules=Rules(scoring="knockout"))
     with pytest.raises(SetupError):
         FastGame(11, seed=1)
-    with pytest.raises(UnknownOptionError, match="wild-jackpot"):
-        FastGame(4, seed=1, edition="wild-jackpot")
+    with pytest.raises(UnknownOptionError, match=r"Wild Jackpot .* house rule 'stacking'"):
+        FastGame(4, seed=1, edition="wild-jackpot", rules=Rules(stacking="same"))
+    with pytest.raises(SetupError, match="from 1 to 100 rule cards"):
+        FastGame(4, seed=1, edition="wild-jackpot", rule_cards=[])
+    with pytest.raises(SetupError, match="list of texts"):
+        FastGame(4, seed=1, edition="wild-jackpot", rule_cards="Draw 2 cards.")
+    with pytest.raises(RuleTextError, match="120"):
+        FastGame(4, seed=1, edition="wild-jackpot", rule_cards=["x" * 121])
     with pytest.raises(UnknownOptionError, match="unknown edition"):
         FastGame(4, seed=1, edition="uno-flip")
 
@@ -144,7 +164,13 @@ def fast_env(edition: str = "classic", **options: Any) -> Any:
 
 @pytest.mark.parametrize(
     ("edition", "players", "rules"),
-    [("classic", 2, None), ("classic", 4, {"scoring": "single-round"}), ("space-jam", 3, None), ("all-wild", 4, None)],
+    [
+        ("classic", 2, None),
+        ("classic", 4, {"scoring": "single-round"}),
+        ("space-jam", 3, None),
+        ("all-wild", 4, None),
+        ("wild-jackpot", 3, None),
+    ],
 )
 def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(edition: str, players: int, rules: Any) -> None:
     import warnings
@@ -170,6 +196,8 @@ def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(edition: str
         ("classic", 4, "match", {"teams": True, "scoring": "running-tally", "target_score": 100}),
         ("classic", 3, "win", {"preset": "house"}),
         ("all-wild", 4, "points", {"jump_in": True, "stacking": "up"}),
+        ("wild-jackpot", 3, "points", {}),
+        ("wild-jackpot", 5, "match", {"lever_weights": [1, 2, 2, 2, 2, 1]}),
     ],
 )
 def test_the_fast_environment_steps_as_the_python_one_would(
@@ -220,8 +248,8 @@ def test_the_fast_environment_steps_as_the_python_one_would(
 def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
     from unokit.rl import pettingzoo as uno_pettingzoo
 
-    with pytest.raises(UnknownOptionError, match="not 'wild-jackpot'"):
-        uno_pettingzoo.env(edition="wild-jackpot", engine="fast")
+    with pytest.raises(UnknownOptionError, match="house rule 'jump_in'"):
+        uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"jump_in": True})
     with pytest.raises(UnknownOptionError, match="mercy"):
         uno_pettingzoo.env(edition="classic", engine="fast", rules={"mercy": True})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
@@ -250,7 +278,14 @@ def random_actions(masks: Any, rng: random.Random) -> Any:
 
 @pytest.mark.parametrize(
     ("edition", "reward"),
-    [("classic", "win"), ("classic", "points"), ("classic", "match"), ("space-jam", "points"), ("all-wild", "win")],
+    [
+        ("classic", "win"),
+        ("classic", "points"),
+        ("classic", "match"),
+        ("space-jam", "points"),
+        ("all-wild", "win"),
+        ("wild-jackpot", "points"),
+    ],
 )
 def test_the_batched_environment_gives_each_games_observation_mask_and_rewards(edition: str, reward: str) -> None:
     from unokit.rl.batched import BatchedEnv
@@ -325,13 +360,16 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
         ("all-wild", 5, {}),
         ("classic", 4, {"preset": "chaos"}),  # stacks, sets, jump-ins, swaps and passes in the position
         ("classic", 6, {"preset": "house", "teams": True}),
+        ("wild-jackpot", 4, {}),
+        ("wild-jackpot", 3, {"lever_weights": [1, 1, 1, 2, 2, 0]}),  # with the written rule cards
     ],
 )
 def test_a_python_position_converts_to_the_same_compiled_position(
     edition: str, players: int, options: dict[str, Any]
 ) -> None:
     rules = Rules.from_dict({"target_score": 150, "jam_slam_chance": 0.7, **options})
-    game = Game(edition, players, seed=players, rules=rules)
+    written = WRITTEN_RULE_CARDS if edition == "wild-jackpot" and players % 2 else None
+    game = Game(edition, players, seed=players, rules=rules, rule_cards=written)
     rng = random.Random(players)
     checked = 0
     while not game.is_over and checked < 600:
@@ -349,7 +387,8 @@ def test_a_python_position_converts_to_the_same_compiled_position(
         read = len(game.events)
         game.apply(seat, action)
         fast.apply(seat, action)
-        dropped = any(event[0] == "jam" for event in game.events[read:])  # each engine drops its own card
+        # each engine drops its own Jam card, pulls its own lever, takes its own cards at random
+        dropped = any(event[0] in ("jam", "lever", "take", "rule_reshuffle") for event in game.events[read:])
         if game.round == round_before and len(game.draw_pile) <= pile and not game.is_over and not dropped:
             assert fast.hands() == [sorted(h) for h in game.hands]
             assert fast.phase == game.phase and fast.actor == game.actor
@@ -417,8 +456,9 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     assert choices("fast", edition="all-wild") == choices("fast", edition="all-wild")
     house = {"preset": "house"}  # house rules: jump-ins, stacks
     assert choices("fast", rules=house) == choices("fast", rules=house)
-    with pytest.raises(UnknownOptionError):
-        IsmctsBot(edition="wild-jackpot", playouts="fast")
+    assert choices("fast", edition="wild-jackpot") == choices("fast", edition="wild-jackpot")
+    with pytest.raises(UnknownOptionError, match="heuristic playouts"):
+        IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")
     with pytest.raises(UnknownOptionError, match="heuristic playouts"):
         IsmctsBot(edition="all-wild", playouts="fast", playout_policy="heuristic")
     with pytest.raises(UnknownOptionError):

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from unokit import rulecards as rc
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.game import Game
 from unokit.jackpot import WildJackpot
@@ -128,11 +129,9 @@ def simulate(
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
     if engine != "python":
-        why_not = (
-            fast_engine_plays(edition, rules, policy) if rule_cards is None else "the compiled engine has no rule cards"
-        )
+        why_not = fast_engine_plays(edition, rules, policy)
         if why_not is None:
-            return _simulate_fast(edition, players, games, seed, rules, progress, policy)
+            return _simulate_fast(edition, players, games, seed, rules, progress, policy, rule_cards)
         if engine == "fast":
             raise UnknownOptionError(why_not)
     # Validate the set-up once before starting the clock.
@@ -182,7 +181,14 @@ def play_heuristic_match(game: Game, seed: int) -> int:
 
 
 def _simulate_fast(
-    edition: str, players: int, games: int, seed: int, rules: Rules | None, progress: Progress | None, policy: str
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    rules: Rules | None,
+    progress: Progress | None,
+    policy: str,
+    rule_cards: Sequence[str] | None,
 ) -> dict[str, Any]:
     """:func:`simulate` on the compiled engine: games numbered 0 … ``games - 1`` of ``seed``, in
     batches over every core."""
@@ -192,7 +198,7 @@ def _simulate_fast(
     def play(count: int, players: int, rules: Rules, *, seed: int, first: int = 0) -> dict[str, Any]:
         if policy == "heuristic":
             return play_heuristic_games(count, players, rules, seed=seed, first=first)
-        return play_random_games(count, players, rules, seed=seed, first=first, edition=edition)
+        return play_random_games(count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards)
 
     rules = rules if rules is not None else Rules()
     if not 0 <= seed < 2**62:
@@ -201,6 +207,8 @@ def _simulate_fast(
     wins = [0] * players
     points = [0] * players
     rounds = decisions = 0
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed = [0, 0]
     batch = 20_000
     started = time.perf_counter()
     for first in range(0, games, batch):
@@ -211,11 +219,20 @@ def _simulate_fast(
         for seat in range(players):
             wins[seat] += int((result["winner"] == seat).sum())
             points[seat] += int(result["scores"][:, seat].sum())
+        if "levers" in result:
+            levers = [total + int(more) for total, more in zip(levers, result["levers"].sum(axis=0), strict=True)]
+            performed = [
+                total + int(more) for total, more in zip(performed, result["rules_performed"].sum(axis=0), strict=True)
+            ]
         if progress is not None:
             progress(first + count, games)
     elapsed = time.perf_counter() - started
     report = _report(edition, players, games, seed, rules, rounds, decisions, wins, points, elapsed, "fast")
     report["policy"] = policy
+    if edition == "wild-jackpot":
+        report["rule_cards"] = [rc.clean_rule_text(text) for text in rule_cards] if rule_cards is not None else None
+        report["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
+        report["rule_cards_performed"] = {"enforced": performed[0], "honour": performed[1]}
     return report
 
 

@@ -88,7 +88,8 @@ class IsmctsBot:
             raise UnknownOptionError(f"an ismcts bot's playouts are auto, fast or python, not {playouts!r}")
         self.playouts = playouts
         self._fast: Any = None
-        compiled = ("classic",) if playout_policy == "heuristic" else ("classic", "space-jam", "all-wild")
+        fast_editions = ("classic", "space-jam", "all-wild", "wild-jackpot")
+        compiled = ("classic",) if playout_policy == "heuristic" else fast_editions
         if playouts != "python" and edition in compiled:
             try:
                 from unokit.fast import engine as fast_engine

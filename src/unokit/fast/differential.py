@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,15 @@ from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import EVENT_CARD_KINDS, Encoder
 from unokit.rules import Rules
 
-__all__ = ["OPTION_MIXES", "EngineMismatch", "ScriptedRandom", "play_both", "replay_game", "same_game"]
+__all__ = [
+    "OPTION_MIXES",
+    "WRITTEN_RULE_CARDS",
+    "EngineMismatch",
+    "ScriptedRandom",
+    "play_both",
+    "replay_game",
+    "same_game",
+]
 
 OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classic", {}),
@@ -69,10 +78,41 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("classic", {"preset": "chaos", "scoring": "single-round"}),
     ("all-wild", {"jump_in": True, "stacking": "cross", "call_uno": False}),
     ("space-jam", {"preset": "party", "scoring": "single-round"}),
+    ("wild-jackpot", {}),
+    ("wild-jackpot", {"lever_weights": [0, 1, 1, 3, 3, 1], "rule_card_count": 3, "scoring": "single-round"}),
+    (
+        "wild-jackpot",
+        {"lever_weights": [5, 0, 0, 1, 0, 0], "allow_bluff": False, "hand_size": 3, "scoring": "running-tally"},
+    ),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed
 from its default in one of them at least."""
+
+WRITTEN_RULE_CARDS: tuple[str, ...] = (
+    "Draw 2 cards.",
+    "Draw until you have 9 cards in your hand.",
+    "Discard 2 cards of your choice.",
+    "Discard down to 3 cards.",
+    "Play as many cards in a row as you can.",
+    "Play all of your Wild cards",
+    "Skip your next turn.",
+    "Reverse the direction of play!",
+    "Give 2 cards to the player on your left.",
+    "Give the player on your right 1 card.",
+    "Take 2 cards from the next player.",
+    "Steal a card from the previous player.",
+    "Take 3 cards from the player with the most cards.",
+    "Give 3 cards to the player with the fewest cards.",
+    "Swap hands with a player of your choice.",
+    "Trade hands with the player with the fewest cards.",
+    "Take 1 card from any player.",
+    "Everyone draws 1 card.",
+    "Each player discards 1 card.",
+    "Make chicken noises until your next turn.",
+)
+"""Rule cards written for UNO Wild Jackpot's differential games: every verb and every target of
+the rule-card language, and an honour task (the other games draw the sheet's suggestions)."""
 
 
 class EngineMismatch(AssertionError):
@@ -92,11 +132,15 @@ class ScriptedRandom:
     def __init__(self) -> None:
         self.script: deque[tuple[str, list[int]]] = deque()
 
-    def shuffle(self, items: list[int]) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         check(bool(self.script), "the Python engine shuffled where the compiled one did not")
-        kind, cards = self.script.popleft()
-        check(kind == "shuffle" and sorted(cards) == sorted(items), f"a shuffle of {items} met {kind} {cards}")
-        items[:] = cards
+        kind, values = self.script.popleft()
+        if kind == "order":  # rule cards (or the texts they are drawn from): the order drawn
+            check(sorted(values) == list(range(len(items))), f"a shuffle of {len(items)} rule cards met {values}")
+            items[:] = [items[i] for i in values]
+            return
+        check(kind == "shuffle" and sorted(values) == sorted(items), f"a shuffle of {items} met {kind} {values}")
+        items[:] = values
 
     def sample(self, population: list[int], k: int) -> list[int]:
         check(bool(self.script), "the Python engine drew cards where the compiled one did not")
@@ -116,15 +160,24 @@ class ScriptedRandom:
 
     def random(self) -> float:
         """The Jam drop: below any chance of Slam when the compiled card landed Slam side up, else
-        at or above any chance below 1."""
+        at or above any chance below 1; the lever: the number the compiled engine drew."""
         check(bool(self.script), "the Python engine drew a number where the compiled one did not")
         kind, values = self.script.popleft()
+        if kind == "uniform":
+            return values[0] / 2**32
         check(kind == "random", f"a number from 0 to 1 met {kind} {values}")
         return 0.0 if values[0] else 1.0 - 2.0**-53
 
+    def choices(self, population: Sequence[Any], weights: Sequence[float] | None = None, *, k: int = 1) -> list[Any]:
+        """As :meth:`random.Random.choices` (which draws through :meth:`random`)."""
+        return random.Random.choices(self, population, weights, k=k)  # type: ignore[arg-type]
 
-def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, ScriptedRandom]:
-    """A :class:`Game` dealt as the traced compiled game ``fast`` was, and its scripted generator."""
+
+def replay_game(
+    fast: FastGame, players: int, rules: Rules, rule_cards: Sequence[str] | None = None
+) -> tuple[Game, ScriptedRandom]:
+    """A :class:`Game` dealt as the traced compiled game ``fast`` was (with the same written rule
+    cards, if any), and its scripted generator."""
     scripted = ScriptedRandom()
     scripted.script.extend(fast.trace())
 
@@ -133,7 +186,7 @@ def replay_game(fast: FastGame, players: int, rules: Rules) -> tuple[Game, Scrip
             super()._init_state(*args)
             self.rng = scripted
 
-    return ReplayGame(fast.edition, players, seed=0, rules=rules), scripted
+    return ReplayGame(fast.edition, players, seed=0, rules=rules, rule_cards=rule_cards), scripted
 
 
 def same_game(state: Any, other: Any) -> bool:
@@ -190,14 +243,20 @@ def encoder_field(encoder: Encoder, index: int) -> str:
 
 
 def play_both(
-    players: int, seed: int, rules: Rules, policy_seed: int, history: int = 16, edition: str = "classic"
+    players: int,
+    seed: int,
+    rules: Rules,
+    policy_seed: int,
+    history: int = 16,
+    edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> int:
     """Play compiled game ``seed`` at a table of ``players`` with random decisions (``policy_seed``)
     through the decision cycle, replaying it in Python and comparing every step (observations with
     a window of ``history`` events); the steps taken.  Raises :class:`EngineMismatch` at the first
-    difference."""
-    fast = FastGame(players, seed=seed, rules=rules, edition=edition, trace=True)
-    game, scripted = replay_game(fast, players, rules)
+    difference.  ``rule_cards``: Wild Jackpot's written rule cards (default: the sheet's suggestions)."""
+    fast = FastGame(players, seed=seed, rules=rules, edition=edition, trace=True, rule_cards=rule_cards)
+    game, scripted = replay_game(fast, players, rules, rule_cards)
     encoder = Encoder(edition, players, rules, history)
     layout = engine.encoding_layout(encoder)
     check(fast.new_events() == python_events(game, 0), "the deal's events")

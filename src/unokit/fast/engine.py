@@ -34,6 +34,9 @@ False
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from unokit.fast import MISSING_EXTRA
@@ -45,13 +48,15 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
+from unokit import rulecards as rc
 from unokit.actions import MAX_PLAYERS, ActionType
 from unokit.bots.ismcts import PLAYOUT_ATTACKS
 from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
 from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.game import PHASE_NAMES, check_teams
-from unokit.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
+from unokit.jackpot import WildJackpot, rule_cards_per_player
+from unokit.rules import HOUSE_OPTIONS, MULTI_PLAY_MODES, STACKING_MODES, Rules
 
 __all__ = [
     "EVENT_NAMES",
@@ -65,7 +70,7 @@ IntArray = npt.NDArray[np.int64]
 
 # ---------------------------------------------------------------- tables read from the editions
 
-EDITIONS: tuple[str, ...] = ("classic", "space-jam", "all-wild")
+EDITIONS: tuple[str, ...] = ("classic", "space-jam", "all-wild", "wild-jackpot")
 """The editions the compiled engine plays, by code (``s[EDITION]``)."""
 _EDITIONS = tuple(get_edition(name) for name in EDITIONS)
 CLASSIC = 0
@@ -111,7 +116,7 @@ WD4_OF = np.array([e.faces.index(WILD_DRAW_FOUR) if WILD_DRAW_FOUR in e.faces el
 
 # what a card does when played (its kind's effect in the edition), and when it was the last card
 FX_NONE, FX_SKIP, FX_SKIP_TWO, FX_REVERSE, FX_DRAW_TWO, FX_DRAW_FOUR, FX_COLOUR, FX_CHALLENGE = range(8)
-FX_JAM, FX_TARGET, FX_DRAW_FOUR_COLOUR, FX_SEVEN, FX_ZERO, FX_STACK = range(8, 14)
+FX_JAM, FX_TARGET, FX_DRAW_FOUR_COLOUR, FX_SEVEN, FX_ZERO, FX_STACK, FX_JACKPOT, FX_WILD_JACKPOT = range(8, 16)
 FINAL_NONE, FINAL_DRAW_TWO, FINAL_DRAW_FOUR, FINAL_TARGET, FINAL_SWAP, FINAL_STACK = range(6)
 _EFFECT_CODES = {
     "skip_effect": FX_SKIP,
@@ -123,6 +128,8 @@ _EFFECT_CODES = {
     "wild_draw_four_effect": FX_CHALLENGE,
     "jam_effect": FX_JAM,
     "targeted_effect": FX_TARGET,
+    "jackpot_effect": FX_JACKPOT,
+    "wild_jackpot_effect": FX_WILD_JACKPOT,
 }
 _FINAL_CODES = {
     "final_draw_two": FINAL_DRAW_TWO,
@@ -139,9 +146,43 @@ START_OF = np.array([START_ALL_WILD if not e.colours_matter else START_CLASSIC f
 """How a round starts: the Classic sheet's dealer draw and start card, or All Wild's (a dealer at
 random; the start card's action ignored)."""
 for _edition in _EDITIONS:
+    _own = WildJackpot if isinstance(_edition, WildJackpot) else Edition  # its start card and targets are read below
     assert type(_edition).choose_dealer is (Edition.choose_dealer if _edition.colours_matter else AllWild.choose_dealer)
-    assert type(_edition).start_round is (Edition.start_round if _edition.colours_matter else AllWild.start_round)
-    assert type(_edition).targets is Edition.targets
+    assert type(_edition).start_round is (_own.start_round if _edition.colours_matter else AllWild.start_round)
+    assert type(_edition).targets is _own.targets
+JACKPOT_CODE = EDITIONS.index("wild-jackpot")
+K_JACKPOT = int(Kind.JACKPOT)
+K_WILD_JACKPOT = int(Kind.WILD_JACKPOT)
+MAX_RULES = 100
+"""The most rule cards a Wild Jackpot game holds (``jackpot.WildJackpot.setup`` refuses more)."""
+VERB_CODES = {verb: code for code, verb in enumerate(rc.VERBS)}
+VERB_COUNT = len(rc.VERBS)
+(V_DRAW, V_DRAW_TO, V_DISCARD, V_DISCARD_TO, V_PLAY_RUN, V_PLAY_WILDS, V_SKIP_TURN, V_REVERSE) = range(8)
+V_GIVE, V_TAKE, V_SWAP, V_EVERYONE_DRAWS, V_EVERYONE_DISCARDS = range(8, 13)
+V_HONOUR = -1
+"""A rule card read as an honour task (no enforced verb)."""
+assert tuple(rc.VERBS[v] for v in (V_DRAW, V_DRAW_TO, V_PLAY_WILDS, V_GIVE, V_EVERYONE_DISCARDS)) == (
+    rc.DRAW,
+    rc.DRAW_TO,
+    rc.PLAY_WILDS,
+    rc.GIVE,
+    rc.EVERYONE_DISCARDS,
+)
+T_SELF, T_LEFT, T_RIGHT, T_NEXT, T_PREVIOUS, T_MOST, T_FEWEST, T_CHOICE = range(8)
+assert rc.TARGETS == (rc.SELF, rc.LEFT, rc.RIGHT, rc.NEXT, rc.PREVIOUS, rc.MOST, rc.FEWEST, rc.CHOICE)
+
+
+@lru_cache(maxsize=1024)
+def rule_code(text: str) -> tuple[int, int, int]:
+    """A rule card's text as the compiled engine reads it: (verb code or ``V_HONOUR``, count, target code)."""
+    effect = rc.read_rule(text).effect
+    if effect is None:
+        return V_HONOUR, 0, T_SELF
+    return VERB_CODES[effect.verb], effect.count, rc.TARGETS.index(effect.target)
+
+
+SUGGESTION_CODES = np.array([rule_code(text) for text in rc.SUGGESTIONS], dtype=np.int64)
+"""The rule sheet's suggestions (``rulecards.SUGGESTIONS``), read: a game without written cards draws from them."""
 
 _DE_BRUIJN = np.array(
     [
@@ -223,8 +264,10 @@ STACK = 40
 """The house rules' phase of a pending total of draw cards (``unokit.house.STACK``)."""
 MULTI = 41
 """The house rules' phase of a set of number cards (``unokit.house.MULTI``)."""
-HOUSE_PHASE_INDEX = len(PHASE_NAMES)
-"""Where the house rules' phases begin among the encoding's phases (after the common ones)."""
+RULE_RUN, LEVER_DISCARD, HONOUR, GIVE = 7, 8, 9, 10
+"""Wild Jackpot's phases (``unokit.jackpot``): a run of plays, the lever's discards, an honour task, cards to give."""
+TARGET_PERFORMER, TARGET_OF_RULE = 100, 101
+"""What a Wild Jackpot target decision is for: who performs a rule card, whom a rule card aims at."""
 """The phases, numbered as :mod:`unokit.game` numbers them."""
 WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND = 0, 1, 2
 SCORINGS = {"winner-collects": WINNER_COLLECTS, "running-tally": RUNNING_TALLY, "single-round": SINGLE_ROUND}
@@ -262,6 +305,15 @@ EVENT_NAMES: tuple[str, ...] = (
     "bomb",
     "team_win",
     "jump",
+    "lever",
+    "dispense",
+    "rule",
+    "rule_reshuffle",
+    "run_end",
+    "lose_turn",
+    "done",
+    "take",
+    "give",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -297,15 +349,29 @@ EVENT_NAMES: tuple[str, ...] = (
     E_BOMB,
     E_TEAM_WIN,
     E_JUMP,
+    E_LEVER,
+    E_DISPENSE,
+    E_RULE,
+    E_RULE_RESHUFFLE,
+    E_RUN_END,
+    E_LOSE_TURN,
+    E_DONE,
+    E_TAKE,
+    E_GIVE,
 ) = range(len(EVENT_NAMES))
 
-SEAT_EVENTS = sum(1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP, E_JUMP))
+SEAT_EVENTS = sum(
+    1 << code for code in (E_CHALLENGE, E_REVEAL, E_ACCEPT, E_CATCH, E_TARGET, E_SWAP, E_JUMP, E_TAKE, E_GIVE)
+)
 """The events whose value is a seat (``unokit.rl.encoding.EVENT_SEAT_KINDS``), as a bit set."""
 
 # pending operations, as in unokit.game
 OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_DISCARD, OP_TARGET, OP_END_ROUND, OP_BEGIN, OP_JAM = range(9)
 OP_STACK = 40
 """Offer the pending total to the player after the operation's seat (``unokit.house.OP_STACK``)."""
+OP_LEVER, OP_LEVER_END, OP_START_RULE, OP_PERFORM, OP_RETIRE, OP_RUN, OP_GIVE = range(20, 27)
+OP_LEVER_DISCARD, OP_HONOUR, OP_RULE_TARGET = range(27, 30)
+"""Wild Jackpot's operations, numbered as :mod:`unokit.jackpot` numbers them."""
 
 # ---------------------------------------------------------------- the state's layout
 
@@ -423,14 +489,55 @@ JUMP_PLAY = 88
 """1 while a jump-in's card is played (it never starts a set of cards)."""
 ID_JUMP = 89
 ID_JUMP_UNO = 90
-SCORES = 96
+ID_DONE = 91
+ID_GIVE = 92
+"""Wild Jackpot's "done" and first "give" ids (other editions: ``ID_JUMP``, as they have none)."""
+PENDING_SKIPS = 93
+"""Turns still to be lost, all seats together (a rule card's "skip your next turn")."""
+
+# UNO Wild Jackpot (see unokit.jackpot)
+JACKPOT = 94
+"""1 in a game of UNO Wild Jackpot."""
+LEVER_LAST = 95
+"""The last lever outcome of the round (1-6; -1: none yet)."""
+LEVER_COLOURS = 96
+"""The lever's discards: colours discarded (bits), cards the next player is to draw, whether they are skipped."""
+LEVER_DRAW = 97
+LEVER_SKIP = 98
+GIVE_TO = 99
+"""Who receives the cards a rule card gives, and how many are still to give."""
+GIVE_LEFT = 100
+PERFORMING = 101
+"""The rule card being performed (-1: none)."""
+TARGET_RULE = 102
+"""The rule card whose target is being chosen (-1: none), and its possible targets (seat bits)."""
+TARGET_CHOICES = 103
+RULE_TOTAL = 104
+"""How many rule cards the game holds."""
+DISPENSER_COUNT = 105
+"""Rule cards in the dispenser, behind the unit (used) and dispensed but not yet finished (in play)."""
+USED_COUNT = 106
+IN_PLAY_COUNT = 107
+RULES_WRITTEN = 108
+"""1 when the players wrote the rule cards (else they are drawn from the sheet's suggestions at set-up)."""
+LEVER_AT = 109
+"""Five thresholds: a 32-bit random number ``u`` pulls outcome ``1 + #{j: u >= s[LEVER_AT + j]}``, as
+``random.choices`` with ``lever_weights`` picks from ``u / 2**32`` (see :func:`lever_thresholds`)."""
+LEVER_PULLS = 114
+"""Six counts: the lever's outcomes pulled in the match so far; then the rule cards performed,
+enforced and honour tasks (for reports such as ``unokit simulate``'s)."""
+RULES_ENFORCED = LEVER_PULLS + 6
+RULES_HONOURED = RULES_ENFORCED + 1
+SCORES = 128
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
 """Per seat: its last play carried the UNO call (or it called since), and its hand has not changed."""
 SIZES = CALLED + MAX_PLAYERS
 ROUND_POINTS = SIZES + MAX_PLAYERS
 """Points each seat held when the last round ended."""
-HAND_BITS = ROUND_POINTS + MAX_PLAYERS
+TURN_SKIPS = ROUND_POINTS + MAX_PLAYERS
+"""Per seat: turns it is still to lose in this round."""
+HAND_BITS = TURN_SKIPS + MAX_PLAYERS
 """Per seat: bit ``f`` set when the hand holds face ``f`` (kept with the counts, for fast look-ups)."""
 HANDS = HAND_BITS + MAX_PLAYERS
 DRAW_PILE = HANDS + MAX_PLAYERS * MAX_FACES
@@ -442,11 +549,21 @@ FINALS = EFFECTS + 32
 """Per card kind: what it does as the player's last card (``FINAL_*``)."""
 DRAW_VALUES = FINALS + 32
 """Per card kind: what it adds to a pending total under ``stacking`` (0: it does not stack)."""
-OPS = DRAW_VALUES + 32
-OPS_CAP = 8
+RULE_VERB = DRAW_VALUES + 32
+"""Per rule card: its verb (``V_*``, ``V_HONOUR`` for an honour task), count and target (``T_*``)."""
+RULE_COUNT = RULE_VERB + MAX_RULES
+RULE_AIM = RULE_COUNT + MAX_RULES
+DISPENSER = RULE_AIM + MAX_RULES
+"""The rule cards in the dispenser (the next dispensed last), behind the unit and in play, in order."""
+USED = DISPENSER + MAX_RULES
+IN_PLAY = USED + MAX_RULES
+LEVER_RIDS = IN_PLAY + MAX_RULES
+"""The rule cards dispensed to everyone by one pull of the lever, in order."""
+OPS = LEVER_RIDS + MAX_PLAYERS
+OPS_CAP = 32
 SCRATCH = OPS + 3 * OPS_CAP
-"""Room for the dealer draw and a legal-action mask."""
-LEGAL = SCRATCH + MAX_DECK + 3 * MAX_PLAYERS
+"""Room for the dealer draw, a shuffle's order and a legal-action mask."""
+LEGAL = SCRATCH + max(MAX_DECK, 2 * MAX_RULES) + 3 * MAX_PLAYERS
 """Room for a list of legal action ids."""
 EVENTS = LEGAL + MAX_SIZE + 1
 EVENT_CAP = 256
@@ -456,7 +573,8 @@ TRACE = EVENTS + 4 * EVENT_CAP
 TRACE_CAP = 8 * (MAX_DECK + 4)
 """The shuffles and dealer draws of the last action, when tracing (for the differential test)."""
 STATE_SIZE = TRACE + TRACE_CAP
-TRACE_SHUFFLE, TRACE_SAMPLE, TRACE_RANDRANGE, TRACE_RANDOM = 1, 2, 3, 4
+TRACE_SHUFFLE, TRACE_SAMPLE, TRACE_RANDRANGE, TRACE_RANDOM, TRACE_UNIFORM, TRACE_ORDER = 1, 2, 3, 4, 5, 6
+_TRACE_NAMES = {TRACE_RANDRANGE: "randrange", TRACE_RANDOM: "random", TRACE_UNIFORM: "uniform", TRACE_ORDER: "order"}
 
 SUPPORTED_OPTIONS = frozenset(
     {
@@ -471,6 +589,8 @@ SUPPORTED_OPTIONS = frozenset(
         "jam_discard",
         "jam_draw",
         "forced_swap_final_card",
+        "lever_weights",
+        "rule_card_count",
         "call_uno",
         "force_play",
         "must_play",
@@ -562,6 +682,24 @@ def _shuffle(s: IntArray, start: int, length: int) -> None:
         s[start + i], s[j] = s[j], s[start + i]
     if s[TRACE_ON]:
         _trace(s, TRACE_SHUFFLE, start, length)
+
+
+@_jit
+def _permute(s: IntArray, start: int, length: int) -> None:
+    """Shuffle the ``length`` values from ``start`` (rule cards, not faces), tracing the order drawn
+    (``TRACE_ORDER``: position ``i`` now holds what stood at position ``order[i]``)."""
+    order = SCRATCH
+    values = SCRATCH + MAX_RULES
+    for i in range(length):
+        s[order + i] = i
+        s[values + i] = s[start + i]
+    for i in range(length - 1, 0, -1):
+        j = order + _below(s, i + 1)
+        s[order + i], s[j] = s[j], s[order + i]
+    for i in range(length):
+        s[start + i] = s[values + s[order + i]]
+    if s[TRACE_ON]:
+        _trace(s, TRACE_ORDER, order, length)
 
 
 @_jit
@@ -708,12 +846,25 @@ def _end_turn(s: IntArray, seat: int, skip: int) -> None:
     for _ in range(skip):
         _event(s, E_SKIP, nxt, 0, -1)
         nxt = _step_seat(nxt, step, n)
+    if s[PENDING_SKIPS]:
+        nxt = _lose_pending_turns(s, nxt)
     s[OPS_COUNT] = 0
     s[TURN_SEAT] = nxt
     s[ACTOR] = nxt
     s[PHASE] = TURN
     if s[EXPOSED_COUNT]:
         s[ARMED] = 1
+
+
+@_jit
+def _lose_pending_turns(s: IntArray, seat: int) -> int:
+    """Seats that are to lose their next turn lose it; the first that is not begins."""
+    while s[TURN_SKIPS + seat]:
+        s[TURN_SKIPS + seat] -= 1
+        s[PENDING_SKIPS] -= 1
+        _event(s, E_SKIP, seat, 0, -1)
+        seat = _step_seat(seat, s[DIRECTION], s[N])
+    return seat
 
 
 @_jit
@@ -784,6 +935,10 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[MULTI_COUNT] = 0
     for slot in (JUMP_CARD, JUMP_FROM, JUMP_NEXT, JUMP_NEXT_FROM):
         s[slot] = -1
+    s[LEVER_LAST] = -1
+    s[PENDING_SKIPS] = 0
+    for seat in range(n):
+        s[TURN_SKIPS + seat] = 0
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
     for i in range(s[DECK_N]):
@@ -845,6 +1000,8 @@ def _start_round(s: IntArray, dealer: int) -> None:
         _push(s, OP_COLOUR, left, 0)
     else:
         _push(s, OP_BEGIN, left, 0)
+    if s[JACKPOT] and (kind == K_JACKPOT or kind == K_WILD_JACKPOT):  # noqa: SIM109 - left of the dealer chooses
+        _push(s, OP_START_RULE, left, 0)
     _run_ops(s)
 
 
@@ -891,6 +1048,12 @@ def _end_round(s: IntArray) -> None:
                     s[SCORES + seat] += s[ROUND_POINTS + partner]
             else:
                 s[SCORES + seat] += s[ROUND_POINTS + seat]
+    if s[JACKPOT]:  # rule cards dispensed but not finished go behind the unit
+        for i in range(s[IN_PLAY_COUNT]):
+            s[USED + s[USED_COUNT]] = s[IN_PLAY + i]
+            s[USED_COUNT] += 1
+        s[IN_PLAY_COUNT] = 0
+        s[PERFORMING] = -1
     _event(s, E_ROUND_END, winner, gained, -1)
     if teams:
         _event(s, E_TEAM_WIN, winner, winner % 2, -1)
@@ -966,6 +1129,8 @@ def _run_ops(s: IntArray) -> None:
             return
         elif op == OP_BEGIN:
             s[OPS_COUNT] = 0
+            if s[PENDING_SKIPS]:
+                seat = _lose_pending_turns(s, seat)
             s[TURN_SEAT] = seat
             s[ACTOR] = seat
             s[PHASE] = TURN
@@ -995,6 +1160,8 @@ def _run_ops(s: IntArray) -> None:
                 _push(s, OP_DISCARD, seat, s[JAM_DISCARD])
             else:
                 _draw_cards(s, seat, s[JAM_DRAW])
+        elif not _jackpot_op(s, op, seat, arg):
+            return
 
 
 # ---------------------------------------------------------------- acting
@@ -1049,6 +1216,9 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         return
     effect = s[EFFECTS + kind]
     if effect == FX_NONE and not s[MULTI_MODE]:  # a card without action: the turn passes on
+        if s[PENDING_SKIPS]:
+            _end_turn(s, seat, 0)
+            return
         s[TURN_SEAT] = nxt
         s[ACTOR] = nxt
         s[PHASE] = TURN
@@ -1147,6 +1317,13 @@ def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
         _push(s, OP_END_TURN, seat, 1)
         _push(s, OP_DRAW, nxt, 4)
         _push(s, OP_COLOUR, seat, 0)
+    elif effect == FX_JACKPOT:
+        _push(s, OP_LEVER_END, seat, 0)
+        _push(s, OP_LEVER, seat, 0)
+    elif effect == FX_WILD_JACKPOT:  # the colour is named once the lever's action is done
+        _push(s, OP_LEVER_END, seat, 0)
+        _push(s, OP_COLOUR, seat, 0)
+        _push(s, OP_LEVER, seat, 0)
     elif effect == FX_CHALLENGE:
         if s[ALLOW_BLUFF]:
             s[BLUFF_COLOUR] = s[COLOUR_IN_PLAY]
@@ -1157,6 +1334,9 @@ def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
             _push(s, OP_DRAW, nxt, 4)
         _push(s, OP_COLOUR, seat, 0)
     else:  # a card without action: the turn passes on
+        if s[PENDING_SKIPS]:
+            _end_turn(s, seat, 0)
+            return
         s[TURN_SEAT] = nxt
         s[ACTOR] = nxt
         s[PHASE] = TURN
@@ -1402,6 +1582,407 @@ def _on_target(s: IntArray, seat: int, target: int) -> None:
     _expose_if_single(s, target)
 
 
+# ---------------------------------------------------------------- UNO Wild Jackpot
+
+
+@_jit
+def _jackpot_op(s: IntArray, op: int, seat: int, arg: int) -> bool:
+    """Run one of Wild Jackpot's operations; False when it asks a decision or ends the turn."""
+    if op == OP_LEVER:
+        return _pull_lever(s, seat)
+    if op == OP_LEVER_END:
+        skip = s[LEVER_SKIP]
+        if s[LEVER_DRAW]:
+            _draw_cards(s, _step_seat(seat, s[DIRECTION], s[N]), s[LEVER_DRAW])
+        s[LEVER_COLOURS] = 0
+        s[LEVER_DRAW] = 0
+        s[LEVER_SKIP] = 0
+        _end_turn(s, seat, skip)
+        return False
+    if op == OP_START_RULE:
+        s[TARGET_KIND] = TARGET_PERFORMER
+        _ask(s, TARGET, seat)
+        return False
+    if op == OP_PERFORM:
+        return _perform(s, seat, arg)
+    if op == OP_RETIRE:
+        s[PERFORMING] = -1
+        for i in range(s[IN_PLAY_COUNT]):
+            if s[IN_PLAY + i] == arg:
+                for j in range(i, s[IN_PLAY_COUNT] - 1):
+                    s[IN_PLAY + j] = s[IN_PLAY + j + 1]
+                s[IN_PLAY_COUNT] -= 1
+                s[USED + s[USED_COUNT]] = arg
+                s[USED_COUNT] += 1
+                break
+        return True
+    if op == OP_HONOUR:
+        _ask(s, HONOUR, seat)
+        return False
+    if op == OP_RUN:
+        if _run_faces(s, seat):
+            _ask(s, RULE_RUN, seat)
+            return False
+        _event(s, E_RUN_END, seat, 0, -1)
+        return True
+    if op == OP_GIVE:
+        if arg > 0 and s[SIZES + seat]:
+            s[GIVE_LEFT] = min(arg, s[SIZES + seat])
+            _ask(s, GIVE, seat)
+            return False
+        return True
+    if op == OP_LEVER_DISCARD:
+        if _lever_discard_faces(s, seat):
+            _ask(s, LEVER_DISCARD, seat)
+            return False
+        return True
+    if op == OP_RULE_TARGET:
+        choices = _rule_targets(s, seat, arg)
+        if choices & (choices - 1) == 0:  # one possible target
+            target = 0
+            while not (choices >> target) & 1:
+                target += 1
+            _apply_rule_target(s, seat, arg, target)
+            return True
+        s[TARGET_RULE] = arg
+        s[TARGET_CHOICES] = choices
+        s[TARGET_KIND] = TARGET_OF_RULE
+        _ask(s, TARGET, seat)
+        return False
+    return True
+
+
+@_jit
+def _pull_lever(s: IntArray, seat: int) -> bool:
+    """``seat`` pulls the lever: one of six outcomes, as ``lever_weights`` weighs them."""
+    n = s[N]
+    u = _next32(s)
+    _trace_value(s, TRACE_UNIFORM, u)
+    outcome = 1
+    for j in range(5):
+        if u >= s[LEVER_AT + j]:
+            outcome += 1
+    _event(s, E_LEVER, seat, outcome, -1)
+    s[LEVER_LAST] = outcome
+    s[LEVER_PULLS + outcome - 1] += 1
+    s[LEVER_COLOURS] = 0
+    s[LEVER_DRAW] = 0
+    s[LEVER_SKIP] = 0
+    if outcome == 1:  # the puller chooses who performs a rule card
+        s[TARGET_KIND] = TARGET_PERFORMER
+        _ask(s, TARGET, seat)
+        return False
+    if outcome == 2 or outcome == 3:  # the player on the right, or on the left
+        performer = (seat - 1) % n if outcome == 2 else (seat + 1) % n
+        rid = _dispense(s, performer)
+        if rid >= 0:
+            _push(s, OP_PERFORM, performer, rid)
+    elif outcome == 4:  # everyone, the puller first, in the direction of play
+        for k in range(n):
+            s[LEVER_RIDS + k] = _dispense(s, (seat + s[DIRECTION] * k) % n)
+        for k in range(n - 1, -1, -1):
+            if s[LEVER_RIDS + k] >= 0:
+                _push(s, OP_PERFORM, (seat + s[DIRECTION] * k) % n, s[LEVER_RIDS + k])
+    elif outcome == 5:
+        _push(s, OP_LEVER_DISCARD, seat, 0)
+    else:
+        _draw_cards(s, seat, 4)
+    return True
+
+
+@_jit
+def _dispense(s: IntArray, seat: int) -> int:
+    """Press the button: a rule card for ``seat`` (-1 if the unit is empty; the used cards are
+    shuffled back in first when the dispenser is empty)."""
+    if s[DISPENSER_COUNT] == 0 and s[USED_COUNT]:
+        for i in range(s[USED_COUNT]):
+            s[DISPENSER + i] = s[USED + i]
+        s[DISPENSER_COUNT] = s[USED_COUNT]
+        s[USED_COUNT] = 0
+        _permute(s, DISPENSER, s[DISPENSER_COUNT])
+        _event(s, E_RULE_RESHUFFLE, -1, s[DISPENSER_COUNT], -1)
+    if s[DISPENSER_COUNT] == 0:
+        _event(s, E_DISPENSE, seat, -1, -1)
+        return -1
+    s[DISPENSER_COUNT] -= 1
+    rid = s[DISPENSER + s[DISPENSER_COUNT]]
+    s[IN_PLAY + s[IN_PLAY_COUNT]] = rid
+    s[IN_PLAY_COUNT] += 1
+    _event(s, E_DISPENSE, seat, rid, -1)
+    return rid  # type: ignore[no-any-return]
+
+
+@_jit
+def _out(s: IntArray, seat: int) -> bool:
+    """If ``seat`` has no cards left, the round ends now (the operations pending are dropped)."""
+    if s[SIZES + seat]:
+        return False
+    s[OPS_COUNT] = 0
+    _push(s, OP_END_ROUND, seat, 0)
+    return True
+
+
+@_jit
+def _perform(s: IntArray, seat: int, rid: int) -> bool:
+    """``seat`` performs rule card ``rid``: its enforced effect, or its honour task."""
+    n = s[N]
+    e = s[EDITION]
+    _event(s, E_RULE, seat, rid, -1)
+    s[PERFORMING] = rid
+    _push(s, OP_RETIRE, seat, rid)
+    verb = s[RULE_VERB + rid]
+    count = s[RULE_COUNT + rid]
+    size = s[SIZES + seat]
+    if verb == V_HONOUR:
+        s[RULES_HONOURED] += 1
+        _push(s, OP_HONOUR, seat, rid)
+        return True
+    s[RULES_ENFORCED] += 1
+    if verb == V_DRAW:
+        _draw_cards(s, seat, count)
+    elif verb == V_DRAW_TO:
+        _draw_cards(s, seat, max(0, count - size))
+    elif verb == V_DISCARD:
+        _push(s, OP_DISCARD, seat, count)
+    elif verb == V_DISCARD_TO:
+        if size > count:
+            _push(s, OP_DISCARD, seat, size - count)
+    elif verb == V_PLAY_RUN:
+        _push(s, OP_RUN, seat, 0)
+    elif verb == V_PLAY_WILDS:
+        hand = HANDS + seat * MAX_FACES
+        played = 0
+        for f in range(s[NF]):
+            if COLOUR_OF[e, f] == NO_COL:
+                while s[hand + f]:
+                    _take_card(s, seat, f)
+                    s[DISCARD_PILE + s[DISCARD_COUNT]] = f
+                    s[DISCARD_COUNT] += 1
+                    s[DISCARD_FACES + f] += 1
+                    s[CALLED + seat] = 0
+                    _event(s, E_PLAY, seat, 0, f)
+                    played += 1
+        if played:
+            if _out(s, seat):
+                return True
+            _expose_if_single(s, seat)
+            _push(s, OP_COLOUR, seat, 0)
+    elif verb == V_SKIP_TURN:
+        s[TURN_SKIPS + seat] += 1
+        s[PENDING_SKIPS] += 1
+        _event(s, E_LOSE_TURN, seat, 0, -1)
+    elif verb == V_REVERSE:
+        s[DIRECTION] = -s[DIRECTION]
+        _event(s, E_REVERSE, seat, s[DIRECTION], -1)
+    elif verb == V_GIVE or verb == V_TAKE or verb == V_SWAP:  # noqa: SIM109
+        _push(s, OP_RULE_TARGET, seat, rid)
+    elif verb == V_EVERYONE_DRAWS:
+        for k in range(n):
+            _draw_cards(s, (seat + s[DIRECTION] * k) % n, count)
+    elif verb == V_EVERYONE_DISCARDS:
+        for k in range(n - 1, -1, -1):
+            _push(s, OP_DISCARD, (seat + s[DIRECTION] * k) % n, count)
+    return True
+
+
+@_jit
+def _rule_targets(s: IntArray, seat: int, rid: int) -> int:
+    """The players rule card ``rid`` performed by ``seat`` may aim at, as seat bits."""
+    n = s[N]
+    aim = s[RULE_AIM + rid]
+    if aim == T_LEFT:
+        return 1 << ((seat + 1) % n)  # type: ignore[no-any-return]
+    if aim == T_RIGHT:
+        return 1 << ((seat - 1) % n)  # type: ignore[no-any-return]
+    if aim == T_NEXT:
+        return 1 << _step_seat(seat, s[DIRECTION], n)
+    if aim == T_PREVIOUS:
+        return 1 << _step_seat(seat, -s[DIRECTION], n)
+    most = -1
+    fewest = 1 << 30
+    for other in range(n):
+        if other != seat:
+            most = max(most, s[SIZES + other])
+            fewest = min(fewest, s[SIZES + other])
+    choices = 0
+    for other in range(n):
+        if other == seat:
+            continue
+        size = s[SIZES + other]
+        if (aim == T_MOST and size == most) or (aim == T_FEWEST and size == fewest) or aim == T_CHOICE:
+            choices |= 1 << other
+    return choices
+
+
+@_jit
+def _apply_rule_target(s: IntArray, seat: int, rid: int, target: int) -> None:
+    """Rule card ``rid`` performed by ``seat`` reaches ``target``: cards to give, cards taken at
+    random, or hands swapped."""
+    verb = s[RULE_VERB + rid]
+    if verb == V_GIVE:
+        s[GIVE_TO] = target
+        _push(s, OP_GIVE, seat, s[RULE_COUNT + rid])
+    elif verb == V_TAKE:
+        held = s[SIZES + target]
+        take = min(s[RULE_COUNT + rid], held)
+        pool = SCRATCH
+        theirs = HANDS + target * MAX_FACES
+        at = 0
+        for f in range(s[NF]):
+            for _ in range(s[theirs + f]):
+                s[pool + at] = f
+                at += 1
+        for i in range(take):  # ``take`` distinct cards of the hand: a partial Fisher-Yates
+            j = i + _below(s, held - i)
+            s[pool + i], s[pool + j] = s[pool + j], s[pool + i]
+        if s[TRACE_ON]:
+            _trace(s, TRACE_SAMPLE, pool, take)
+        mine = HANDS + seat * MAX_FACES
+        for i in range(take):
+            f = s[pool + i]
+            _take_card(s, target, f)
+            s[mine + f] += 1
+            s[HAND_BITS + seat] |= 1 << f
+            s[SIZES + seat] += 1
+        s[CALLED + seat] = 0
+        s[CALLED + target] = 0
+        _event(s, E_TAKE, seat, target, -1)
+        _expose_if_single(s, seat)
+        _expose_if_single(s, target)
+        _out(s, target)
+    else:
+        _swap_hands(s, seat, target)
+
+
+@_jit
+def _swap_hands(s: IntArray, seat: int, target: int) -> None:
+    """``seat`` and ``target`` swap hands."""
+    mine = HANDS + seat * MAX_FACES
+    theirs = HANDS + target * MAX_FACES
+    for f in range(s[NF]):
+        s[mine + f], s[theirs + f] = s[theirs + f], s[mine + f]
+    s[HAND_BITS + seat], s[HAND_BITS + target] = s[HAND_BITS + target], s[HAND_BITS + seat]
+    s[SIZES + seat], s[SIZES + target] = s[SIZES + target], s[SIZES + seat]
+    s[CALLED + seat] = 0
+    s[CALLED + target] = 0
+    _event(s, E_SWAP, seat, target, -1)
+    _expose_if_single(s, seat)
+    _expose_if_single(s, target)
+
+
+@_jit
+def _run_faces(s: IntArray, seat: int) -> int:
+    """The faces ``seat`` may play in a run of plays (as on a turn), as a bit set."""
+    faces = 0
+    held = s[HAND_BITS + seat]
+    for f in range(s[NF]):
+        if (held >> f) & 1 and _playable_now(s, seat, f):
+            faces |= 1 << f
+    return faces
+
+
+@_jit
+def _lever_discard_faces(s: IntArray, seat: int) -> int:
+    """The faces ``seat`` may discard after the lever: coloured, of a colour not yet discarded."""
+    e = s[EDITION]
+    faces = 0
+    held = s[HAND_BITS + seat]
+    for f in range(s[NF]):
+        colour = COLOUR_OF[e, f]
+        if (held >> f) & 1 and colour != NO_COL and not (s[LEVER_COLOURS] >> colour) & 1:
+            faces |= 1 << f
+    return faces
+
+
+@_jit
+def _jackpot_target(s: IntArray, seat: int, target: int) -> None:
+    """The target chosen: the performer of a dispensed rule card, or the player a rule card aims at."""
+    _event(s, E_TARGET, seat, target, -1)
+    if s[TARGET_KIND] == TARGET_PERFORMER:
+        rid = _dispense(s, target)
+        if rid >= 0:
+            _push(s, OP_PERFORM, target, rid)
+        return
+    rid = s[TARGET_RULE]
+    s[TARGET_RULE] = -1
+    s[TARGET_CHOICES] = 0
+    _apply_rule_target(s, seat, rid, target)
+
+
+@_jit
+def _jackpot_action(s: IntArray, seat: int, action: int) -> None:
+    """Apply a legal action of one of Wild Jackpot's phases."""
+    e = s[EDITION]
+    phase = s[PHASE]
+    if phase == RULE_RUN:  # one more card of the run: no action, the colour named after a wild
+        called = action >= s[ID_PLAY_UNO]
+        face = action - s[ID_PLAY_UNO] if called else action
+        _take_card(s, seat, face)
+        s[DISCARD_PILE + s[DISCARD_COUNT]] = face
+        s[DISCARD_COUNT] += 1
+        s[DISCARD_FACES + face] += 1
+        _event(s, E_PLAY, seat, 1 if called else 0, face)
+        s[CALLED + seat] = 1 if called else 0
+        wild = COLOUR_OF[e, face] == NO_COL
+        if not wild:
+            s[COLOUR_IN_PLAY] = COLOUR_OF[e, face]
+        if not _out(s, seat):
+            if s[SIZES + seat] == 1 and not called:
+                _expose_if_single(s, seat)
+            _push(s, OP_RUN, seat, 0)
+            if wild:
+                _push(s, OP_COLOUR, seat, 0)
+    elif phase == LEVER_DISCARD:
+        if action == s[ID_DONE]:
+            _event(s, E_DONE, seat, 0, -1)
+        else:
+            face = action - s[ID_DISCARD]
+            colour = COLOUR_OF[e, face]
+            _take_card(s, seat, face)
+            s[DISCARD_PILE + s[DISCARD_COUNT]] = face
+            s[DISCARD_COUNT] += 1
+            s[DISCARD_FACES + face] += 1
+            s[COLOUR_IN_PLAY] = colour
+            s[CALLED + seat] = 0
+            _event(s, E_DISCARD, seat, 1, face)
+            s[LEVER_COLOURS] |= 1 << colour
+            kind = KIND_OF[e, face]
+            if kind == K_REVERSE:
+                s[DIRECTION] = -s[DIRECTION]
+                _event(s, E_REVERSE, seat, s[DIRECTION], -1)
+            elif kind == K_SKIP:
+                s[LEVER_SKIP] = 1
+            elif kind == K_DRAW_TWO:
+                s[LEVER_DRAW] += 2
+                s[LEVER_SKIP] = 1
+            if s[SIZES + seat] == 0:
+                if s[LEVER_DRAW]:  # a final Draw Two is still drawn
+                    _draw_cards(s, _step_seat(seat, s[DIRECTION], s[N]), s[LEVER_DRAW])
+                _out(s, seat)
+            else:
+                _expose_if_single(s, seat)
+                _push(s, OP_LEVER_DISCARD, seat, 0)
+    elif phase == HONOUR:
+        _event(s, E_DONE, seat, 0, -1)
+    else:  # GIVE
+        target = s[GIVE_TO]
+        face = action - s[ID_GIVE]
+        _take_card(s, seat, face)
+        s[HANDS + target * MAX_FACES + face] += 1
+        s[HAND_BITS + target] |= 1 << face
+        s[SIZES + target] += 1
+        s[CALLED + seat] = 0
+        s[CALLED + target] = 0
+        _event(s, E_GIVE, seat, target, -1)
+        s[GIVE_LEFT] -= 1
+        _expose_if_single(s, target)
+        if not _out(s, seat):
+            _expose_if_single(s, seat)
+            if s[GIVE_LEFT] > 0:
+                return
+    _run_ops(s)
+
+
 @_jit
 def _write_faces(s: IntArray, bits: int, count: int) -> int:
     """Append the faces of the bit set ``bits`` to the ``LEGAL`` area from ``count``, lowest first
@@ -1458,11 +2039,35 @@ def _decision_ids(s: IntArray, seat: int, phase: int, size: int) -> int:
         count = _write_faces(s, s[HAND_BITS + seat], 0)
         for i in range(count):
             s[LEGAL + i] += s[ID_DISCARD]
-    elif phase == TARGET:  # every other player
+    elif phase == TARGET:  # every other player (a rule card's performer: anyone; its target: its choices)
+        kind = s[TARGET_KIND]
         for other in range(s[N]):
-            if other != seat:
+            if (
+                (kind == TARGET_OF_RULE and (s[TARGET_CHOICES] >> other) & 1)
+                or kind == TARGET_PERFORMER
+                or (kind < TARGET_PERFORMER and other != seat)
+            ):
                 s[LEGAL + count] = s[ID_TARGET] + other
                 count += 1
+    elif phase == RULE_RUN:
+        count = _write_faces(s, _run_faces(s, seat), 0)
+        if size == 2:
+            for i in range(count):
+                s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
+            count += count
+    elif phase == LEVER_DISCARD:
+        count = _write_faces(s, _lever_discard_faces(s, seat), 0)
+        for i in range(count):
+            s[LEGAL + i] += s[ID_DISCARD]
+        s[LEGAL + count] = s[ID_DONE]
+        count += 1
+    elif phase == HONOUR:
+        s[LEGAL] = s[ID_DONE]
+        count = 1
+    elif phase == GIVE:
+        count = _write_faces(s, s[HAND_BITS + seat], 0)
+        for i in range(count):
+            s[LEGAL + i] += s[ID_GIVE]
     return count
 
 
@@ -1587,7 +2192,10 @@ def _apply_decision(s: IntArray, seat: int, action: int) -> None:
     elif action < s[ID_TARGET]:
         _resolve_challenge(s, seat, action == s[ID_CHALLENGE])
     elif action < s[ID_DISCARD]:
-        _on_target(s, seat, action - s[ID_TARGET])
+        if s[TARGET_KIND] >= TARGET_PERFORMER:
+            _jackpot_target(s, seat, action - s[ID_TARGET])
+        else:
+            _on_target(s, seat, action - s[ID_TARGET])
         _run_ops(s)
     else:
         _discard(s, seat, action - s[ID_DISCARD])
@@ -1598,7 +2206,7 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
     """Apply ``action`` of ``seat``, known to be legal."""
     s[MOVES] += 1
     s[WAITED] = 0
-    if s[ID_CALL_UNO] <= action < s[ID_JUMP]:  # a call or a catch
+    if s[ID_CALL_UNO] <= action < s[ID_DONE]:  # a call or a catch
         if action == s[ID_CALL_UNO]:
             _unexpose(s, seat)
             s[CALLED + seat] = 1
@@ -1617,7 +2225,9 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
             s[EXPOSED + other] = 0
         s[EXPOSED_COUNT] = 0
         s[ARMED] = 0
-    if action < s[ID_DRAW]:
+    if RULE_RUN <= s[PHASE] <= GIVE:
+        _jackpot_action(s, seat, action)
+    elif action < s[ID_DRAW]:
         s[DRAWN_FACE] = -1
         if action >= s[ID_PLAY_UNO]:
             _play_card(s, seat, action - s[ID_PLAY_UNO], True)
@@ -1688,10 +2298,36 @@ def act(s: IntArray, seat: int, action: int) -> int:
 
 @_jit
 def start(s: IntArray, dealer: int) -> None:
-    """Choose the dealer (``dealer`` < 0: each player draws a card, as the sheet says) and deal."""
+    """Choose the dealer (``dealer`` < 0: each player draws a card, as the sheet says), load Wild
+    Jackpot's rule cards into the dispenser, and deal."""
     if dealer < 0:
         dealer = _choose_dealer(s)
+    if s[JACKPOT]:
+        _load_rule_cards(s)
     _start_round(s, dealer)
+
+
+@_jit
+def _load_rule_cards(s: IntArray) -> None:
+    """The rule cards (unless written, drawn from the sheet's suggestions, as
+    ``jackpot.suggested_rule_cards`` draws them) go into the dispenser, shuffled."""
+    total = s[RULE_TOTAL]
+    if not s[RULES_WRITTEN]:
+        suggestions = len(SUGGESTION_CODES)
+        for i in range(suggestions):
+            s[DISPENSER + i] = i
+        _permute(s, DISPENSER, suggestions)
+        for rid in range(total):
+            text = s[DISPENSER + rid % suggestions]
+            s[RULE_VERB + rid] = SUGGESTION_CODES[text, 0]
+            s[RULE_COUNT + rid] = SUGGESTION_CODES[text, 1]
+            s[RULE_AIM + rid] = SUGGESTION_CODES[text, 2]
+    for rid in range(total):
+        s[DISPENSER + rid] = rid
+    s[DISPENSER_COUNT] = total
+    s[USED_COUNT] = 0
+    s[IN_PLAY_COUNT] = 0
+    _permute(s, DISPENSER, total)
 
 
 # ---------------------------------------------------------------- set-up from Python
@@ -1766,6 +2402,13 @@ def _first_ids(space: Any) -> dict[int, int]:
         ID_JUMP_UNO: space.jump_uno_id[space.faces[0]],
         ID_WAIT: space.size,
     }
+    jump = first[ID_JUMP]
+    first[ID_DONE] = space.id(ActionType.DONE, 0) if ActionType.DONE in space.extra else jump
+    first[ID_GIVE] = space.id(ActionType.GIVE, space.faces[0]) if ActionType.GIVE in space.extra else jump
+    assert ActionType.GIVE not in space.extra or all(
+        space.id(ActionType.GIVE, c) == first[ID_GIVE] + i for i, c in enumerate(space.faces)
+    )
+    assert first[ID_CATCH] + MAX_PLAYERS == first[ID_DONE] <= first[ID_GIVE] <= jump
     assert all(space.play_id[c] == i and space.play_uno_id[c] == faces + i for i, c in enumerate(space.faces))
     assert all(space.discard_id[c] == first[ID_DISCARD] + i for i, c in enumerate(space.faces))
     assert all(space.id(ActionType.COLOUR, c) == first[ID_COLOUR] + i for i, c in enumerate(space.colours))
@@ -1793,6 +2436,12 @@ def check_rules(rules: Rules, edition: str = "classic") -> None:
             raise UnknownOptionError(
                 f"the compiled engine does not play rule option {name!r} (= {value!r}); the Python engine does"
             )
+    house = [name for name in rules.to_dict() if name in HOUSE_OPTIONS]
+    if code == JACKPOT_CODE and house:
+        raise UnknownOptionError(
+            f"the compiled engine plays UNO Wild Jackpot with its sheet's options, not house rule {house[0]!r}; "
+            "the Python engine does"
+        )
     scoring = _EDITIONS[code].scoring_method(rules)
     if scoring not in SCORINGS:
         raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; the Python engine does")
@@ -1806,10 +2455,13 @@ def new_state(
     edition: str = "classic",
     dealer: int = -1,
     trace: bool = False,
+    rule_cards: Sequence[str] | None = None,
 ) -> IntArray:
     """A dealt game: the state array of ``edition`` at a table of ``players``.  ``dealer`` -1:
-    chosen as the sheet says; ``trace``: record the shuffles and random draws (see :meth:`FastGame.trace`)."""
-    s = template_state(players, rules, edition)
+    chosen as the sheet says; ``trace``: record the shuffles and random draws (see
+    :meth:`FastGame.trace`); ``rule_cards``: Wild Jackpot's written rule cards (default: the sheet's
+    suggestions)."""
+    s = template_state(players, rules, edition, rule_cards)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise SetupError(f"seed must be an integer, not {seed!r}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not -1 <= dealer < players:
@@ -1839,9 +2491,11 @@ class FastGame:
         edition: str = "classic",
         dealer: int = -1,
         trace: bool = False,
+        rule_cards: Sequence[str] | None = None,
     ) -> None:
         rules = rules if rules is not None else Rules()
-        self._hold(new_state(players, seed, rules, edition=edition, dealer=dealer, trace=trace), rules)
+        state = new_state(players, seed, rules, edition=edition, dealer=dealer, trace=trace, rule_cards=rule_cards)
+        self._hold(state, rules)
 
     def _hold(self, state: IntArray, rules: Rules) -> None:
         self.rules = rules
@@ -1963,8 +2617,10 @@ class FastGame:
     def trace(self) -> list[tuple[str, list[int]]]:
         """The random results since the last call (the game must have been made with ``trace=True``):
         shuffles (``"shuffle"``: the cards in their new order) and dealer draws (``"sample"``), as
-        card integers; a dealer chosen at random (``"randrange"``: ``[seat]``) and Jam drops
-        (``"random"``: ``[1]`` Slam side up, ``[0]`` UNO side up)."""
+        card integers; a dealer chosen at random (``"randrange"``: ``[seat]``), Jam drops
+        (``"random"``: ``[1]`` Slam side up, ``[0]`` UNO side up), lever pulls (``"uniform"``:
+        ``[u]``, the number ``u / 2**32`` drawn) and shuffles of rule cards (``"order"``: position
+        ``i`` takes what stood at position ``order[i]``)."""
         s = self.state
         out = []
         at = 0
@@ -1975,7 +2631,7 @@ class FastGame:
             if kind in (TRACE_SHUFFLE, TRACE_SAMPLE):
                 out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", [self.faces[f] for f in values]))
             else:
-                out.append(("randrange" if kind == TRACE_RANDRANGE else "random", values))
+                out.append((_TRACE_NAMES[kind], values))
             at += length + 2
         s[TRACE_COUNT] = 0
         return out
@@ -1988,8 +2644,12 @@ O_HAND, O_DRAWN, O_TOP, O_DISCARDS, O_COLOUR, O_DIRECTION, O_PHASE, O_ACTOR, O_T
 O_SIZES, O_UNCALLED, O_CALLED, O_SCORES, O_DRAW_PILE, O_DISCARD_SIZE, O_BLUFFER, O_BLUFF_COLOUR = range(10, 18)
 O_EVENTS, O_SLOT, O_S_KIND, O_S_SEAT, O_S_OTHER, O_S_CARD, O_S_COLOUR, O_S_VALUE, O_HISTORY = range(18, 27)
 O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI, O_TEAM = range(27, 34)
-O_JUMP_CARD, O_JUMP_FROM = 34, 35
-O_PURPOSE_OF = 40
+O_JUMP_CARD, O_JUMP_FROM, O_SKIPS, O_HOUSE_PHASE = 34, 35, 36, 37
+O_LEVER, O_LEVER_COLOURS, O_LEVER_DRAW, O_LEVER_SKIP, O_RULE_VERB, O_RULE_COUNT, O_RULE_AIM = range(38, 45)
+O_GIVE_TO, O_GIVE_LEFT, O_CHOICES, O_DISPENSER, O_RULES_USED, O_RULES_IN_PLAY = range(45, 51)
+O_PURPOSE_PERFORMER, O_PURPOSE_RULE = 51, 52
+"""The indexes of Wild Jackpot's target purposes (who performs a rule card, whom it aims at)."""
+O_PURPOSE_OF = 64
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
 O_STACK_KIND_OF = O_PURPOSE_OF + 32
 """``layout[O_STACK_KIND_OF + kind]``: the index of a draw card's kind among the encoding's stack kinds."""
@@ -2023,6 +2683,22 @@ _FIELD_SLOTS = {
     "team": O_TEAM,
     "jump_card": O_JUMP_CARD,
     "jump_from": O_JUMP_FROM,
+    "turns_to_lose": O_SKIPS,
+}
+_JACKPOT_SLOTS = {
+    "lever": O_LEVER,
+    "lever_colours": O_LEVER_COLOURS,
+    "lever_draw": O_LEVER_DRAW,
+    "lever_skip": O_LEVER_SKIP,
+    "rule": O_RULE_VERB,
+    "rule_count": O_RULE_COUNT,
+    "rule_target": O_RULE_AIM,
+    "give_to": O_GIVE_TO,
+    "give_left": O_GIVE_LEFT,
+    "target_choices": O_CHOICES,
+    "rule_cards_in_dispenser": O_DISPENSER,
+    "rule_cards_used": O_RULES_USED,
+    "rule_cards_in_play": O_RULES_IN_PLAY,
 }
 _SLOT_SLOTS = {
     "kind": O_S_KIND,
@@ -2051,17 +2727,24 @@ def encoding_layout(encoder: Any) -> IntArray:
     for index, kind in enumerate(TARGET_PURPOSES):
         if kind < 32:
             layout[O_PURPOSE_OF + kind] = index
+    layout[O_PURPOSE_PERFORMER] = TARGET_PURPOSES.index(TARGET_PERFORMER)
+    layout[O_PURPOSE_RULE] = TARGET_PURPOSES.index(TARGET_OF_RULE)
     for index, kind in enumerate(encoder.stack_kinds):
         layout[O_STACK_KIND_OF + kind] = index
-    assert encoder.phases[HOUSE_PHASE_INDEX] == "stack", "the compiled engine's editions have no phases of their own"
+    layout[O_HOUSE_PHASE] = encoder.phase_index["stack"]
+    assert layout[O_HOUSE_PHASE] == len(PHASE_NAMES) + len(_EDITIONS[code].phase_names)
+    assert all(encoder.phase_index[name] == RULE_RUN + i for i, name in enumerate(_EDITIONS[code].phase_names))
     layout[O_JAM] = encoder.field("jam").offset if _EDITIONS[code].name == "space-jam" else -1
+    jackpot = code == JACKPOT_CODE
+    for name, slot in _JACKPOT_SLOTS.items():
+        layout[slot] = encoder.field(name).offset if jackpot else -1
     slot_fields = {field.name: field.offset for field in encoder.slot_fields}
     for name, slot in _SLOT_SLOTS.items():
         layout[slot] = slot_fields[name]
     layout[O_SLOT] = encoder.slot_size
     layout[O_HISTORY] = encoder.history
-    for code, name in enumerate(EVENT_NAMES):
-        layout[O_KIND_INDEX + code] = encoder.event_kind_index[name]
+    for code, name in enumerate(EVENT_NAMES):  # (an edition's own kinds only in that edition)
+        layout[O_KIND_INDEX + code] = encoder.event_kind_index.get(name, -1)
     return layout
 
 
@@ -2098,7 +2781,7 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     out[layout[O_TOP] + _discard_top(s)] = 1
     out[layout[O_COLOUR] + COLOUR_INDEX_OF[e, s[COLOUR_IN_PLAY]]] = 1
     out[layout[O_DIRECTION]] = 1 if s[DIRECTION] > 0 else 0
-    out[layout[O_PHASE] + (phase if phase < STACK else phase - STACK + HOUSE_PHASE_INDEX)] = 1
+    out[layout[O_PHASE] + (phase if phase < STACK else phase - STACK + layout[O_HOUSE_PHASE])] = 1
     _seat_flag(out, layout[O_ACTOR], s[ACTOR], me, n)
     _seat_flag(out, layout[O_TURN], s[TURN_SEAT], me, n)
     _seat_flag(out, layout[O_DEALER], s[DEALER], me, n)
@@ -2119,7 +2802,14 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     elif phase == DISCARD:
         _put(out, high, layout[O_DISCARDS_LEFT], s[DISCARDS_LEFT])
     elif phase == TARGET:
-        out[layout[O_PURPOSE] + layout[O_PURPOSE_OF + s[TARGET_KIND]]] = 1
+        kind = s[TARGET_KIND]
+        purpose = layout[O_PURPOSE_OF + kind] if kind < TARGET_PERFORMER else layout[O_PURPOSE_PERFORMER + kind - 100]
+        out[layout[O_PURPOSE] + purpose] = 1
+    if s[PENDING_SKIPS]:
+        for seat in range(n):
+            _put(out, high, layout[O_SKIPS] + (seat - me) % n, s[TURN_SKIPS + seat])
+    if s[JACKPOT]:
+        _encode_jackpot(s, me, layout, high, out)
     if s[MULTI_COUNT]:
         _put(out, high, layout[O_MULTI], s[MULTI_COUNT])
     if s[TEAMS]:
@@ -2152,6 +2842,39 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
                 out[base + layout[O_S_COLOUR] + index] = 1
         elif value > 0:
             _put(out, high, base + layout[O_S_VALUE], value)
+
+
+@_jit
+def _encode_jackpot(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
+    """Wild Jackpot's part of ``me``'s observation (``Encoder._encode_jackpot``)."""
+    n = s[N]
+    e = s[EDITION]
+    if s[LEVER_LAST] > 0:
+        out[layout[O_LEVER] + s[LEVER_LAST] - 1] = 1
+    for index in range(s[NCOL]):
+        if (s[LEVER_COLOURS] >> COLOURS_OF[e, index]) & 1:
+            out[layout[O_LEVER_COLOURS] + index] = 1
+    _put(out, high, layout[O_LEVER_DRAW], s[LEVER_DRAW])
+    _put(out, high, layout[O_LEVER_SKIP], s[LEVER_SKIP])
+    rid = s[PERFORMING]
+    if rid >= 0:
+        verb = s[RULE_VERB + rid]
+        if verb == V_HONOUR:
+            out[layout[O_RULE_VERB] + VERB_COUNT] = 1  # the honour task, after the verbs
+        else:
+            out[layout[O_RULE_VERB] + verb] = 1
+            _put(out, high, layout[O_RULE_COUNT], s[RULE_COUNT + rid])
+            out[layout[O_RULE_AIM] + s[RULE_AIM + rid]] = 1
+    if s[PHASE] == GIVE:
+        _seat_flag(out, layout[O_GIVE_TO], s[GIVE_TO], me, n)
+        _put(out, high, layout[O_GIVE_LEFT], s[GIVE_LEFT])
+    if s[TARGET_KIND] == TARGET_OF_RULE and s[TARGET_RULE] >= 0:
+        for seat in range(n):
+            if (s[TARGET_CHOICES] >> seat) & 1:
+                _seat_flag(out, layout[O_CHOICES], seat, me, n)
+    _put(out, high, layout[O_DISPENSER], s[DISPENSER_COUNT])
+    _put(out, high, layout[O_RULES_USED], s[USED_COUNT])
+    _put(out, high, layout[O_RULES_IN_PLAY], s[IN_PLAY_COUNT])
 
 
 @_jit
@@ -2236,6 +2959,7 @@ def _play_random_batch(
     winners: IntArray,
     rounds: IntArray,
     scores: IntArray,
+    jackpot: IntArray,
     limit: int,
 ) -> None:
     games = len(decisions)
@@ -2249,10 +2973,60 @@ def _play_random_batch(
             rounds[game] = s[ROUND]
             for seat in range(n):
                 scores[game, seat] = s[SCORES + seat]
+            for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
+                jackpot[game, k] = s[LEVER_PULLS + k]
 
 
-def template_state(players: int, rules: Rules | None = None, edition: str = "classic") -> IntArray:
-    """A state of ``edition`` with ``rules`` set and nothing dealt, for :func:`play_random_game` to start from."""
+def lever_thresholds(weights: tuple[int, ...]) -> list[int]:
+    """The five thresholds of ``LEVER_AT``: the least 32-bit ``u`` for which ``random.choices`` with
+    ``weights``, given ``random() == u / 2**32``, pulls past outcome ``j + 1`` (``2**32``: never).
+
+    >>> lever_thresholds((1, 1, 1, 1, 1, 1))[:2]
+    [715827883, 1431655766]
+    """
+    cumulative = list(accumulate(weights))
+    total = cumulative[-1] + 0.0
+    thresholds = []
+    for bound in cumulative[:5]:
+        low, high = 0, 2**32
+        while low < high:  # choices counts the cumulative weights at or below random() * total
+            middle = (low + high) // 2
+            if (middle / 2**32) * total >= bound:
+                high = middle
+            else:
+                low = middle + 1
+        thresholds.append(low)
+    return thresholds
+
+
+def _set_rule_cards(s: IntArray, rules: Rules, rule_cards: Sequence[str] | None) -> None:
+    """Wild Jackpot's lever and rule cards into state ``s`` (as ``jackpot.WildJackpot.setup`` reads them)."""
+    s[JACKPOT] = 1
+    s[LEVER_AT : LEVER_AT + 5] = lever_thresholds(rules.lever_weights)
+    for slot in (LEVER_LAST, GIVE_TO, PERFORMING, TARGET_RULE):
+        s[slot] = -1
+    if rule_cards is None:
+        s[RULE_TOTAL] = rule_cards_per_player(rules.rule_card_count, int(s[N])) * int(s[N])
+        return
+    if isinstance(rule_cards, str) or not isinstance(rule_cards, Sequence):
+        raise SetupError("rule_cards must be a list of texts")
+    codes = [rule_code(rc.clean_rule_text(text)) for text in rule_cards]
+    if not 1 <= len(codes) <= MAX_RULES:
+        raise SetupError(f"write from 1 to {MAX_RULES} rule cards")
+    s[RULES_WRITTEN] = 1
+    s[RULE_TOTAL] = len(codes)
+    for rid, (verb, count, aim) in enumerate(codes):
+        s[RULE_VERB + rid] = verb
+        s[RULE_COUNT + rid] = count
+        s[RULE_AIM + rid] = aim
+
+
+def template_state(
+    players: int, rules: Rules | None = None, edition: str = "classic", rule_cards: Sequence[str] | None = None
+) -> IntArray:
+    """A state of ``edition`` with ``rules`` set and nothing dealt, for :func:`play_random_game` to
+    start from (Wild Jackpot: with ``rule_cards``, the texts written; by default drawn from the
+    sheet's suggestions as the game starts)."""
     rules = rules if rules is not None else Rules()
     check_rules(rules, edition)
     code = EDITIONS.index(edition)
@@ -2291,6 +3065,8 @@ def template_state(players: int, rules: Rules | None = None, edition: str = "cla
     s[BLUFF_COLOUR] = NO_COL
     s[DRAWN_FACE] = -1
     s[ROUND_WINNER] = -1
+    if code == JACKPOT_CODE:
+        _set_rule_cards(s, rules, rule_cards)
     return s
 
 
@@ -2304,11 +3080,14 @@ def play_random_games(
     threads: int | None = None,
     limit: int = 1_000_000,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> dict[str, IntArray]:
     """Play games ``first`` … ``first + games - 1`` of ``seed`` of ``edition`` with the random
     policy, on ``threads`` cores (default: all numba may use).  Each game depends only on ``seed`` and its
     number, never on the threads.  Returns per game ``decisions``, ``winner``, ``rounds`` and the
-    final ``scores`` (games × players).
+    final ``scores`` (games × players); Wild Jackpot's also ``levers``, the outcomes pulled (games ×
+    6), and ``rules_performed``, enforced and honour tasks (games × 2).  Wild Jackpot: ``rule_cards``
+    are the texts every game plays with (default: each game draws its own from the sheet's suggestions).
 
     >>> result = play_random_games(10, 4, Rules(scoring="single-round"), seed=1)
     >>> sorted(result), bool((result["winner"] >= 0).all())
@@ -2318,20 +3097,24 @@ def play_random_games(
         raise SetupError(f"games must be a number of games, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
         raise SetupError(f"seed must be an integer from 0 to 2**62 - 1, not {seed!r}")
-    template = template_state(players, rules, edition)
+    template = template_state(players, rules, edition, rule_cards)
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     rounds = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, players), dtype=np.int64)
+    jackpot = np.zeros((games, 8), dtype=np.int64)
     if games:
         previous = nb.get_num_threads()
         if threads is not None:
             nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
         try:
-            _play_random_batch(template, seed, first, decisions, winners, rounds, scores, limit)
+            _play_random_batch(template, seed, first, decisions, winners, rounds, scores, jackpot, limit)
         finally:
             nb.set_num_threads(previous)
-    return {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
+    result = {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
+    if template[JACKPOT]:
+        result.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
+    return result
 
 
 # ---------------------------------------------------------------- batched steps (the batched environment)
@@ -2482,11 +3265,11 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     log starts empty: the state plays on, as for a search's playouts; it does not observe the past."""
     from unokit.game import Game
 
-    if game.phase not in (TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, STACK, MULTI, OVER) or not isinstance(
-        game, Game
-    ):
+    if not isinstance(game, Game) or not (0 <= game.phase <= GIVE or game.phase in (STACK, MULTI)):
         raise UnknownOptionError("the compiled engine does not play this position")
-    if len(game.ops) > OPS_CAP or any(op > OP_JAM and op != OP_STACK for op, _, _ in game.ops):
+    if len(game.ops) > OPS_CAP or any(
+        OP_JAM < op < OP_LEVER or OP_RULE_TARGET < op != OP_STACK for op, _, _ in game.ops
+    ):
         raise UnknownOptionError("the position has operations the compiled engine does not run")
     key = (game.edition.name, game.n, game.rules)
     template = _TEMPLATES.get(key)
@@ -2538,7 +3321,46 @@ def state_from_game(game: Any, seed: int) -> IntArray:
         s[slot] = face[card] if card >= 0 else -1
     s[JUMP_FROM] = house.get("jump_from", -1)
     s[JUMP_NEXT_FROM] = house.get("jump_next_from", -1)
+    s[TURN_SKIPS : TURN_SKIPS + game.n] = game.turn_skips
+    s[PENDING_SKIPS] = game.pending_skips
+    if s[JACKPOT]:
+        _jackpot_from_game(s, game)
     return s
+
+
+def _jackpot_from_game(s: IntArray, game: Any) -> None:
+    """Wild Jackpot's state of ``game`` (its rule cards, dispenser, lever and rule in progress) into ``s``."""
+    extra = game.extra
+    texts = extra["texts"]
+    if len(texts) > MAX_RULES:
+        raise UnknownOptionError(f"the compiled engine holds at most {MAX_RULES} rule cards, not {len(texts)}")
+    s[RULES_WRITTEN] = 1
+    s[RULE_TOTAL] = len(texts)
+    for rid, text in enumerate(texts):
+        s[RULE_VERB + rid], s[RULE_COUNT + rid], s[RULE_AIM + rid] = rule_code(text)
+    for region, count, name in (
+        (DISPENSER, DISPENSER_COUNT, "dispenser"),
+        (USED, USED_COUNT, "used"),
+        (IN_PLAY, IN_PLAY_COUNT, "in_play"),
+    ):
+        cards = extra[name]
+        s[region : region + len(cards)] = cards
+        s[count] = len(cards)
+    for slot, name in (
+        (LEVER_COLOURS, "lever_colours"),
+        (LEVER_DRAW, "lever_draw"),
+        (LEVER_SKIP, "lever_skip"),
+        (GIVE_TO, "give_to"),
+        (GIVE_LEFT, "give_left"),
+        (PERFORMING, "performing"),
+        (TARGET_RULE, "target_rule"),
+    ):
+        s[slot] = extra[name]
+    s[TARGET_CHOICES] = sum(1 << seat for seat in extra["target_choices"])
+    for kind, _, value, _ in reversed(game.events):  # the round's last lever outcome
+        if kind in ("lever", "dealer"):
+            s[LEVER_LAST] = value if kind == "lever" else -1
+            break
 
 
 _FACE_INDEX = [{card: index for index, card in enumerate(edition.faces)} for edition in _EDITIONS]
