@@ -247,7 +247,18 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str)
         assert total["jump"] > 0
 
 
-@pytest.mark.parametrize("mix", [0, 8, 12, 31, 33, 34, 35, 36])
+RUNNER_MIXES = sorted(
+    {next(i for i, (e, _) in enumerate(OPTION_MIXES) if e == edition) for edition in engine.EDITIONS}
+    | {
+        i
+        for i, (_, options) in enumerate(OPTION_MIXES)
+        if {"jump_in", "teams"} & set(Rules.from_dict(options).to_dict())
+    }
+)
+"""The first mix of each edition, and every mix with Jump-In or teams (the runner's subtler steps)."""
+
+
+@pytest.mark.parametrize("mix", RUNNER_MIXES)
 def test_whole_games_are_the_runners(mix: int) -> None:
     """Whole compiled games of heuristic and random bots are the games :func:`play_match` plays with the
     Python bots on the same deals: the same events, one after the other (the runner itself, not
