@@ -135,16 +135,10 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     assert re.fullmatch(
         r"unokit: error: the compiled engine does not play rule option '\w+' \(= .+\); the Python engine does\n", err
     )
-    code, out, err = run(
-        capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast", "--rule", "seven_swap=true"
-    )
-    assert code == 2 and "UNO Wild Jackpot with its sheet's options, not house rule 'seven_swap'" in err
-    code, out, err = run(capsys, "simulate", "--edition", "space-jam", "--engine", "fast", "--policy", "heuristic")
-    assert code == 2 and "Classic UNO with the sheet's options only" in err
+    code, out, err = run(capsys, "simulate", "--edition", "wild-jackpot", "--engine", "fast", "--policy", "heuristic")
+    assert code == 2 and "the compiled heuristic bot plays classic, space-jam, all-wild, not 'wild-jackpot'" in err
     stacked = json.loads(run(capsys, "simulate", "--games", "40", "--json", "--rule", "stacking=cross")[1])
     assert stacked["engine"] == "fast" and stacked["rules"]["stacking"] == "cross"  # a house rule it plays
-    code, out, err = run(capsys, *argv, "--policy", "heuristic", "--rule", "stacking=cross", "--engine", "fast")
-    assert code == 2 and "Classic UNO with the sheet's options only" in err
     for edition in ("space-jam", "all-wild", "wild-jackpot"):  # the other editions the compiled engine plays
         jam = json.loads(run(capsys, "simulate", "--edition", edition, "--games", "50", "--json")[1])
         assert jam["engine"] == "fast" and sum(jam["wins_by_seat"]) == 50 and jam["rounds"] >= 50
@@ -915,3 +909,29 @@ def test_simulate_with_the_heuristic_policy_on_either_engine(capsys: pytest.Capt
     assert (fast["engine"], python["engine"], randomly["policy"]) == ("fast", "python", "random")
     code, out, err = run(capsys, "simulate", "--policy", "clever")
     assert code == 2 and out == "" and "clever" in err
+
+
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild"])
+def test_simulate_plays_the_heuristic_policy_compiled_in_every_edition_it_plays(
+    capsys: pytest.CaptureFixture[str], edition: str
+) -> None:
+    """``--engine fast --policy heuristic`` plays every edition and house rule the compiled engine
+    plays, seeded; with ``teams`` a match won counts for both partners, as on the Python engine."""
+    argv = ["simulate", "--edition", edition, "--games", "30", "--seed", "4", "--json", "--policy", "heuristic"]
+    for rules in ([], ["--rule", "stacking=cross", "--rule", "jump_in=true", "--rule", "seven_swap=true"]):
+        fast = json.loads(run(capsys, *argv, *rules, "--engine", "fast")[1])
+        assert (fast["engine"], fast["policy"], fast["edition"]) == ("fast", "heuristic", edition)
+        assert sum(fast["wins_by_seat"]) == 30 and fast["rounds"] >= 30
+        assert fast == {**json.loads(run(capsys, *argv, *rules)[1]), "elapsed_s": fast["elapsed_s"]}  # auto: fast
+        expected = simulate(edition, 4, 30, 4, fast["rules"], engine="fast", policy="heuristic")
+        assert fast == {**expected, "elapsed_s": fast["elapsed_s"]}
+        randomly = json.loads(run(capsys, *argv[:-2], *rules, "--engine", "fast")[1])
+        assert fast["decisions"] / fast["rounds"] < randomly["decisions"] / randomly["rounds"] / 3
+    teams = ["--rule", "teams=true", "--games", "12"]
+    for engine in ("fast", "python"):
+        data = json.loads(run(capsys, *argv, *teams, "--engine", engine)[1])
+        wins = data["wins_by_seat"]
+        assert data["engine"] == engine and sum(wins) == 24 and wins[:2] == wins[2:], wins
+    for refused, named in ((["--preset", "no-mercy"], "mercy"), (["--edition", "wild-jackpot"], "wild-jackpot")):
+        code, out, err = run(capsys, *argv, *refused, "--engine", "fast")
+        assert code == 2 and out == "" and named in err, err

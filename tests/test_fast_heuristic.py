@@ -1,14 +1,15 @@
 """The compiled heuristic bot against the Python bots: a differential test.
 
-Each compiled game is dealt with its shuffles and dealer draws traced and replayed through
+Each compiled game is dealt with its shuffles and random draws traced and replayed through
 :class:`unokit.Game` with a generator that hands it those results.  At every decision the
 compiled runner's step (:func:`unokit.fast.heuristic.bot_decision`) must equal what
 :func:`unokit.bots.runner.play_match` would do with Python bots seeded alike: the seat that acts
-and its action, whether a call or catch out of turn (``wants_interrupt``, asked in seat order) or
-the actor's ``choose``.  The heuristic's ties between equally scored cards are broken by its
-``random.Random``; the compiled bot draws the same numbers from the same Mersenne Twister, so no
-decision is exempt.  The compiled memory of the round is also compared with
-:func:`unokit.bots.heuristic.read_round` of each deciding seat's view.
+and its action, whether a call or catch out of turn, a jump-in (``wants_interrupt``, asked as
+the runner asks) or the actor's ``choose``.  The heuristic's ties between equally scored cards
+are broken by its ``random.Random``; the compiled bot draws the same numbers from the same
+Mersenne Twister, so no decision is exempt.  The compiled memory of the round is also compared
+with :func:`unokit.bots.heuristic.read_round` of each deciding seat's view.  Every edition and
+option mix the compiled engine plays (:data:`unokit.fast.differential.OPTION_MIXES`) is played.
 """
 
 from __future__ import annotations
@@ -24,23 +25,25 @@ import pytest
 pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
 
 from unokit import Game, Rules
-from unokit.actions import INTERRUPT_TYPES, MAX_PLAYERS
+from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, MAX_PLAYERS
 from unokit.bots import HeuristicBot, RandomBot
 from unokit.bots.heuristic import read_round
+from unokit.bots.runner import play_match
 from unokit.cards import NO_COLOUR
+from unokit.editions import get_edition
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast import heuristic as fh
-from unokit.fast.differential import replay_game
-from unokit.fast.engine import FACES, FastGame
-
-PHASE_NAMES = {engine.TURN: "turn", engine.DRAWN: "drawn", engine.COLOUR: "colour", engine.CHALLENGE: "challenge"}
+from unokit.fast.differential import OPTION_MIXES, python_events, replay_game
+from unokit.fast.engine import FastGame
+from unokit.fast.heuristic import BOT_EDITIONS
 
 
 class CountingHeuristic(HeuristicBot):
-    """The Python heuristic, counting the ties its generator breaks."""
+    """The Python heuristic, counting the ties its generator breaks and the jump-ins it declines."""
 
     ties = 0
+    declined_jumps = 0
 
     def _best(self, scores: dict[int, float]) -> int:
         top = max(scores.values())
@@ -48,27 +51,45 @@ class CountingHeuristic(HeuristicBot):
             CountingHeuristic.ties += 1
         return super()._best(scores)
 
+    def _jump(self, view: Any, jumps: tuple[int, ...]) -> int | None:
+        action = super()._jump(view, jumps)
+        if action is None:
+            CountingHeuristic.declined_jumps += 1
+        return action
 
-def python_bots(players: int, seed: int, index: int, kinds: Any) -> list[Any]:
+
+def python_bots(players: int, seed: int, index: int, kinds: Any, edition: str) -> list[Any]:
     out: list[Any] = []
     for seat in range(players):
         bot_seed = fh.bot_seed(seed, index, seat)
-        out.append(CountingHeuristic(seed=bot_seed) if kinds[seat] == fh.HEURISTIC else RandomBot(seed=bot_seed))
+        kind = CountingHeuristic if kinds[seat] == fh.HEURISTIC else RandomBot
+        out.append(kind(seed=bot_seed, edition=edition))
     return out
 
 
-INTERRUPTS = frozenset(a for a in range(engine._SPACE.size) if engine._SPACE.types[a] in INTERRUPT_TYPES)
-
-
 def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
-    """What :func:`unokit.bots.runner.play_match` applies next: ``(seat, action, what was asked)``."""
+    """What :func:`unokit.bots.runner.play_match` applies next: ``(seat, action, what was asked)``
+    (``test_whole_games_are_the_runners`` holds this step to the runner itself)."""
+    space = game.actions
+    interrupts = {a for a in range(space.size) if space.types[a] in INTERRUPT_TYPES}
+    jumps = {a for a in range(space.size) if space.types[a] in JUMP_TYPES}
+    jumping = bool(getattr(game, "jumping", False))
+    deciders = game.deciders()
     if game.exposed:
-        for seat in game.deciders():
-            if INTERRUPTS.isdisjoint(game.legal_actions(seat)):
+        for seat in deciders:
+            if interrupts.isdisjoint(game.legal_actions(seat)):
+                continue
+            action = bots[seat].wants_interrupt(game.view(seat))
+            if action is not None and not (jumping and action in jumps):
+                return seat, action, "interrupt"
+    if jumping and len(deciders) > 1:
+        for step in range(1, game.n):
+            seat = game.next_seat(game.actor, step)
+            if seat not in deciders or jumps.isdisjoint(game.legal_actions(seat)):
                 continue
             action = bots[seat].wants_interrupt(game.view(seat))
             if action is not None:
-                return seat, action, "interrupt"
+                return seat, action, "jump" if action in jumps else "interrupt"
     seat = game.actor
     view = game.view(seat)
     return seat, bots[seat].choose(view), view.phase
@@ -76,9 +97,10 @@ def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
 
 def check_memory(memory: Any, game: Game, seat: int) -> None:
     """The compiled memory, as ``seat`` holds it, against ``read_round`` of its view."""
+    faces = game.edition.faces
     view = game.view(seat)
     expected = read_round(view.history, game.n)
-    pile = {FACES[f]: int(memory[fh.M_PILE + f]) for f in range(engine.F) if memory[fh.M_PILE + f]}
+    pile = {faces[f]: int(memory[fh.M_PILE + f]) for f in range(len(faces)) if memory[fh.M_PILE + f]}
     assert pile == +expected.pile
     for other in range(game.n):
         bits = int(memory[fh.M_LACKS + seat * MAX_PLAYERS + other])
@@ -91,7 +113,7 @@ def check_memory(memory: Any, game: Game, seat: int) -> None:
         plays = expected.plays[other]
         count = int(memory[fh.M_PLAY_COUNT + other])
         assert count == len(plays)
-        kept = [FACES[int(memory[fh.M_PLAYS + 3 * other + k % 3])] for k in range(max(0, count - 3), count)]
+        kept = [faces[int(memory[fh.M_PLAYS + 3 * other + k % 3])] for k in range(max(0, count - 3), count)]
         assert kept == plays[-3:]
     assert int(memory[fh.M_COLOUR]) == expected.colour
     assert int(memory[fh.M_SETTER]) == expected.setter
@@ -100,22 +122,26 @@ def check_memory(memory: Any, game: Game, seat: int) -> None:
 
 
 def play_both(
-    players: int, rules: Rules, seed: int, index: int, heuristic_seats: Sequence[int] | None = None
+    players: int,
+    rules: Rules,
+    seed: int,
+    index: int,
+    heuristic_seats: Sequence[int] | None = None,
+    edition: str = "classic",
 ) -> tuple[Counter[str], int]:
     """Step game ``index`` of ``seed`` compiled and in Python side by side; the decisions compared
     (by what was asked) and the compiled game's decision count."""
     s, memory, rngs, kinds = fh.new_table(
-        players, rules, seed=seed, index=index, heuristic_seats=heuristic_seats, trace=True
+        players, rules, seed=seed, index=index, heuristic_seats=heuristic_seats, trace=True, edition=edition
     )
-    fast = FastGame(players, rules=rules)
-    fast.state = s
+    fast = FastGame.of_state(s, rules)
     game, scripted = replay_game(fast, players, rules)
-    bots = python_bots(players, seed, index, kinds)
+    bots = python_bots(players, seed, index, kinds, edition)
     compared: Counter[str] = Counter()
     steps = 0
     while not game.is_over:
         seat, action, asked = python_decision(game, bots)
-        if kinds[seat] == fh.HEURISTIC and asked != "interrupt":
+        if kinds[seat] == fh.HEURISTIC and asked not in ("interrupt", "jump"):
             check_memory(memory, game, seat)
         got = fh.bot_decision(s, memory, rngs, kinds)
         assert got == (seat, action), (steps, asked, got, (seat, action), game.view(seat).legal_actions)
@@ -130,50 +156,179 @@ def play_both(
     return compared, steps
 
 
-OPTION_MIXES: list[dict[str, Any]] = [
-    {"scoring": "single-round"},
-    {"target_score": 100},
-    {"scoring": "running-tally", "target_score": 60},
-    {"allow_bluff": False, "hand_size": 5, "scoring": "single-round"},
-    {"challenger_plays_after_catching_bluff": False, "uno_penalty": 1, "scoring": "single-round"},
-    {"two_player_reverse_skips": False, "uno_penalty": 4, "target_score": 80},
-    {"hand_size": 3, "scoring": "single-round"},
-]
+def table_size(index: int, rules: Rules, edition: str) -> int:
+    """Players for game ``index`` of a mix: 2 to 6 (teams: 4 or 6), as many as the deck deals to."""
+    players = 4 + 2 * (index % 2) if rules.teams else 2 + index % 5
+    while players * rules.hand_size + 1 > len(get_edition(edition).standard_cards):
+        players -= 2
+    return players
 
 
-@pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
+def phases_due(edition: str, rules: Rules) -> set[str]:
+    """The decisions a mix's games of heuristic bots must come to (a rule that asks none is untested)."""
+    due = {"turn"}
+    coloured = edition != "all-wild"
+    if coloured:
+        due.add("colour")
+    if coloured and rules.allow_bluff and rules.wild_draw_four_challenge:
+        due.add("challenge")
+    if edition == "space-jam" and rules.jam_slam_chance > 0:
+        due.add("discard")
+    if edition == "all-wild" or rules.seven_swap:
+        due.add("target")
+    if rules.stacking != "off":
+        due.add("stack")
+    if rules.multi_play != "off":
+        due.add("multi")
+    if rules.jump_in:
+        due.add("jump")
+    if coloured and not rules.must_play and not rules.force_play and not rules.draw_to_match:
+        due.add("drawn")  # (All Wild: every card plays, so it draws only to avoid a useless Forced Swap)
+    return due
+
+
+GAMES_PER_MIX = 24
+"""Games of heuristic bots per mix (whole matches where the mix scores them)."""
+
+
+@pytest.mark.parametrize("mix", [i for i, (edition, _) in enumerate(OPTION_MIXES) if edition in BOT_EDITIONS])
 def test_every_compiled_decision_is_the_python_heuristics(mix: int) -> None:
-    """Tables of heuristic bots, 2 to 6 players: every decision compared, nothing exempt."""
-    rules = Rules.from_dict(OPTION_MIXES[mix])
-    games = 300 if mix == 0 else 80
+    """Tables of heuristic bots in every edition and option mix: every decision compared, nothing exempt."""
+    edition, options = OPTION_MIXES[mix]
+    rules = Rules.from_dict(options)
     total: Counter[str] = Counter()
     ties = CountingHeuristic.ties
-    for index in range(games):
-        compared, _ = play_both(2 + index % 5, rules, seed=1000 + mix, index=index)
+    for index in range(GAMES_PER_MIX):
+        compared, _ = play_both(table_size(index, rules, edition), rules, 1000 + mix, index, edition=edition)
         total += compared
-    assert total["turn"] > 5 * games and total["colour"] > 0
-    assert not total["interrupt"]  # a heuristic bot always calls UNO with its play: nobody to catch
-    if rules.allow_bluff:
-        assert total["challenge"] > 0
-    if mix == 0:
-        assert total["drawn"] > 0 and CountingHeuristic.ties > ties  # ties broken by the generator
+    missing = phases_due(edition, rules) - {asked for asked, count in total.items() if count}
+    assert not missing, (missing, total)
+    assert total["turn"] > 2 * GAMES_PER_MIX
+    if rules.hand_size >= 5:
+        assert CountingHeuristic.ties > ties  # ties broken by the generator
 
 
-def test_heuristic_against_random_seats_decides_as_the_python_bots() -> None:
-    """Mixed tables under every option mix: the heuristic seats as HeuristicBot, the others as
-    RandomBot (same generators); random players forget to call UNO, so the heuristic catches."""
+def test_single_rounds_of_every_edition_compare_many_decisions() -> None:
+    """Many short games: the rarer decisions (challenges, drawn wild cards, Slams) come up often."""
     total: Counter[str] = Counter()
-    for index in range(350):
-        players = 2 + index % 5
-        rules = Rules.from_dict({**OPTION_MIXES[index % len(OPTION_MIXES)], "scoring": "single-round"})
-        seats = [seat for seat in range(players) if (seat + index) % 2 == 0]
-        compared, _ = play_both(players, rules, seed=77, index=index, heuristic_seats=seats)
+    for index in range(240):
+        edition = BOT_EDITIONS[index % 3]
+        rules = Rules(scoring="single-round")
+        compared, _ = play_both(2 + index % 5, rules, seed=1000, index=index, edition=edition)
         total += compared
-    assert total["random"] > 5000 and total["turn"] > 5000 and total["interrupt"] > 10
+    assert min(total[phase] for phase in ("turn", "drawn", "colour", "challenge", "discard", "target")) > 20
+
+
+def test_jump_ins_that_would_bring_a_bigger_hand_are_declined_alike() -> None:
+    """Seven-O with Jump-In at big tables: the bots let pass the 7s and 0s that would hand them more
+    cards (``HeuristicBot._jump``), the compiled bots at the same moments."""
+    rules = Rules.from_dict({"preset": "house", "scoring": "single-round"})
+    declined = CountingHeuristic.declined_jumps
+    total: Counter[str] = Counter()
+    for index in range(60):
+        compared, _ = play_both(5 + index % 2, rules, seed=31, index=index)
+        total += compared
+    assert CountingHeuristic.declined_jumps - declined >= 10 and total["jump"] > 100
+
+
+@pytest.mark.parametrize("edition", BOT_EDITIONS)
+def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str) -> None:
+    """Mixed tables under the edition's option mixes: the heuristic seats as HeuristicBot, the others
+    as RandomBot (same generators); random players forget to call UNO, so the heuristic catches."""
+    mixes = [Rules.from_dict({**options, "scoring": "single-round"}) for e, options in OPTION_MIXES if e == edition]
+    total: Counter[str] = Counter()
+    for index in range(120):
+        rules = mixes[index % len(mixes)]
+        players = table_size(index, rules, edition)
+        seats = [seat for seat in range(players) if (seat + index) % 2 == 0]
+        compared, _ = play_both(players, rules, seed=77, index=index, heuristic_seats=seats, edition=edition)
+        total += compared
+    assert total["random"] > 1000 and total["turn"] > 1000 and total["interrupt"] > 10, total
+    if any(rules.jump_in for rules in mixes):
+        assert total["jump"] > 0
+
+
+RUNNER_MIXES = sorted(
+    {next(i for i, (e, _) in enumerate(OPTION_MIXES) if e == edition) for edition in BOT_EDITIONS}
+    | {
+        i
+        for i, (e, options) in enumerate(OPTION_MIXES)
+        if e in BOT_EDITIONS and {"jump_in", "teams"} & set(Rules.from_dict(options).to_dict())
+    }
+)
+"""The first mix of each edition, and every mix with Jump-In or teams (the runner's subtler steps)."""
+
+
+@pytest.mark.parametrize("mix", RUNNER_MIXES)
+def test_whole_games_are_the_runners(mix: int) -> None:
+    """Whole compiled games of heuristic and random bots are the games :func:`play_match` plays with the
+    Python bots on the same deals: the same events, one after the other (the runner itself, not
+    ``python_decision``, orders the calls, catches and jump-ins)."""
+    edition, options = OPTION_MIXES[mix]
+    rules = Rules.from_dict({**options, "scoring": "single-round"})
+    for index in range(12):
+        players = table_size(index, rules, edition)
+        seats = None if index % 3 else [0]
+        s, memory, rngs, kinds = fh.new_table(
+            players, rules, seed=9, index=index, heuristic_seats=seats, trace=True, edition=edition
+        )
+        fast = FastGame.of_state(s, rules)
+        game, scripted = replay_game(fast, players, rules)
+        events = fast.new_events()
+        while not fast.is_over:
+            seat, action = fh.bot_decision(s, memory, rngs, kinds)
+            fast.apply(seat, action)
+            assert fh.update_memory(s, memory) >= 0
+            scripted.script.extend(fast.trace())
+            events += fast.new_events()
+        result = play_match(game, python_bots(players, 9, index, kinds, edition))
+        assert not scripted.script, "the Python engine drew less randomness"
+        assert python_events(game, 0) == events
+        assert result.winner == fast.winner
+
+
+@pytest.mark.parametrize("edition", BOT_EDITIONS)
+def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None:
+    rules = Rules(scoring="single-round")
+    one = fh.play_heuristic_games(60, 4, rules, seed=11, threads=1, edition=edition)
+    two = fh.play_heuristic_games(60, 4, rules, seed=11, threads=2, edition=edition)
+    for key in one:
+        assert (one[key] == two[key]).all(), key
+    tail = fh.play_heuristic_games(20, 4, rules, seed=11, first=40, threads=2, edition=edition)
+    assert (tail["decisions"] == one["decisions"][40:]).all()
+    other = fh.play_heuristic_games(60, 4, rules, seed=12, threads=1, edition=edition)
+    assert (other["decisions"] != one["decisions"]).any()
+    assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["rounds"] == 1).all()
+    house = Rules.from_dict({"preset": "chaos", "scoring": "single-round", "teams": True})
+    mixed = fh.play_bots_games(60, 4, house, seed=11, heuristic_seats=[1], threads=1, edition=edition)
+    mixed_two = fh.play_bots_games(60, 4, house, seed=11, heuristic_seats=[1], threads=2, edition=edition)
+    for key in mixed:
+        assert (mixed[key] == mixed_two[key]).all(), key
+
+
+@pytest.mark.parametrize(
+    ("edition", "rules", "seats"),
+    [
+        ("classic", {"target_score": 100}, None),
+        ("classic", {"scoring": "single-round"}, [0, 2]),
+        ("space-jam", {"preset": "party", "target_score": 100}, None),
+        ("all-wild", {"stacking": "cross", "jump_in": True, "scoring": "single-round"}, [1]),
+    ],
+)
+def test_a_batch_plays_the_games_stepped_one_decision_at_a_time(
+    edition: str, rules: dict[str, Any], seats: Any
+) -> None:
+    """The batch's games are those :func:`play_both` checks against the Python bots."""
+    rules_ = Rules.from_dict(rules)
+    result = fh.play_bots_games(6, 3, rules_, seed=5, first=10, heuristic_seats=seats, threads=2, edition=edition)
+    for game in range(6):
+        _, steps = play_both(3, rules_, seed=5, index=10 + game, heuristic_seats=seats, edition=edition)
+        assert steps == result["decisions"][game]
 
 
 def test_heuristic_decision_is_the_step_of_a_table_of_heuristic_bots() -> None:
-    s, memory, rngs, kinds = fh.new_table(3, Rules(scoring="single-round"), seed=3)
+    rules = Rules.from_dict({"preset": "house", "scoring": "single-round"})
+    s, memory, rngs, kinds = fh.new_table(3, rules, seed=3)
     other = (s.copy(), memory.copy(), rngs.copy())
     while s[engine.PHASE] != engine.OVER:
         seat, action = fh.heuristic_decision(s, memory, rngs)
@@ -181,6 +336,22 @@ def test_heuristic_decision_is_the_step_of_a_table_of_heuristic_bots() -> None:
         for state, known in ((s, memory), other[:2]):
             assert engine.apply(state, seat, action) == 0
             fh.update_memory(state, known)
+
+
+@pytest.mark.parametrize("edition", BOT_EDITIONS)
+def test_the_set_order_is_pythons(edition: str) -> None:
+    """The Slam's discard breaks ties in the order ``set(hand)`` iterates: CPython's hash table, rebuilt."""
+    faces = get_edition(edition).faces
+    rng = random.Random(edition)
+    s = engine.template_state(2, Rules(), edition)
+    memory = np.zeros(fh.MEMORY_SIZE, dtype=np.int64)
+    for _ in range(400):
+        hand = sorted(rng.choices(faces, k=rng.randint(1, 80)))
+        s[engine.HANDS : engine.HANDS + engine.MAX_FACES] = [hand.count(card) for card in faces] + [0] * (
+            engine.MAX_FACES - len(faces)
+        )
+        count = fh.python_set_order(s, memory, 0)
+        assert [faces[f] for f in memory[fh.M_SET : fh.M_SET + count]] == list(set(hand))
 
 
 def test_the_generator_is_random_randoms() -> None:
@@ -194,33 +365,6 @@ def test_the_generator_is_random_randoms() -> None:
         assert [fh.mt_random(rng) for _ in range(50)] == [python.random() for _ in range(50)]
 
 
-def test_batches_are_seeded_and_independent_of_the_threads() -> None:
-    rules = Rules(scoring="single-round")
-    one = fh.play_heuristic_games(60, 4, rules, seed=11, threads=1)
-    two = fh.play_heuristic_games(60, 4, rules, seed=11, threads=2)
-    for key in one:
-        assert (one[key] == two[key]).all(), key
-    tail = fh.play_heuristic_games(20, 4, rules, seed=11, first=40, threads=2)
-    assert (tail["decisions"] == one["decisions"][40:]).all()
-    other = fh.play_heuristic_games(60, 4, rules, seed=12, threads=1)
-    assert (other["decisions"] != one["decisions"]).any()
-    assert (one["winner"] >= 0).all() and (one["winner"] < 4).all() and (one["rounds"] == 1).all()
-    mixed = fh.play_bots_games(60, 3, rules, seed=11, heuristic_seats=[1], threads=1)
-    mixed_two = fh.play_bots_games(60, 3, rules, seed=11, heuristic_seats=[1], threads=2)
-    for key in mixed:
-        assert (mixed[key] == mixed_two[key]).all(), key
-
-
-@pytest.mark.parametrize(("rules", "seats"), [({"target_score": 100}, None), ({"scoring": "single-round"}, [0, 2])])
-def test_a_batch_plays_the_games_stepped_one_decision_at_a_time(rules: dict[str, Any], seats: Any) -> None:
-    """The batch's games are those :func:`play_both` checks against the Python bots."""
-    rules_ = Rules.from_dict(rules)
-    result = fh.play_bots_games(6, 3, rules_, seed=5, first=10, heuristic_seats=seats, threads=2)
-    for game in range(6):
-        _, steps = play_both(3, rules_, seed=5, index=10 + game, heuristic_seats=seats)
-        assert steps == result["decisions"][game]
-
-
 def test_bad_input_is_refused() -> None:
     with pytest.raises(SetupError):
         fh.play_heuristic_games(-1, 4)
@@ -230,5 +374,18 @@ def test_bad_input_is_refused() -> None:
         fh.play_bots_games(2, 3, heuristic_seats=[3])
     with pytest.raises(SetupError):
         fh.play_bots_games(2, 11)
-    with pytest.raises(UnknownOptionError, match="stacking"):
-        fh.play_heuristic_games(2, 4, Rules(stacking="same"))
+    with pytest.raises(SetupError):
+        fh.play_bots_games(2, 3, Rules(teams=True))  # teams need an even table of 4 or more
+    refused = [
+        ({"edition": "wild-jackpot"}, "wild-jackpot"),
+        ({"rules": Rules(mercy=True)}, "mercy"),
+        ({"rules": Rules(scoring="knockout")}, "knockout"),
+        ({"rules": Rules.from_dict({"preset": "no-mercy"})}, "mercy"),
+    ]
+    for arguments, named in refused:
+        with pytest.raises(UnknownOptionError, match=named):
+            fh.play_heuristic_games(2, 4, **arguments)
+        with pytest.raises(UnknownOptionError, match=named):
+            fh.play_stats_games(2, 4, **arguments)
+        with pytest.raises(UnknownOptionError, match=named):
+            fh.new_table(4, **arguments)

@@ -29,7 +29,7 @@ from typing import Any
 
 from unokit import rulecards as rc
 from unokit.errors import SetupError, UnknownOptionError
-from unokit.game import Game
+from unokit.game import Game, same_side
 from unokit.jackpot import WildJackpot
 from unokit.rules import LEVER_OUTCOMES, Rules
 
@@ -66,16 +66,16 @@ POLICIES = ("random", "heuristic")
 compiled engine, the same choices)."""
 ENGINES = ("python", "fast", "auto")
 """``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.engine`:
-Classic UNO, UNO Space Jam and UNO All Wild with their sheets' options, the heuristic policy in
-Classic; the ``fast`` extra); ``auto``: ``fast`` where it is installed and plays the edition,
-rules and policy, else ``python``."""
+Classic UNO, UNO Space Jam and UNO All Wild with their sheets' options and the house rules of
+``unokit.fast.engine.SUPPORTED_OPTIONS``, either policy; the ``fast`` extra); ``auto``: ``fast``
+where it is installed and plays the edition and rules, else ``python``."""
 
 
 def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random") -> str | None:
-    """Why the compiled engine cannot play ``edition`` under ``rules`` with ``policy`` here
-    (``None``: it can)."""
-    if policy == "heuristic" and (edition != "classic" or (rules is not None and rules.house_on)):
-        return "the compiled heuristic bot plays Classic UNO with the sheet's options only; the Python engine plays it"
+    """Why the compiled engine with ``policy`` (random or heuristic) cannot play ``edition`` under
+    ``rules`` (``None``: it can)."""
+    if policy == "heuristic" and edition == "wild-jackpot":
+        return "the compiled heuristic bot plays classic, space-jam, all-wild, not 'wild-jackpot'; the Python bot does"
     try:
         from unokit.fast.engine import check_rules
     except ImportError as error:
@@ -197,7 +197,7 @@ def _simulate_fast(
 
     def play(count: int, players: int, rules: Rules, *, seed: int, first: int = 0) -> dict[str, Any]:
         if policy == "heuristic":
-            return play_heuristic_games(count, players, rules, seed=seed, first=first)
+            return play_heuristic_games(count, players, rules, seed=seed, first=first, edition=edition)
         return play_random_games(count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards)
 
     rules = rules if rules is not None else Rules()
@@ -217,8 +217,11 @@ def _simulate_fast(
         decisions += int(result["decisions"].sum())
         rounds += int(result["rounds"].sum())
         for seat in range(players):
-            wins[seat] += int((result["winner"] == seat).sum())
             points[seat] += int(result["scores"][:, seat].sum())
+            won = int((result["winner"] == seat).sum())
+            for other in range(players):  # with teams, a win counts for both partners (as in Python)
+                if same_side(other, seat, rules.teams):
+                    wins[other] += won
         if "levers" in result:
             levers = [total + int(more) for total, more in zip(levers, result["levers"].sum(axis=0), strict=True)]
             performed = [

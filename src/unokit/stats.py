@@ -365,9 +365,10 @@ def collect(
 
     The numbers follow from ``seed`` whatever the number of ``workers`` (only ``elapsed_s`` varies).
     A match still going after ``max_decisions`` actions is stopped and left out (``unfinished``).
-    ``engine``: ``python``, ``fast`` (the compiled engine and bots: Classic with the sheet's
-    options, ``random`` or ``heuristic`` bots; the same seed gives other deals than in Python) or
-    ``auto`` (``fast`` where it plays the match); the result's ``engine`` says which played."""
+    ``engine``: ``python``, ``fast`` (the compiled engine and bots: the editions and rule options
+    :mod:`unokit.fast.engine` plays, ``random`` or ``heuristic`` bots; the same seed gives other
+    deals than in Python) or ``auto`` (``fast`` where it plays the match); the result's ``engine``
+    says which played."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -382,10 +383,10 @@ def collect(
     if engine not in ENGINES:
         raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if engine != "python":
-        why_not = fast_engine_plays(edition, rules)
-        if why_not is None and (edition != "classic" or (rules is not None and rules.house_on)):
-            why_not = (  # the compiled bots and statistics are Classic's, with the sheet's options
-                "the compiled statistics play Classic UNO with the sheet's options only; the Python engine plays it"
+        why_not = fast_engine_plays(edition, rules, bot)
+        if why_not is None and edition == "wild-jackpot":
+            why_not = (
+                "the compiled statistics do not read UNO Wild Jackpot's lever and rule cards; the Python engine does"
             )
         if why_not is None and bot not in ("random", "heuristic"):
             why_not = f"the compiled engine has random and heuristic bots, not {bot!r}; the Python engine has it"
@@ -441,14 +442,14 @@ def _collect_fast(
     if not 0 <= seed < 2**62:
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
     seats: list[int] | None = None if bot == "heuristic" else []
-    play_stats_games(1, players, rules, seed=seed, heuristic_seats=seats)  # checks, compiles or loads the code
+    play_stats_games(1, players, rules, seed=seed, heuristic_seats=seats, edition=edition)  # checks, compiles
     stats = EditionStats.empty(edition, players, games, bot, seed, rules, engine="fast")
     started = time.perf_counter()
     batch = 10_000
     for first in range(0, games, batch):
         count = min(batch, games - first)
         out = play_stats_games(
-            count, players, rules, seed=seed, first=first, heuristic_seats=seats, limit=max_decisions
+            count, players, rules, seed=seed, first=first, heuristic_seats=seats, limit=max_decisions, edition=edition
         )
         for game in range(count):
             if not out["finished"][game]:
@@ -513,7 +514,7 @@ def make_report(
                 progress(offset + done, total)
 
         cards = rule_cards if isinstance(get_edition(name), WildJackpot) else None
-        chosen = engine if name == edition else ("python" if engine == "fast" else engine)
+        chosen = engine if name == edition else ("auto" if engine == "fast" else engine)  # compared: where it can
         gathered.append(collect(name, players, games, seed, bot, workers, rules, cards, advance, max_decisions, chosen))
     comparison = gathered if compare else None
     report, plots = write_report(out, gathered[0], comparison, command)

@@ -25,8 +25,8 @@ decision (whichever ends first).  With iterations alone the bot is deterministic
 its seed; a time budget makes the number of iterations depend on the machine.
 
 Playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same quick
-policy) where it is installed and plays the game (Classic UNO, UNO Space Jam and UNO All Wild
-under the rules it plays; ``playout_policy="heuristic"``: Classic with the sheet's options):
+policy; ``playout_policy="heuristic"``: the compiled heuristic bot) where it is installed and
+plays the game (Classic UNO, UNO Space Jam and UNO All Wild under the rules it plays):
 ``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
 from generators seeded by the bot's own, so the bot stays deterministic for its seed.
 """
@@ -89,7 +89,8 @@ class IsmctsBot:
         self.playouts = playouts
         self._fast: Any = None
         fast_editions = ("classic", "space-jam", "all-wild", "wild-jackpot")
-        compiled = ("classic",) if playout_policy == "heuristic" else fast_editions
+        compiled = fast_editions[:3] if playout_policy == "heuristic" else fast_editions  # (no compiled heuristic
+        # bot in Wild Jackpot)
         if playouts != "python" and edition in compiled:
             try:
                 from unokit.fast import engine as fast_engine
@@ -249,8 +250,6 @@ class IsmctsBot:
         if plays is None:
             try:
                 self._fast.check_rules(game.rules, game.edition.name)
-                if self.playout_policy == "heuristic" and game.rules.house_on:
-                    raise UnknownOptionError("the compiled heuristic playouts play the sheet's options only")
             except UnknownOptionError:
                 if self.playouts == "fast":
                     raise

@@ -42,8 +42,9 @@ def add_parser(commands: Commands) -> None:
         "--engine",
         choices=ENGINES,
         default="auto",
-        help="python, fast (the compiled engine: Classic with the sheet's options, the fast extra) or auto "
-        "(default: fast where it is installed and plays the edition and rules)",
+        help="python, fast (the compiled engine, either policy: classic, space-jam and all-wild, with the "
+        "house rules it plays; the fast extra) or auto (default: fast where it is installed and plays the "
+        "edition and rules)",
     )
     parser.add_argument(
         "--rules-file",

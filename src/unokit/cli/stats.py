@@ -49,8 +49,8 @@ def add_parser(commands: Commands) -> None:
         "--engine",
         choices=ENGINES,
         default="auto",
-        help="python, fast (the compiled engine and bots: Classic with the sheet's options, random or heuristic "
-        "bots) or auto (default: fast where it plays the matches)",
+        help="python, fast (the compiled engine and bots: classic, space-jam and all-wild with the house rules "
+        "it plays, random or heuristic bots) or auto (default: fast where it plays the matches)",
     )
     parser.add_argument(
         "--max-decisions",

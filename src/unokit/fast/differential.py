@@ -84,6 +84,22 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
         "wild-jackpot",
         {"lever_weights": [5, 0, 0, 1, 0, 0], "allow_bluff": False, "hand_size": 3, "scoring": "running-tally"},
     ),
+    ("wild-jackpot", {"preset": "chaos", "scoring": "single-round"}),
+    (
+        "classic",
+        {
+            "deck": {
+                **{card: 5 for card in ("R1", "R2", "G2", "G3", "B9", "B8", "Y0", "Y5", "Y6")},
+                **{"RS": 4, "GR": 4, "Y+2": 4, "B+2": 2, "W": 3, "W+4": 4},
+            },
+            "scoring": "single-round",
+        },
+    ),
+    ("all-wild", {"deck": {"W": 60, "W+2": 30, "WS2": 30, "WT2": 30, "WX": 30, "WR": 30, "WS": 10, "W+4": 10}}),
+    ("wild-jackpot", {"deck": {"R$": 20, "G$": 20, "W$": 12, "B5": 20, "Y7": 20, "W+4": 4, "BR": 6}}),
+    ("wild-jackpot", {"call_uno": False, "stacking": "cross", "stack_deflect": "both", "scoring": "single-round"}),
+    ("wild-jackpot", {"teams": True, "seven_swap": True, "draw_to_match": True, "target_score": 200}),
+    ("wild-jackpot", {"jump_in": True, "multi_play": "number", "force_play": True, "scoring": "single-round"}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

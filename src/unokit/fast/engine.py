@@ -1,17 +1,19 @@
-"""Classic UNO, UNO Space Jam and UNO All Wild compiled: a game is one ``int64`` array, its
-transitions numba functions.
+"""Classic UNO, UNO Space Jam, UNO All Wild and UNO Wild Jackpot compiled: a game is one ``int64``
+array, its transitions numba functions.
 
 The rules are those of :class:`unokit.Game` for these editions (:data:`EDITIONS`) with the options
 of :data:`SUPPORTED_OPTIONS`: the sheets' (``scoring`` winner-collects, running-tally or
 single-round, ``target_score``, ``hand_size``, ``allow_bluff``,
 ``challenger_plays_after_catching_bluff``, ``two_player_reverse_skips``, ``uno_penalty``; Space
-Jam's ``jam_slam_chance``, ``jam_discard``, ``jam_draw``; All Wild's ``forced_swap_final_card``)
-and the house rules ``call_uno``, ``force_play``, ``must_play``, ``hand_limit``,
+Jam's ``jam_slam_chance``, ``jam_discard``, ``jam_draw``; All Wild's ``forced_swap_final_card``;
+Wild Jackpot's ``lever_weights`` and ``rule_card_count``, its rule cards written or drawn from the
+sheet's suggestions) and the house rules ``call_uno``, ``force_play``, ``must_play``, ``hand_limit``,
 ``no_action_finish``, ``no_wild_finish``, ``wild_draw_four_challenge``, ``draw_to_match``,
 ``seven_swap``, ``zero_pass``, ``stacking`` (draw-two, same, cross, up), ``stack_deflect``,
 ``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb``, ``teams`` and
-``jump_in``.  Anything else (UNO Wild Jackpot, ``mercy``, knockout scoring, a changed ``deck``) is
-refused with :class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
+``jump_in``; a changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else (``mercy``,
+knockout scoring) is refused with :class:`~unokit.errors.UnknownOptionError` naming it; the Python
+engine plays it.
 
 An edition is tables read from the Python edition into the state: its faces, kinds and points,
 what may be played on what, the cards' effects, the start card's rules and the action ids; so
@@ -56,7 +58,7 @@ from unokit.editions import AllWild, Edition, get_edition
 from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.game import PHASE_NAMES, check_teams
 from unokit.jackpot import WildJackpot, rule_cards_per_player
-from unokit.rules import HOUSE_OPTIONS, MULTI_PLAY_MODES, STACKING_MODES, Rules
+from unokit.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
 
 __all__ = [
     "EVENT_NAMES",
@@ -76,7 +78,10 @@ _EDITIONS = tuple(get_edition(name) for name in EDITIONS)
 CLASSIC = 0
 MAX_FACES = max(len(edition.faces) for edition in _EDITIONS)
 """Faces of the edition with the most (face indices are the PLAY action ids; hands are counted per face)."""
-MAX_DECK = max(len(edition.standard_cards) for edition in _EDITIONS)
+MAX_DECK = 256
+"""The most cards a deck holds in the compiled engine (an edition's own has 108 or 112; the rule
+option ``deck`` may change it)."""
+assert all(len(edition.standard_cards) <= MAX_DECK for edition in _EDITIONS)
 assert MAX_FACES <= 62, "faces are bits of an int64"
 
 
@@ -528,6 +533,9 @@ LEVER_PULLS = 114
 enforced and honour tasks (for reports such as ``unokit simulate``'s)."""
 RULES_ENFORCED = LEVER_PULLS + 6
 RULES_HONOURED = RULES_ENFORCED + 1
+LAST_PLAY = 122
+"""Under ``jump_in``: ``seat * 64 + face`` of the last card played, -1 once a start card or a lever's
+discard covered it (a Jump-In window opens only on the last card played, by its player)."""
 SCORES = 128
 EXPOSED = SCORES + MAX_PLAYERS
 CALLED = EXPOSED + MAX_PLAYERS
@@ -559,7 +567,9 @@ USED = DISPENSER + MAX_RULES
 IN_PLAY = USED + MAX_RULES
 LEVER_RIDS = IN_PLAY + MAX_RULES
 """The rule cards dispensed to everyone by one pull of the lever, in order."""
-OPS = LEVER_RIDS + MAX_PLAYERS
+DECK_CARDS = LEVER_RIDS + MAX_PLAYERS
+"""The deck's ``DECK_N`` faces, sorted (the edition's, or the rule option ``deck``'s)."""
+OPS = DECK_CARDS + MAX_DECK
 OPS_CAP = 32
 SCRATCH = OPS + 3 * OPS_CAP
 """Room for the dealer draw, a shuffle's order and a legal-action mask."""
@@ -591,6 +601,7 @@ SUPPORTED_OPTIONS = frozenset(
         "forced_swap_final_card",
         "lever_weights",
         "rule_card_count",
+        "deck",
         "call_uno",
         "force_play",
         "must_play",
@@ -880,7 +891,7 @@ def _choose_dealer(s: IntArray) -> int:
     values = cand + MAX_PLAYERS
     remaining = s[DECK_N]
     for i in range(s[DECK_N]):
-        s[pool + i] = DECK_OF[e, i]
+        s[pool + i] = s[DECK_CARDS + i]
     k = n
     for i in range(n):
         s[cand + i] = i
@@ -888,7 +899,7 @@ def _choose_dealer(s: IntArray) -> int:
         if remaining < k:
             remaining = s[DECK_N]
             for i in range(s[DECK_N]):
-                s[pool + i] = DECK_OF[e, i]
+                s[pool + i] = s[DECK_CARDS + i]
         for i in range(k):  # k distinct cards: a partial Fisher-Yates
             j = i + _below(s, remaining - i)
             s[pool + i], s[pool + j] = s[pool + j], s[pool + i]
@@ -942,7 +953,7 @@ def _start_round(s: IntArray, dealer: int) -> None:
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
     for i in range(s[DECK_N]):
-        s[SCRATCH + i] = DECK_OF[e, i]
+        s[SCRATCH + i] = s[DECK_CARDS + i]
     _shuffle(s, SCRATCH, s[DECK_N])
     for i in range(s[DECK_N]):
         s[DRAW_PILE + i] = s[SCRATCH + s[DECK_N] - 1 - i]
@@ -1013,6 +1024,8 @@ def _flip(s: IntArray) -> int:
     s[DISCARD_COUNT] += 1
     s[DISCARD_FACES + card] += 1
     _event(s, E_FLIP, -1, 0, card)
+    if s[JUMPING]:
+        s[LAST_PLAY] = -1
     return card  # type: ignore[no-any-return]
 
 
@@ -1201,6 +1214,8 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     s[DISCARD_COUNT] += 1
     s[DISCARD_FACES + card] += 1
     _event(s, E_PLAY, seat, 1 if called else 0, card)
+    if s[JUMPING]:
+        s[LAST_PLAY] = seat * 64 + card
     s[CALLED + seat] = 1 if called else 0
     if COLOUR_OF[e, card] != NO_COL:
         s[COLOUR_IN_PLAY] = COLOUR_OF[e, card]
@@ -1761,6 +1776,8 @@ def _perform(s: IntArray, seat: int, rid: int) -> bool:
                     s[DISCARD_FACES + f] += 1
                     s[CALLED + seat] = 0
                     _event(s, E_PLAY, seat, 0, f)
+                    if s[JUMPING]:
+                        s[LAST_PLAY] = seat * 64 + f
                     played += 1
         if played:
             if _out(s, seat):
@@ -1922,6 +1939,8 @@ def _jackpot_action(s: IntArray, seat: int, action: int) -> None:
         s[DISCARD_COUNT] += 1
         s[DISCARD_FACES + face] += 1
         _event(s, E_PLAY, seat, 1 if called else 0, face)
+        if s[JUMPING]:
+            s[LAST_PLAY] = seat * 64 + face
         s[CALLED + seat] = 1 if called else 0
         wild = COLOUR_OF[e, face] == NO_COL
         if not wild:
@@ -1945,6 +1964,8 @@ def _jackpot_action(s: IntArray, seat: int, action: int) -> None:
             s[COLOUR_IN_PLAY] = colour
             s[CALLED + seat] = 0
             _event(s, E_DISCARD, seat, 1, face)
+            if s[JUMPING]:
+                s[LAST_PLAY] = -1
             s[LEVER_COLOURS] |= 1 << colour
             kind = KIND_OF[e, face]
             if kind == K_REVERSE:
@@ -2050,11 +2071,7 @@ def _decision_ids(s: IntArray, seat: int, phase: int, size: int) -> int:
                 s[LEGAL + count] = s[ID_TARGET] + other
                 count += 1
     elif phase == RULE_RUN:
-        count = _write_faces(s, _run_faces(s, seat), 0)
-        if size == 2:
-            for i in range(count):
-                s[LEGAL + count + i] = s[ID_PLAY_UNO] + s[LEGAL + i]
-            count += count
+        count = _write_plays(s, _run_faces(s, seat), size)
     elif phase == LEVER_DISCARD:
         count = _write_faces(s, _lever_discard_faces(s, seat), 0)
         for i in range(count):
@@ -2277,6 +2294,8 @@ def _open_jump_window(s: IntArray) -> None:
     e = s[EDITION]
     if _discard_top(s) != card or (COLOUR_OF[e, card] == NO_COL and START_OF[e] != START_ALL_WILD):
         return
+    if s[LAST_PLAY] != seat * 64 + card:  # another card was played since (a run, a rule's wild cards)
+        return
     s[JUMP_CARD] = card
     s[JUMP_FROM] = seat
 
@@ -2436,12 +2455,6 @@ def check_rules(rules: Rules, edition: str = "classic") -> None:
             raise UnknownOptionError(
                 f"the compiled engine does not play rule option {name!r} (= {value!r}); the Python engine does"
             )
-    house = [name for name in rules.to_dict() if name in HOUSE_OPTIONS]
-    if code == JACKPOT_CODE and house:
-        raise UnknownOptionError(
-            f"the compiled engine plays UNO Wild Jackpot with its sheet's options, not house rule {house[0]!r}; "
-            "the Python engine does"
-        )
     scoring = _EDITIONS[code].scoring_method(rules)
     if scoring not in SCORINGS:
         raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; the Python engine does")
@@ -3030,7 +3043,10 @@ def template_state(
     rules = rules if rules is not None else Rules()
     check_rules(rules, edition)
     code = EDITIONS.index(edition)
-    deck_size = int(DECK_SIZE_OF[code])
+    deck = [_FACE_INDEX[code][card] for card in _EDITIONS[code].deck_cards(rules)]
+    deck_size = len(deck)
+    if deck_size > MAX_DECK:
+        raise UnknownOptionError(f"the compiled engine holds decks of up to {MAX_DECK} cards, not {deck_size}")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
     if rules.teams:
@@ -3044,6 +3060,7 @@ def template_state(
     s[NF] = len(space.faces)
     s[NCOL] = len(space.colours)
     s[DECK_N] = deck_size
+    s[DECK_CARDS : DECK_CARDS + deck_size] = deck
     for slot, first in _first_ids(space).items():
         s[slot] = first
     s[JAM_SLAM] = min(round(rules.jam_slam_chance * 2**32), 2**32)
@@ -3323,6 +3340,13 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     s[JUMP_NEXT_FROM] = house.get("jump_next_from", -1)
     s[TURN_SKIPS : TURN_SKIPS + game.n] = game.turn_skips
     s[PENDING_SKIPS] = game.pending_skips
+    if s[JUMPING]:  # the last card played, unless a start card or a lever's discard covered it since
+        s[LAST_PLAY] = -1
+        for kind, seat, value, data in reversed(game.events):
+            if kind == "play":
+                s[LAST_PLAY] = seat * 64 + face[data[0]]
+            if kind in ("play", "flip") or (kind == "discard" and value == 1):
+                break
     if s[JACKPOT]:
         _jackpot_from_game(s, game)
     return s
