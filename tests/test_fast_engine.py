@@ -109,8 +109,10 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     assert same_game(fast.state, before)
     with pytest.raises(UnknownOptionError, match="mercy"):
         FastGame(4, seed=1, rules=Rules(mercy=True))
-    with pytest.raises(UnknownOptionError, match="knockout"):
-        FastGame(4, seed=1, rules=Rules(scoring="knockout"))
+    with pytest.raises(UnknownOptionError, match="mercy"):
+        FastGame(4, seed=1, rules=Rules.from_dict({"preset": "no-mercy"}))
+    with pytest.raises(UnknownOptionError, match="up to 256 cards, not 300"):
+        FastGame(4, seed=1, rules=Rules.from_dict({"deck": {"R1": 150, "G2": 150}}))
     with pytest.raises(SetupError):
         FastGame(11, seed=1)
     with pytest.raises(UnknownOptionError, match="mercy"):
@@ -248,8 +250,8 @@ def test_the_fast_environment_steps_as_the_python_one_would(
 def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
     from unokit.rl import pettingzoo as uno_pettingzoo
 
-    with pytest.raises(UnknownOptionError, match="knockout"):
-        uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"scoring": "knockout"})
+    with pytest.raises(UnknownOptionError, match="mercy"):
+        uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"mercy": True})
     with pytest.raises(UnknownOptionError, match="mercy"):
         uno_pettingzoo.env(edition="classic", engine="fast", rules={"mercy": True})
     with pytest.raises(UnknownOptionError, match="unknown engine"):

@@ -139,6 +139,23 @@ def test_bomb_three_cards_everyone_draws_one() -> None:
     assert [len(h) for h in game.hands] == [2, 6, 6] and game.actor == 1
 
 
+def test_bomb_passes_over_a_player_out_of_the_match() -> None:
+    """Knockout scoring: the bomb makes every other player still in the match draw one, once each
+    (not the player out, not the bomber)."""
+    game = multi_game(["R7", "G7", "B7"], multi_play_bomb=True, scoring="knockout")
+    game.knocked = (1,)  # as if seat 1 had been knocked out in an earlier round
+    game.out = frozenset(game.knocked)
+    game.players_in = 2
+    game.hands[1] = []
+    for card in ("R7", "G7"):
+        game.apply_notation(0, card)
+    start = len(game.events)
+    game.apply_notation(0, "B7")
+    new = events_since(game, start)
+    assert new[:3] == [("play", 0, 0, ("B7",)), ("bomb", 0, 3, ()), ("draw", 2, 1, ("G1",))]
+    assert [len(h) for h in game.hands] == [2, 0, 6] and game.actor == 2
+
+
 def test_bomb_needs_three_cards() -> None:
     game = multi_game(["R7", "G7"], multi_play_bomb=True)
     game.apply_notation(0, "R7")

@@ -332,7 +332,7 @@ class HouseGame(Game):
         self.multi_count = 0
         if count >= 3 and self.rules.multi_play_bomb:
             self.events.append(("bomb", seat, count, ()))
-            for step in range(1, self.n):
+            for step in range(1, self.players_in):  # every other player in the match
                 self.draw_cards(self.next_seat(seat, step), 1)
         self.set_effects[CARD_KIND[card]](self, seat, card)
 

@@ -288,8 +288,8 @@ class IsmctsBot:
                 if game.round != start_round or game.is_over:
                     return seat
                 break
-        sizes = [len(hand) for hand in game.hands]
-        return sizes.index(min(sizes))
+        hands = game.hands
+        return min(game.seats_in(), key=lambda seat: len(hands[seat]))  # (the first of the fewest)
 
 
 _INTERRUPTS = frozenset({ActionType.CALL_UNO, ActionType.CATCH})

@@ -100,6 +100,11 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("wild-jackpot", {"call_uno": False, "stacking": "cross", "stack_deflect": "both", "scoring": "single-round"}),
     ("wild-jackpot", {"teams": True, "seven_swap": True, "draw_to_match": True, "target_score": 200}),
     ("wild-jackpot", {"jump_in": True, "multi_play": "number", "force_play": True, "scoring": "single-round"}),
+    ("classic", {"scoring": "knockout"}),
+    ("space-jam", {"scoring": "knockout", "multi_play": "number", "multi_play_bomb": True, "zero_pass": True}),
+    ("all-wild", {"scoring": "knockout", "jump_in": True, "call_uno": False}),
+    ("wild-jackpot", {"scoring": "knockout", "teams": True, "seven_swap": True}),
+    ("wild-jackpot", {"scoring": "knockout", "jump_in": True, "zero_pass": True}),
 )
 """The editions and mixes of rule options (their sheets' and house rules) that the differential
 check plays in turn: every edition and option the compiled engine plays, each option changed

@@ -11,9 +11,9 @@ sheet's suggestions) and the house rules ``call_uno``, ``force_play``, ``must_pl
 ``no_action_finish``, ``no_wild_finish``, ``wild_draw_four_challenge``, ``draw_to_match``,
 ``seven_swap``, ``zero_pass``, ``stacking`` (draw-two, same, cross, up), ``stack_deflect``,
 ``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb``, ``teams`` and
-``jump_in``; a changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else (``mercy``,
-knockout scoring) is refused with :class:`~unokit.errors.UnknownOptionError` naming it; the Python
-engine plays it.
+``jump_in``; knockout scoring (the players out of the match are stepped over: :data:`OUT`); a
+changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else (``mercy``) is refused with
+:class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
 
 An edition is tables read from the Python edition into the state: its faces, kinds and points,
 what may be played on what, the cards' effects, the start card's rules and the action ids; so
@@ -274,8 +274,13 @@ RULE_RUN, LEVER_DISCARD, HONOUR, GIVE = 7, 8, 9, 10
 TARGET_PERFORMER, TARGET_OF_RULE = 100, 101
 """What a Wild Jackpot target decision is for: who performs a rule card, whom a rule card aims at."""
 """The phases, numbered as :mod:`unokit.game` numbers them."""
-WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND = 0, 1, 2
-SCORINGS = {"winner-collects": WINNER_COLLECTS, "running-tally": RUNNING_TALLY, "single-round": SINGLE_ROUND}
+WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND, KNOCKOUT = 0, 1, 2, 3
+SCORINGS = {
+    "winner-collects": WINNER_COLLECTS,
+    "running-tally": RUNNING_TALLY,
+    "single-round": SINGLE_ROUND,
+    "knockout": KNOCKOUT,
+}
 
 EVENT_NAMES: tuple[str, ...] = (
     "dealer_draw",
@@ -319,6 +324,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "done",
     "take",
     "give",
+    "knockout",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -363,6 +369,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_DONE,
     E_TAKE,
     E_GIVE,
+    E_KNOCKOUT,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(
@@ -534,6 +541,10 @@ enforced and honour tasks (for reports such as ``unokit simulate``'s)."""
 RULES_ENFORCED = LEVER_PULLS + 6
 RULES_HONOURED = RULES_ENFORCED + 1
 LAST_PLAY = 122
+OUT = 123
+"""The seats out of the match (``knockout`` scoring), as bits: dealt nothing, stepped over."""
+PLAYERS_IN = 124
+"""How many players take part in the round (``N`` less those out)."""
 """Under ``jump_in``: ``seat * 64 + face`` of the last card played, -1 once a start card or a lever's
 discard covered it (a Jump-In window opens only on the last card played, by its player)."""
 SCORES = 128
@@ -567,7 +578,9 @@ USED = DISPENSER + MAX_RULES
 IN_PLAY = USED + MAX_RULES
 LEVER_RIDS = IN_PLAY + MAX_RULES
 """The rule cards dispensed to everyone by one pull of the lever, in order."""
-DECK_CARDS = LEVER_RIDS + MAX_PLAYERS
+LEVER_SEATS = LEVER_RIDS + MAX_PLAYERS
+"""Their performers, in order."""
+DECK_CARDS = LEVER_SEATS + MAX_PLAYERS
 """The deck's ``DECK_N`` faces, sorted (the edition's, or the rule option ``deck``'s)."""
 OPS = DECK_CARDS + MAX_DECK
 OPS_CAP = 32
@@ -850,13 +863,22 @@ def _step_seat(seat: int, step: int, n: int) -> int:
 
 
 @_jit
-def _end_turn(s: IntArray, seat: int, skip: int) -> None:
+def _next_in(s: IntArray, seat: int, step: int) -> int:
+    """The seat after ``seat`` going ``step`` (1: left, -1: right) among those in the match."""
     n = s[N]
+    seat = _step_seat(seat, step, n)
+    while (s[OUT] >> seat) & 1:
+        seat = _step_seat(seat, step, n)
+    return seat
+
+
+@_jit
+def _end_turn(s: IntArray, seat: int, skip: int) -> None:
     step = s[DIRECTION]
-    nxt = _step_seat(seat, step, n)
+    nxt = _next_in(s, seat, step)
     for _ in range(skip):
         _event(s, E_SKIP, nxt, 0, -1)
-        nxt = _step_seat(nxt, step, n)
+        nxt = _next_in(s, nxt, step)
     if s[PENDING_SKIPS]:
         nxt = _lose_pending_turns(s, nxt)
     s[OPS_COUNT] = 0
@@ -874,7 +896,7 @@ def _lose_pending_turns(s: IntArray, seat: int) -> int:
         s[TURN_SKIPS + seat] -= 1
         s[PENDING_SKIPS] -= 1
         _event(s, E_SKIP, seat, 0, -1)
-        seat = _step_seat(seat, s[DIRECTION], s[N])
+        seat = _next_in(s, seat, s[DIRECTION])
     return seat
 
 
@@ -969,16 +991,19 @@ def _start_round(s: IntArray, dealer: int) -> None:
     for _ in range(s[HAND_SIZE]):
         for offset in range(1, n + 1):
             seat = (dealer + offset) % n
+            if (s[OUT] >> seat) & 1:  # knockout scoring: nothing for the players out of the match
+                continue
             s[DRAW_COUNT] -= 1
             face = s[DRAW_PILE + s[DRAW_COUNT]]
             s[HANDS + seat * MAX_FACES + face] += 1
             s[HAND_BITS + seat] |= 1 << face
             s[SIZES + seat] += 1
     for seat in range(n):
-        _event(s, E_DEAL, seat, s[SIZES + seat], -1)
+        if not (s[OUT] >> seat) & 1:
+            _event(s, E_DEAL, seat, s[SIZES + seat], -1)
     # the start card
     card = _flip(s)
-    left = (dealer + 1) % n
+    left = _next_in(s, dealer, 1)
     if START_OF[e] == START_ALL_WILD:  # its action is ignored; the dealer's left begins
         _push(s, OP_BEGIN, left, 0)
         _run_ops(s)
@@ -998,10 +1023,10 @@ def _start_round(s: IntArray, dealer: int) -> None:
     if kind == K_DRAW_TWO:
         _draw_cards(s, left, 2)
         _event(s, E_SKIP, left, 0, -1)
-        _push(s, OP_BEGIN, (left + 1) % n, 0)
+        _push(s, OP_BEGIN, _next_in(s, left, 1), 0)
     elif kind == K_SKIP:
         _event(s, E_SKIP, left, 0, -1)
-        _push(s, OP_BEGIN, (left + 1) % n, 0)
+        _push(s, OP_BEGIN, _next_in(s, left, 1), 0)
     elif kind == K_REVERSE:
         s[DIRECTION] = -1
         _event(s, E_REVERSE, dealer, -1, -1)
@@ -1035,6 +1060,9 @@ def _end_round(s: IntArray) -> None:
     winner = -1
     total = 0
     for seat in range(n):
+        if (s[OUT] >> seat) & 1:
+            s[ROUND_POINTS + seat] = 0
+            continue
         if s[SIZES + seat] == 0 and winner < 0:
             winner = seat
         points = _hand_points(s, seat)
@@ -1070,6 +1098,8 @@ def _end_round(s: IntArray) -> None:
     _event(s, E_ROUND_END, winner, gained, -1)
     if teams:
         _event(s, E_TEAM_WIN, winner, winner % 2, -1)
+    if method == KNOCKOUT:
+        _knock_out(s, winner)
     s[ROUNDS_ENDED] += 1
     s[ROUND_WINNER] = winner
     for seat in range(n):
@@ -1081,6 +1111,13 @@ def _end_round(s: IntArray) -> None:
     match_winner = -1
     if method == SINGLE_ROUND:
         match_winner = winner
+    elif method == KNOCKOUT:  # one player (team) left in the match
+        sides = 0
+        for seat in range(n):
+            if not (s[OUT] >> seat) & 1:
+                sides |= 1 << (seat % 2 if teams else seat)
+        if sides & (sides - 1) == 0:
+            match_winner = winner
     elif method == WINNER_COLLECTS:
         if s[SCORES + winner] >= s[TARGET_SCORE]:
             match_winner = winner
@@ -1111,6 +1148,34 @@ def _end_round(s: IntArray) -> None:
         _event(s, E_MATCH_END, match_winner, s[ROUND], -1)
         return
     s[DEAL_DUE] = 1  # the dealer's left deals next (see apply: no recursion, so the code caches)
+
+
+@_jit
+def _knock_out(s: IntArray, winner: int) -> None:
+    """Knockout scoring: the player on the losing side with the most cards leaves the match (ties:
+    the most points; still tied: all of them)."""
+    n = s[N]
+    most_cards = -1
+    most_points = -1
+    for seat in range(n):
+        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
+            continue
+        held = s[SIZES + seat]
+        points = s[ROUND_POINTS + seat]
+        if held > most_cards or (held == most_cards and points > most_points):
+            most_cards = held
+            most_points = points
+    for seat in range(n):
+        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
+            continue
+        if s[SIZES + seat] == most_cards and s[ROUND_POINTS + seat] == most_points:
+            _event(s, E_KNOCKOUT, seat, most_cards, -1)
+    for seat in range(n):
+        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
+            continue
+        if s[SIZES + seat] == most_cards and s[ROUND_POINTS + seat] == most_points:
+            s[OUT] |= 1 << seat
+            s[PLAYERS_IN] -= 1
 
 
 @_jit
@@ -1187,7 +1252,7 @@ def _play_last_card(s: IntArray, seat: int, kind: int, deflects: bool) -> None:
     final = s[FINALS + kind]
     if deflects:
         _deflect(s, seat, kind)
-    nxt = _step_seat(seat, s[DIRECTION], s[N])
+    nxt = _next_in(s, seat, s[DIRECTION])
     if deflects:
         _hand_over_stack(s, nxt)
     elif final == FINAL_STACK:
@@ -1204,7 +1269,6 @@ def _play_last_card(s: IntArray, seat: int, kind: int, deflects: bool) -> None:
 
 @_jit
 def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
-    n = s[N]
     e = s[EDITION]
     if s[JUMPING]:
         s[JUMP_NEXT] = card
@@ -1224,7 +1288,7 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
         s[EXPOSED + seat] = 1
         s[EXPOSED_COUNT] += 1
     kind = KIND_OF[e, card]
-    nxt = _step_seat(seat, s[DIRECTION], n)
+    nxt = _next_in(s, seat, s[DIRECTION])
     deflects = s[STACK_TOTAL] and (s[DEFLECT_KINDS] >> kind) & 1
     if left == 0:
         _play_last_card(s, seat, kind, deflects)
@@ -1272,18 +1336,18 @@ def _end_set(s: IntArray, seat: int) -> None:
     s[MULTI_COUNT] = 0
     if count >= 3 and s[BOMB]:
         _event(s, E_BOMB, seat, count, -1)
-        n = s[N]
-        for step in range(1, n):
-            _draw_cards(s, (seat + step * s[DIRECTION]) % n, 1)
+        other = seat
+        for _ in range(1, s[PLAYERS_IN]):  # every other player in the match, the next first
+            other = _next_in(s, other, s[DIRECTION])
+            _draw_cards(s, other, 1)
 
 
 @_jit
 def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
     """What ``card``, just played by ``seat`` (not their last card), does in this game."""
-    n = s[N]
     e = s[EDITION]
     kind = KIND_OF[e, card]
-    nxt = _step_seat(seat, s[DIRECTION], n)
+    nxt = _next_in(s, seat, s[DIRECTION])
     effect = s[EFFECTS + kind]
     if deflects:
         _deflect(s, seat, kind)
@@ -1306,7 +1370,7 @@ def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
     elif effect == FX_REVERSE:
         s[DIRECTION] = -s[DIRECTION]
         _event(s, E_REVERSE, seat, s[DIRECTION], -1)
-        _end_turn(s, seat, 1 if n == 2 and s[REVERSE_SKIPS] else 0)
+        _end_turn(s, seat, 1 if s[PLAYERS_IN] == 2 and s[REVERSE_SKIPS] else 0)
     elif effect == FX_DRAW_TWO:
         _draw_cards(s, nxt, 2)
         _end_turn(s, seat, 1)
@@ -1314,7 +1378,7 @@ def _card_effect(s: IntArray, seat: int, card: int, deflects: bool) -> None:
         _push(s, OP_END_TURN, seat, 0)
         _push(s, OP_COLOUR, seat, 0)
     elif effect == FX_SKIP_TWO:
-        _end_turn(s, seat, min(2, n - 1))
+        _end_turn(s, seat, min(2, s[PLAYERS_IN] - 1))
     elif effect == FX_DRAW_FOUR:
         _draw_cards(s, nxt, 4)
         _end_turn(s, seat, 1)
@@ -1485,7 +1549,7 @@ def _hand_over_stack(s: IntArray, victim: int) -> None:
 def _offer_stack(s: IntArray, seat: int) -> None:
     """Aim the pending total at the player after ``seat``: asked if they can answer it, else they
     draw it and lose the turn."""
-    victim = _step_seat(seat, s[DIRECTION], s[N])
+    victim = _next_in(s, seat, s[DIRECTION])
     s[OPS_COUNT] = 0
     if _stack_faces(s, victim):
         s[TURN_SEAT] = victim
@@ -1532,12 +1596,12 @@ def _pass_hands(s: IntArray, seat: int) -> None:
     """Every hand moves on to the next player in the direction of play (a 0 under ``zero_pass``)."""
     n = s[N]
     step = s[DIRECTION]
-    last = n - 1 if step > 0 else 0  # the hand that goes round the table's end waits in the scratch row
-    _move_hand(s, -1, last)
-    seat_to = last
-    for _ in range(n - 1):
-        _move_hand(s, seat_to, seat_to - step)
-        seat_to -= step
+    _move_hand(s, -1, seat)  # the passer's hand waits in the scratch row
+    seat_to = seat
+    for _ in range(s[PLAYERS_IN] - 1):  # each player in takes the hand of the one before
+        source = _next_in(s, seat_to, -step)
+        _move_hand(s, seat_to, source)
+        seat_to = source
     _move_hand(s, seat_to, -1)
     _event(s, E_PASS_HANDS, seat, step, -1)
     for other in range(n):
@@ -1608,7 +1672,7 @@ def _jackpot_op(s: IntArray, op: int, seat: int, arg: int) -> bool:
     if op == OP_LEVER_END:
         skip = s[LEVER_SKIP]
         if s[LEVER_DRAW]:
-            _draw_cards(s, _step_seat(seat, s[DIRECTION], s[N]), s[LEVER_DRAW])
+            _draw_cards(s, _next_in(s, seat, s[DIRECTION]), s[LEVER_DRAW])
         s[LEVER_COLOURS] = 0
         s[LEVER_DRAW] = 0
         s[LEVER_SKIP] = 0
@@ -1670,7 +1734,6 @@ def _jackpot_op(s: IntArray, op: int, seat: int, arg: int) -> bool:
 @_jit
 def _pull_lever(s: IntArray, seat: int) -> bool:
     """``seat`` pulls the lever: one of six outcomes, as ``lever_weights`` weighs them."""
-    n = s[N]
     u = _next32(s)
     _trace_value(s, TRACE_UNIFORM, u)
     outcome = 1
@@ -1688,16 +1751,19 @@ def _pull_lever(s: IntArray, seat: int) -> bool:
         _ask(s, TARGET, seat)
         return False
     if outcome == 2 or outcome == 3:  # the player on the right, or on the left
-        performer = (seat - 1) % n if outcome == 2 else (seat + 1) % n
+        performer = _next_in(s, seat, -1 if outcome == 2 else 1)
         rid = _dispense(s, performer)
         if rid >= 0:
             _push(s, OP_PERFORM, performer, rid)
     elif outcome == 4:  # everyone, the puller first, in the direction of play
-        for k in range(n):
-            s[LEVER_RIDS + k] = _dispense(s, (seat + s[DIRECTION] * k) % n)
-        for k in range(n - 1, -1, -1):
+        performer = seat
+        for k in range(s[PLAYERS_IN]):
+            s[LEVER_SEATS + k] = performer
+            s[LEVER_RIDS + k] = _dispense(s, performer)
+            performer = _next_in(s, performer, s[DIRECTION])
+        for k in range(s[PLAYERS_IN] - 1, -1, -1):
             if s[LEVER_RIDS + k] >= 0:
-                _push(s, OP_PERFORM, (seat + s[DIRECTION] * k) % n, s[LEVER_RIDS + k])
+                _push(s, OP_PERFORM, s[LEVER_SEATS + k], s[LEVER_RIDS + k])
     elif outcome == 5:
         _push(s, OP_LEVER_DISCARD, seat, 0)
     else:
@@ -1740,7 +1806,6 @@ def _out(s: IntArray, seat: int) -> bool:
 @_jit
 def _perform(s: IntArray, seat: int, rid: int) -> bool:
     """``seat`` performs rule card ``rid``: its enforced effect, or its honour task."""
-    n = s[N]
     e = s[EDITION]
     _event(s, E_RULE, seat, rid, -1)
     s[PERFORMING] = rid
@@ -1794,11 +1859,15 @@ def _perform(s: IntArray, seat: int, rid: int) -> bool:
     elif verb == V_GIVE or verb == V_TAKE or verb == V_SWAP:  # noqa: SIM109
         _push(s, OP_RULE_TARGET, seat, rid)
     elif verb == V_EVERYONE_DRAWS:
-        for k in range(n):
-            _draw_cards(s, (seat + s[DIRECTION] * k) % n, count)
-    elif verb == V_EVERYONE_DISCARDS:
-        for k in range(n - 1, -1, -1):
-            _push(s, OP_DISCARD, (seat + s[DIRECTION] * k) % n, count)
+        player = seat
+        for _ in range(s[PLAYERS_IN]):
+            _draw_cards(s, player, count)
+            player = _next_in(s, player, s[DIRECTION])
+    elif verb == V_EVERYONE_DISCARDS:  # pushed last player first: the performer discards first
+        player = _next_in(s, seat, -s[DIRECTION])
+        for _ in range(s[PLAYERS_IN]):
+            _push(s, OP_DISCARD, player, count)
+            player = _next_in(s, player, -s[DIRECTION])
     return True
 
 
@@ -1808,22 +1877,22 @@ def _rule_targets(s: IntArray, seat: int, rid: int) -> int:
     n = s[N]
     aim = s[RULE_AIM + rid]
     if aim == T_LEFT:
-        return 1 << ((seat + 1) % n)  # type: ignore[no-any-return]
+        return 1 << _next_in(s, seat, 1)
     if aim == T_RIGHT:
-        return 1 << ((seat - 1) % n)  # type: ignore[no-any-return]
+        return 1 << _next_in(s, seat, -1)
     if aim == T_NEXT:
-        return 1 << _step_seat(seat, s[DIRECTION], n)
+        return 1 << _next_in(s, seat, s[DIRECTION])
     if aim == T_PREVIOUS:
-        return 1 << _step_seat(seat, -s[DIRECTION], n)
+        return 1 << _next_in(s, seat, -s[DIRECTION])
     most = -1
     fewest = 1 << 30
     for other in range(n):
-        if other != seat:
+        if other != seat and not (s[OUT] >> other) & 1:
             most = max(most, s[SIZES + other])
             fewest = min(fewest, s[SIZES + other])
     choices = 0
     for other in range(n):
-        if other == seat:
+        if other == seat or (s[OUT] >> other) & 1:
             continue
         size = s[SIZES + other]
         if (aim == T_MOST and size == most) or (aim == T_FEWEST and size == fewest) or aim == T_CHOICE:
@@ -2063,6 +2132,8 @@ def _decision_ids(s: IntArray, seat: int, phase: int, size: int) -> int:
     elif phase == TARGET:  # every other player (a rule card's performer: anyone; its target: its choices)
         kind = s[TARGET_KIND]
         for other in range(s[N]):
+            if (s[OUT] >> other) & 1:
+                continue
             if (
                 (kind == TARGET_OF_RULE and (s[TARGET_CHOICES] >> other) & 1)
                 or kind == TARGET_PERFORMER
@@ -2121,7 +2192,7 @@ def legal_ids(s: IntArray, seat: int) -> int:
                 count += 1
         else:
             count = _decision_ids(s, seat, phase, size)
-    if s[EXPOSED_COUNT]:
+    if s[EXPOSED_COUNT] and not (s[OUT] >> seat) & 1:
         if s[EXPOSED + seat]:
             s[LEGAL + count] = s[ID_CALL_UNO]
             count += 1
@@ -2144,6 +2215,8 @@ def legal_ids(s: IntArray, seat: int) -> int:
 @_jit
 def _may_interrupt(s: IntArray, seat: int) -> bool:
     """Whether ``seat`` may call or catch UNO now."""
+    if (s[OUT] >> seat) & 1:
+        return False
     if s[EXPOSED + seat]:
         return True
     for other in range(s[N]):
@@ -2173,12 +2246,12 @@ def asked(s: IntArray) -> tuple[int, bool]:
     waited = s[WAITED]
     if s[EXPOSED_COUNT]:
         for seat in range(s[N]):
-            if seat != actor and not (waited >> seat) & 1 and (not s[TEAMS] or _may_interrupt(s, seat)):
+            if seat != actor and not (waited >> seat) & 1 and (not (s[TEAMS] or s[OUT]) or _may_interrupt(s, seat)):
                 return seat, True
     if s[JUMP_CARD] >= 0:  # an open Jump-In window: every other seat in play order, holding the card or not
         seat = actor
-        for _ in range(s[N] - 1):
-            seat = _step_seat(seat, s[DIRECTION], s[N])
+        for _ in range(s[PLAYERS_IN] - 1):
+            seat = _next_in(s, seat, s[DIRECTION])
             if seat != s[JUMP_FROM] and not (waited >> seat) & 1:
                 return seat, True
     return actor, False
@@ -2275,7 +2348,7 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
         _apply_decision(s, seat, action)
     if s[DEAL_DUE]:
         s[DEAL_DUE] = 0
-        _start_round(s, (s[DEALER] + 1) % s[N])
+        _start_round(s, _next_in(s, s[DEALER], 1))
     if s[JUMPING]:  # any action but a call or a catch closes the window; a play resolved into a turn opens one
         s[JUMP_CARD] = -1
         s[JUMP_FROM] = -1
@@ -2660,7 +2733,7 @@ O_DISCARDS_LEFT, O_PURPOSE, O_JAM, O_STACK_TOTAL, O_STACK_KIND, O_MULTI, O_TEAM 
 O_JUMP_CARD, O_JUMP_FROM, O_SKIPS, O_HOUSE_PHASE = 34, 35, 36, 37
 O_LEVER, O_LEVER_COLOURS, O_LEVER_DRAW, O_LEVER_SKIP, O_RULE_VERB, O_RULE_COUNT, O_RULE_AIM = range(38, 45)
 O_GIVE_TO, O_GIVE_LEFT, O_CHOICES, O_DISPENSER, O_RULES_USED, O_RULES_IN_PLAY = range(45, 51)
-O_PURPOSE_PERFORMER, O_PURPOSE_RULE = 51, 52
+O_PURPOSE_PERFORMER, O_PURPOSE_RULE, O_OUT, O_KNOCKED = 51, 52, 53, 54
 """The indexes of Wild Jackpot's target purposes (who performs a rule card, whom it aims at)."""
 O_PURPOSE_OF = 64
 """``layout[O_PURPOSE_OF + kind]``: the index of a target decision's card kind among the encoding's purposes."""
@@ -2697,6 +2770,8 @@ _FIELD_SLOTS = {
     "jump_card": O_JUMP_CARD,
     "jump_from": O_JUMP_FROM,
     "turns_to_lose": O_SKIPS,
+    "out": O_OUT,
+    "knocked": O_KNOCKED,
 }
 _JACKPOT_SLOTS = {
     "lever": O_LEVER,
@@ -2828,6 +2903,11 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     if s[TEAMS]:
         for partner in range(me % 2, n, 2):
             _seat_flag(out, layout[O_TEAM], partner, me, n)
+    if s[OUT]:  # out of the match (knockout scoring), so out of the round too
+        for seat in range(n):
+            if (s[OUT] >> seat) & 1:
+                _seat_flag(out, layout[O_OUT], seat, me, n)
+                _seat_flag(out, layout[O_KNOCKED], seat, me, n)
     if s[JUMP_CARD] >= 0:
         out[layout[O_JUMP_CARD] + s[JUMP_CARD]] = 1
         _seat_flag(out, layout[O_JUMP_FROM], s[JUMP_FROM], me, n)
@@ -3078,6 +3158,7 @@ def template_state(
     s[UNO_PENALTY] = rules.uno_penalty
     s[SCORING] = SCORINGS[_EDITIONS[code].scoring_method(rules)]
     s[WINNER] = -1
+    s[PLAYERS_IN] = players
     s[BLUFFER] = -1
     s[BLUFF_COLOUR] = NO_COL
     s[DRAWN_FACE] = -1
@@ -3340,6 +3421,8 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     s[JUMP_NEXT_FROM] = house.get("jump_next_from", -1)
     s[TURN_SKIPS : TURN_SKIPS + game.n] = game.turn_skips
     s[PENDING_SKIPS] = game.pending_skips
+    s[OUT] = sum(1 << seat for seat in game.knocked)
+    s[PLAYERS_IN] = game.players_in
     if s[JUMPING]:  # the last card played, unless a start card or a lever's discard covered it since
         s[LAST_PLAY] = -1
         for kind, seat, value, data in reversed(game.events):
@@ -3422,7 +3505,7 @@ def playout_action(s: IntArray, seat: int) -> int:
             s[counts + colour] = 0
         for f in range(s[NF]):
             s[counts + COLOUR_OF[e, f]] += s[hand + f]
-        close = s[SIZES + (seat + s[DIRECTION]) % s[N]] <= 2
+        close = s[SIZES + _next_in(s, seat, s[DIRECTION])] <= 2
         best = -1.0
         chosen = ids[0]
         pool = calls if calls else plays
@@ -3479,15 +3562,19 @@ def playout(s: IntArray, limit: int) -> int:
                     target += 1
                 if _policy_below(s, 2) == 0:
                     _apply_legal(s, target, s[ID_CALL_UNO])
-                else:
-                    catcher = (target + 1) % 2 if s[TEAMS] else (target + 1) % n
+                else:  # the next seat, or (with teams or seats out) the first that may catch
+                    catcher = (target + 1) % n
+                    if s[TEAMS] or s[OUT]:
+                        catcher = 0
+                        while catcher == target or (s[OUT] >> catcher) & 1 or (s[TEAMS] and (catcher - target) % 2 < 1):
+                            catcher += 1
                     _apply_legal(s, catcher, s[ID_CATCH] + target)
                 continue
             jumper = -1
             if s[JUMP_CARD] >= 0:
                 seat = s[ACTOR]
-                for _ in range(n - 1):
-                    seat = _step_seat(seat, s[DIRECTION], n)
+                for _ in range(s[PLAYERS_IN] - 1):
+                    seat = _next_in(s, seat, s[DIRECTION])
                     if legal_ids(s, seat):
                         jumper = seat
                         break
@@ -3501,9 +3588,9 @@ def playout(s: IntArray, limit: int) -> int:
         _apply_legal(s, seat, playout_action(s, seat))
     if s[ROUNDS_ENDED] != ended or s[ROUND] != start_round:
         return s[ROUND_WINNER]  # type: ignore[no-any-return]
-    fewest = 0
+    fewest = -1
     for seat in range(n):
-        if s[SIZES + seat] < s[SIZES + fewest]:
+        if not (s[OUT] >> seat) & 1 and (fewest < 0 or s[SIZES + seat] < s[SIZES + fewest]):
             fewest = seat
     return fewest
 
