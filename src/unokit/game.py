@@ -99,6 +99,8 @@ FAILED_CHALLENGE_PENALTY = 6
 
 _TERMINAL = -4
 
+_WILD_DRAW_FOUR_ONLY = frozenset((WILD_DRAW_FOUR,))
+
 # Plain-int action types for the hot path.
 _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
@@ -173,6 +175,70 @@ class Game:
 
     With a house rule on (see :mod:`unokit.house`) the object is a
     :class:`~unokit.house.HouseGame`; with every house rule off it is a plain ``Game``."""
+
+    __slots__ = (
+        "_all_seats",
+        "_args",
+        "_catch_ids",
+        "_colour_ids",
+        "_draw_id",
+        "_effects",
+        "_faces",
+        "_final_effects",
+        "_legal",
+        "_play_id",
+        "_play_id_of",
+        "_playable_sets",
+        "_tables",
+        "_target_ids",
+        "_types",
+        "_wd4_restricted",
+        "actions",
+        "actor",
+        "bluff",
+        "bluff_colour",
+        "bluffer",
+        "colour",
+        "dealer",
+        "deck_cards",
+        "direction",
+        "discard_pile",
+        "discards_left",
+        "draw_pile",
+        "drawn",
+        "edition",
+        "events",
+        "exposed",
+        "extra",
+        "hands",
+        "history",
+        "initial_deck",
+        "knocked",
+        "n",
+        "ops",
+        "pending_skips",
+        "phase",
+        "players_in",
+        "redacted_logs",
+        "rng",
+        "round",
+        "rules",
+        "scores",
+        "scoring",
+        "seed",
+        "setup_dealer",
+        "setup_rule_cards",
+        "target_kind",
+        "teams",
+        "turn",
+        "turn_skips",
+        "window_armed",
+        "winner",
+    )
+    """Every attribute of a game is a slot.  CPython 3.11 keeps the attributes of an object that has
+    more than 30 in a dictionary of its own, and then looks every method called on it up in that
+    dictionary first; a game calls methods on itself at every step.  (A subclass such as
+    :class:`~unokit.house.HouseGame` keeps its own attributes in a dictionary, as usual.)"""
 
     calls_uno = True
     """Whether players call UNO (and a player left with one card uncalled is exposed); only the
@@ -501,10 +567,10 @@ class Game:
         hand = self.hands[seat]
         if phase == TURN:
             colour = self.colour
-            playable = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]]
-            ids = sorted(map(self._play_id_of, playable.intersection(hand)))
-            if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, colour):
-                ids.remove(self._play_id[WILD_DRAW_FOUR])
+            cards = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]].intersection(hand)
+            if self._wd4_restricted and WILD_DRAW_FOUR in cards and self.holds_colour(seat, colour):
+                cards = cards.difference(_WILD_DRAW_FOUR_ONLY)
+            ids = sorted(map(self._play_id_of, cards))
             if len(hand) == 2 and ids:
                 faces = self._faces
                 ids += [a + faces for a in ids]
@@ -993,7 +1059,10 @@ class Game:
     def clone(self) -> Game:
         """An independent copy, random generator included."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        if type(self) is not Game:  # a subclass's own attributes (HouseGame's)
+            other.__dict__.update(self.__dict__)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
