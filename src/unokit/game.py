@@ -181,6 +181,7 @@ class Game:
         "_args",
         "_catch_ids",
         "_colour_ids",
+        "_draw_alone",
         "_draw_id",
         "_effects",
         "_faces",
@@ -354,6 +355,7 @@ class Game:
         self._playable_sets = self.edition.playable_sets
         self._faces = len(self.actions.faces)
         self._draw_id = self.actions.draw
+        self._draw_alone = (self._draw_id,)
         self._colour_ids = tuple(self.actions.id(ActionType.COLOUR, c) for c in self.actions.colours)
         self._catch_ids = [self.actions.id(ActionType.CATCH, s) for s in range(players)]
         self._target_ids = tuple(self.actions.id(ActionType.TARGET, s) for s in range(MAX_PLAYERS))
@@ -570,8 +572,16 @@ class Game:
             cards = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]].intersection(hand)
             if self._wd4_restricted and WILD_DRAW_FOUR in cards and self.holds_colour(seat, colour):
                 cards = cards.difference(_WILD_DRAW_FOUR_ONLY)
+            if not cards:
+                return self._draw_alone
+            if len(cards) == 1:  # (no sort)
+                (card,) = cards
+                play = self._play_id[card]
+                if len(hand) == 2:
+                    return (play, play + self._faces, self._draw_id)
+                return (play, self._draw_id)
             ids = sorted(map(self._play_id_of, cards))
-            if len(hand) == 2 and ids:
+            if len(hand) == 2:
                 faces = self._faces
                 ids += [a + faces for a in ids]
             ids.append(self._draw_id)
