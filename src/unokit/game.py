@@ -115,13 +115,25 @@ _CALL_UNO = int(ActionType.CALL_UNO)
 _CATCH = int(ActionType.CATCH)
 
 
+_SHUFFLE_STEPS = tuple((place, place + 1, (place + 1).bit_length()) for place in range(256))
+"""Entry ``i``: ``(i, i + 1, (i + 1).bit_length())``: the place a shuffle fills, how many cards it
+draws the card among, and the bits it asks the generator for."""
+
+
+def _shuffle_steps(length: int) -> Sequence[tuple[int, int, int]]:
+    """The steps of shuffling ``length`` cards, last place first (see :data:`_SHUFFLE_STEPS`)."""
+    if length < 2:
+        return ()
+    if length <= len(_SHUFFLE_STEPS):
+        return _SHUFFLE_STEPS[length - 1 : 0 : -1]
+    return [(place, place + 1, (place + 1).bit_length()) for place in range(length - 1, 0, -1)]
+
+
 def _shuffle_plain(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)`` as CPython's :meth:`random.Random.shuffle` does it (the same calls of
     ``getrandbits``, so the same order and the same state after), without two method calls per card."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -130,7 +142,7 @@ def _shuffle_plain(rng: random.Random, cards: list[int]) -> None:
 
 def _shuffles_alike() -> bool:
     """Whether :func:`_shuffle_plain` draws as this Python's ``random.Random.shuffle`` does."""
-    for size in (0, 1, 2, 3, 7, 64, 108, 200):
+    for size in (0, 1, 2, 3, 7, 64, 108, 200, 300):
         ours, theirs = random.Random(size), random.Random(size)
         mine, stock = list(range(size)), list(range(size))
         _shuffle_plain(ours, mine)
