@@ -99,6 +99,8 @@ FAILED_CHALLENGE_PENALTY = 6
 
 _TERMINAL = -4
 
+_WILD_DRAW_FOUR_ONLY = frozenset((WILD_DRAW_FOUR,))
+
 # Plain-int action types for the hot path.
 _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
@@ -113,13 +115,25 @@ _CALL_UNO = int(ActionType.CALL_UNO)
 _CATCH = int(ActionType.CATCH)
 
 
+_SHUFFLE_STEPS = tuple((place, place + 1, (place + 1).bit_length()) for place in range(256))
+"""Entry ``i``: ``(i, i + 1, (i + 1).bit_length())``: the place a shuffle fills, how many cards it
+draws the card among, and the bits it asks the generator for."""
+
+
+def _shuffle_steps(length: int) -> Sequence[tuple[int, int, int]]:
+    """The steps of shuffling ``length`` cards, last place first (see :data:`_SHUFFLE_STEPS`)."""
+    if length < 2:
+        return ()
+    if length <= len(_SHUFFLE_STEPS):
+        return _SHUFFLE_STEPS[length - 1 : 0 : -1]
+    return [(place, place + 1, (place + 1).bit_length()) for place in range(length - 1, 0, -1)]
+
+
 def _shuffle_plain(rng: random.Random, cards: list[int]) -> None:
     """``rng.shuffle(cards)`` as CPython's :meth:`random.Random.shuffle` does it (the same calls of
     ``getrandbits``, so the same order and the same state after), without two method calls per card."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _shuffle_steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -128,7 +142,7 @@ def _shuffle_plain(rng: random.Random, cards: list[int]) -> None:
 
 def _shuffles_alike() -> bool:
     """Whether :func:`_shuffle_plain` draws as this Python's ``random.Random.shuffle`` does."""
-    for size in (0, 1, 2, 3, 7, 64, 108, 200):
+    for size in (0, 1, 2, 3, 7, 64, 108, 200, 300):
         ours, theirs = random.Random(size), random.Random(size)
         mine, stock = list(range(size)), list(range(size))
         _shuffle_plain(ours, mine)
@@ -173,6 +187,71 @@ class Game:
 
     With a house rule on (see :mod:`unokit.house`) the object is a
     :class:`~unokit.house.HouseGame`; with every house rule off it is a plain ``Game``."""
+
+    __slots__ = (
+        "_all_seats",
+        "_args",
+        "_catch_ids",
+        "_colour_ids",
+        "_draw_alone",
+        "_draw_id",
+        "_effects",
+        "_faces",
+        "_final_effects",
+        "_legal",
+        "_play_id",
+        "_play_id_of",
+        "_playable_sets",
+        "_tables",
+        "_target_ids",
+        "_types",
+        "_wd4_restricted",
+        "actions",
+        "actor",
+        "bluff",
+        "bluff_colour",
+        "bluffer",
+        "colour",
+        "dealer",
+        "deck_cards",
+        "direction",
+        "discard_pile",
+        "discards_left",
+        "draw_pile",
+        "drawn",
+        "edition",
+        "events",
+        "exposed",
+        "extra",
+        "hands",
+        "history",
+        "initial_deck",
+        "knocked",
+        "n",
+        "ops",
+        "pending_skips",
+        "phase",
+        "players_in",
+        "redacted_logs",
+        "rng",
+        "round",
+        "rules",
+        "scores",
+        "scoring",
+        "seed",
+        "setup_dealer",
+        "setup_rule_cards",
+        "target_kind",
+        "teams",
+        "turn",
+        "turn_skips",
+        "window_armed",
+        "winner",
+    )
+    """Every attribute of a game is a slot.  CPython 3.11 keeps the attributes of an object that has
+    more than 30 in a dictionary of its own, and then looks every method called on it up in that
+    dictionary first; a game calls methods on itself at every step.  (A subclass such as
+    :class:`~unokit.house.HouseGame` keeps its own attributes in a dictionary, as usual.)"""
 
     calls_uno = True
     """Whether players call UNO (and a player left with one card uncalled is exposed); only the
@@ -288,6 +367,7 @@ class Game:
         self._playable_sets = self.edition.playable_sets
         self._faces = len(self.actions.faces)
         self._draw_id = self.actions.draw
+        self._draw_alone = (self._draw_id,)
         self._colour_ids = tuple(self.actions.id(ActionType.COLOUR, c) for c in self.actions.colours)
         self._catch_ids = [self.actions.id(ActionType.CATCH, s) for s in range(players)]
         self._target_ids = tuple(self.actions.id(ActionType.TARGET, s) for s in range(MAX_PLAYERS))
@@ -501,11 +581,19 @@ class Game:
         hand = self.hands[seat]
         if phase == TURN:
             colour = self.colour
-            playable = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]]
-            ids = sorted(map(self._play_id_of, playable.intersection(hand)))
-            if self._wd4_restricted and WILD_DRAW_FOUR in hand and self.holds_colour(seat, colour):
-                ids.remove(self._play_id[WILD_DRAW_FOUR])
-            if len(hand) == 2 and ids:
+            cards = self._playable_sets[colour * 32 + CARD_KIND[self.discard_pile[-1]]].intersection(hand)
+            if self._wd4_restricted and WILD_DRAW_FOUR in cards and self.holds_colour(seat, colour):
+                cards = cards.difference(_WILD_DRAW_FOUR_ONLY)
+            if not cards:
+                return self._draw_alone
+            if len(cards) == 1:  # (no sort)
+                (card,) = cards
+                play = self._play_id[card]
+                if len(hand) == 2:
+                    return (play, play + self._faces, self._draw_id)
+                return (play, self._draw_id)
+            ids = sorted(map(self._play_id_of, cards))
+            if len(hand) == 2:
                 faces = self._faces
                 ids += [a + faces for a in ids]
             ids.append(self._draw_id)
@@ -993,7 +1081,10 @@ class Game:
     def clone(self) -> Game:
         """An independent copy, random generator included."""
         other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        if type(self) is not Game:  # a subclass's own attributes (HouseGame's)
+            other.__dict__.update(self.__dict__)
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.events = list(self.events)
