@@ -200,6 +200,9 @@ def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(edition: str
         ("all-wild", 4, "points", {"jump_in": True, "stacking": "up"}),
         ("wild-jackpot", 3, "points", {}),
         ("wild-jackpot", 5, "match", {"lever_weights": [1, 2, 2, 2, 2, 1]}),
+        ("classic", 4, "win", {"scoring": "knockout"}),  # rounds rewarded among the players still in
+        ("space-jam", 5, "points", {"scoring": "knockout"}),
+        ("classic", 6, "win", {"scoring": "knockout", "teams": True}),
     ],
 )
 def test_the_fast_environment_steps_as_the_python_one_would(

@@ -545,6 +545,9 @@ OUT = 123
 """The seats out of the match (``knockout`` scoring), as bits: dealt nothing, stepped over."""
 PLAYERS_IN = 124
 """How many players take part in the round (``N`` less those out)."""
+ROUND_SEATS = 125
+"""The seats that played the round last ended, as bits (not those already out of the match): its
+rewards are theirs."""
 """Under ``jump_in``: ``seat * 64 + face`` of the last card played, -1 once a start card or a lever's
 discard covered it (a Jump-In window opens only on the last card played, by its player)."""
 SCORES = 128
@@ -1098,6 +1101,7 @@ def _end_round(s: IntArray) -> None:
     _event(s, E_ROUND_END, winner, gained, -1)
     if teams:
         _event(s, E_TEAM_WIN, winner, winner % 2, -1)
+    s[ROUND_SEATS] = ((1 << n) - 1) & ~s[OUT]
     if method == KNOCKOUT:
         _knock_out(s, winner)
     s[ROUNDS_ENDED] += 1
@@ -3221,15 +3225,26 @@ REWARD_KINDS = {"win": 0, "points": 1, "match": 2}
 
 
 @_jit
-def _share(s: IntArray, rewards: Any, winner: int) -> None:
-    """+1 shared among ``winner`` and (house rule ``teams``) its partners, -1 among the others."""
+def _share(s: IntArray, rewards: Any, winner: int, seats: int) -> None:
+    """+1 shared among ``winner`` and (house rule ``teams``) its partners, -1 among the others, of
+    the ``seats`` (bits)."""
     n = s[N]
-    side = n // 2 if s[TEAMS] else 1
+    side = 0
+    rivals = 0
     for seat in range(n):
-        if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
-            rewards[seat] += 1.0 / side
-        else:
-            rewards[seat] -= 1.0 / (n - side)
+        if (seats >> seat) & 1:
+            if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
+                side += 1
+            else:
+                rivals += 1
+    if not side or not rivals:
+        return
+    for seat in range(n):
+        if (seats >> seat) & 1:
+            if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
+                rewards[seat] += 1.0 / side
+            else:
+                rewards[seat] -= 1.0 / rivals
 
 
 @_jit
@@ -3240,20 +3255,29 @@ def _step_rewards(s: IntArray, kind: int, rewards: Any) -> None:
     if s[ROUNDS_ENDED] != s[ROUNDS_REWARDED]:
         s[ROUNDS_REWARDED] = s[ROUNDS_ENDED]
         winner = s[ROUND_WINNER]
+        dealt = s[ROUND_SEATS]  # the round's players (not those already out of the match)
         if kind == 0:
-            _share(s, rewards, winner)
+            _share(s, rewards, winner, dealt)
         elif kind == 1:  # the winner (its team, shared) gets the points the others held
             total = 0
-            side = n // 2 if s[TEAMS] else 1
+            side = 0
+            rivals = 0
             for seat in range(n):
-                if seat != winner and not (s[TEAMS] and (seat - winner) % 2 == 0):
-                    rewards[seat] -= s[ROUND_POINTS + seat]
-                    total += s[ROUND_POINTS + seat]
-            for seat in range(n):
-                if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
-                    rewards[seat] += total / side
+                if (dealt >> seat) & 1:
+                    if seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0):
+                        side += 1
+                    else:
+                        rivals += 1
+            if side and rivals:
+                for seat in range(n):
+                    if (dealt >> seat) & 1 and seat != winner and not (s[TEAMS] and (seat - winner) % 2 == 0):
+                        rewards[seat] -= s[ROUND_POINTS + seat]
+                        total += s[ROUND_POINTS + seat]
+                for seat in range(n):
+                    if (dealt >> seat) & 1 and (seat == winner or (s[TEAMS] and (seat - winner) % 2 == 0)):
+                        rewards[seat] += total / side
     if kind == 2 and s[PHASE] == OVER:
-        _share(s, rewards, s[WINNER])
+        _share(s, rewards, s[WINNER], (1 << n) - 1)
 
 
 @_jit
