@@ -401,7 +401,7 @@ class HouseGame(Game):
         """Drop what players just put out of the round were still to do (decisions, draws, Jackpot
         tasks: a task's rule card is retired); if one of them was to decide, the turn passes to the
         next player still in."""
-        keep = _POSITIONAL_OPS
+        keep = POSITIONAL_OPS
         ops: list[tuple[int, int, int]] = []
         for op, seat, arg in self.ops:
             if op == OP_CHALLENGE and arg in gone:
@@ -749,7 +749,7 @@ def _set(values: tuple[int, ...], seat: int, value: int) -> tuple[int, ...]:
     return (*values[:seat], value, *values[seat + 1 :])
 
 
-_POSITIONAL_OPS = frozenset({OP_END_TURN, OP_BEGIN, OP_END_ROUND, OP_STACK, OP_RETIRE, OP_LEVER_END})
+POSITIONAL_OPS = frozenset({OP_END_TURN, OP_BEGIN, OP_END_ROUND, OP_STACK, OP_RETIRE, OP_LEVER_END})
 """Operations that go on when their seat is out of the round (Mercy): they end a turn or a round,
 pass a total on, or put a rule card away; every other one asks or makes that seat do something."""
 

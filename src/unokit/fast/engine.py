@@ -11,9 +11,9 @@ sheet's suggestions) and the house rules ``call_uno``, ``force_play``, ``must_pl
 ``no_action_finish``, ``no_wild_finish``, ``wild_draw_four_challenge``, ``draw_to_match``,
 ``seven_swap``, ``zero_pass``, ``stacking`` (draw-two, same, cross, up), ``stack_deflect``,
 ``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb``, ``teams`` and
-``jump_in``; knockout scoring (the players out of the match are stepped over: :data:`OUT`); a
-changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else (``mercy``) is refused with
-:class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
+``jump_in``, ``mercy``; knockout scoring (the players out of the round or the match are stepped
+over: :data:`OUT`); a changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else is refused
+with :class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
 
 An edition is tables read from the Python edition into the state: its faces, kinds and points,
 what may be played on what, the cards' effects, the start card's rules and the action ids; so
@@ -50,6 +50,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
+from unokit import house as house_rules
 from unokit import rulecards as rc
 from unokit.actions import MAX_PLAYERS, ActionType
 from unokit.bots.ismcts import PLAYOUT_ATTACKS
@@ -325,6 +326,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "take",
     "give",
     "knockout",
+    "mercy",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
 (
@@ -370,6 +372,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_TAKE,
     E_GIVE,
     E_KNOCKOUT,
+    E_MERCY,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(
@@ -384,6 +387,8 @@ OP_STACK = 40
 OP_LEVER, OP_LEVER_END, OP_START_RULE, OP_PERFORM, OP_RETIRE, OP_RUN, OP_GIVE = range(20, 27)
 OP_LEVER_DISCARD, OP_HONOUR, OP_RULE_TARGET = range(27, 30)
 """Wild Jackpot's operations, numbered as :mod:`unokit.jackpot` numbers them."""
+POSITIONAL_OPS = _bits(op in house_rules.POSITIONAL_OPS for op in range(64))
+"""The operations that go on when their seat is put out of the round (``unokit.house.POSITIONAL_OPS``), as bits."""
 
 # ---------------------------------------------------------------- the state's layout
 
@@ -542,9 +547,14 @@ RULES_ENFORCED = LEVER_PULLS + 6
 RULES_HONOURED = RULES_ENFORCED + 1
 LAST_PLAY = 122
 OUT = 123
-"""The seats out of the match (``knockout`` scoring), as bits: dealt nothing, stepped over."""
+"""The seats out of the round, as bits: out of the match (``knockout``) or put out by ``mercy``;
+dealt nothing or holding nothing, stepped over."""
 PLAYERS_IN = 124
 """How many players take part in the round (``N`` less those out)."""
+KNOCKED = 126
+"""The seats out of the match (``knockout`` scoring), as bits; ``OUT`` holds them and those out of the round."""
+MERCY = 127
+"""House rule ``mercy``: the ``mercy_limit`` (0: off); a player holding that many cards is out of the round."""
 ROUND_SEATS = 125
 """The seats that played the round last ended, as bits (not those already out of the match): its
 rewards are theirs."""
@@ -583,7 +593,10 @@ LEVER_RIDS = IN_PLAY + MAX_RULES
 """The rule cards dispensed to everyone by one pull of the lever, in order."""
 LEVER_SEATS = LEVER_RIDS + MAX_PLAYERS
 """Their performers, in order."""
-DECK_CARDS = LEVER_SEATS + MAX_PLAYERS
+OUT_POINTS = LEVER_SEATS + MAX_PLAYERS
+"""Per seat: the points and the number of the cards ``mercy`` took out of the round with it."""
+OUT_CARDS = OUT_POINTS + MAX_PLAYERS
+DECK_CARDS = OUT_CARDS + MAX_PLAYERS
 """The deck's ``DECK_N`` faces, sorted (the edition's, or the rule option ``deck``'s)."""
 OPS = DECK_CARDS + MAX_DECK
 OPS_CAP = 32
@@ -635,6 +648,8 @@ SUPPORTED_OPTIONS = frozenset(
         "multi_play_bomb",
         "teams",
         "jump_in",
+        "mercy",
+        "mercy_limit",
     }
 )
 """The rule options the compiled engine plays; any other must stay at its default."""
@@ -974,6 +989,9 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[LEVER_LAST] = -1
     s[PENDING_SKIPS] = 0
     for seat in range(n):
+        s[OUT_POINTS + seat] = 0
+        s[OUT_CARDS + seat] = 0
+    for seat in range(n):
         s[TURN_SKIPS + seat] = 0
     _event(s, E_DEALER, dealer, s[ROUND], -1)
     # the shuffled deck, top card first, is laid bottom first into the draw pile
@@ -1063,8 +1081,9 @@ def _end_round(s: IntArray) -> None:
     winner = -1
     total = 0
     for seat in range(n):
-        if (s[OUT] >> seat) & 1:
-            s[ROUND_POINTS + seat] = 0
+        if (s[OUT] >> seat) & 1:  # out of the match (no points), or put out of the round by Mercy
+            s[ROUND_POINTS + seat] = s[OUT_POINTS + seat]
+            total += s[OUT_POINTS + seat]
             continue
         if s[SIZES + seat] == 0 and winner < 0:
             winner = seat
@@ -1072,6 +1091,8 @@ def _end_round(s: IntArray) -> None:
         s[ROUND_POINTS + seat] = points
         total += points
         _event(s, E_HAND, seat, points, -1)
+    if winner < 0:  # Mercy: the first of the last player (team) left
+        winner = _next_in(s, n - 1, 1)
     method = s[SCORING]
     gained = 0
     teams = s[TEAMS]
@@ -1101,7 +1122,7 @@ def _end_round(s: IntArray) -> None:
     _event(s, E_ROUND_END, winner, gained, -1)
     if teams:
         _event(s, E_TEAM_WIN, winner, winner % 2, -1)
-    s[ROUND_SEATS] = ((1 << n) - 1) & ~s[OUT]
+    s[ROUND_SEATS] = ((1 << n) - 1) & ~s[KNOCKED]
     if method == KNOCKOUT:
         _knock_out(s, winner)
     s[ROUNDS_ENDED] += 1
@@ -1118,7 +1139,7 @@ def _end_round(s: IntArray) -> None:
     elif method == KNOCKOUT:  # one player (team) left in the match
         sides = 0
         for seat in range(n):
-            if not (s[OUT] >> seat) & 1:
+            if not (s[KNOCKED] >> seat) & 1:
                 sides |= 1 << (seat % 2 if teams else seat)
         if sides & (sides - 1) == 0:
             match_winner = winner
@@ -1151,6 +1172,10 @@ def _end_round(s: IntArray) -> None:
         s[TURN_SEAT] = -1
         _event(s, E_MATCH_END, match_winner, s[ROUND], -1)
         return
+    s[OUT] = s[KNOCKED]  # everyone put out of the round by Mercy deals and plays again
+    s[PLAYERS_IN] = n
+    for seat in range(n):
+        s[PLAYERS_IN] -= (s[KNOCKED] >> seat) & 1
     s[DEAL_DUE] = 1  # the dealer's left deals next (see apply: no recursion, so the code caches)
 
 
@@ -1162,24 +1187,22 @@ def _knock_out(s: IntArray, winner: int) -> None:
     most_cards = -1
     most_points = -1
     for seat in range(n):
-        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
+        if (s[KNOCKED] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
             continue
-        held = s[SIZES + seat]
+        held = s[SIZES + seat] + s[OUT_CARDS + seat]
         points = s[ROUND_POINTS + seat]
         if held > most_cards or (held == most_cards and points > most_points):
             most_cards = held
             most_points = points
+    leavers = 0
     for seat in range(n):
-        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
+        if (s[KNOCKED] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
             continue
-        if s[SIZES + seat] == most_cards and s[ROUND_POINTS + seat] == most_points:
+        if s[SIZES + seat] + s[OUT_CARDS + seat] == most_cards and s[ROUND_POINTS + seat] == most_points:
             _event(s, E_KNOCKOUT, seat, most_cards, -1)
-    for seat in range(n):
-        if (s[OUT] >> seat) & 1 or (s[TEAMS] and (seat - winner) % 2 == 0) or seat == winner:
-            continue
-        if s[SIZES + seat] == most_cards and s[ROUND_POINTS + seat] == most_points:
-            s[OUT] |= 1 << seat
-            s[PLAYERS_IN] -= 1
+            leavers |= 1 << seat
+    s[KNOCKED] |= leavers
+    s[OUT] |= leavers
 
 
 @_jit
@@ -1453,6 +1476,8 @@ def _draw_on_turn(s: IntArray, seat: int) -> None:
             s[DRAWN_FACE] = card
             return
         if not s[DRAW_TO_MATCH] or (s[HAND_LIMIT] and s[SIZES + seat] >= s[HAND_LIMIT]):
+            break
+        if s[MERCY] and s[SIZES + seat] >= s[MERCY]:
             break
     _event(s, E_PASS, seat, 0, -1)
     _end_turn(s, seat, 0)
@@ -2164,6 +2189,39 @@ def _decision_ids(s: IntArray, seat: int, phase: int, size: int) -> int:
 
 
 @_jit
+def _actor_ids(s: IntArray, seat: int) -> int:
+    """The legal action ids of the actor ``seat`` in its phase (no call, catch or jump-in), into the
+    ``LEGAL`` area; their count."""
+    count = 0
+    phase = s[PHASE]
+    size = s[SIZES + seat]
+    if phase == TURN:
+        e = s[EDITION]
+        bits = s[HAND_BITS + seat] & PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
+        wd4 = WD4_OF[e]
+        if not s[ALLOW_BLUFF] and wd4 >= 0 and (bits >> wd4) & 1 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
+            bits &= ~(1 << wd4)
+        if size == 1:
+            bits &= ~s[FINISH_FORBIDDEN]
+        count = _write_plays(s, bits, size)
+        if not (count and (s[MUST_PLAY] or (s[HAND_LIMIT] and size >= s[HAND_LIMIT]))):
+            s[LEGAL + count] = s[ID_DRAW]
+            count += 1
+    elif phase == DRAWN:
+        s[LEGAL + 0] = s[DRAWN_FACE]
+        count = 1
+        if size == 2 and s[CALLS_UNO]:
+            s[LEGAL + 1] = s[ID_PLAY_UNO] + s[DRAWN_FACE]
+            count = 2
+        if not s[FORCE_PLAY]:
+            s[LEGAL + count] = s[ID_PASS]
+            count += 1
+    else:
+        count = _decision_ids(s, seat, phase, size)
+    return count
+
+
+@_jit
 def legal_ids(s: IntArray, seat: int) -> int:
     """Write the legal action ids of ``seat`` into the state's ``LEGAL`` area (``s[LEGAL + i]``), in
     increasing order; returns their count.  The one definition of what is legal in the compiled engine."""
@@ -2172,30 +2230,7 @@ def legal_ids(s: IntArray, seat: int) -> int:
     if phase == OVER or seat < 0 or seat >= s[N]:
         return 0
     if seat == s[ACTOR]:
-        size = s[SIZES + seat]
-        if phase == TURN:
-            e = s[EDITION]
-            bits = s[HAND_BITS + seat] & PLAYABLE_OF[e, s[COLOUR_IN_PLAY] * 32 + KIND_OF[e, _discard_top(s)]]
-            wd4 = WD4_OF[e]
-            if not s[ALLOW_BLUFF] and wd4 >= 0 and (bits >> wd4) & 1 and _holds_colour(s, seat, s[COLOUR_IN_PLAY]):
-                bits &= ~(1 << wd4)
-            if size == 1:
-                bits &= ~s[FINISH_FORBIDDEN]
-            count = _write_plays(s, bits, size)
-            if not (count and (s[MUST_PLAY] or (s[HAND_LIMIT] and size >= s[HAND_LIMIT]))):
-                s[LEGAL + count] = s[ID_DRAW]
-                count += 1
-        elif phase == DRAWN:
-            s[LEGAL + 0] = s[DRAWN_FACE]
-            count = 1
-            if size == 2 and s[CALLS_UNO]:
-                s[LEGAL + 1] = s[ID_PLAY_UNO] + s[DRAWN_FACE]
-                count = 2
-            if not s[FORCE_PLAY]:
-                s[LEGAL + count] = s[ID_PASS]
-                count += 1
-        else:
-            count = _decision_ids(s, seat, phase, size)
+        count = _actor_ids(s, seat)
     if s[EXPOSED_COUNT] and not (s[OUT] >> seat) & 1:
         if s[EXPOSED + seat]:
             s[LEGAL + count] = s[ID_CALL_UNO]
@@ -2313,6 +2348,8 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
             _draw_cards(s, caught, s[UNO_PENALTY])
         if not s[EXPOSED_COUNT]:
             s[ARMED] = 0
+        if s[MERCY]:
+            _settle_mercy(s)
         return
     if s[ARMED]:
         for other in range(s[N]):
@@ -2358,6 +2395,149 @@ def _apply_legal(s: IntArray, seat: int, action: int) -> None:
         s[JUMP_FROM] = -1
         if s[JUMP_NEXT] >= 0 and s[PHASE] == TURN:
             _open_jump_window(s)
+    if s[MERCY]:
+        _settle_mercy(s)
+
+
+@_jit
+def _settle_mercy(s: IntArray) -> None:
+    """Mercy, after an action is resolved: put out of the round whoever holds the limit, until
+    nobody does (a round that ends is dealt anew first)."""
+    while s[PHASE] != OVER:
+        again = _put_out(s)
+        if s[DEAL_DUE]:
+            s[DEAL_DUE] = 0
+            _start_round(s, _next_in(s, s[DEALER], 1))
+        if not again:
+            break
+
+
+@_jit
+def _put_out(s: IntArray) -> bool:
+    """Every player in the round holding ``mercy_limit`` cards or more is out of it (if that would
+    leave nobody, those with the fewest cards among them are spared): their cards go face up under
+    the top card, their pending decisions are cancelled; one player (team) left wins the round.
+    Whether to look again."""
+    n = s[N]
+    limit = s[MERCY]
+    over = 0
+    playing = 0
+    fewest = 1 << 30
+    for seat in range(n):
+        if not (s[OUT] >> seat) & 1:
+            playing |= 1 << seat
+            if s[SIZES + seat] >= limit:
+                over |= 1 << seat
+                fewest = min(fewest, s[SIZES + seat])
+    if not over:
+        return False
+    if over == playing:
+        for seat in range(n):
+            if (over >> seat) & 1 and s[SIZES + seat] == fewest:
+                over &= ~(1 << seat)
+        if not over:
+            return False
+    for seat in range(n):
+        if (over >> seat) & 1:
+            _lay_under_top(s, seat)
+    s[OUT] |= over
+    for seat in range(n):
+        s[PLAYERS_IN] -= (over >> seat) & 1
+    if not s[EXPOSED_COUNT]:
+        s[ARMED] = 0
+    sides = 0
+    for seat in range(n):
+        if not (s[OUT] >> seat) & 1:
+            sides |= 1 << (seat % 2 if s[TEAMS] else seat)
+    if sides & (sides - 1) == 0:  # one player (team) left: the round ends
+        s[OPS_COUNT] = 0
+        _push(s, OP_END_ROUND, _next_in(s, n - 1, 1), 0)
+        _run_ops(s)
+        return False
+    _cancel(s, over)
+    return True
+
+
+@_jit
+def _lay_under_top(s: IntArray, seat: int) -> None:
+    """``seat``'s cards go face up under the top card (in face order) and it is out of the round."""
+    hand = HANDS + seat * MAX_FACES
+    count = s[SIZES + seat]
+    _event(s, E_MERCY, seat, count, -1)
+    s[OUT_POINTS + seat] = _hand_points(s, seat)
+    top = _discard_top(s)
+    at = s[DISCARD_COUNT] - 1
+    for f in range(s[NF]):
+        for _ in range(s[hand + f]):
+            s[DISCARD_PILE + at] = f
+            s[DISCARD_FACES + f] += 1
+            at += 1
+        s[hand + f] = 0
+    s[DISCARD_PILE + at] = top
+    s[DISCARD_COUNT] = at + 1
+    s[OUT_CARDS + seat] = count
+    s[HAND_BITS + seat] = 0
+    s[SIZES + seat] = 0
+    s[CALLED + seat] = 0
+    _unexpose(s, seat)
+    s[PENDING_SKIPS] -= s[TURN_SKIPS + seat]
+    s[TURN_SKIPS + seat] = 0
+
+
+@_jit
+def _cancel(s: IntArray, gone: int) -> None:
+    """Drop what the players just put out of the round were still to do (decisions, draws, Jackpot
+    tasks: a task's rule card is retired); if one of them was to decide, the turn passes to the
+    next player still in."""
+    kept = 0
+    for i in range(s[OPS_COUNT]):
+        op = s[OPS + 3 * i]
+        seat = s[OPS + 3 * i + 1]
+        arg = s[OPS + 3 * i + 2]
+        if op == OP_CHALLENGE and (gone >> arg) & 1:
+            continue  # the Wild Draw Four of a player out: no challenge, no penalty
+        if not (gone >> seat) & 1 or (POSITIONAL_OPS >> op) & 1:
+            pass
+        elif op == OP_PERFORM:
+            op = OP_RETIRE
+        else:
+            continue
+        s[OPS + 3 * kept] = op
+        s[OPS + 3 * kept + 1] = seat
+        s[OPS + 3 * kept + 2] = arg
+        kept += 1
+    s[OPS_COUNT] = kept
+    actor = s[ACTOR]
+    phase = s[PHASE]
+    gift = RULE_RUN <= phase < STACK and s[GIVE_TO] >= 0 and (gone >> s[GIVE_TO]) & 1
+    if phase == CHALLENGE and (gone >> s[BLUFFER]) & 1:
+        actor = s[BLUFFER]  # their Wild Draw Four is dropped: its victim plays
+    elif not (gone >> actor) & 1 and not gift and _actor_ids(s, actor):
+        return
+    s[DRAWN_FACE] = -1
+    s[DISCARDS_LEFT] = 0
+    s[MULTI_COUNT] = 0
+    s[STACK_TOTAL] = 0
+    s[STACK_KIND] = -1
+    s[JUMP_NEXT] = -1
+    s[JUMP_NEXT_FROM] = -1
+    if phase == CHALLENGE:  # the penalty is dropped with the victim
+        kept = 0
+        for i in range(s[OPS_COUNT]):
+            if s[OPS + 3 * i] != OP_END_TURN:
+                for k in range(3):
+                    s[OPS + 3 * kept + k] = s[OPS + 3 * i + k]
+                kept += 1
+        s[OPS_COUNT] = kept
+    if s[OPS_COUNT]:
+        s[PHASE] = TURN
+        s[ACTOR] = -1  # set again by an operation that asks a player or ends the turn
+        _run_ops(s)
+        if s[PHASE] == OVER or s[DEAL_DUE] or (s[ACTOR] >= 0 and not (s[OUT] >> s[ACTOR]) & 1):
+            return
+        if s[ACTOR] >= 0:
+            actor = s[ACTOR]
+    _end_turn(s, actor, 0)
 
 
 @_jit
@@ -2907,10 +3087,11 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
     if s[TEAMS]:
         for partner in range(me % 2, n, 2):
             _seat_flag(out, layout[O_TEAM], partner, me, n)
-    if s[OUT]:  # out of the match (knockout scoring), so out of the round too
+    if s[OUT]:  # out of the round (Mercy), or of the match (knockout scoring)
         for seat in range(n):
             if (s[OUT] >> seat) & 1:
                 _seat_flag(out, layout[O_OUT], seat, me, n)
+            if (s[KNOCKED] >> seat) & 1:
                 _seat_flag(out, layout[O_KNOCKED], seat, me, n)
     if s[JUMP_CARD] >= 0:
         out[layout[O_JUMP_CARD] + s[JUMP_CARD]] = 1
@@ -3163,6 +3344,7 @@ def template_state(
     s[SCORING] = SCORINGS[_EDITIONS[code].scoring_method(rules)]
     s[WINNER] = -1
     s[PLAYERS_IN] = players
+    s[MERCY] = rules.mercy_limit if rules.mercy else 0
     s[BLUFFER] = -1
     s[BLUFF_COLOUR] = NO_COL
     s[DRAWN_FACE] = -1
@@ -3445,8 +3627,12 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     s[JUMP_NEXT_FROM] = house.get("jump_next_from", -1)
     s[TURN_SKIPS : TURN_SKIPS + game.n] = game.turn_skips
     s[PENDING_SKIPS] = game.pending_skips
-    s[OUT] = sum(1 << seat for seat in game.knocked)
+    s[KNOCKED] = sum(1 << seat for seat in game.knocked)
+    s[OUT] = s[KNOCKED] | sum(1 << seat for seat in house.get("out", ()))
     s[PLAYERS_IN] = game.players_in
+    for seat, (points, cards) in enumerate(zip(house.get("out_points", ()), house.get("out_cards", ()), strict=True)):
+        s[OUT_POINTS + seat] = points
+        s[OUT_CARDS + seat] = cards
     if s[JUMPING]:  # the last card played, unless a start card or a lever's discard covered it since
         s[LAST_PLAY] = -1
         for kind, seat, value, data in reversed(game.events):

@@ -130,6 +130,7 @@ from unokit.fast.engine import (
     MAX_FACES,
     MAX_SIZE,
     MAX_THREADS,
+    MERCY,
     MULTI,
     MULTI_IDENTICAL,
     MULTI_MODE,
@@ -1240,8 +1241,9 @@ def bots_template(players: int, rules: Rules | None, edition: str) -> IntArray:
     """The template state of ``edition`` under ``rules`` for the compiled bots
     (:class:`~unokit.errors.UnknownOptionError` for an edition they do not play)."""
     state = template_state(players, rules, edition)  # refuses what the engine does not play
-    if state[SCORING] == KNOCKOUT:
-        raise UnknownOptionError("the compiled bots do not play knockout scoring; the Python bots do")
+    if state[SCORING] == KNOCKOUT or state[MERCY]:
+        option = "knockout scoring" if state[SCORING] == KNOCKOUT else "house rule 'mercy'"
+        raise UnknownOptionError(f"the compiled bots do not play {option}; the Python bots do")
     if edition not in BOT_EDITIONS:
         raise UnknownOptionError(
             f"the compiled bots play {', '.join(BOT_EDITIONS)}, not {edition!r}; the Python bots play it"
