@@ -31,7 +31,7 @@ from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, MAX_PLAYERS
 from unokit.bots import HeuristicBot, RandomBot
 from unokit.bots.heuristic import read_round
 from unokit.bots.runner import play_match
-from unokit.cards import CARD_IS_WILD, NO_COLOUR
+from unokit.cards import NO_COLOUR
 from unokit.editions import get_edition
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
@@ -479,15 +479,13 @@ def test_the_run_search_spends_its_budget_as_pythons() -> None:
     assert deciding > 50 and spent > 20, (deciding, spent)
 
 
-def test_a_jackpot_memory_holds_the_searchs_worst_case() -> None:
-    """The run's memo never fills up: its room is sized for a hand of the whole deck."""
+def test_a_jackpot_memory_has_room_for_the_run_search() -> None:
+    """The run's memo never fills up: an entry per node expanded, keys as long as a whole deck's hand."""
     decks = [options for edition, options in OPTION_MIXES if edition == "wild-jackpot" and "deck" in options]
     for rules in (Rules(), *(Rules.from_dict(options) for options in decks)):
         template = engine.template_state(4, rules, "wild-jackpot")
         words = fh.memory_words(template)
         deck = int(template[engine.DECK_N])
         cap = (words - fh.R_TABLE) // (1 + (deck + 63) // 64)
-        wild = sum(1 for card in get_edition("wild-jackpot").faces if CARD_IS_WILD[card])
-        per_node = len(get_edition("wild-jackpot").faces) - wild + 4 * wild  # calls a node may still make
-        assert cap & (cap - 1) == 0 and cap > fh.RUN_BUDGET + (deck + 1) * per_node
+        assert cap & (cap - 1) == 0 and cap >= 2 * fh.RUN_BUDGET
     assert fh.memory_words(engine.template_state(4, Rules(), "classic")) == fh.MEMORY_SIZE

@@ -81,11 +81,13 @@ from unokit.editions import get_edition
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast.engine import (
+    _DE_BRUIJN,
     ACTOR,
     BLUFFER,
     CALLS_UNO,
     CHALLENGE,
     COLOUR,
+    COLOUR_FACES,
     COLOUR_IN_PLAY,
     COLOUR_OF,
     COLOURS_OF,
@@ -124,6 +126,7 @@ from unokit.fast.engine import (
     FX_SEVEN,
     FX_ZERO,
     GIVE,
+    HAND_BITS,
     HANDS,
     ID_ACCEPT,
     ID_CALL_UNO,
@@ -331,7 +334,8 @@ R_KW = M_RUN + 2
 """Words of a key (a hand as bits over the sorted hand's positions) and the table's capacity."""
 R_CAP = M_RUN + 3
 R_LEFT = M_RUN + 4
-"""Cards left in the hand of the search's current node."""
+"""Cards left in the hand of the search's current node, and its faces (a bit set)."""
+R_PRESENT = M_RUN + 5
 R_REM = M_RUN + 8
 """Per face: copies left in the current node's hand (they hold the first positions of the face's)."""
 R_FIRST = R_REM + MAX_FACES
@@ -1308,6 +1312,25 @@ def _rule_target(s: IntArray, me: int) -> int:
 
 # ---------------------------------------------------------------- Wild Jackpot's run of plays
 
+KIND_FACES = np.array(
+    [
+        [sum(1 << f for f in range(MAX_FACES) if KIND_OF[e, f] == kind) for kind in range(32)]
+        for e in range(len(EDITIONS))
+    ],
+    dtype=np.int64,
+)
+"""``KIND_FACES[edition, kind]``: the faces of that kind, as a bit set."""
+
+
+@_jit
+def _lowest(bits: int) -> int:
+    """The lowest bit set in ``bits`` (not 0): a de Bruijn look-up per 32-bit half."""
+    low = bits & 0xFFFFFFFF
+    if low:
+        return _DE_BRUIJN[(((low & -low) * 0x077CB531) & 0xFFFFFFFF) >> 27]  # type: ignore[no-any-return]
+    high = (bits >> 32) & 0xFFFFFFFF
+    return 32 + _DE_BRUIJN[(((high & -high) * 0x077CB531) & 0xFFFFFFFF) >> 27]  # type: ignore[no-any-return]
+
 
 @_jit
 def _run_take(memory: IntArray, face: int) -> None:
@@ -1316,6 +1339,8 @@ def _run_take(memory: IntArray, face: int) -> None:
     position = memory[R_FIRST + face] + memory[R_REM + face]
     memory[R_MASK + (position >> 6)] &= ~(1 << (position & 63))
     memory[R_LEFT] -= 1
+    if memory[R_REM + face] == 0:
+        memory[R_PRESENT] &= ~(1 << face)
 
 
 @_jit
@@ -1324,6 +1349,7 @@ def _run_put_back(memory: IntArray, face: int) -> None:
     memory[R_MASK + (position >> 6)] |= 1 << (position & 63)
     memory[R_REM + face] += 1
     memory[R_LEFT] += 1
+    memory[R_PRESENT] |= 1 << face
 
 
 @_jit
@@ -1369,14 +1395,14 @@ def _run_store(memory: IntArray, colour: int, top: int, value: int) -> None:
 @_jit
 def _run_call(memory: IntArray, depth: int, colour: int, top: int) -> int:
     """Call ``best(hand, colour, top)`` for the current hand: its value (packed) when known at once
-    (from the memo, or ``(0, 0)`` once the budget is spent, memoised as the Python search does), else
-    -1 with a node pushed at ``depth`` to expand."""
+    (from the memo, or ``(0, 0)`` once the budget is spent), else -1 with a node pushed at ``depth``
+    to expand.  (The Python search memoises the ``(0, 0)`` of a spent budget too; as the budget
+    stays spent, a later call finds ``(0, 0)`` either way, so it is not stored.)"""
     i = _run_slot(memory, colour, top)
     packed = memory[R_TABLE + i]
     if (packed >> 32) == memory[R_GEN]:
         return packed & 0xFFFFFF  # type: ignore[no-any-return]
     if memory[R_BUDGET] <= 0:
-        _run_store(memory, colour, top, 0)
         return 0
     memory[R_BUDGET] -= 1
     frame = R_FRAMES + FRAME * depth
@@ -1400,6 +1426,7 @@ def _run_best(s: IntArray, memory: IntArray, colour: int, top: int) -> int:
     e = s[EDITION]
     nf = s[NF]
     ncol = s[NCOL]
+    wilds = COLOUR_FACES[e, NO_COL]
     depth = 1
     returned = -1
     while True:
@@ -1419,24 +1446,31 @@ def _run_best(s: IntArray, memory: IntArray, colour: int, top: int) -> int:
             _run_put_back(memory, face)
             memory[frame + F_BEST] = max(memory[frame + F_BEST], returned + (1 << PACK_POINTS) + POINTS_OF[e, face])
             returned = -1
-        face = memory[frame + F_FACE] + 1
-        while face < nf:  # the next face to try
-            if memory[R_REM + face]:
-                wild = COLOUR_OF[e, face] == NO_COL
-                if wild or COLOUR_OF[e, face] == memory[frame + F_COLOUR] or KIND_OF[e, face] == memory[frame + F_TOP]:
-                    memory[frame + F_FACE] = face
-                    _run_take(memory, face)
-                    if not wild:
-                        returned = _run_call(memory, depth, COLOUR_OF[e, face], KIND_OF[e, face])
-                        break
-                    if memory[R_LEFT]:
-                        memory[frame + F_WILD] = -1
-                        memory[frame + F_CI] = 1
-                        returned = _run_call(memory, depth, COLOURS_OF[e, 0], KIND_OF[e, face])
-                        break
-                    _run_put_back(memory, face)  # the last card: nothing follows
-                    memory[frame + F_BEST] = max(memory[frame + F_BEST], (1 << PACK_POINTS) + POINTS_OF[e, face])
-            face += 1
+        after = memory[frame + F_FACE] + 1
+        face = nf
+        while after < nf:  # the next face to try: held, and wild or of the colour or the top kind
+            faces = (
+                memory[R_PRESENT]
+                & (-1 << after)
+                & (wilds | COLOUR_FACES[e, memory[frame + F_COLOUR]] | KIND_FACES[e, memory[frame + F_TOP]])
+            )
+            if not faces:
+                break
+            face = _lowest(faces)
+            memory[frame + F_FACE] = face
+            _run_take(memory, face)
+            if COLOUR_OF[e, face] != NO_COL:
+                returned = _run_call(memory, depth, COLOUR_OF[e, face], KIND_OF[e, face])
+                break
+            if memory[R_LEFT]:
+                memory[frame + F_WILD] = -1
+                memory[frame + F_CI] = 1
+                returned = _run_call(memory, depth, COLOURS_OF[e, 0], KIND_OF[e, face])
+                break
+            _run_put_back(memory, face)  # the last card: nothing follows
+            memory[frame + F_BEST] = max(memory[frame + F_BEST], (1 << PACK_POINTS) + POINTS_OF[e, face])
+            after = face + 1
+            face = nf
         if face < nf:
             if returned < 0:
                 depth += 1
@@ -1470,6 +1504,7 @@ def _run(s: IntArray, memory: IntArray, rng: IntArray, me: int, moves: int) -> i
         memory[R_REM + f] = s[hand + f]
         held += s[hand + f]
     memory[R_LEFT] = held
+    memory[R_PRESENT] = s[HAND_BITS + me]
     words = (held + 63) >> 6
     memory[R_KW] = words
     cap = 1
@@ -1777,18 +1812,12 @@ def _kinds(players: int, heuristic_seats: Sequence[int] | None) -> IntArray:
 
 def memory_words(state: IntArray) -> int:
     """The length of a memory for games of ``state``'s template: :data:`MEMORY_SIZE`, and in Wild
-    Jackpot room for the run's search (a memo that cannot fill up: at most ``RUN_BUDGET`` nodes
-    expanded, and once they are spent one entry per face and colour tried by each node still open,
-    at most one per card of the deck)."""
+    Jackpot room for the run's search: its stack, and a memo of twice the entries it may hold (one
+    per node expanded, at most :data:`RUN_BUDGET`), each keyed by a hand of up to the whole deck."""
     if not state[JACKPOT]:
         return MEMORY_SIZE
-    e = int(state[EDITION])
-    faces = int(state[NF])
-    wild = sum(1 for f in range(faces) if COLOUR_OF[e, f] == NO_COL)
-    deck = int(state[DECK_N])
-    need = RUN_BUDGET + (deck + 1) * (faces - wild + int(state[NCOL]) * wild) + 1
-    cap = 1 << need.bit_length()
-    return R_TABLE + cap * (1 + (deck + 63) // 64)
+    cap = 1 << (2 * RUN_BUDGET).bit_length()
+    return R_TABLE + cap * (1 + (int(state[DECK_N]) + 63) // 64)
 
 
 def new_memory(state: IntArray) -> IntArray:
