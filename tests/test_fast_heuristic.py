@@ -349,6 +349,16 @@ def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None
     mixed_two = fh.play_bots_games(60, 4, house, seed=11, heuristic_seats=[1], threads=2, edition=edition)
     for key in mixed:
         assert (mixed[key] == mixed_two[key]).all(), key
+    if edition == "wild-jackpot":  # the lever and rule cards counted; written rule cards, seeded alike
+        assert sorted(one) == ["decisions", "levers", "rounds", "rules_performed", "scores", "winner"]
+        assert one["levers"].sum() > 0 and one["rules_performed"].sum() > 0
+        cards = WRITTEN_RULE_CARDS
+        written = fh.play_heuristic_games(60, 4, rules, seed=11, threads=1, edition=edition, rule_cards=cards)
+        written_two = fh.play_heuristic_games(60, 4, rules, seed=11, threads=2, edition=edition, rule_cards=cards)
+        for key in written:
+            assert (written[key] == written_two[key]).all(), key
+        assert (written["decisions"] != one["decisions"]).any()
+        assert written["rules_performed"][:, 0].sum() > 0  # (one honour task among twenty cards)
 
 
 @pytest.mark.parametrize(
