@@ -107,16 +107,12 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         fast.act(seat, fast.wait)  # wait is only for a decision out of turn
     assert same_game(fast.state, before)
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        FastGame(4, seed=1, rules=Rules(mercy=True))
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        FastGame(4, seed=1, rules=Rules.from_dict({"preset": "no-mercy"}))
     with pytest.raises(UnknownOptionError, match="up to 256 cards, not 300"):
         FastGame(4, seed=1, rules=Rules.from_dict({"deck": {"R1": 150, "G2": 150}}))
     with pytest.raises(SetupError):
         FastGame(11, seed=1)
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        FastGame(4, seed=1, edition="wild-jackpot", rules=Rules(mercy=True))
+    with pytest.raises(UnknownOptionError, match="up to 256 cards, not 260"):
+        FastGame(4, seed=1, edition="wild-jackpot", rules=Rules.from_dict({"deck": {"R$": 260}}))
     with pytest.raises(SetupError, match="from 1 to 100 rule cards"):
         FastGame(4, seed=1, edition="wild-jackpot", rule_cards=[])
     with pytest.raises(SetupError, match="list of texts"):
@@ -203,6 +199,8 @@ def test_the_fast_environment_passes_pettingzoos_api_and_seed_tests(edition: str
         ("classic", 4, "win", {"scoring": "knockout"}),  # rounds rewarded among the players still in
         ("space-jam", 5, "points", {"scoring": "knockout"}),
         ("classic", 6, "win", {"scoring": "knockout", "teams": True}),
+        ("classic", 4, "points", {"preset": "no-mercy"}),  # Mercy's players out still share the round's reward
+        ("space-jam", 5, "win", {"mercy": True, "mercy_limit": 12, "scoring": "knockout"}),
     ],
 )
 def test_the_fast_environment_steps_as_the_python_one_would(
@@ -253,10 +251,8 @@ def test_the_fast_environment_steps_as_the_python_one_would(
 def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
     from unokit.rl import pettingzoo as uno_pettingzoo
 
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"mercy": True})
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        uno_pettingzoo.env(edition="classic", engine="fast", rules={"mercy": True})
+    with pytest.raises(UnknownOptionError, match="up to 256 cards"):
+        uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"deck": {"R$": 300}})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
         uno_pettingzoo.env(edition="classic", engine="turbo")
     environment = fast_env(players=3)
@@ -349,8 +345,8 @@ def test_the_batched_environment_is_seeded_and_refuses_illegal_actions() -> None
     assert (env._states == states).all()
     with pytest.raises(IllegalActionError):
         env.step(np.zeros(2, dtype=np.int64))
-    with pytest.raises(UnknownOptionError):
-        BatchedEnv(2, rules={"mercy": True})
+    with pytest.raises(UnknownOptionError, match="up to 256 cards"):
+        BatchedEnv(2, rules={"deck": {"R1": 257}})
 
 
 # ---------------------------------------------------------------- positions from the Python engine and playouts
@@ -437,7 +433,10 @@ def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
         winners = set()
         while not game.is_over:
             state = engine.state_from_game(game, game.round + len(game.events))
-            winner = heuristic.heuristic_playout(state, heuristic.memory_for_position(state), rngs, 2000)
+            shown = game.extra.get("shown", ())  # Wild Jackpot: the rule cards shown so far
+            memory = heuristic.memory_for_position(state, None, shown)
+            assert [rid for rid in range(engine.MAX_RULES) if memory[heuristic.M_SHOWN + rid]] == list(shown)
+            winner = heuristic.heuristic_playout(state, memory, rngs, 2000)
             assert 0 <= winner < 4 and state[engine.ROUNDS_ENDED] == 1
             winners.add(winner)
             seat = game.deciders()[0]
@@ -472,14 +471,11 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     assert choices("fast", edition="all-wild") == choices("fast", edition="all-wild")
     house = {"preset": "house"}  # house rules: jump-ins, stacks
     assert choices("fast", rules=house) == choices("fast", rules=house)
-    for edition in ("space-jam", "all-wild"):  # heuristic playouts in every edition, house rules too
+    for edition in ("space-jam", "all-wild", "wild-jackpot"):  # heuristic playouts in every edition, house rules too
         assert choices("fast", "heuristic", edition) == choices("fast", "heuristic", edition)
         assert choices("fast", "heuristic", edition, house) == choices("fast", "heuristic", edition, house)
     assert choices("fast", edition="wild-jackpot") == choices("fast", edition="wild-jackpot")
-    with pytest.raises(UnknownOptionError, match="heuristic playouts"):
-        IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")
-    with pytest.raises(UnknownOptionError, match="heuristic playouts"):
-        IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")
+    assert IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")._fast is not None
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playout_policy="clever")
     with pytest.raises(UnknownOptionError):

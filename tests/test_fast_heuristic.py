@@ -9,7 +9,9 @@ the runner asks) or the actor's ``choose``.  The heuristic's ties between equall
 are broken by its ``random.Random``; the compiled bot draws the same numbers from the same
 Mersenne Twister, so no decision is exempt.  The compiled memory of the round is also compared
 with :func:`unokit.bots.heuristic.read_round` of each deciding seat's view.  Every edition and
-option mix the compiled engine plays (:data:`unokit.fast.differential.OPTION_MIXES`) is played.
+option mix the compiled engine plays (:data:`unokit.fast.differential.OPTION_MIXES`) is played;
+UNO Wild Jackpot's games alternate the sheet's suggested rule cards and
+:data:`unokit.fast.differential.WRITTEN_RULE_CARDS` (every verb and target).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from unokit.editions import get_edition
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast import heuristic as fh
-from unokit.fast.differential import OPTION_MIXES, python_events, replay_game
+from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, python_events, replay_game
 from unokit.fast.engine import FastGame
 from unokit.fast.heuristic import BOT_EDITIONS
 
@@ -92,7 +94,19 @@ def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
                 return seat, action, "jump" if action in jumps else "interrupt"
     seat = game.actor
     view = game.view(seat)
-    return seat, bots[seat].choose(view), view.phase
+    asked = view.phase
+    if asked == "target" and view.decision["target_kind"] in TARGET_NAMES:
+        asked = TARGET_NAMES[view.decision["target_kind"]]
+    return seat, bots[seat].choose(view), asked
+
+
+TARGET_NAMES = {engine.TARGET_PERFORMER: "performer", engine.TARGET_OF_RULE: "rule-target"}
+"""Wild Jackpot's target decisions, counted apart: who performs a rule card, whom a rule card names."""
+
+
+def written_cards(edition: str, index: int) -> tuple[str, ...] | None:
+    """The rule cards of game ``index``: in Wild Jackpot every other game plays the written cards."""
+    return WRITTEN_RULE_CARDS if edition == "wild-jackpot" and index % 2 else None
 
 
 def check_memory(memory: Any, game: Game, seat: int) -> None:
@@ -119,6 +133,9 @@ def check_memory(memory: Any, game: Game, seat: int) -> None:
     assert int(memory[fh.M_SETTER]) == expected.setter
     if expected.setter >= 0:
         assert bool(memory[fh.M_BY_CHOICE]) == expected.set_by_choice
+    shown = [entry[0] for entry in view.public.get("rule_cards_shown", ())]
+    assert [rid for rid in range(engine.MAX_RULES) if memory[fh.M_SHOWN + rid]] == shown
+    assert int(memory[fh.M_SHOWN_COUNT]) == len(shown)
 
 
 def play_both(
@@ -128,14 +145,23 @@ def play_both(
     index: int,
     heuristic_seats: Sequence[int] | None = None,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> tuple[Counter[str], int]:
     """Step game ``index`` of ``seed`` compiled and in Python side by side; the decisions compared
-    (by what was asked) and the compiled game's decision count."""
+    (by what was asked; ``run-budget-spent``: Wild Jackpot runs whose search spent its budget) and
+    the compiled game's decision count."""
     s, memory, rngs, kinds = fh.new_table(
-        players, rules, seed=seed, index=index, heuristic_seats=heuristic_seats, trace=True, edition=edition
+        players,
+        rules,
+        seed=seed,
+        index=index,
+        heuristic_seats=heuristic_seats,
+        trace=True,
+        edition=edition,
+        rule_cards=rule_cards,
     )
     fast = FastGame.of_state(s, rules)
-    game, scripted = replay_game(fast, players, rules)
+    game, scripted = replay_game(fast, players, rules, rule_cards)
     bots = python_bots(players, seed, index, kinds, edition)
     compared: Counter[str] = Counter()
     steps = 0
@@ -146,6 +172,8 @@ def play_both(
         got = fh.bot_decision(s, memory, rngs, kinds)
         assert got == (seat, action), (steps, asked, got, (seat, action), game.view(seat).legal_actions)
         compared[asked if kinds[seat] == fh.HEURISTIC else "random"] += 1
+        if asked == "rule-run" and kinds[seat] == fh.HEURISTIC and len(memory) > fh.R_BUDGET:
+            compared["run-budget-spent"] += int(memory[fh.R_BUDGET] == 0)
         assert engine.apply(s, seat, action) == 0
         scripted.script.extend(fast.trace())
         game.apply(seat, action)
@@ -168,6 +196,13 @@ def phases_due(edition: str, rules: Rules) -> set[str]:
     """The decisions a mix's games of heuristic bots must come to (a rule that asks none is untested)."""
     due = {"turn"}
     coloured = edition != "all-wild"
+    if edition == "wild-jackpot":  # (the written rule cards hold every verb, an honour task, a choice of target)
+        due |= {"rule-run", "give", "honour", "discard", "rule-target"}
+        weights = rules.lever_weights
+        if weights[0]:
+            due.add("performer")
+        if weights[4]:
+            due.add("lever-discard")
     if coloured:
         due.add("colour")
     if coloured and rules.allow_bluff and rules.wild_draw_four_challenge:
@@ -207,7 +242,9 @@ def test_every_compiled_decision_is_the_python_heuristics(mix: int) -> None:
     total: Counter[str] = Counter()
     ties = CountingHeuristic.ties
     for index in range(GAMES_PER_MIX):
-        compared, _ = play_both(table_size(index, rules, edition), rules, 1000 + mix, index, edition=edition)
+        players = table_size(index, rules, edition)
+        cards = written_cards(edition, index)
+        compared, _ = play_both(players, rules, 1000 + mix, index, edition=edition, rule_cards=cards)
         total += compared
     missing = phases_due(edition, rules) - {asked for asked, count in total.items() if count}
     assert not missing, (missing, total)
@@ -217,14 +254,18 @@ def test_every_compiled_decision_is_the_python_heuristics(mix: int) -> None:
 
 
 def test_single_rounds_of_every_edition_compare_many_decisions() -> None:
-    """Many short games: the rarer decisions (challenges, drawn wild cards, Slams) come up often."""
+    """Many short games: the rarer decisions (challenges, drawn wild cards, Slams, Wild Jackpot's runs,
+    lever discards, gifts and targets) come up often."""
     total: Counter[str] = Counter()
-    for index in range(240):
-        edition = BOT_EDITIONS[index % 3]
+    for index in range(320):
+        edition = BOT_EDITIONS[index % 4]
         rules = Rules(scoring="single-round")
-        compared, _ = play_both(2 + index % 5, rules, seed=1000, index=index, edition=edition)
+        cards = written_cards(edition, index // 4)
+        compared, _ = play_both(2 + index % 5, rules, seed=1000, index=index, edition=edition, rule_cards=cards)
         total += compared
-    assert min(total[phase] for phase in ("turn", "drawn", "colour", "challenge", "discard", "target")) > 20
+    assert min(total[phase] for phase in ("turn", "drawn", "colour", "challenge", "discard", "target")) > 20, total
+    jackpot = ("rule-run", "lever-discard", "give", "honour", "performer", "rule-target")
+    assert min(total[phase] for phase in jackpot) > 10, total
 
 
 def test_jump_ins_that_would_bring_a_bigger_hand_are_declined_alike() -> None:
@@ -249,7 +290,10 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str)
         rules = mixes[index % len(mixes)]
         players = table_size(index, rules, edition)
         seats = [seat for seat in range(players) if (seat + index) % 2 == 0]
-        compared, _ = play_both(players, rules, seed=77, index=index, heuristic_seats=seats, edition=edition)
+        cards = written_cards(edition, index)
+        compared, _ = play_both(
+            players, rules, seed=77, index=index, heuristic_seats=seats, edition=edition, rule_cards=cards
+        )
         total += compared
     assert total["random"] > 1000 and total["turn"] > 1000 and total["interrupt"] > 10, total
     if any(rules.jump_in for rules in mixes):
@@ -277,11 +321,12 @@ def test_whole_games_are_the_runners(mix: int) -> None:
     for index in range(12):
         players = table_size(index, rules, edition)
         seats = None if index % 3 else [0]
+        cards = written_cards(edition, index)
         s, memory, rngs, kinds = fh.new_table(
-            players, rules, seed=9, index=index, heuristic_seats=seats, trace=True, edition=edition
+            players, rules, seed=9, index=index, heuristic_seats=seats, trace=True, edition=edition, rule_cards=cards
         )
         fast = FastGame.of_state(s, rules)
-        game, scripted = replay_game(fast, players, rules)
+        game, scripted = replay_game(fast, players, rules, cards)
         events = fast.new_events()
         while not fast.is_over:
             seat, action = fh.bot_decision(s, memory, rngs, kinds)
@@ -312,6 +357,16 @@ def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None
     mixed_two = fh.play_bots_games(60, 4, house, seed=11, heuristic_seats=[1], threads=2, edition=edition)
     for key in mixed:
         assert (mixed[key] == mixed_two[key]).all(), key
+    if edition == "wild-jackpot":  # the lever and rule cards counted; written rule cards, seeded alike
+        assert sorted(one) == ["decisions", "levers", "rounds", "rules_performed", "scores", "winner"]
+        assert one["levers"].sum() > 0 and one["rules_performed"].sum() > 0
+        cards = WRITTEN_RULE_CARDS
+        written = fh.play_heuristic_games(60, 4, rules, seed=11, threads=1, edition=edition, rule_cards=cards)
+        written_two = fh.play_heuristic_games(60, 4, rules, seed=11, threads=2, edition=edition, rule_cards=cards)
+        for key in written:
+            assert (written[key] == written_two[key]).all(), key
+        assert (written["decisions"] != one["decisions"]).any()
+        assert written["rules_performed"][:, 0].sum() > 0  # (one honour task among twenty cards)
 
 
 @pytest.mark.parametrize(
@@ -321,6 +376,8 @@ def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None
         ("classic", {"scoring": "single-round"}, [0, 2]),
         ("space-jam", {"preset": "party", "target_score": 100}, None),
         ("all-wild", {"stacking": "cross", "jump_in": True, "scoring": "single-round"}, [1]),
+        ("wild-jackpot", {"target_score": 100}, None),
+        ("wild-jackpot", {"preset": "chaos", "scoring": "single-round"}, [0, 2]),
     ],
 )
 def test_a_batch_plays_the_games_stepped_one_decision_at_a_time(
@@ -385,7 +442,6 @@ def test_bad_input_is_refused() -> None:
     with pytest.raises(SetupError):
         fh.play_bots_games(2, 3, Rules(teams=True))  # teams need an even table of 4 or more
     refused = [
-        ({"edition": "wild-jackpot"}, "wild-jackpot"),
         ({"rules": Rules(mercy=True)}, "mercy"),
         ({"rules": Rules(scoring="knockout")}, "knockout"),
         ({"rules": Rules.from_dict({"preset": "no-mercy"})}, "mercy"),
@@ -397,3 +453,57 @@ def test_bad_input_is_refused() -> None:
             fh.play_stats_games(2, 4, **arguments)
         with pytest.raises(UnknownOptionError, match=named):
             fh.new_table(4, **arguments)
+
+
+def test_the_run_search_spends_its_budget_as_pythons() -> None:
+    """Wild Jackpot's "play as many cards in a row as you can" from big hands: the Python search
+    (``HeuristicBot._run``) runs out of its budget of nodes, and what it found by then (its memo
+    included) decides; the compiled search must stop at the same node and choose the same card."""
+    from unokit.bots.heuristic import _RUN_BUDGET
+    from unokit.jackpot import RULE_RUN
+
+    assert fh.RUN_BUDGET == _RUN_BUDGET
+
+    class Scoring(HeuristicBot):
+        scores: dict[int, float] = {}
+
+        def _best(self, scores: dict[int, float]) -> int:
+            Scoring.scores = dict(scores)
+            return super()._best(scores)
+
+    rng = random.Random(8)
+    faces = get_edition("wild-jackpot").faces
+    spent = 0
+    deciding = 0
+    for trial in range(80):
+        game = Game("wild-jackpot", 3, seed=trial, rule_cards=["Play as many cards in a row as you can."])
+        hand = rng.choices(faces, k=rng.randint(3, 13) if trial % 4 == 0 else rng.randint(14, 45))
+        game.hands[0] = hand
+        game.ask(RULE_RUN, 0)
+        game._legal = None
+        moves = game.legal_actions(0)
+        if len(moves) < 2:
+            continue
+        deciding += 1
+        state = engine.state_from_game(game, trial)
+        memory = fh.memory_for_position(state)
+        rngs = fh.new_generators()
+        fh.mt_seed_later(rngs[0], trial)
+        got = fh.heuristic_choose(state, memory, rngs[0], 0)
+        assert got == Scoring(seed=trial, edition="wild-jackpot").choose(game.view(0)), (trial, sorted(hand))
+        scores = {faces[f]: int(memory[fh.R_SCORES + f]) for f in range(len(faces)) if memory[fh.R_SCORES + f] >= 0}
+        assert scores == Scoring.scores, trial  # every first card's run: its length and points as found
+        spent += int(memory[fh.R_BUDGET] == 0)
+    assert deciding > 50 and spent > 20, (deciding, spent)
+
+
+def test_a_jackpot_memory_has_room_for_the_run_search() -> None:
+    """The run's memo never fills up: an entry per node expanded, keys as long as a whole deck's hand."""
+    decks = [options for edition, options in OPTION_MIXES if edition == "wild-jackpot" and "deck" in options]
+    for rules in (Rules(), *(Rules.from_dict(options) for options in decks)):
+        template = engine.template_state(4, rules, "wild-jackpot")
+        words = fh.memory_words(template)
+        deck = int(template[engine.DECK_N])
+        cap = (words - fh.R_TABLE) // (1 + (deck + 63) // 64)
+        assert cap & (cap - 1) == 0 and cap >= 2 * fh.RUN_BUDGET
+    assert fh.memory_words(engine.template_state(4, Rules(), "classic")) == fh.MEMORY_SIZE

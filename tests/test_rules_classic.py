@@ -125,6 +125,20 @@ def test_dealer_tie_redraws_among_tied() -> None:
     assert ties > 0
 
 
+def test_a_deck_of_symbols_only_chooses_the_dealer_at_random() -> None:
+    """Every card of the deck counts zero for the dealer draw: no draw could break the tie, so the
+    dealer is chosen at random (no dealer draw at all)."""
+    rules = Rules.from_dict({"deck": {"RS": 20, "GR": 20, "B+2": 20, "W": 10}})
+    dealers = set()
+    for seed in range(12):
+        game = Game("classic", 4, seed=seed, rules=rules)
+        assert not of_kind(game, "dealer_draw")
+        dealers.add(game.dealer)
+    assert len(dealers) > 1
+    two_values = Rules.from_dict({"deck": {"RS": 30, "R1": 30}})  # a tie can still be broken: players draw
+    assert of_kind(Game("classic", 4, seed=1, rules=two_values), "dealer_draw")
+
+
 def test_deal_seven_cards_each() -> None:
     players, dealer = 4, 2
     order = list(Game("classic", players, seed=0).deck_cards)

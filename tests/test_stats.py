@@ -346,7 +346,12 @@ def test_the_compiled_engine_gathers_the_same_statistics() -> None:
 
 @pytest.mark.parametrize(
     ("edition", "rules", "python_games"),
-    [("space-jam", {"target_score": 200}, 40), ("all-wild", {}, 200), ("classic", {"preset": "house"}, 30)],
+    [
+        ("space-jam", {"target_score": 200}, 40),
+        ("all-wild", {}, 200),
+        ("classic", {"preset": "house"}, 30),
+        ("wild-jackpot", {"target_score": 200}, 40),
+    ],
 )
 def test_the_compiled_engine_gathers_the_same_statistics_in_every_edition_it_plays(
     edition: str, rules: dict[str, Any], python_games: int
@@ -369,14 +374,31 @@ def test_the_compiled_engine_gathers_the_same_statistics_in_every_edition_it_pla
     assert set(fast_plays) == set(python_plays) == {KIND_NAMES[kind] for kind in special_kinds(edition)}
     for name, rate in fast_plays.items():
         assert 0.8 < rate / python_plays[name] < 1.25, name
+    if fast.jackpot:  # the lever's outcomes and the rule cards performed, per round, as in Python
+        for count_fast, count_python in (
+            (sum(fast.levers), sum(python.levers)),
+            (fast.rules_enforced, python.rules_enforced),
+            (fast.rules_honour, python.rules_honour),
+        ):
+            assert 0.75 < (count_fast / fast.rounds) / (count_python / python.rounds) < 1.33
+        jackpots = fast.plays[int(Kind.JACKPOT)] + fast.plays[int(Kind.WILD_JACKPOT)]
+        assert jackpots >= sum(fast.levers) > 0  # only a Jackpot played pulls the lever
+        assert fast.to_dict()["rule_cards_performed"] == {"enforced": fast.rules_enforced, "honour": fast.rules_honour}
+
+
+def test_the_compiled_engine_plays_wild_jackpot_with_written_rule_cards() -> None:
+    """``rule_cards`` play on the compiled engine too: no honour task among enforced cards."""
+    cards = ("Draw 2 cards.", "Swap hands with the player with the fewest cards.")
+    fast = collect("wild-jackpot", 3, 200, seed=1, bot="heuristic", engine="fast", rules=SINGLE, rule_cards=cards)
+    assert fast.engine == "fast" and fast.rules_enforced > 0 == fast.rules_honour
+    plain = collect("wild-jackpot", 3, 200, seed=1, bot="heuristic", engine="fast", rules=SINGLE)
+    assert plain.rules_honour > 0
+    assert collect("wild-jackpot", 3, 2, seed=0, rules=SINGLE, engine="auto").engine == "fast"
 
 
 def test_the_compiled_engine_refuses_what_it_does_not_play(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     with pytest.raises(UnknownOptionError, match="random and heuristic bots"):
         collect("classic", 3, 2, seed=0, bot="ismcts", engine="fast")
-    with pytest.raises(UnknownOptionError, match="Wild Jackpot"):
-        collect("wild-jackpot", 3, 2, seed=0, engine="fast")
-    assert collect("wild-jackpot", 3, 2, seed=0, engine="auto", rules=SINGLE).engine == "python"
     assert collect("all-wild", 3, 2, seed=0, engine="auto").engine == "fast"
     with pytest.raises(UnknownOptionError, match="mercy"):
         collect("classic", 3, 2, seed=0, engine="fast", rules=Rules(mercy=True))

@@ -231,7 +231,10 @@ class Edition:
 
     def choose_dealer(self, game: Game) -> int:
         """Each player draws a card; highest number deals, symbols count as zero.
-        Tied players draw again, until one is highest."""
+        Tied players draw again, until one is highest.  A deck whose cards all count alike (a
+        ``deck`` option of symbols only, say) can never break a tie: the dealer is chosen at random."""
+        if len({max(CARD_NUMBER[card], 0) for card in game.deck_cards}) < 2:
+            return game.rng.randrange(game.n)
         remaining = list(game.deck_cards)
         candidates = list(range(game.n))
         while True:

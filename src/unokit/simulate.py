@@ -66,16 +66,17 @@ POLICIES = ("random", "heuristic")
 compiled engine, the same choices)."""
 ENGINES = ("python", "fast", "auto")
 """``python``: :class:`unokit.Game`; ``fast``: the compiled engine (:mod:`unokit.fast.engine`:
-Classic UNO, UNO Space Jam and UNO All Wild with their sheets' options and the house rules of
-``unokit.fast.engine.SUPPORTED_OPTIONS``, either policy; the ``fast`` extra); ``auto``: ``fast``
+Classic UNO, UNO Space Jam, UNO All Wild and UNO Wild Jackpot with their sheets' options and the
+house rules of ``unokit.fast.engine.SUPPORTED_OPTIONS``, either policy; the ``fast`` extra); ``auto``: ``fast``
 where it is installed and plays the edition and rules, else ``python``."""
 
 
 def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random") -> str | None:
-    """Why the compiled engine with ``policy`` (random or heuristic) cannot play ``edition`` under
-    ``rules`` (``None``: it can)."""
-    if policy == "heuristic" and edition == "wild-jackpot":
-        return "the compiled heuristic bot plays classic, space-jam, all-wild, not 'wild-jackpot'; the Python bot does"
+    """Why the compiled engine with ``policy`` (random, or heuristic: the compiled bots) cannot play
+    ``edition`` under ``rules`` (``None``: it can; the compiled bots play every edition and option it
+    plays but knockout scoring and ``mercy``)."""
+    if policy == "heuristic" and rules is not None and (rules.mercy or rules.scoring == "knockout"):
+        return "the compiled bots do not play knockout scoring or the house rule 'mercy'; the Python engine does"
     try:
         from unokit.fast.engine import check_rules
     except ImportError as error:
@@ -197,7 +198,9 @@ def _simulate_fast(
 
     def play(count: int, players: int, rules: Rules, *, seed: int, first: int = 0) -> dict[str, Any]:
         if policy == "heuristic":
-            return play_heuristic_games(count, players, rules, seed=seed, first=first, edition=edition)
+            return play_heuristic_games(
+                count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards
+            )
         return play_random_games(count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards)
 
     rules = rules if rules is not None else Rules()

@@ -383,17 +383,11 @@ def collect(
     if engine not in ENGINES:
         raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if engine != "python":
-        why_not = fast_engine_plays(edition, rules, bot)
-        if why_not is None and edition == "wild-jackpot":
-            why_not = (
-                "the compiled statistics do not read UNO Wild Jackpot's lever and rule cards; the Python engine does"
-            )
+        why_not = fast_engine_plays(edition, rules, "heuristic")  # (the compiled bots' module plays both bots)
         if why_not is None and bot not in ("random", "heuristic"):
             why_not = f"the compiled engine has random and heuristic bots, not {bot!r}; the Python engine has it"
-        if why_not is None and cards is not None:
-            why_not = "the compiled engine has no rule cards"
         if why_not is None:
-            return _collect_fast(edition, players, games, seed, bot, rules, progress, max_decisions)
+            return _collect_fast(edition, players, games, seed, bot, rules, progress, max_decisions, cards)
         if engine == "fast":
             raise UnknownOptionError(why_not)
     Game(edition, players, seed=match_seed(seed, 0), rules=rules, rule_cards=cards)  # checks the set-up
@@ -434,23 +428,36 @@ def _collect_fast(
     rules: Rules | None,
     progress: Progress | None,
     max_decisions: int,
+    rule_cards: Sequence[str] | None = None,
 ) -> EditionStats:
-    """:func:`collect` on the compiled engine: matches numbered 0 … ``games - 1`` of ``seed``."""
+    """:func:`collect` on the compiled engine: matches numbered 0 … ``games - 1`` of ``seed`` (Wild
+    Jackpot: the lever's outcomes and the rule cards performed counted by the compiled state)."""
     from unokit.fast.heuristic import play_stats_games
 
     rules = rules if rules is not None else Rules()
     if not 0 <= seed < 2**62:
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
     seats: list[int] | None = None if bot == "heuristic" else []
-    play_stats_games(1, players, rules, seed=seed, heuristic_seats=seats, edition=edition)  # checks, compiles
+    play_stats_games(  # checks, compiles
+        1, players, rules, seed=seed, heuristic_seats=seats, edition=edition, rule_cards=rule_cards
+    )
     stats = EditionStats.empty(edition, players, games, bot, seed, rules, engine="fast")
     started = time.perf_counter()
     batch = 10_000
     for first in range(0, games, batch):
         count = min(batch, games - first)
         out = play_stats_games(
-            count, players, rules, seed=seed, first=first, heuristic_seats=seats, limit=max_decisions, edition=edition
+            count,
+            players,
+            rules,
+            seed=seed,
+            first=first,
+            heuristic_seats=seats,
+            limit=max_decisions,
+            edition=edition,
+            rule_cards=rule_cards,
         )
+        jackpot = "levers" in out
         for game in range(count):
             if not out["finished"][game]:
                 stats.unfinished += 1
@@ -468,9 +475,9 @@ def _collect_fast(
                     scores=out["scores"][game].tolist(),
                     winner=int(out["winner"][game]),
                     plays=plays,
-                    levers=[0] * len(LEVER_OUTCOMES),
-                    rules_enforced=0,
-                    rules_honour=0,
+                    levers=out["levers"][game].tolist() if jackpot else [0] * len(LEVER_OUTCOMES),
+                    rules_enforced=int(out["rules_performed"][game, 0]) if jackpot else 0,
+                    rules_honour=int(out["rules_performed"][game, 1]) if jackpot else 0,
                 )
             )
         if progress is not None:

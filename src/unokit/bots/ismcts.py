@@ -26,7 +26,8 @@ its seed; a time budget makes the number of iterations depend on the machine.
 
 Playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same quick
 policy; ``playout_policy="heuristic"``: the compiled heuristic bot) where it is installed and
-plays the game (Classic UNO, UNO Space Jam and UNO All Wild under the rules it plays):
+plays the game (Classic UNO, UNO Space Jam, UNO All Wild and UNO Wild Jackpot under the rules it
+plays; the heuristic playouts read the rule cards shown so far, as the Python bot does):
 ``playouts="auto"`` (the default), ``"fast"`` or ``"python"``.  The compiled playouts draw
 from generators seeded by the bot's own, so the bot stays deterministic for its seed.
 """
@@ -88,9 +89,7 @@ class IsmctsBot:
             raise UnknownOptionError(f"an ismcts bot's playouts are auto, fast or python, not {playouts!r}")
         self.playouts = playouts
         self._fast: Any = None
-        fast_editions = ("classic", "space-jam", "all-wild", "wild-jackpot")
-        compiled = fast_editions[:3] if playout_policy == "heuristic" else fast_editions  # (no compiled heuristic
-        # bot in Wild Jackpot)
+        compiled = ("classic", "space-jam", "all-wild", "wild-jackpot")  # quick and heuristic playouts alike
         if playouts != "python" and edition in compiled:
             try:
                 from unokit.fast import engine as fast_engine
@@ -250,6 +249,8 @@ class IsmctsBot:
         if plays is None:
             try:
                 self._fast.check_rules(game.rules, game.edition.name)
+                if self.playout_policy == "heuristic" and (game.rules.mercy or game.scoring == "knockout"):
+                    raise UnknownOptionError("the compiled heuristic bot does not play seats out of the round")
             except UnknownOptionError:
                 if self.playouts == "fast":
                     raise
@@ -266,7 +267,7 @@ class IsmctsBot:
         state = fast.state_from_game(game, self.rng.getrandbits(62))
         if self.playout_policy == "heuristic":
             table = self._fast_heuristic
-            memory = table.memory_for_position(state, lacked)
+            memory = table.memory_for_position(state, lacked, game.extra.get("shown", ()))
             rngs = self._rngs
             for seat in range(game.n):
                 table.mt_seed_later(rngs[seat], self.rng.getrandbits(32))

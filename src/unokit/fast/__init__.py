@@ -1,12 +1,11 @@
 """The compiled engine (the ``fast`` extra: numba and numpy).
 
-:mod:`unokit.fast.engine` plays Classic UNO, UNO Space Jam and UNO All Wild, with their sheets'
-rule options and most house rules (``engine.SUPPORTED_OPTIONS``), as arrays and functions
-compiled by numba: whole games at a time for simulations, or one decision at a time behind
-:class:`~unokit.fast.engine.FastGame` and the reinforcement-learning environments.  UNO Wild
-Jackpot, ``mercy``, knockout scoring and a changed deck are refused; the
-Python engine plays them.  It is a second implementation of the rules, held identical to
-:class:`unokit.Game` by a differential test (:mod:`unokit.fast.differential`): the same deals
+:mod:`unokit.fast.engine` plays all four editions, with their sheets' rule options and the
+house rules (``engine.SUPPORTED_OPTIONS``), as arrays and functions compiled by numba: whole games
+at a time for simulations, or one decision at a time behind :class:`~unokit.fast.engine.FastGame`
+and the reinforcement-learning environments.  A deck of more than ``engine.MAX_DECK`` cards is
+refused; the Python engine plays it.  It is a second implementation of the rules, held identical
+to :class:`unokit.Game` by a differential test (:mod:`unokit.fast.differential`): the same deals
 replayed through ``Game`` give the same legal actions, the same events and the same hands and
 scores at every step.
 

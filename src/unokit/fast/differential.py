@@ -95,6 +95,7 @@ OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
             "scoring": "single-round",
         },
     ),
+    ("classic", {"deck": {"RS": 16, "GR": 16, "B+2": 16, "YS": 16, "W": 8, "W+4": 4}, "scoring": "single-round"}),
     ("all-wild", {"deck": {"W": 60, "W+2": 30, "WS2": 30, "WT2": 30, "WX": 30, "WR": 30, "WS": 10, "W+4": 10}}),
     ("wild-jackpot", {"deck": {"R$": 20, "G$": 20, "W$": 12, "B5": 20, "Y7": 20, "W+4": 4, "BR": 6}}),
     ("wild-jackpot", {"call_uno": False, "stacking": "cross", "stack_deflect": "both", "scoring": "single-round"}),

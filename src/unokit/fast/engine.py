@@ -430,6 +430,9 @@ DEAL_DUE = 36
 """A round ended and the match goes on: the next deal is due (dealt at the end of the action)."""
 ROUNDS_REWARDED = 37
 """Rounds whose rewards a batched environment has given."""
+DEALER_AT_RANDOM = 38
+"""1 when the deck's cards all count alike for the dealer draw: the dealer is chosen at random
+(``Edition.choose_dealer``)."""
 POLICY_RNG = 40
 """Four words of a second generator, for the compiled random policy (the game's own stays the rules')."""
 EDITION = 44
@@ -922,7 +925,7 @@ def _lose_pending_turns(s: IntArray, seat: int) -> int:
 def _choose_dealer(s: IntArray) -> int:
     n = s[N]
     e = s[EDITION]
-    if START_OF[e] == START_ALL_WILD:  # every card is wild (counts zero): a dealer at random
+    if START_OF[e] == START_ALL_WILD or s[DEALER_AT_RANDOM]:  # every card counts alike: a dealer at random
         dealer = _below(s, n)
         _trace_value(s, TRACE_RANDRANGE, dealer)
         return dealer
@@ -2712,6 +2715,9 @@ def check_rules(rules: Rules, edition: str = "classic") -> None:
             raise UnknownOptionError(
                 f"the compiled engine does not play rule option {name!r} (= {value!r}); the Python engine does"
             )
+    deck_size = len(_EDITIONS[code].deck_cards(rules))
+    if deck_size > MAX_DECK:
+        raise UnknownOptionError(f"the compiled engine holds decks of up to {MAX_DECK} cards, not {deck_size}")
     scoring = _EDITIONS[code].scoring_method(rules)
     if scoring not in SCORINGS:
         raise UnknownOptionError(f"the compiled engine does not play {scoring!r} scoring; the Python engine does")
@@ -3310,8 +3316,6 @@ def template_state(
     code = EDITIONS.index(edition)
     deck = [_FACE_INDEX[code][card] for card in _EDITIONS[code].deck_cards(rules)]
     deck_size = len(deck)
-    if deck_size > MAX_DECK:
-        raise UnknownOptionError(f"the compiled engine holds decks of up to {MAX_DECK} cards, not {deck_size}")
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
         raise SetupError(f"players must be from 2 to {MAX_PLAYERS}, not {players!r}")
     if rules.teams:
@@ -3326,6 +3330,7 @@ def template_state(
     s[NCOL] = len(space.colours)
     s[DECK_N] = deck_size
     s[DECK_CARDS : DECK_CARDS + deck_size] = deck
+    s[DEALER_AT_RANDOM] = len({max(int(NUMBER_OF[code, face]), 0) for face in deck}) < 2
     for slot, first in _first_ids(space).items():
         s[slot] = first
     s[JAM_SLAM] = min(round(rules.jam_slam_chance * 2**32), 2**32)

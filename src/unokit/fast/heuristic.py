@@ -1,22 +1,28 @@
 """The heuristic bot compiled: :class:`unokit.bots.HeuristicBot`'s policy on the compiled engine of
 :mod:`unokit.fast.engine`, so that whole games of heuristic bots run compiled.
 
-Classic UNO, UNO Space Jam and UNO All Wild (:data:`BOT_EDITIONS`) under every rule option the
-compiled engine plays (:data:`engine.SUPPORTED_OPTIONS`: the sheets' options and the house
-rules), every decision as the Python bot takes it: turns (All Wild's own scoring), the drawn
-card, colours, challenges, pending totals (``stacking``), sets of one number (``multi_play``), Space
-Jam's Slam discards, targets (All Wild's cards, ``seven_swap``), UNO calls and catches, Jump-In
-interrupts, partners (``teams``).  Three arrays per game, besides the game's state ``s``:
+Classic UNO, UNO Space Jam, UNO All Wild and UNO Wild Jackpot (:data:`BOT_EDITIONS`) under every
+rule option the compiled engine plays (:data:`engine.SUPPORTED_OPTIONS`: the sheets' options and
+the house rules), every decision as the Python bot takes it: turns (All Wild's own scoring), the
+drawn card, colours, challenges, pending totals (``stacking``), sets of one number
+(``multi_play``), Space Jam's Slam discards, targets (All Wild's cards, ``seven_swap``), Wild
+Jackpot's runs of plays (the same bounded search), lever discards, gifts, rule discards, honour
+tasks, rule-card performers and targets, UNO calls and catches, Jump-In interrupts, partners
+(``teams``).  Three arrays per game, besides the game's state ``s``:
 
-* ``memory`` (``int64``, :data:`MEMORY_SIZE`): what :class:`~unokit.bots.heuristic.RoundMemory`
+* ``memory`` (``int64``, :func:`memory_words` long): what :class:`~unokit.bots.heuristic.RoundMemory`
   derives from the current round's public history: the cards known to be in the discard pile,
   the colours each player seemed not to hold (:func:`unokit.determinize.lacked_colours`, per
   viewer: a hand shown in a challenge is seen by the bluffer and the challenger only; swapped and
-  passed on with the hands), who set the colour in play and how, the colour and its setter before
-  each player's latest Wild Draw Four, each player's last three plays; then scratch space.
+  passed on with the hands; forgotten when a rule gives or takes cards), who set the colour in
+  play and how (a lever's discard too), the colour and its setter before each player's latest
+  Wild Draw Four, each player's last three plays; Wild Jackpot's rule cards dispensed in the match
+  (the view's ``rule_cards_shown``); then scratch space, and in Wild Jackpot the run's search.
   :func:`update_memory` reads the events added to the engine's ring since its last call and must
   run after every action (as :func:`play_bots_game` does): a hand shown in a challenge is read
-  from the state as that action leaves it.
+  from the state as that action leaves it.  Rule cards are read from the state's codes
+  (``RULE_VERB``, ``RULE_COUNT``, ``RULE_AIM``: :func:`engine.rule_code`, the Python bot's reading
+  of their texts).
 * ``rngs`` (``int64``, ``MAX_PLAYERS`` rows of :data:`RNG_WORDS`): each seat's generator, the
   Mersenne Twister of :class:`random.Random` (its words, its index, its seed), seeded as
   ``random.Random(seed)`` is (when first drawn from).  The Python bots draw from their
@@ -49,6 +55,9 @@ numba's reference counting; only the batches allocate, once per thread.
 >>> jam = play_bots_games(4, 4, Rules(scoring="single-round", stacking="cross"), seed=1, edition="space-jam")
 >>> bool((jam["winner"] >= 0).all())
 True
+>>> pot = play_bots_games(4, 4, Rules(scoring="single-round"), seed=1, edition="wild-jackpot")
+>>> sorted(pot)
+['decisions', 'levers', 'rounds', 'rules_performed', 'scores', 'winner']
 """
 
 from __future__ import annotations
@@ -72,14 +81,17 @@ from unokit.editions import get_edition
 from unokit.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast.engine import (
+    _DE_BRUIJN,
     ACTOR,
     BLUFFER,
     CALLS_UNO,
     CHALLENGE,
     COLOUR,
+    COLOUR_FACES,
     COLOUR_IN_PLAY,
     COLOUR_OF,
     COLOURS_OF,
+    DECK_N,
     DECK_OF,
     DECK_SIZE_OF,
     DIRECTION,
@@ -91,8 +103,10 @@ from unokit.fast.engine import (
     E_COLOUR,
     E_DEALER,
     E_DISCARD,
+    E_DISPENSE,
     E_DRAW,
     E_FLIP,
+    E_GIVE,
     E_PASS,
     E_PASS_HANDS,
     E_PLAY,
@@ -100,6 +114,7 @@ from unokit.fast.engine import (
     E_RETURN,
     E_REVEAL,
     E_SWAP,
+    E_TAKE,
     EDITION,
     EDITIONS,
     EFFECTS,
@@ -110,24 +125,34 @@ from unokit.fast.engine import (
     FORCE_PLAY,
     FX_SEVEN,
     FX_ZERO,
+    GIVE,
+    HAND_BITS,
     HANDS,
     ID_ACCEPT,
     ID_CALL_UNO,
     ID_CHALLENGE,
     ID_COLOUR,
     ID_DISCARD,
+    ID_DONE,
     ID_DRAW,
+    ID_GIVE,
     ID_JUMP,
     ID_JUMP_UNO,
     ID_PASS,
     ID_PLAY_UNO,
     ID_TARGET,
     ID_WAIT,
+    JACKPOT,
     JUMP_CARD,
     KIND_OF,
     KNOCKOUT,
     LEGAL,
+    LEVER_COLOURS,
+    LEVER_DISCARD,
+    LEVER_PULLS,
+    MAX_DECK,
     MAX_FACES,
+    MAX_RULES,
     MAX_SIZE,
     MAX_THREADS,
     MERCY,
@@ -140,20 +165,51 @@ from unokit.fast.engine import (
     NO_COL,
     NUMBER_OF,
     OVER,
+    PERFORMING,
     PHASE,
     POINTS_OF,
     POLICY_RNG,
     RNG,
     ROUND,
+    RULE_AIM,
+    RULE_COUNT,
+    RULE_RUN,
+    RULE_TOTAL,
+    RULE_VERB,
     SCORES,
     SCORING,
     SINGLE_ROUND,
     SIZES,
     STACK,
+    SUGGESTION_CODES,
+    T_FEWEST,
+    T_LEFT,
+    T_MOST,
+    T_NEXT,
+    T_PREVIOUS,
+    T_RIGHT,
     TARGET,
+    TARGET_CHOICES,
+    TARGET_KIND,
+    TARGET_OF_RULE,
+    TARGET_PERFORMER,
+    TARGET_RULE,
     TEAMS,
     TRACE_ON,
     TURN,
+    V_DISCARD,
+    V_DISCARD_TO,
+    V_DRAW,
+    V_DRAW_TO,
+    V_EVERYONE_DISCARDS,
+    V_EVERYONE_DRAWS,
+    V_GIVE,
+    V_HONOUR,
+    V_PLAY_RUN,
+    V_PLAY_WILDS,
+    V_SKIP_TURN,
+    V_SWAP,
+    V_TAKE,
     WINNER,
     IntArray,
     N,
@@ -206,6 +262,7 @@ K_WILD_SKIP_TWO = int(Kind.WILD_SKIP_TWO)
 K_WILD_REVERSE = int(Kind.WILD_REVERSE)
 K_TARGETED = int(Kind.WILD_TARGETED_DRAW_TWO)
 K_FORCED_SWAP = int(Kind.WILD_FORCED_SWAP)
+K_WILD_JACKPOT = int(Kind.WILD_JACKPOT)
 
 DECK_COUNTS_OF = np.array(
     [np.bincount(DECK_OF[e, : DECK_SIZE_OF[e]], minlength=MAX_FACES) for e in range(len(EDITIONS))], dtype=np.int64
@@ -244,7 +301,13 @@ M_PLAYS = M_PLAY_COUNT + MAX_PLAYERS
 """Per seat: its last three plays (play ``k`` at ``3 * seat + k % 3``)."""
 M_LACKS = M_PLAYS + 3 * MAX_PLAYERS
 """``[viewer * MAX_PLAYERS + seat]``: bit ``c`` set when ``viewer`` infers ``seat`` lacks colour ``c``."""
-M_IDS = M_LACKS + MAX_PLAYERS * MAX_PLAYERS
+M_ROUND_END = M_LACKS + MAX_PLAYERS * MAX_PLAYERS
+"""The end of what a new round clears; what follows is kept for the match or is scratch."""
+M_SHOWN_COUNT = M_ROUND_END
+"""Wild Jackpot: how many rule cards were dispensed so far in the match (their texts are public)."""
+M_SHOWN = M_SHOWN_COUNT + 1
+"""Per rule card: 1 once dispensed in the match (``rule_cards_shown`` of the view)."""
+M_IDS = M_SHOWN + MAX_RULES
 """Scratch: legal action ids."""
 M_TIES = M_IDS + MAX_SIZE + 1
 """Scratch: the cards tied for the best score."""
@@ -259,6 +322,40 @@ M_SET = M_POINTS + NO_COL + 1
 """Scratch: a Python set's hash table (faces, -1 empty), and its previous table while it grows."""
 M_SET_OLD = M_SET + SET_ROOM
 MEMORY_SIZE = M_SET_OLD + SET_ROOM
+"""The memory of Classic, Space Jam and All Wild (Wild Jackpot's adds the run's search: :func:`memory_words`)."""
+
+RUN_BUDGET = 4000
+"""Search nodes for the longest run of plays (``unokit.bots.heuristic._RUN_BUDGET``)."""
+M_RUN = MEMORY_SIZE
+"""Wild Jackpot: the search of ``HeuristicBot._run``, from here to the memory's end."""
+R_BUDGET = M_RUN
+"""Nodes the search may still expand."""
+R_GEN = M_RUN + 1
+"""The search's number: table entries of another number are empty (so the table is never cleared)."""
+R_KW = M_RUN + 2
+"""Words of a key (a hand as bits over the sorted hand's positions) and the table's capacity."""
+R_CAP = M_RUN + 3
+R_LEFT = M_RUN + 4
+"""Cards left in the hand of the search's current node, and its faces (a bit set)."""
+R_PRESENT = M_RUN + 5
+R_REM = M_RUN + 8
+"""Per face: copies left in the current node's hand (they hold the first positions of the face's)."""
+R_FIRST = R_REM + MAX_FACES
+"""Per face: its first position in the sorted hand."""
+R_MASK = R_FIRST + MAX_FACES
+"""The current node's hand: bit ``p`` of word ``p // 64`` for each position ``p`` left."""
+KEY_WORDS = MAX_DECK // 64
+R_SCORES = R_MASK + KEY_WORDS
+"""Per face: the score of the run it starts in the last search (-1: not a first card)."""
+R_FRAMES = R_SCORES + MAX_FACES
+FRAME = 8
+"""A node being expanded: its colour and top kind, the face tried, the next colour for a wild face,
+its best run so far, the best over the wild face's colours."""
+F_COLOUR, F_TOP, F_FACE, F_CI, F_BEST, F_WILD = range(6)
+R_TABLE = R_FRAMES + FRAME * (MAX_DECK + 1)
+"""The memo: ``cap`` packed words (search number, colour, top kind, run length, points), then their keys."""
+PACK_POINTS = 15
+"""A run's value packed as ``length << 15 | points`` (compared as ``(length, points)`` tuples)."""
 
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
@@ -384,7 +481,8 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 @_jit
 def _reset_round(memory: IntArray) -> None:
     read = memory[M_READ]
-    memory[:] = 0
+    for i in range(M_ROUND_END):
+        memory[i] = 0
     memory[M_READ] = read
     memory[M_TOP] = -1
     memory[M_COLOUR] = NO_COL
@@ -401,6 +499,9 @@ def reset_memory(memory: IntArray) -> None:
     """An empty memory that has read no event (for a game just made)."""
     memory[M_READ] = 0
     _reset_round(memory)
+    memory[M_SHOWN_COUNT] = 0
+    for rid in range(MAX_RULES):
+        memory[M_SHOWN + rid] = 0
 
 
 @_jit
@@ -424,8 +525,9 @@ def _pass_lacks_on(memory: IntArray, n: int, step: int) -> None:
 @_jit
 def update_memory(s: IntArray, memory: IntArray) -> int:
     """Read the events added since the last call (as :func:`~unokit.bots.heuristic.read_round` and
-    :func:`~unokit.determinize.lacked_colours` read a round's history); returns how many, or -1 when
-    more than the engine's ring keeps were added (the memory is then incomplete)."""
+    :func:`~unokit.determinize.lacked_colours` read a round's history, and the rule cards dispensed
+    in the match); returns how many, or -1 when more than the engine's ring keeps were added (the
+    memory is then incomplete)."""
     total = s[EVENT_TOTAL]
     first = memory[M_READ]
     lost = total - first > EVENT_CAP
@@ -467,8 +569,13 @@ def update_memory(s: IntArray, memory: IntArray) -> int:
                 memory[M_COLOUR] = COLOUR_OF[e, face]
                 memory[M_SETTER] = seat
                 memory[M_BY_CHOICE] = 0
-        elif kind == E_DISCARD:  # a Slam's discard, under the top card
+        elif kind == E_DISCARD:  # under the top card (a Slam's, a rule's), or on top (the lever's)
             memory[M_PILE + face] += 1
+            if value == 1:  # sets the colour
+                memory[M_TOP] = face
+                memory[M_COLOUR] = COLOUR_OF[e, face]
+                memory[M_SETTER] = seat
+                memory[M_BY_CHOICE] = 0
         elif kind == E_COLOUR:
             memory[M_COLOUR] = value
             memory[M_SETTER] = seat
@@ -490,6 +597,14 @@ def update_memory(s: IntArray, memory: IntArray) -> int:
                 memory[row + seat], memory[row + value] = memory[row + value], memory[row + seat]
         elif kind == E_PASS_HANDS:
             _pass_lacks_on(memory, n, value)
+        elif kind == E_TAKE or kind == E_GIVE:  # noqa: SIM109 - the cards' receiver: nothing known of its hand
+            receiver = seat if kind == E_TAKE else value
+            for viewer in range(n):
+                memory[M_LACKS + viewer * MAX_PLAYERS + receiver] = 0
+        elif kind == E_DISPENSE:
+            if value >= 0 and not memory[M_SHOWN + value]:
+                memory[M_SHOWN + value] = 1
+                memory[M_SHOWN_COUNT] += 1
         elif kind == E_REVEAL:
             # The bluffer's hand, shown to the challenger (``value``) and known to the bluffer:
             # read as the challenge leaves it (the bluffer's draw, if any, comes next and clears this).
@@ -609,6 +724,8 @@ def _coloured_score(s: IntArray, memory: IntArray, me: int, face: int, closest: 
                 score += 3 if next_size <= CLOSE + 2 else -2
         elif kind == K_JAM and left <= 2:
             score += 40  # a Slam then empties the hand
+        elif kind == K_WILD_JACKPOT:
+            score -= 1
         return score + dump  # type: ignore[no-any-return]
     colour = COLOUR_OF[e, face]
     same = memory[M_COUNTS + colour] - 1
@@ -773,15 +890,18 @@ def _drawn(s: IntArray, memory: IntArray, me: int) -> int:
 
 @_jit
 def _colour(s: IntArray, memory: IntArray, me: int) -> int:
-    """``HeuristicBot._colour``: not a colour a partner close to going out lacks, then the colour held
-    most; ties: most points, a colour the next player seems to lack, the fewest cards unseen, then
-    the first colour action."""
+    """``HeuristicBot._colour``: in a Wild Jackpot run, the colour held most (the run goes on longest);
+    then not a colour a partner close to going out lacks, then the colour held most; ties: most
+    points, a colour the next player seems to lack, the fewest cards unseen, then the first colour
+    action."""
     e = s[EDITION]
     n = s[N]
     _count_hand(s, memory, me)
     lacks = memory[M_LACKS + me * MAX_PLAYERS + (me + s[DIRECTION]) % n]
+    rid = s[PERFORMING]
+    running = s[JACKPOT] != 0 and rid >= 0 and s[RULE_VERB + rid] == V_PLAY_RUN
     best = -1
-    best_key = (0, 0, 0, 0, 0)
+    best_key = (0, 0, 0, 0, 0, 0)
     for i in range(s[NCOL]):
         colour = COLOURS_OF[e, i]
         free = 0
@@ -793,6 +913,7 @@ def _colour(s: IntArray, memory: IntArray, me: int) -> int:
             if _partner(s, me, partner) and s[SIZES + partner] <= CLOSE:
                 lacking_partners += (memory[M_LACKS + me * MAX_PLAYERS + partner] >> colour) & 1
         key = (
+            memory[M_COUNTS + colour] if running else 0,  # ``_run_length``: the cards of the colour, one by one
             -lacking_partners,
             memory[M_COUNTS + colour],
             memory[M_POINTS + colour],
@@ -945,10 +1066,10 @@ def python_set_order(s: IntArray, memory: IntArray, me: int) -> int:
 
 
 @_jit
-def _discard(s: IntArray, memory: IntArray, me: int) -> int:
-    """``HeuristicBot._discard`` (Space Jam's Slam): the first card of ``_shed_order``: wild cards last,
-    then the most points, a lone card of a colour counting 8 more, 16 with no other of it; ties in
-    the order ``set(hand)`` iterates (``sorted`` keeps it)."""
+def _shed_first(s: IntArray, memory: IntArray, me: int) -> int:
+    """The first card of ``HeuristicBot._shed_order``: wild cards last, then the most points, a lone
+    card of a colour counting 8 more, 16 with no other of it; ties in the order ``set(hand)``
+    iterates (``sorted`` keeps it)."""
     e = s[EDITION]
     colourless = s[NCOL] == 0
     _count_hand(s, memory, me)
@@ -965,7 +1086,465 @@ def _discard(s: IntArray, memory: IntArray, me: int) -> int:
         if best < 0 or key > best_key:
             best = face
             best_key = key
+    return best
+
+
+@_jit
+def _discard(s: IntArray, memory: IntArray, me: int) -> int:
+    """``HeuristicBot._discard`` (Space Jam's Slam, a Wild Jackpot rule's discards): shed the least
+    useful card (:func:`_shed_first`)."""
+    return s[ID_DISCARD] + _shed_first(s, memory, me)  # type: ignore[no-any-return]
+
+
+@_jit
+def _give(s: IntArray, memory: IntArray, me: int) -> int:
+    """``HeuristicBot._give`` (Wild Jackpot "give N cards"): the card it would shed first."""
+    return s[ID_GIVE] + _shed_first(s, memory, me)  # type: ignore[no-any-return]
+
+
+@_jit
+def _lever_discard(s: IntArray, memory: IntArray, me: int) -> int:
+    """``HeuristicBot._lever_discard`` (Wild Jackpot's lever outcome 5): a card of the colour it keeps
+    fewest of (then fewest points; ties: the colour met first in card order), so the colour it keeps
+    most of goes last; of that colour a Draw Two, else a Skip, else the most points (then the highest
+    card)."""
+    e = s[EDITION]
+    hand = HANDS + me * MAX_FACES
+    _count_hand(s, memory, me)
+    used = s[LEVER_COLOURS]
+    seen = 0
+    colour = -1
+    for f in range(s[NF]):
+        c = COLOUR_OF[e, f]
+        if not s[hand + f] or c == NO_COL or (used >> c) & 1 or (seen >> c) & 1:
+            continue
+        seen |= 1 << c
+        if colour < 0 or (memory[M_COUNTS + c], memory[M_POINTS + c]) < (
+            memory[M_COUNTS + colour],
+            memory[M_POINTS + colour],
+        ):
+            colour = c
+    if colour < 0:
+        return s[ID_DONE]  # type: ignore[no-any-return]
+    best = -1
+    best_key = (0, 0)
+    for f in range(s[NF]):
+        if not s[hand + f] or COLOUR_OF[e, f] != colour:
+            continue
+        kind = KIND_OF[e, f]
+        key = (2 if kind == K_DRAW_TWO else 1 if kind == K_SKIP else 0, POINTS_OF[e, f])
+        if best < 0 or key >= best_key:  # (the highest card among equals)
+            best = f
+            best_key = key
     return s[ID_DISCARD] + best  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- Wild Jackpot's targets
+
+
+@_jit
+def _victim(s: IntArray, verb: int, aim: int, performer: int) -> int:
+    """``unokit.bots.heuristic._rule_victim``: the player a give / take / swap rule would name."""
+    n = s[N]
+    direction = s[DIRECTION]
+    if aim == T_LEFT:
+        return (performer + 1) % n  # type: ignore[no-any-return]
+    if aim == T_RIGHT:
+        return (performer - 1) % n  # type: ignore[no-any-return]
+    if aim == T_NEXT:
+        return (performer + direction) % n  # type: ignore[no-any-return]
+    if aim == T_PREVIOUS:
+        return (performer - direction) % n  # type: ignore[no-any-return]
+    most = -1
+    fewest = -1
+    for seat in range(n):
+        if seat == performer:
+            continue
+        if most < 0 or s[SIZES + seat] > s[SIZES + most]:
+            most = seat
+        if fewest < 0 or s[SIZES + seat] < s[SIZES + fewest]:
+            fewest = seat
+    if aim == T_MOST:
+        return most
+    if aim == T_FEWEST:
+        return fewest
+    return most if verb == V_TAKE else fewest  # a player of the performer's choice
+
+
+@_jit
+def _delta(s: IntArray, me: int, verb: int, count: int, performer: int, victim: int, seat: int) -> float:
+    """``unokit.bots.heuristic._rule_delta`` for ``seat``: the expected change in its hand size if
+    ``performer`` carries out the rule (``victim``: whom a give / take / swap names)."""
+    held = s[SIZES + performer]
+    if verb == V_EVERYONE_DRAWS:
+        return float(count)
+    if verb == V_EVERYONE_DISCARDS:
+        return -float(min(count, s[SIZES + seat]))
+    if verb == V_GIVE or verb == V_TAKE or verb == V_SWAP:  # noqa: SIM109
+        other = s[SIZES + victim]
+        if seat == performer:
+            if verb == V_GIVE:
+                return 0.0 - min(count, held)  # type: ignore[no-any-return]
+            if verb == V_TAKE:
+                return 0.0 + min(count, other)  # type: ignore[no-any-return]
+            return 0.0 + (other - held)  # type: ignore[no-any-return]
+        if seat == victim:
+            if verb == V_GIVE:
+                return 0.0 + min(count, held)  # type: ignore[no-any-return]
+            if verb == V_TAKE:
+                return 0.0 - min(count, other)  # type: ignore[no-any-return]
+            return 0.0 + (held - other)  # type: ignore[no-any-return]
+        return 0.0
+    if seat != performer:
+        return 0.0
+    if verb == V_DRAW:
+        return float(count)
+    if verb == V_DRAW_TO:
+        return float(max(0, count - held))
+    if verb == V_DISCARD:
+        return float(-min(count, held))
+    if verb == V_DISCARD_TO:
+        return float(-max(0, held - count))
+    if verb == V_PLAY_RUN:
+        return -min(float(held), 1.5)
+    if verb == V_PLAY_WILDS:
+        if performer == me:
+            wilds = 0
+            hand = HANDS + me * MAX_FACES
+            for f in range(s[NF]):
+                if COLOUR_OF[s[EDITION], f] == NO_COL:
+                    wilds += s[hand + f]
+            return float(-wilds)
+        return -held * 8 / 108  # type: ignore[no-any-return]
+    if verb == V_SKIP_TURN:
+        return 1.0
+    return 0.0
+
+
+@_jit
+def _utility(s: IntArray, me: int, verb: int, count: int, aim: int, performer: int, closest: int) -> float:
+    """``HeuristicBot._utility`` of the rule's deltas: its own and its partners' hands shrinking, the
+    opponents' growing (the closest to going out counting double), summed in the same order."""
+    n = s[N]
+    victim = _victim(s, verb, aim, performer) if verb == V_GIVE or verb == V_TAKE or verb == V_SWAP else -1  # noqa: SIM109
+    partners = 0.0
+    for seat in range(n):
+        if _partner(s, me, seat):
+            partners += _delta(s, me, verb, count, performer, victim, seat)
+    total = -_delta(s, me, verb, count, performer, victim, me) - partners
+    for seat in range(n):
+        if seat != me and not _partner(s, me, seat):
+            total += _delta(s, me, verb, count, performer, victim, seat) * (1.0 if s[SIZES + seat] == closest else 0.5)
+    return total
+
+
+@_jit
+def _performer(s: IntArray, memory: IntArray, me: int) -> int:
+    """``HeuristicBot._performer``: the player whose performing the rule cards shown so far (before
+    any, the sheet's suggestions) helps it most on average (ties: not itself, then the fewest cards,
+    then the lowest seat)."""
+    n = s[N]
+    closest = _closest(s, me)
+    shown = memory[M_SHOWN_COUNT]
+    best = -1
+    best_value = 0.0
+    best_other = 0
+    best_size = 0
+    for performer in range(n):
+        total = 0.0
+        if shown:
+            for rid in range(s[RULE_TOTAL]):
+                if memory[M_SHOWN + rid] and s[RULE_VERB + rid] != V_HONOUR:
+                    total += _utility(
+                        s, me, s[RULE_VERB + rid], s[RULE_COUNT + rid], s[RULE_AIM + rid], performer, closest
+                    )
+            value = total / shown
+        else:
+            for i in range(len(SUGGESTION_CODES)):
+                verb = SUGGESTION_CODES[i, 0]
+                if verb != V_HONOUR:
+                    total += _utility(s, me, verb, SUGGESTION_CODES[i, 1], SUGGESTION_CODES[i, 2], performer, closest)
+            value = total / len(SUGGESTION_CODES)
+        other = 1 if performer != me else 0
+        size = -s[SIZES + performer]
+        if (
+            best < 0
+            or value > best_value
+            or (value == best_value and (other > best_other or (other == best_other and size > best_size)))
+        ):
+            best = performer
+            best_value = value
+            best_other = other
+            best_size = size
+    return s[ID_TARGET] + best  # type: ignore[no-any-return]
+
+
+@_jit
+def _rule_target(s: IntArray, me: int) -> int:
+    """``HeuristicBot._rule_target``: a take rule takes from the player with the most cards; give and
+    swap go to the opponent with the fewest (any player when no opponent may be chosen); ties: the
+    one who plays soonest."""
+    n = s[N]
+    direction = s[DIRECTION]
+    choices = s[TARGET_CHOICES]
+    take = s[RULE_VERB + s[TARGET_RULE]] == V_TAKE
+    opponents = 0
+    for seat in range(n):
+        if (choices >> seat) & 1 and seat != me and not _partner(s, me, seat):
+            opponents |= 1 << seat
+    among = choices if take or not opponents else opponents
+    best = -1
+    best_size = 0
+    best_distance = 0
+    for seat in range(n):
+        if not (among >> seat) & 1:
+            continue
+        size = s[SIZES + seat]
+        distance = ((seat - me) * direction) % n
+        if take:
+            better = size > best_size or (size == best_size and distance < best_distance)
+        else:
+            better = size < best_size or (size == best_size and distance < best_distance)
+        if best < 0 or better:
+            best = seat
+            best_size = size
+            best_distance = distance
+    return s[ID_TARGET] + best  # type: ignore[no-any-return]
+
+
+# ---------------------------------------------------------------- Wild Jackpot's run of plays
+
+KIND_FACES = np.array(
+    [
+        [sum(1 << f for f in range(MAX_FACES) if KIND_OF[e, f] == kind) for kind in range(32)]
+        for e in range(len(EDITIONS))
+    ],
+    dtype=np.int64,
+)
+"""``KIND_FACES[edition, kind]``: the faces of that kind, as a bit set."""
+
+
+@_jit
+def _lowest(bits: int) -> int:
+    """The lowest bit set in ``bits`` (not 0): a de Bruijn look-up per 32-bit half."""
+    low = bits & 0xFFFFFFFF
+    if low:
+        return _DE_BRUIJN[(((low & -low) * 0x077CB531) & 0xFFFFFFFF) >> 27]  # type: ignore[no-any-return]
+    high = (bits >> 32) & 0xFFFFFFFF
+    return 32 + _DE_BRUIJN[(((high & -high) * 0x077CB531) & 0xFFFFFFFF) >> 27]  # type: ignore[no-any-return]
+
+
+@_jit
+def _run_take(memory: IntArray, face: int) -> None:
+    """The current node's hand loses a copy of ``face`` (its last position left)."""
+    memory[R_REM + face] -= 1
+    position = memory[R_FIRST + face] + memory[R_REM + face]
+    memory[R_MASK + (position >> 6)] &= ~(1 << (position & 63))
+    memory[R_LEFT] -= 1
+    if memory[R_REM + face] == 0:
+        memory[R_PRESENT] &= ~(1 << face)
+
+
+@_jit
+def _run_put_back(memory: IntArray, face: int) -> None:
+    position = memory[R_FIRST + face] + memory[R_REM + face]
+    memory[R_MASK + (position >> 6)] |= 1 << (position & 63)
+    memory[R_REM + face] += 1
+    memory[R_LEFT] += 1
+    memory[R_PRESENT] |= 1 << face
+
+
+@_jit
+def _run_slot(memory: IntArray, colour: int, top: int) -> int:
+    """The memo's slot of the current hand with ``colour`` and ``top``: its entry, or the free slot
+    where it goes (linear probing)."""
+    words = memory[R_KW]
+    cap = memory[R_CAP]
+    keys = R_TABLE + cap
+    tag = (memory[R_GEN] << 8) | (colour << 5) | top
+    h = _mix32(tag)
+    for j in range(words):
+        word = memory[R_MASK + j]
+        h = _mix32(_mix32(h ^ (word & 0xFFFFFFFF)) ^ ((word >> 32) & 0xFFFFFFFF))
+    i = h & (cap - 1)
+    for _ in range(cap):
+        packed = memory[R_TABLE + i]
+        if (packed >> 24) != tag:
+            if (packed >> 32) != memory[R_GEN]:
+                return i  # type: ignore[no-any-return]  # free (empty, or of an earlier search)
+        else:
+            same = True
+            for j in range(words):
+                if memory[keys + i * words + j] != memory[R_MASK + j]:
+                    same = False
+                    break
+            if same:
+                return i  # type: ignore[no-any-return]
+        i = (i + 1) & (cap - 1)
+    return i  # type: ignore[no-any-return]  # (a full table: cannot happen with a memory of memory_words)
+
+
+@_jit
+def _run_store(memory: IntArray, colour: int, top: int, value: int) -> None:
+    """``memo[(hand, colour, top)] = value`` for the current hand."""
+    i = _run_slot(memory, colour, top)
+    words = memory[R_KW]
+    memory[R_TABLE + i] = (((memory[R_GEN] << 8) | (colour << 5) | top) << 24) | value
+    for j in range(words):
+        memory[R_TABLE + memory[R_CAP] + i * words + j] = memory[R_MASK + j]
+
+
+@_jit
+def _run_call(memory: IntArray, depth: int, colour: int, top: int) -> int:
+    """Call ``best(hand, colour, top)`` for the current hand: its value (packed) when known at once
+    (from the memo, or ``(0, 0)`` once the budget is spent), else -1 with a node pushed at ``depth``
+    to expand.  (The Python search memoises the ``(0, 0)`` of a spent budget too; as the budget
+    stays spent, a later call finds ``(0, 0)`` either way, so it is not stored.)"""
+    i = _run_slot(memory, colour, top)
+    packed = memory[R_TABLE + i]
+    if (packed >> 32) == memory[R_GEN]:
+        return packed & 0xFFFFFF  # type: ignore[no-any-return]
+    if memory[R_BUDGET] <= 0:
+        return 0
+    memory[R_BUDGET] -= 1
+    frame = R_FRAMES + FRAME * depth
+    memory[frame + F_COLOUR] = colour
+    memory[frame + F_TOP] = top
+    memory[frame + F_FACE] = -1
+    memory[frame + F_BEST] = 0
+    return -1
+
+
+@_jit
+def _run_best(s: IntArray, memory: IntArray, colour: int, top: int) -> int:
+    """``best(hand, colour, top)`` of ``HeuristicBot._run`` for the current hand, on an explicit stack:
+    the longest run of plays (then the most points) as ``length << 15 | points``.  Each node tries
+    the hand's faces in card order (a wild face with every colour named, a coloured one if it
+    matches the colour or the top kind), expands only while the budget lasts, and memoises its
+    value, exactly as the Python search does, so the same budget runs out at the same node."""
+    value = _run_call(memory, 0, colour, top)
+    if value >= 0:
+        return value
+    e = s[EDITION]
+    nf = s[NF]
+    ncol = s[NCOL]
+    wilds = COLOUR_FACES[e, NO_COL]
+    depth = 1
+    returned = -1
+    while True:
+        frame = R_FRAMES + FRAME * (depth - 1)
+        if returned >= 0:  # a child's value for the face being tried
+            face = memory[frame + F_FACE]
+            if COLOUR_OF[e, face] == NO_COL:
+                memory[frame + F_WILD] = max(memory[frame + F_WILD], returned)
+                ci = memory[frame + F_CI]
+                if ci < ncol:  # the next colour named
+                    memory[frame + F_CI] = ci + 1
+                    returned = _run_call(memory, depth, COLOURS_OF[e, ci], KIND_OF[e, face])
+                    if returned < 0:
+                        depth += 1
+                    continue
+                returned = memory[frame + F_WILD]
+            _run_put_back(memory, face)
+            memory[frame + F_BEST] = max(memory[frame + F_BEST], returned + (1 << PACK_POINTS) + POINTS_OF[e, face])
+            returned = -1
+        after = memory[frame + F_FACE] + 1
+        face = nf
+        while after < nf:  # the next face to try: held, and wild or of the colour or the top kind
+            faces = (
+                memory[R_PRESENT]
+                & (-1 << after)
+                & (wilds | COLOUR_FACES[e, memory[frame + F_COLOUR]] | KIND_FACES[e, memory[frame + F_TOP]])
+            )
+            if not faces:
+                break
+            face = _lowest(faces)
+            memory[frame + F_FACE] = face
+            _run_take(memory, face)
+            if COLOUR_OF[e, face] != NO_COL:
+                returned = _run_call(memory, depth, COLOUR_OF[e, face], KIND_OF[e, face])
+                break
+            if memory[R_LEFT]:
+                memory[frame + F_WILD] = -1
+                memory[frame + F_CI] = 1
+                returned = _run_call(memory, depth, COLOURS_OF[e, 0], KIND_OF[e, face])
+                break
+            _run_put_back(memory, face)  # the last card: nothing follows
+            memory[frame + F_BEST] = max(memory[frame + F_BEST], (1 << PACK_POINTS) + POINTS_OF[e, face])
+            after = face + 1
+            face = nf
+        if face < nf:
+            if returned < 0:
+                depth += 1
+            continue
+        value = memory[frame + F_BEST]  # every face tried: the node's value is known
+        _run_store(memory, memory[frame + F_COLOUR], memory[frame + F_TOP], value)
+        depth -= 1
+        if depth == 0:
+            return value  # type: ignore[no-any-return]
+        returned = value
+
+
+@_jit
+def _run(s: IntArray, memory: IntArray, rng: IntArray, me: int, moves: int) -> int:
+    """``HeuristicBot._run`` (Wild Jackpot "play as many cards in a row as you can"): the card that
+    starts the longest run found by the bounded search (:func:`_run_best`; ties: most points, then
+    ``rng.choice`` of the tied cards in card order)."""
+    e = s[EDITION]
+    ids = memory[M_IDS : M_IDS + moves]
+    hand = HANDS + me * MAX_FACES
+    gen = memory[R_GEN] + 1
+    if gen >= 1 << 31:  # (never in practice) a new count: empty the table first
+        for i in range(len(memory) - R_TABLE):
+            memory[R_TABLE + i] = 0
+        gen = 1
+    memory[R_GEN] = gen
+    memory[R_BUDGET] = RUN_BUDGET
+    held = 0
+    for f in range(s[NF]):
+        memory[R_FIRST + f] = held
+        memory[R_REM + f] = s[hand + f]
+        held += s[hand + f]
+    memory[R_LEFT] = held
+    memory[R_PRESENT] = s[HAND_BITS + me]
+    words = (held + 63) >> 6
+    memory[R_KW] = words
+    cap = 1
+    while cap * 2 * (1 + (s[DECK_N] + 63) // 64) <= len(memory) - R_TABLE:
+        cap *= 2
+    memory[R_CAP] = cap
+    for j in range(words):
+        memory[R_MASK + j] = 0
+    for position in range(held):
+        memory[R_MASK + (position >> 6)] |= 1 << (position & 63)
+    for f in range(s[NF]):
+        memory[R_SCORES + f] = -1
+    top = -1
+    ties = 0
+    for i in range(moves):
+        face = ids[i]
+        if face >= s[NF]:
+            break  # the plays calling UNO: the same cards
+        _run_take(memory, face)
+        if COLOUR_OF[e, face] != NO_COL:
+            after = _run_best(s, memory, COLOUR_OF[e, face], KIND_OF[e, face])
+        elif memory[R_LEFT]:
+            after = -1
+            for ci in range(s[NCOL]):
+                after = max(after, _run_best(s, memory, COLOURS_OF[e, ci], KIND_OF[e, face]))
+        else:
+            after = 0
+        _run_put_back(memory, face)
+        score = ((after >> PACK_POINTS) + 1) * 1000 + (after & ((1 << PACK_POINTS) - 1)) + POINTS_OF[e, face]
+        memory[R_SCORES + face] = score
+        if score > top:
+            top = score
+            ties = 0
+        if score == top:
+            memory[M_TIES + ties] = face
+            ties += 1
+    face = memory[M_TIES] if ties == 1 else memory[M_TIES + mt_below(rng, ties)]
+    return _play_action(s, me, face)
 
 
 @_jit
@@ -1004,7 +1583,7 @@ def heuristic_interrupt(s: IntArray, me: int) -> int:
     jump = -1
     for i in range(count):
         action = s[LEGAL + i]
-        if s[ID_CALL_UNO] <= action < s[ID_JUMP]:
+        if s[ID_CALL_UNO] <= action < s[ID_DONE]:
             return action  # type: ignore[no-any-return]
         if action >= s[ID_JUMP]:
             jump = action  # the highest: the jump-in calling UNO when offered
@@ -1014,15 +1593,30 @@ def heuristic_interrupt(s: IntArray, me: int) -> int:
 
 
 @_jit
-def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> int:
-    """``HeuristicBot.choose`` for ``me`` (its memory up to date, ``rng`` its generator)."""
-    ids = memory[M_IDS : M_IDS + MAX_SIZE + 1]
+def _is_move(s: IntArray, action: int) -> bool:
+    """Whether ``action`` is a move (not a call, catch or jump-in; Wild Jackpot's "done" and gifts
+    have ids between the catches and the jump-ins)."""
+    return action < s[ID_CALL_UNO] or s[ID_DONE] <= action < s[ID_JUMP]  # type: ignore[no-any-return]
+
+
+@_jit
+def _legal_moves(s: IntArray, memory: IntArray, me: int) -> tuple[int, int]:
+    """``me``'s legal actions into the scratch ``M_IDS`` (the moves come first; calls, catches and
+    jump-ins last): ``(count, moves)``."""
     count = legal_ids(s, me)
     moves = 0
     for i in range(count):
-        ids[i] = s[LEGAL + i]
-        if ids[i] < s[ID_CALL_UNO]:  # the moves come first; calls, catches and jump-ins last
+        memory[M_IDS + i] = s[LEGAL + i]
+        if _is_move(s, s[LEGAL + i]):
             moves += 1
+    return count, moves
+
+
+@_jit
+def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> int:
+    """``HeuristicBot.choose`` for ``me`` (its memory up to date, ``rng`` its generator)."""
+    ids = memory[M_IDS : M_IDS + MAX_SIZE + 1]
+    _, moves = _legal_moves(s, memory, me)
     if moves == 0:
         wanted = heuristic_interrupt(s, me)
         return wanted if wanted >= 0 else ids[0]
@@ -1044,8 +1638,18 @@ def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> i
     if phase == DISCARD:
         return _discard(s, memory, me)
     if phase == TARGET:
+        if s[TARGET_KIND] == TARGET_PERFORMER:
+            return _performer(s, memory, me)
+        if s[TARGET_KIND] == TARGET_OF_RULE:
+            return _rule_target(s, me)
         return _target(s, me)
-    return ids[0]  # type: ignore[no-any-return]
+    if phase == RULE_RUN:
+        return _run(s, memory, rng, me, moves)
+    if phase == LEVER_DISCARD:
+        return _lever_discard(s, memory, me)
+    if phase == GIVE:
+        return _give(s, memory, me)
+    return ids[0]  # type: ignore[no-any-return]  # (honour: "done" alone)
 
 
 # ---------------------------------------------------------------- the random bot, the runner's step
@@ -1055,12 +1659,7 @@ def heuristic_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> i
 def random_choose(s: IntArray, memory: IntArray, rng: IntArray, me: int) -> int:
     """``RandomBot.choose``: a uniformly random move (calls and catches only when nothing else)."""
     ids = memory[M_IDS : M_IDS + MAX_SIZE + 1]
-    count = legal_ids(s, me)
-    moves = 0
-    for i in range(count):
-        ids[i] = s[LEGAL + i]
-        if ids[i] < s[ID_CALL_UNO]:
-            moves += 1
+    count, moves = _legal_moves(s, memory, me)
     if moves == 0:
         moves = count
     return ids[0] if moves == 1 else ids[mt_below(rng, moves)]  # type: ignore[no-any-return]
@@ -1073,7 +1672,7 @@ def random_interrupt(s: IntArray, rng: IntArray, me: int) -> int:
     count = legal_ids(s, me)
     for i in range(count):
         action = s[LEGAL + i]
-        if action >= s[ID_CALL_UNO] and mt_random(rng) < 0.5:  # calls and catches, then jump-ins
+        if not _is_move(s, action) and mt_random(rng) < 0.5:  # calls and catches, then jump-ins
             return action  # type: ignore[no-any-return]
     return -1
 
@@ -1104,7 +1703,7 @@ def bot_decision(s: IntArray, memory: IntArray, rngs: IntArray, kinds: IntArray)
     n = s[N]
     if s[EXPOSED_COUNT]:
         for seat in range(n):
-            if not _offers(s, seat, s[ID_CALL_UNO], s[ID_JUMP]):
+            if not _offers(s, seat, s[ID_CALL_UNO], s[ID_DONE]):
                 continue
             wanted = _interrupt(s, rngs, kinds, seat)
             if wanted >= 0 and wanted < s[ID_JUMP]:
@@ -1181,14 +1780,16 @@ def _play_bots_batch(
     winners: IntArray,
     rounds: IntArray,
     scores: IntArray,
+    jackpot: IntArray,
     limit: int,
+    words: int,
 ) -> None:
     games = len(decisions)
     chunks = min(games, 64)
     n = template[N]
     for chunk in nb.prange(chunks):
         s = template.copy()
-        memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
+        memory = np.zeros(words, dtype=np.int64)
         rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
         for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
             decisions[game] = play_bots_game(s, template, memory, rngs, kinds, seed, first + game, limit)
@@ -1196,6 +1797,8 @@ def _play_bots_batch(
             rounds[game] = s[ROUND]
             for seat in range(n):
                 scores[game, seat] = s[SCORES + seat]
+            for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
+                jackpot[game, k] = s[LEVER_PULLS + k]
 
 
 def _kinds(players: int, heuristic_seats: Sequence[int] | None) -> IntArray:
@@ -1209,6 +1812,23 @@ def _kinds(players: int, heuristic_seats: Sequence[int] | None) -> IntArray:
     return kinds
 
 
+def memory_words(state: IntArray) -> int:
+    """The length of a memory for games of ``state``'s template: :data:`MEMORY_SIZE`, and in Wild
+    Jackpot room for the run's search: its stack, and a memo of twice the entries it may hold (one
+    per node expanded, at most :data:`RUN_BUDGET`), each keyed by a hand of up to the whole deck."""
+    if not state[JACKPOT]:
+        return MEMORY_SIZE
+    cap = 1 << (2 * RUN_BUDGET).bit_length()
+    return R_TABLE + cap * (1 + (int(state[DECK_N]) + 63) // 64)
+
+
+def new_memory(state: IntArray) -> IntArray:
+    """An empty memory (:func:`memory_words` long) for games of ``state``'s template."""
+    memory = np.zeros(memory_words(state), dtype=np.int64)
+    reset_memory(memory)
+    return memory
+
+
 def new_table(
     players: int,
     rules: Rules | None = None,
@@ -1218,29 +1838,31 @@ def new_table(
     heuristic_seats: Sequence[int] | None = None,
     trace: bool = False,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Game ``index`` of ``seed`` of ``edition`` dealt as :func:`play_bots_games` deals it, for stepping
     with :func:`bot_decision`: ``(state, memory, rngs, kinds)``.  ``trace``: the state records its
-    shuffles and random draws (see :meth:`engine.FastGame.trace`)."""
-    template = bots_template(players, rules, edition)
+    shuffles and random draws (see :meth:`engine.FastGame.trace`).  Wild Jackpot: ``rule_cards`` are
+    the texts written (default: drawn from the sheet's suggestions)."""
+    template = bots_template(players, rules, edition, rule_cards)
     template[TRACE_ON] = 1 if trace else 0
     _check_seed(seed)
     s = template.copy()
-    memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
+    memory = new_memory(template)
     rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
     new_bots_game(s, template, memory, rngs, seed, index)
     return s, memory, rngs, _kinds(players, heuristic_seats)
 
 
-BOT_EDITIONS = ("classic", "space-jam", "all-wild")
-"""The editions the compiled bots play (UNO Wild Jackpot's lever and rule cards are the Python bots')."""
-assert set(BOT_EDITIONS) < set(EDITIONS)
+BOT_EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
+"""The editions the compiled bots play: every edition of the compiled engine."""
+assert set(BOT_EDITIONS) <= set(EDITIONS)
 
 
-def bots_template(players: int, rules: Rules | None, edition: str) -> IntArray:
-    """The template state of ``edition`` under ``rules`` for the compiled bots
-    (:class:`~unokit.errors.UnknownOptionError` for an edition they do not play)."""
-    state = template_state(players, rules, edition)  # refuses what the engine does not play
+def bots_template(players: int, rules: Rules | None, edition: str, rule_cards: Sequence[str] | None = None) -> IntArray:
+    """The template state of ``edition`` under ``rules`` (Wild Jackpot: with ``rule_cards``) for the
+    compiled bots (:class:`~unokit.errors.UnknownOptionError` for an edition or option they do not play)."""
+    state = template_state(players, rules, edition, rule_cards)  # refuses what the engine does not play
     if state[SCORING] == KNOCKOUT or state[MERCY]:
         option = "knockout scoring" if state[SCORING] == KNOCKOUT else "house rule 'mercy'"
         raise UnknownOptionError(f"the compiled bots do not play {option}; the Python bots do")
@@ -1267,33 +1889,43 @@ def play_bots_games(
     threads: int | None = None,
     limit: int = 1_000_000,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> dict[str, IntArray]:
     """Play games ``first`` … ``first + games - 1`` of ``seed`` of ``edition``, the seats in
     ``heuristic_seats`` (default: every seat) played by the heuristic bot and the others by the
     random bot, on ``threads`` cores (default: all numba may use).  Each game depends only on
     ``seed`` and its number, never on the threads.  Returns per game ``decisions``, ``winner``,
-    ``rounds`` and the final ``scores`` (games × players).  An edition or rule option the compiled
-    engine does not play is refused (:class:`~unokit.errors.UnknownOptionError`)."""
+    ``rounds`` and the final ``scores`` (games × players); Wild Jackpot's also ``levers`` (games × 6)
+    and ``rules_performed`` (enforced and honour tasks, games × 2), as
+    :func:`engine.play_random_games` does, and takes ``rule_cards``, the texts every game plays with.
+    An edition or rule option the compiled engine does not play is refused
+    (:class:`~unokit.errors.UnknownOptionError`)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
     _check_seed(seed)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < 2**31:
         raise SetupError(f"first must be a game number from 0 to 2**31 - 1, not {first!r}")
-    template = bots_template(players, rules, edition)
+    template = bots_template(players, rules, edition, rule_cards)
     kinds = _kinds(players, heuristic_seats)
     decisions = np.zeros(games, dtype=np.int64)
     winners = np.zeros(games, dtype=np.int64)
     rounds = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, players), dtype=np.int64)
+    jackpot = np.zeros((games, 8), dtype=np.int64)
     if games:
         previous = nb.get_num_threads()
         if threads is not None:
             nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
         try:
-            _play_bots_batch(template, kinds, seed, first, decisions, winners, rounds, scores, limit)
+            _play_bots_batch(
+                template, kinds, seed, first, decisions, winners, rounds, scores, jackpot, limit, memory_words(template)
+            )
         finally:
             nb.set_num_threads(previous)
-    return {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
+    result = {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
+    if template[JACKPOT]:
+        result.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
+    return result
 
 
 def play_heuristic_games(
@@ -1306,9 +1938,20 @@ def play_heuristic_games(
     threads: int | None = None,
     limit: int = 1_000_000,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> dict[str, IntArray]:
     """:func:`play_bots_games` with every seat played by the heuristic bot."""
-    return play_bots_games(games, players, rules, seed=seed, first=first, threads=threads, limit=limit, edition=edition)
+    return play_bots_games(
+        games,
+        players,
+        rules,
+        seed=seed,
+        first=first,
+        threads=threads,
+        limit=limit,
+        edition=edition,
+        rule_cards=rule_cards,
+    )
 
 
 # ---------------------------------------------------------------- a stale cache
@@ -1342,13 +1985,18 @@ _refresh_cache()
 # ---------------------------------------------------------------- playouts of a search
 
 
-def memory_for_position(state: IntArray, lacked: Sequence[set[int]] | None = None) -> IntArray:
+def memory_for_position(
+    state: IntArray, lacked: Sequence[set[int]] | None = None, shown: Sequence[int] = ()
+) -> IntArray:
     """A memory for a position made by :func:`engine.state_from_game` (whose event log is empty):
-    the discard pile as the cards known to be in it, the top card and colour in play, and the
-    colours each player seems to lack (``lacked``, per seat, as :func:`unokit.determinize.lacked_colours`
-    gives them to one viewer; taken as every viewer's)."""
-    memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
-    reset_memory(memory)
+    the discard pile as the cards known to be in it, the top card and colour in play, the colours
+    each player seems to lack (``lacked``, per seat, as :func:`unokit.determinize.lacked_colours`
+    gives them to one viewer; taken as every viewer's) and Wild Jackpot's rule cards shown so far
+    (``shown``: their numbers)."""
+    memory = new_memory(state)
+    for rid in set(shown):
+        memory[M_SHOWN + rid] = 1
+    memory[M_SHOWN_COUNT] = len(set(shown))
     memory[M_READ] = state[EVENT_TOTAL]
     faces = int(state[NF])
     memory[M_PILE : M_PILE + faces] = state[engine.DISCARD_FACES : engine.DISCARD_FACES + faces]
@@ -1467,13 +2115,15 @@ def _play_stats_batch(
     scores: IntArray,
     winners: IntArray,
     rounds: IntArray,
+    jackpot: IntArray,
+    words: int,
 ) -> None:
     games = len(finished)
     chunks = min(games, 64)
     n = template[N]
     for chunk in nb.prange(chunks):
         s = template.copy()
-        memory = np.zeros(MEMORY_SIZE, dtype=np.int64)
+        memory = np.zeros(words, dtype=np.int64)
         rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
         for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
             done = _play_stats_game(
@@ -1484,6 +2134,8 @@ def _play_stats_batch(
             rounds[game] = s[ROUND]
             for seat in range(n):
                 scores[game, seat] = s[SCORES + seat]
+            for k in range(8):
+                jackpot[game, k] = s[LEVER_PULLS + k]
 
 
 def play_stats_games(
@@ -1497,15 +2149,18 @@ def play_stats_games(
     threads: int | None = None,
     limit: int = 30_000,
     edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
 ) -> dict[str, IntArray]:
     """:func:`play_bots_games` keeping what ``unokit stats`` reports of each match: ``finished``
     (within ``limit`` decisions and :data:`STATS_ROUNDS` rounds), ``per_round`` (games × 5 ×
     rounds: decisions, dealer, first player, winner, points left in the other hands), ``plays``
-    (games × card kinds), ``scores``, ``winner`` and ``rounds``."""
+    (games × card kinds), ``scores``, ``winner`` and ``rounds``; Wild Jackpot's also ``levers``
+    (games × 6: the lever's outcomes pulled) and ``rules_performed`` (games × 2: enforced, honour
+    tasks), with ``rule_cards`` the texts every match plays with (default: drawn from the sheet)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
     _check_seed(seed)
-    template = bots_template(players, rules, edition)
+    template = bots_template(players, rules, edition, rule_cards)
     kinds = _kinds(players, heuristic_seats)
     out = {
         "finished": np.zeros(games, dtype=np.int64),
@@ -1515,6 +2170,7 @@ def play_stats_games(
         "winner": np.zeros(games, dtype=np.int64),
         "rounds": np.zeros(games, dtype=np.int64),
     }
+    jackpot = np.zeros((games, 8), dtype=np.int64)
     if games:
         previous = nb.get_num_threads()
         if threads is not None:
@@ -1532,7 +2188,11 @@ def play_stats_games(
                 out["scores"],
                 out["winner"],
                 out["rounds"],
+                jackpot,
+                memory_words(template),
             )
         finally:
             nb.set_num_threads(previous)
+    if template[JACKPOT]:
+        out.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
     return out
