@@ -226,12 +226,17 @@ GAMES_PER_MIX = 24
 """Games of heuristic bots per mix (whole matches where the mix scores them)."""
 
 
+def seats_go_out(rules: Rules) -> bool:
+    """Whether seats leave the round or the match under ``rules`` (the compiled bots refuse those)."""
+    return rules.mercy or rules.scoring == "knockout"
+
+
 BOT_MIXES = [
     i
     for i, (edition, options) in enumerate(OPTION_MIXES)
-    if edition in BOT_EDITIONS and Rules.from_dict(options).scoring != "knockout"
+    if edition in BOT_EDITIONS and not seats_go_out(Rules.from_dict(options))
 ]
-"""The mixes the compiled bots play (not Wild Jackpot, not knockout scoring)."""
+"""The mixes the compiled bots play (not knockout scoring, not mercy)."""
 
 
 @pytest.mark.parametrize("mix", BOT_MIXES)
@@ -284,7 +289,11 @@ def test_jump_ins_that_would_bring_a_bigger_hand_are_declined_alike() -> None:
 def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str) -> None:
     """Mixed tables under the edition's option mixes: the heuristic seats as HeuristicBot, the others
     as RandomBot (same generators); random players forget to call UNO, so the heuristic catches."""
-    mixes = [Rules.from_dict({**options, "scoring": "single-round"}) for e, options in OPTION_MIXES if e == edition]
+    mixes = [
+        Rules.from_dict({**OPTION_MIXES[i][1], "scoring": "single-round"})
+        for i in BOT_MIXES
+        if OPTION_MIXES[i][0] == edition
+    ]
     total: Counter[str] = Counter()
     for index in range(120):
         rules = mixes[index % len(mixes)]
