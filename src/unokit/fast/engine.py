@@ -1680,17 +1680,7 @@ def _on_target(s: IntArray, seat: int, target: int) -> None:
     if s[TARGET_KIND] == K_TARGETED:
         _draw_cards(s, target, 2)
         return
-    mine = HANDS + seat * MAX_FACES
-    theirs = HANDS + target * MAX_FACES
-    for f in range(s[NF]):
-        s[mine + f], s[theirs + f] = s[theirs + f], s[mine + f]
-    s[HAND_BITS + seat], s[HAND_BITS + target] = s[HAND_BITS + target], s[HAND_BITS + seat]
-    s[SIZES + seat], s[SIZES + target] = s[SIZES + target], s[SIZES + seat]
-    s[CALLED + seat] = 0
-    s[CALLED + target] = 0
-    _event(s, E_SWAP, seat, target, -1)
-    _expose_if_single(s, seat)
-    _expose_if_single(s, target)
+    _swap_hands(s, seat, target)
 
 
 # ---------------------------------------------------------------- UNO Wild Jackpot
