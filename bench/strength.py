@@ -11,9 +11,11 @@ one round and every round counts once):
   against three of the other (equal bots would win 25% of the rounds);
 * with ``--four-players``: Classic only, and also with 4 players, one against three.
 
-``--ismcts-playouts auto|fast|python`` chooses where the search's playouts run (``auto``: on the
+``--ismcts-method auto|tree|rollouts`` chooses the search (``auto``: rollouts of each move where
+the compiled heuristic bot plays the game, else the tree; see :mod:`unokit.bots.ismcts`);
+``--ismcts-playouts auto|fast|python`` where the tree's playouts run (``auto``: on the
 compiled engine where it is installed and plays the game), and ``--ismcts-playout-policy
-quick|heuristic`` how they play (the heuristic: compiled playouts only); the output names both.
+quick|heuristic`` how they play (the heuristic: compiled playouts only); the output names them.
 
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
@@ -24,7 +26,8 @@ output names them.  With team play (``--preset teams`` or ``--rule teams=true``)
 of each bot at four seats, partners across, and equal teams would win 50% of the rounds.
 
 Usage: ``python bench/strength.py [--games 400] [--ismcts-games 400] [--ismcts-ms 190]
-[--ismcts-iterations 100000] [--max-decisions 5000] [--all] [--workers W] [--seed 0]
+[--ismcts-iterations 100000] [--ismcts-method auto] [--max-decisions 5000] [--all] [--four-players]
+[--workers W] [--seed 0]
 [--rule NAME=VALUE ...] [--preset NAME]``
 (by default the search is bounded by time: as many iterations as fit in 190 ms).  Prints one JSON object;
 progress goes to stderr.
@@ -67,7 +70,15 @@ def pairings(all_pairings: bool, ismcts: bool, teams: bool = False, four: bool =
 
 
 def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace) -> dict[str, Any]:
-    options = {"ismcts": {"ms": args.ismcts_ms, "iterations": args.ismcts_iterations, "playouts": args.ismcts_playouts}}
+    options = {
+        "ismcts": {
+            "ms": args.ismcts_ms,
+            "iterations": args.ismcts_iterations,
+            "playouts": args.ismcts_playouts,
+            "playout_policy": args.ismcts_playout_policy,
+            "method": args.ismcts_method,
+        }
+    }
     started = time.perf_counter()
     result = run_tournament(
         edition,
@@ -136,6 +147,12 @@ def main(argv: list[str] | None = None) -> int:
         default="quick",
         help="ismcts playouts: quick (default) or heuristic (compiled playouts only)",
     )
+    parser.add_argument(
+        "--ismcts-method",
+        choices=("auto", "tree", "rollouts"),
+        default="auto",
+        help="ismcts search: auto (default), tree or rollouts (see unokit.bots.ismcts)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -165,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
             "ismcts_iterations": args.ismcts_iterations if ismcts else None,
             "ismcts_playouts": args.ismcts_playouts if ismcts else None,
             "ismcts_playout_policy": args.ismcts_playout_policy if ismcts else None,
+            "ismcts_method": args.ismcts_method if ismcts else None,
             "max_decisions": args.max_decisions,
             "all": args.all,
             "seed": args.seed,

@@ -447,11 +447,13 @@ def test_heuristic_playouts_read_the_position_and_finish_the_round() -> None:
 def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
     from unokit.bots.ismcts import IsmctsBot
 
-    def choices(playouts: str, policy: str = "quick", edition: str = "classic", rules: Any = None) -> list[int]:
-        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy, edition=edition)
-        assert bot._fast is not None
-        game = Game(edition, 2, seed=9, rules=rules)
-        assert bot._fast_plays(game)  # the playouts run compiled
+    def choices(
+        playouts: str, policy: str = "quick", edition: str = "classic", rules: Any = None, method: str = "tree"
+    ) -> list[int]:
+        bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy, edition=edition, method=method)
+        assert bot._fast is not None and bot.method == method
+        game = Game(edition, 2 if method == "tree" else 3, seed=9, rules=rules)
+        assert bot._fast_plays(game, heuristic=method == "rollouts")  # the playouts run compiled
         out = []
         for _ in range(12):
             seat = game.actor
@@ -475,6 +477,12 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
         assert choices("fast", "heuristic", edition) == choices("fast", "heuristic", edition)
         assert choices("fast", "heuristic", edition, house) == choices("fast", "heuristic", edition, house)
     assert choices("fast", edition="wild-jackpot") == choices("fast", edition="wild-jackpot")
+    for edition in ("classic", "space-jam", "all-wild", "wild-jackpot"):  # rollouts of each move
+        rollouts = choices("fast", edition=edition, method="rollouts")
+        assert rollouts == choices("fast", edition=edition, method="rollouts")
+        assert choices("auto", edition=edition, rules=house, method="rollouts") == choices(
+            "auto", edition=edition, rules=house, method="rollouts"
+        )
     assert IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")._fast is not None
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playout_policy="clever")
@@ -491,3 +499,19 @@ def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatc
         monkeypatch.delitem(sys.modules, name, raising=False)
         with pytest.raises(ImportError, match=r"fast extra: pip install 'unokit\[fast\]'"):
             importlib.import_module(name)
+
+
+def test_ismcts_rollouts_fall_back_to_the_tree_where_the_compiled_bot_does_not_play() -> None:
+    from unokit.bots.ismcts import IsmctsBot
+
+    for rules in ({"mercy": True, "scoring": "single-round"}, {"scoring": "knockout"}):
+        bot = IsmctsBot(seed=2, iterations=20, method="rollouts")
+        game = Game("classic", 3, seed=4, rules=rules)
+        assert not bot._fast_plays(game, heuristic=True)
+        for _ in range(10):
+            seat = game.actor
+            action = bot.choose(game.view(seat))
+            assert action in game.legal_actions(seat)
+            game.apply(seat, action)
+            while game.exposed and not game.is_over:
+                game.apply(game.exposed[0], game.actions.call_uno)

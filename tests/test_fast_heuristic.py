@@ -516,3 +516,58 @@ def test_a_jackpot_memory_has_room_for_the_run_search() -> None:
         cap = (words - fh.R_TABLE) // (1 + (deck + 63) // 64)
         assert cap & (cap - 1) == 0 and cap >= 2 * fh.RUN_BUDGET
     assert fh.memory_words(engine.template_state(4, Rules(), "classic")) == fh.MEMORY_SIZE
+
+
+def _rollouts(game: Game, seat: int, actions: Sequence[int], repeats: int, seed: int) -> Any:
+    """:func:`fh.rollout_wins` from ``game``'s position, every move ``repeats`` times."""
+    state = engine.state_from_game(game, seed)
+    memory = fh.memory_for_position(state)
+    seeds = np.array([random.Random(seed).getrandbits(32) + k for k in range(repeats * game.n)], dtype=np.int64)
+    wins = np.full((repeats, len(actions)), -1, dtype=np.int64)
+    fh.rollout_wins(
+        state,
+        memory,
+        fh.new_generators(),
+        seat,
+        np.array(actions, dtype=np.int64),
+        seeds,
+        400,
+        np.empty_like(state),
+        np.empty_like(memory),
+        wins,
+    )
+    return wins
+
+
+def test_rollouts_compare_every_move_on_the_same_deals() -> None:
+    """A move listed twice gets the same outcome in every repetition (same deal, same draws, same
+    tie-breaks); repetitions differ (the draw pile is shuffled anew); a seed repeats them."""
+    for seed in range(6):
+        game = Game("classic", 3, seed=seed, rules={"scoring": "single-round"})
+        rng = random.Random(seed)
+        for _ in range(3 + seed):
+            actor = game.actor
+            game.apply(actor, rng.choice(game.legal_actions(actor)))
+            while game.exposed:
+                game.apply(game.exposed[0], game.actions.call_uno)
+        seat = game.actor
+        legal = game.legal_actions(seat)
+        actions = [legal[0], legal[-1], legal[0]]
+        wins = _rollouts(game, seat, actions, 24, seed)
+        assert set(wins.ravel()) <= {0, 1}
+        assert (wins[:, 0] == wins[:, 2]).all()
+        assert 0 < wins[:, 0].sum() < 24 or 0 < wins[:, 1].sum() < 24  # the deals differ
+        assert (wins == _rollouts(game, seat, actions, 24, seed)).all()
+
+
+def test_a_move_that_wins_the_round_wins_every_rollout() -> None:
+    from unokit.deck import stacked_deck
+
+    rules = Rules(hand_size=1, scoring="single-round")
+    deck = stacked_deck("classic", [["R5"], ["G1"], ["Y1"]], "R9", dealer=2, rules=rules)
+    game = Game("classic", 3, seed=1, deck=deck, dealer=2, rules=rules)
+    space = game.actions
+    win, draw = space.parse("R5"), space.parse("draw")
+    assert game.actor == 0 and game.legal_actions(0) == (win, draw)
+    wins = _rollouts(game, 0, [draw, win], 16, 3)
+    assert (wins[:, 1] == 1).all() and wins[:, 0].sum() < 16

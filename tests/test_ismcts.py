@@ -66,6 +66,12 @@ def test_ismcts_options_are_checked() -> None:
         make_bot("ismcts", seed=1, edition="classic", ms=-5)
     with pytest.raises(UnknownOptionError):
         make_bot("ismcts", seed=1, edition="classic", depth=3)
+    with pytest.raises(UnknownOptionError):
+        make_bot("ismcts", seed=1, edition="classic", method="deep")
+    with pytest.raises(UnknownOptionError):  # rollouts run compiled
+        make_bot("ismcts", seed=1, edition="classic", method="rollouts", playouts="python")
+    assert IsmctsBot(method="tree").method == "tree"
+    assert IsmctsBot(playouts="python").method == "tree"  # auto: no compiled engine, the tree
 
 
 def _turn_views(count: int) -> list[View]:
@@ -84,13 +90,14 @@ def _turn_views(count: int) -> list[View]:
     return views
 
 
-def test_a_large_margin_plays_the_heuristics_choice_and_none_searches_alone() -> None:
+@pytest.mark.parametrize("method", ["tree", "auto"])
+def test_a_large_margin_plays_the_heuristics_choice_and_none_searches_alone(method: str) -> None:
     from unokit.bots.heuristic import HeuristicBot
 
     views = _turn_views(25)
-    guided = IsmctsBot(seed=1, iterations=60, margin=1e9)
+    guided = IsmctsBot(seed=1, iterations=60, margin=1e9, method=method)
     heuristic = HeuristicBot(seed=1)
-    unguided = IsmctsBot(seed=1, iterations=60, margin=None)
+    unguided = IsmctsBot(seed=1, iterations=60, margin=None, method=method)
     differs = 0
     for view in views:
         assert guided.choose(view) == heuristic.choose(view)
@@ -129,7 +136,7 @@ def test_ismcts_settles_a_jump_window_with_the_nearest_jumper() -> None:
     outcomes = set()
     for seed in range(12):
         game = jump_window()
-        bot = IsmctsBot(seed=seed, iterations=1)
+        bot = IsmctsBot(seed=seed, iterations=1, method="tree")
         assert bot._settle_interrupts(game, jumps=False) and game.history[-1][0] == 0  # the root: nobody jumps
         bot._settle_interrupts(game)
         jumped = [e for e in game.events if e[0] == "jump"]

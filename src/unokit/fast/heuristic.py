@@ -2016,7 +2016,12 @@ def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int)
     """Finish the round in ``s`` with a heuristic bot at every seat (the table of a search that
     expects its opponents to play as the heuristic does); the seat that wins the round, or after
     ``limit`` decisions the first seat holding the fewest cards."""
-    ended = s[engine.ROUNDS_ENDED]
+    return _finish_round(s, memory, rngs, s[engine.ROUNDS_ENDED], limit)
+
+
+@_jit
+def _finish_round(s: IntArray, memory: IntArray, rngs: IntArray, ended: int, limit: int) -> int:
+    """:func:`heuristic_playout` of the round after ``ended`` rounds (which may have just ended)."""
     for _ in range(limit):
         if s[PHASE] == OVER or s[engine.ROUNDS_ENDED] != ended:
             break
@@ -2030,6 +2035,44 @@ def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int)
         if s[engine.SIZES + seat] < s[engine.SIZES + fewest]:
             fewest = seat
     return fewest
+
+
+@_jit
+def rollout_wins(
+    s: IntArray,
+    memory: IntArray,
+    rngs: IntArray,
+    seat: int,
+    actions: IntArray,
+    seeds: IntArray,
+    limit: int,
+    work: IntArray,
+    work_memory: IntArray,
+    wins: IntArray,
+) -> None:
+    """Rollouts of the heuristic policy after each of ``actions`` (legal for ``seat`` in ``s``).
+
+    ``len(seeds) // s[N]`` times the draw pile of ``s`` is shuffled anew (from ``s``'s generator);
+    then for each action a copy of that position (``work``, ``work_memory``) takes it and heuristic
+    bots at every seat finish the round, their generators seeded from that row of ``seeds`` alike
+    for every action (so that the actions are compared on the same deals and the same tie-breaks).
+    ``wins[r, i]`` is set to 1 when the round after action ``i`` in repetition ``r`` is won by
+    ``seat`` or its partner (after ``limit`` decisions: the first seat holding the fewest cards),
+    else 0."""
+    n = s[N]
+    for r in range(len(seeds) // n):
+        engine._shuffle(s, engine.DRAW_PILE, s[DRAW_COUNT])
+        for i in range(len(actions)):
+            engine._copy(s, work)
+            engine._copy(memory, work_memory)
+            for other in range(n):
+                mt_seed_later(rngs[other], seeds[r * n + other])
+            ended = work[engine.ROUNDS_ENDED]
+            _apply_legal(work, seat, actions[i])
+            update_memory(work, work_memory)
+            winner = _finish_round(work, work_memory, rngs, ended, limit)
+            same = winner == seat or (s[TEAMS] != 0 and (winner - seat) % 2 == 0)
+            wins[r, i] = 1 if same else 0
 
 
 def new_generators() -> IntArray:
