@@ -18,8 +18,16 @@ pytest.importorskip("numba", reason="the compiled engine needs the fast extra (n
 
 from unokit import Game, Rules, rulecards
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
-from unokit.fast import engine
-from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, play_both, replay_game, same_game
+from unokit.fast import differential, engine
+from unokit.fast.differential import (
+    OPTION_MIXES,
+    WRITTEN_RULE_CARDS,
+    EngineMismatch,
+    play_both,
+    replay_game,
+    replay_recorded,
+    same_game,
+)
 from unokit.fast.engine import FastGame
 from unokit.rl.cycle import DecisionCycle
 from unokit.rulecards import RuleTextError, read_rule
@@ -515,3 +523,29 @@ def test_ismcts_rollouts_fall_back_to_the_tree_where_the_compiled_bot_does_not_p
             game.apply(seat, action)
             while game.exposed and not game.is_over:
                 game.apply(game.exposed[0], game.actions.call_uno)
+
+
+def test_whole_recorded_games_replay_alike_in_every_mix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``replay_recorded`` (the million-game bench's check): a compiled match played at once, then
+    replayed through ``Game`` with the same legal actions, events and end, in every option mix; and
+    a difference in the events is caught."""
+    decisions = 0
+    for index, (edition, options) in enumerate(OPTION_MIXES):
+        rules = Rules.from_dict(options)
+        players = 4 if rules.teams else 2 + index % 4
+        written = WRITTEN_RULE_CARDS if edition == "wild-jackpot" and index % 2 else None
+        decisions += replay_recorded(players, 1000 + index, index, rules, edition=edition, rule_cards=written)
+    assert decisions > 100 * len(OPTION_MIXES)
+    real = differential.python_events
+    monkeypatch.setattr(differential, "python_events", lambda game, start: real(game, start)[:-1])
+    with pytest.raises(EngineMismatch, match="event"):
+        replay_recorded(3, 1, 0, Rules(scoring="single-round"))
+
+
+def test_a_lever_discards_final_draw_two_passes_over_a_seat_knocked_out() -> None:
+    """A game where a player's last card, discarded after the lever, was a Draw Two while the next
+    seat was knocked out of the match: the next seat still in draws the two (as ``Game.next_seat``
+    has it).  The compiled engine gave them to the seat knocked out; ``bench/fast_differential.py
+    --check end`` found it (game 3415 of seed 0, single rounds)."""
+    rules = Rules.from_dict({"scoring": "knockout", "seven_swap": True, "teams": True})
+    assert replay_recorded(10, 676093523049, 3415, rules, "wild-jackpot") > 900

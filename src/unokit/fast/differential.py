@@ -34,6 +34,7 @@ __all__ = [
     "ScriptedRandom",
     "play_both",
     "replay_game",
+    "replay_recorded",
     "same_game",
 ]
 
@@ -201,12 +202,16 @@ class ScriptedRandom:
 
 
 def replay_game(
-    fast: FastGame, players: int, rules: Rules, rule_cards: Sequence[str] | None = None
+    fast: FastGame,
+    players: int,
+    rules: Rules,
+    rule_cards: Sequence[str] | None = None,
+    script: Sequence[tuple[str, list[int]]] | None = None,
 ) -> tuple[Game, ScriptedRandom]:
     """A :class:`Game` dealt as the traced compiled game ``fast`` was (with the same written rule
-    cards, if any), and its scripted generator."""
+    cards, if any), and its scripted generator (holding ``script``, default ``fast.trace()``)."""
     scripted = ScriptedRandom()
-    scripted.script.extend(fast.trace())
+    scripted.script.extend(fast.trace() if script is None else script)
 
     class ReplayGame(Game._class_for(rules)):  # type: ignore[misc]  # HouseGame with a house rule on
         def _init_state(self, *args: Any) -> None:
@@ -311,3 +316,96 @@ def play_both(
         steps += 1
     check(game.is_over, "the end of the match")
     return steps
+
+
+def compare_end(fast: FastGame, game: Game) -> None:
+    """Check that the two engines end a game alike: hands, piles, scores, phase and winner."""
+    check(fast.hands() == [sorted(h) for h in game.hands], "the hands at the end")
+    check(fast.draw_pile() == game.draw_pile, "the draw pile at the end")
+    pile = fast.discard_pile()
+    check(sorted(pile) == sorted(game.discard_pile) and pile[-1:] == game.discard_pile[-1:], "the discard pile")
+    if not game.rules.mercy:  # (Mercy's hands lie under the top card in another order: see compare)
+        check(pile == game.discard_pile, "the discard pile's order at the end")
+    check(fast.scores == game.scores, "the scores at the end")
+    check(fast.phase == game.phase and fast.actor == game.actor and fast.winner == game.winner, "the end")
+
+
+RECORD_DECISIONS = 100_000
+"""Decisions :func:`replay_recorded` records of a game at most (a game cut there is compared where it stands)."""
+_BUFFERS: list[Any] = []
+
+
+def _record_buffers() -> tuple[Any, Any, Any]:
+    """The arrays a recording fills (made once per process: decisions, events, trace words)."""
+    if not _BUFFERS:
+        _BUFFERS.append(np.zeros((RECORD_DECISIONS, 3), dtype=np.int64))
+        _BUFFERS.append(np.zeros((8 * RECORD_DECISIONS, 4), dtype=np.int64))
+        _BUFFERS.append(np.zeros(32 * RECORD_DECISIONS, dtype=np.int64))
+    return _BUFFERS[0], _BUFFERS[1], _BUFFERS[2]
+
+
+def replay_recorded(
+    players: int,
+    seed: int,
+    index: int,
+    rules: Rules,
+    edition: str = "classic",
+    rule_cards: Sequence[str] | None = None,
+    policy: str = "random",
+) -> int:
+    """Compiled game ``index`` of ``seed`` played whole at once, then replayed through
+    :class:`Game`: each decision legal there with as many legal actions, the same events in order
+    (compared at the end), and the same hands, piles, scores and winner at the end.  Far cheaper
+    than :func:`play_both` (which compares every position and observation at every step), for
+    many games; returns the decisions.  ``policy``: ``random`` (:func:`engine.record_random_game`,
+    as ``bench/vs_rlcard.py`` plays: a seat drawn among the deciders, then one of its legal
+    actions) or ``heuristic`` (a table of compiled heuristic bots, as ``unokit simulate`` plays;
+    not under knockout scoring or ``mercy``)."""
+    moves, events, trace = _record_buffers()
+    if policy == "heuristic":
+        from unokit.fast import heuristic
+
+        template = heuristic.bots_template(players, rules, edition, rule_cards)
+        template[engine.TRACE_ON] = 1
+        state = np.empty_like(template)
+        memory = heuristic.new_memory(template)
+        recorded = heuristic.record_bots_game(
+            state,
+            template,
+            memory,
+            heuristic.new_generators(),
+            heuristic.EVERY_SEAT_HEURISTIC,
+            seed,
+            index,
+            moves,
+            events,
+            trace,
+        )
+    else:
+        template = engine.template_state(players, rules, edition, rule_cards)
+        state = np.empty_like(template)
+        recorded = engine.record_random_game(state, template, seed, index, moves, events, trace)
+    decisions, written, traced = recorded
+    check(decisions >= 0, "the recording: more events or random draws than its arrays hold")
+    fast = FastGame.of_state(state, rules)
+    faces = fast.faces
+    game, scripted = replay_game(fast, players, rules, rule_cards, engine.read_trace(trace[:traced], faces))
+    legal_actions = game.legal_actions
+    apply = game.apply
+    for seat, action, count in moves[:decisions].tolist():
+        legal = legal_actions(seat)
+        if len(legal) != count or action not in legal:
+            raise EngineMismatch(f"decision {len(game.history)}: seat {seat}'s legal actions {legal}, {count} compiled")
+        apply(seat, action)
+    check(not scripted.script, "the Python engine drew less randomness")
+    names = engine.EVENT_NAMES
+    compiled = [(names[k], seat, value, faces[f] if f >= 0 else -1) for k, seat, value, f in events[:written].tolist()]
+    replayed = python_events(game, 0)
+    if compiled != replayed:
+        first = next((i for i, pair in enumerate(zip(compiled, replayed, strict=False)) if pair[0] != pair[1]), None)
+        where = min(len(compiled), len(replayed)) if first is None else first
+        raise EngineMismatch(
+            f"event {where}: {compiled[where : where + 2]} compiled, {replayed[where : where + 2]} in Python"
+        )
+    compare_end(fast, game)
+    return decisions

@@ -2069,7 +2069,7 @@ def _jackpot_action(s: IntArray, seat: int, action: int) -> None:
                 s[LEVER_SKIP] = 1
             if s[SIZES + seat] == 0:
                 if s[LEVER_DRAW]:  # a final Draw Two is still drawn
-                    _draw_cards(s, _step_seat(seat, s[DIRECTION], s[N]), s[LEVER_DRAW])
+                    _draw_cards(s, _next_in(s, seat, s[DIRECTION]), s[LEVER_DRAW])
                 _out(s, seat)
             else:
                 _expose_if_single(s, seat)
@@ -2888,19 +2888,25 @@ class FastGame:
         ``[u]``, the number ``u / 2**32`` drawn) and shuffles of rule cards (``"order"``: position
         ``i`` takes what stood at position ``order[i]``)."""
         s = self.state
-        out = []
-        at = 0
-        count = int(s[TRACE_COUNT])
-        while at < count:
-            kind, length = int(s[TRACE + at]), int(s[TRACE + at + 1])
-            values = [int(v) for v in s[TRACE + at + 2 : TRACE + at + 2 + length]]
-            if kind in (TRACE_SHUFFLE, TRACE_SAMPLE):
-                out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", [self.faces[f] for f in values]))
-            else:
-                out.append((_TRACE_NAMES[kind], values))
-            at += length + 2
+        out = read_trace(s[TRACE : TRACE + s[TRACE_COUNT]], self.faces)
         s[TRACE_COUNT] = 0
         return out
+
+
+def read_trace(words: Any, faces: Sequence[int]) -> list[tuple[str, list[int]]]:
+    """Trace ``words`` (as the state's trace holds them) as :meth:`FastGame.trace` gives them,
+    face indices as the cards ``faces`` names."""
+    out = []
+    at = 0
+    while at < len(words):
+        kind, length = int(words[at]), int(words[at + 1])
+        values = [int(v) for v in words[at + 2 : at + 2 + length]]
+        if kind in (TRACE_SHUFFLE, TRACE_SAMPLE):
+            out.append(("shuffle" if kind == TRACE_SHUFFLE else "sample", [faces[f] for f in values]))
+        else:
+            out.append((_TRACE_NAMES[kind], values))
+        at += length + 2
+    return out
 
 
 # ---------------------------------------------------------------- observations
@@ -3195,6 +3201,14 @@ def table_text(s: IntArray, names: list[str]) -> str:
 def random_decision(s: IntArray) -> int:
     """One decision of the uniformly random policy (as ``bench/vs_rlcard.py`` plays): a seat drawn
     among the deciders, then one of its legal actions; returns 0."""
+    seat, action, _ = _random_move(s)
+    _apply_legal(s, seat, action)
+    return 0
+
+
+@_jit
+def _random_move(s: IntArray) -> tuple[int, int, int]:
+    """:func:`random_decision`'s choice: the seat, its action and how many legal actions it had."""
     n = s[N]
     seat = s[ACTOR]
     if s[EXPOSED_COUNT] or s[JUMP_CARD] >= 0:
@@ -3205,8 +3219,61 @@ def random_decision(s: IntArray) -> int:
                 deciders += 1
         seat = s[SCRATCH + _policy_below(s, deciders)]
     count = legal_ids(s, seat)
-    _apply_legal(s, seat, s[LEGAL + _policy_below(s, count)])
-    return 0
+    return seat, s[LEGAL + _policy_below(s, count)], count
+
+
+@_jit
+def record_random_game(
+    s: IntArray, template: IntArray, seed: int, index: int, moves: IntArray, events: IntArray, trace: IntArray
+) -> tuple[int, int, int]:
+    """Play game ``index`` of ``seed`` as :func:`play_random_game` does, its shuffles and random
+    draws traced, recording every decision (``moves``: seat, action, how many legal actions that
+    seat had), every event (``events``: kind, seat, value, face) and the trace's words (``trace``,
+    as :meth:`FastGame.trace` reads them).  Returns how many rows of each were written; stops at
+    ``len(moves)`` decisions, and returns ``(-1, -1, -1)`` when ``events`` or ``trace`` is full."""
+    _copy(template, s)
+    _seed_words(s, RNG, seed, 2 * index)
+    _seed_words(s, POLICY_RNG, seed, 2 * index + 1)
+    s[TRACE_ON] = 1
+    s[TRACE_COUNT] = 0
+    start(s, -1)
+    written, traced = record_output(s, events, trace, 0, 0)
+    decisions = 0
+    while written >= 0 and s[PHASE] != OVER and decisions < len(moves):
+        seat, action, count = _random_move(s)
+        record_move(moves, decisions, seat, action, count)
+        decisions += 1
+        _apply_legal(s, seat, action)
+        written, traced = record_output(s, events, trace, written, traced)
+    if written < 0:
+        return -1, -1, -1
+    return decisions, written, traced
+
+
+@_jit
+def record_move(moves: IntArray, row: int, seat: int, action: int, count: int) -> None:
+    """Row ``row`` of a recording's decisions: the seat, its action and how many it had."""
+    moves[row, 0] = seat
+    moves[row, 1] = action
+    moves[row, 2] = count
+
+
+@_jit
+def record_output(s: IntArray, events: IntArray, trace: IntArray, written: int, traced: int) -> tuple[int, int]:
+    """Copy the events after the first ``written`` into ``events`` and the trace's words after
+    ``traced`` into ``trace`` (emptying the state's trace); the new counts, ``(-1, -1)`` when full."""
+    total = s[EVENT_TOTAL]
+    if total - written > EVENT_CAP or total > len(events) or traced + s[TRACE_COUNT] > len(trace):
+        return -1, -1
+    for i in range(written, total):
+        at = EVENTS + 4 * (i % EVENT_CAP)
+        for k in range(4):
+            events[i, k] = s[at + k]
+    for i in range(s[TRACE_COUNT]):
+        trace[traced + i] = s[TRACE + i]
+    traced += s[TRACE_COUNT]
+    s[TRACE_COUNT] = 0
+    return total, traced
 
 
 @_jit

@@ -1770,6 +1770,36 @@ def play_bots_game(
     return decisions
 
 
+@_jit
+def record_bots_game(
+    s: IntArray,
+    template: IntArray,
+    memory: IntArray,
+    rngs: IntArray,
+    kinds: IntArray,
+    seed: int,
+    index: int,
+    moves: IntArray,
+    events: IntArray,
+    trace: IntArray,
+) -> tuple[int, int, int]:
+    """:func:`play_bots_game` recorded as :func:`engine.record_random_game` records (``template``
+    with its trace on): every decision, every event and the trace's words; how many of each."""
+    new_bots_game(s, template, memory, rngs, seed, index)
+    written, traced = engine.record_output(s, events, trace, 0, 0)
+    decisions = 0
+    while written >= 0 and s[PHASE] != OVER and decisions < len(moves):
+        seat, action = bot_decision(s, memory, rngs, kinds)
+        engine.record_move(moves, decisions, seat, action, engine.legal_ids(s, seat))
+        decisions += 1
+        _apply_legal(s, seat, action)
+        update_memory(s, memory)
+        written, traced = engine.record_output(s, events, trace, written, traced)
+    if written < 0:
+        return -1, -1, -1
+    return decisions, written, traced
+
+
 @nb.njit(cache=True, nogil=True, parallel=True)
 def _play_bots_batch(
     template: IntArray,

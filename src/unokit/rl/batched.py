@@ -1,4 +1,4 @@
-"""Many games of Classic UNO stepped per call, on the compiled engine (the ``rl`` and ``fast`` extras).
+"""Many games of UNO (any edition) stepped per call, on the compiled engine (the ``rl`` and ``fast`` extras).
 
 :class:`BatchedEnv` holds ``num_envs`` games, in the manner of ``gymnasium.vector`` and pgx:
 each call of :meth:`~BatchedEnv.step` takes one action per game, for the seat asked in that
@@ -56,8 +56,8 @@ Observation = dict[str, npt.NDArray[Any]]
 class BatchedEnv:
     """``num_envs`` games of ``edition`` at tables of ``players``, stepped together.
 
-    ``edition`` and ``rules``: as the PettingZoo environment takes them, limited to what the
-    compiled engine plays (Classic UNO, UNO Space Jam, UNO All Wild; their sheets' options).
+    ``edition`` and ``rules``: as the PettingZoo environment takes them (every edition and rule
+    option the compiled engine plays: all of them but a ``deck`` of more than 256 cards).
     ``copy``: return copies of the observation and mask arrays (default: the batch's own arrays,
     overwritten by the next call)."""
 
