@@ -492,6 +492,8 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
             "auto", edition=edition, rules=house, method="rollouts"
         )
     assert IsmctsBot(edition="wild-jackpot", playouts="fast", playout_policy="heuristic")._fast is not None
+    assert IsmctsBot().method == IsmctsBot(edition="space-jam").method == "rollouts"  # auto
+    assert IsmctsBot(edition="all-wild").method == IsmctsBot(edition="wild-jackpot").method == "tree"
     with pytest.raises(UnknownOptionError):
         IsmctsBot(playout_policy="clever")
     with pytest.raises(UnknownOptionError):

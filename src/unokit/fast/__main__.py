@@ -28,12 +28,21 @@ def warm() -> float:
     heuristic.play_heuristic_games(2, 3, rules, seed=1, threads=1)
     heuristic.play_stats_games(2, 3, rules, seed=1, threads=1)
     state = engine.state_from_game(Game("classic", 3, seed=1), 1)
-    heuristic.heuristic_playout(state, heuristic.memory_for_position(state), heuristic.new_generators(), 50)
+    memory = heuristic.memory_for_position(state)
+    heuristic.heuristic_playout(state.copy(), memory.copy(), heuristic.new_generators(), 50)
+    moves = np.array(Game("classic", 3, seed=1).legal_actions(0)[:1], dtype=np.int64)
+    wins = np.zeros((1, 1), dtype=np.int64)
+    seeds = np.ones(3, dtype=np.int64)
+    work = (np.empty_like(state), np.empty_like(memory))
+    heuristic.rollout_wins(state, memory, heuristic.new_generators(), 0, moves, seeds, 50, *work, wins)
     try:
+        from unokit.fast import differential
         from unokit.rl.batched import BatchedEnv
         from unokit.rl.pettingzoo import env
     except ImportError:  # the rl extra is missing: its parts are not warmed
         return time.perf_counter() - started
+    differential.replay_recorded(2, 1, 0, rules)
+    differential.replay_recorded(2, 1, 0, rules, policy="heuristic")
     batched = BatchedEnv(2, players=2)
     batched.reset(seed=1)
     batched.step(batched.random_actions())
