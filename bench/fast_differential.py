@@ -19,7 +19,7 @@ random decisions, cycling through the mixes they play (all but knockout scoring 
 realistic games, much shorter than random ones (a random round of All Wild under ``mercy``
 takes some 13,000 decisions).
 
-Usage: ``python bench/fast_differential.py [--games 2000] [--seed 0] [--workers W] [--check steps|end]
+Usage: ``python bench/fast_differential.py [--games 2000] [--seed 0] [--first 0] [--workers W] [--check steps|end]
 [--rounds] [--policy random|heuristic]``.  Prints one JSON object (progress on stderr); exits 1 at
 the first difference (named in the output), 2 for a bad argument.
 """
@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = _Parser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=2000, help="games to replay (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
+    parser.add_argument("--first", type=int, default=0, help="number of the first game (default 0)")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
     parser.add_argument(
         "--check",
@@ -120,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.first < 0:
+        parser.error("--first must be at least 0")
     if args.workers is not None and args.workers < 1:
         parser.error("--workers must be at least 1")
     started = time.perf_counter()
@@ -127,10 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     difference = None
     if args.policy != "random" and args.check != "end":
         parser.error("--policy heuristic needs --check end")
-    jobs = ((args.seed, index, args.check, args.rounds, args.policy) for index in range(args.games))
+    jobs = (
+        (args.seed, index, args.check, args.rounds, args.policy) for index in range(args.first, args.first + args.games)
+    )
     done = 0
-    with multiprocessing.Pool(args.workers) as pool:
-        for game_steps, found in pool.imap_unordered(one_game, jobs, chunksize=8 if args.check == "steps" else 64):
+    # In order, so that the games done are always games first … first + done - 1; workers are
+    # replaced now and then (a long-lived replaying process slows down, about twice in an hour).
+    with multiprocessing.Pool(args.workers, maxtasksperchild=100) as pool:
+        for game_steps, found in pool.imap(one_game, jobs, chunksize=8 if args.check == "steps" else 64):
             steps += game_steps
             done += 1
             if found is not None:
@@ -145,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "games": args.games,
                 "games_replayed": done,
+                "first": args.first,
                 "seed": args.seed,
                 "check": args.check,
                 "rounds": args.rounds,

@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
 
 from unokit import Game, Rules, rulecards
+from unokit.cards import parse_card
 from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.fast import differential, engine
 from unokit.fast.differential import (
@@ -551,3 +552,27 @@ def test_a_lever_discards_final_draw_two_passes_over_a_seat_knocked_out() -> Non
     --check end`` found it (game 3415 of seed 0, single rounds)."""
     rules = Rules.from_dict({"scoring": "knockout", "seven_swap": True, "teams": True})
     assert replay_recorded(10, 676093523049, 3415, rules, "wild-jackpot") > 900
+
+
+def test_a_pile_of_wild_draw_fours_only_starts_the_round_alike() -> None:
+    """A 66-card deck at 9 players leaves 3 cards after the deal; in this game all of them are
+    Wild Draw Fours, and the start card could never be returned for another (both engines looped
+    for ever; found by ``bench/fast_differential.py --check end --policy heuristic``, game 940697)."""
+    options = {
+        "scoring": "single-round",
+        "deck": [
+            *(["R1", 5], ["R2", 5], ["G2", 5], ["G3", 5], ["B9", 5], ["B8", 5], ["Y0", 5], ["Y5", 5], ["Y6", 5]),
+            *(["RS", 4], ["GR", 4], ["Y+2", 4], ["B+2", 2], ["W", 3], ["W+4", 4]),
+        ],
+    }
+    rules = Rules.from_dict(options)
+    assert replay_recorded(9, 434198762954, 940697, rules, policy="heuristic") > 0
+    from unokit.fast import heuristic
+
+    template = heuristic.bots_template(9, rules, "classic")
+    state = template.copy()
+    memory = heuristic.new_memory(template)
+    heuristic.new_bots_game(state, template, memory, heuristic.new_generators(), 434198762954, 940697)
+    top = int(state[engine.DISCARD_PILE + state[engine.DISCARD_COUNT] - 1])
+    assert engine.FastGame.of_state(state, rules).faces[top] == parse_card("W+4")
+    assert int(state[engine.PHASE]) == engine.COLOUR

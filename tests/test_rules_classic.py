@@ -246,6 +246,16 @@ def test_start_card_wild_left_of_dealer_chooses_colour() -> None:
     assert "G1" in legal(game, 0)
 
 
+def test_a_pile_of_wild_draw_fours_only_leaves_one_as_a_wild_start() -> None:
+    rules = {"hand_size": 2, "deck": {"R1": 2, "G2": 2, "W+4": 3}}
+    game = deal([["R1", "G2"], ["R1", "G2"]], "W+4", ["W+4", "W+4"], rules=rules)
+    assert game.top_card == parse_card("W+4") and not of_kind(game, "return")
+    assert game.phase_name == "colour" and game.actor == 0  # left of the dealer names the colour
+    assert [len(hand) for hand in game.hands] == [2, 2]  # nobody draws
+    play(game, 0, "=G")
+    assert game.phase_name == "turn" and game.actor == 0 and "G2" in legal(game, 0)
+
+
 def test_start_card_wild_draw_four_returned_and_another_turned() -> None:
     game = deal([QUIET_A, QUIET_B, QUIET_C, QUIET_D], "W+4")
     wd4 = parse_card("W+4")

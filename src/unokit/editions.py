@@ -256,7 +256,9 @@ class Edition:
     def start_round(self, game: Game) -> None:
         """Flip the start card and apply its start rule (classic rules)."""
         card = game.flip_start_card()
-        while CARD_KIND[card] == Kind.WILD_DRAW_FOUR:
+        while CARD_KIND[card] == Kind.WILD_DRAW_FOUR and any(
+            CARD_KIND[other] != Kind.WILD_DRAW_FOUR for other in game.draw_pile
+        ):  # (a pile of Wild Draw Fours only, a small ``deck``'s, can turn up no other: it stays, as a Wild)
             game.return_start_card()
             card = game.flip_start_card()
         kind = CARD_KIND[card]

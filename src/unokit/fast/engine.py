@@ -1032,7 +1032,7 @@ def _start_round(s: IntArray, dealer: int) -> None:
         _push(s, OP_BEGIN, left, 0)
         _run_ops(s)
         return
-    while KIND_OF[e, card] == K_WD4:
+    while KIND_OF[e, card] == K_WD4 and _holds_other_than(s, e, K_WD4):
         s[DISCARD_COUNT] -= 1
         s[DISCARD_FACES + card] -= 1
         s[DRAW_PILE + s[DRAW_COUNT]] = card
@@ -1063,6 +1063,15 @@ def _start_round(s: IntArray, dealer: int) -> None:
     if s[JACKPOT] and (kind == K_JACKPOT or kind == K_WILD_JACKPOT):  # noqa: SIM109 - left of the dealer chooses
         _push(s, OP_START_RULE, left, 0)
     _run_ops(s)
+
+
+@_jit
+def _holds_other_than(s: IntArray, e: int, kind: int) -> bool:
+    """Whether the draw pile holds a card of another kind than ``kind``."""
+    for i in range(s[DRAW_COUNT]):  # noqa: SIM110 - a loop numba compiles
+        if KIND_OF[e, s[DRAW_PILE + i]] != kind:
+            return True
+    return False
 
 
 @_jit
