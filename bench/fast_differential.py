@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     done = 0
     # In order, so that the games done are always games first … first + done - 1; workers are
-    # replaced now and then (a long-lived replaying process slows down, about twice in an hour).
+    # replaced now and then (in a million-game run, long-lived workers ran at half speed after half an hour).
     with multiprocessing.Pool(args.workers, maxtasksperchild=100) as pool:
         for game_steps, found in pool.imap(one_game, jobs, chunksize=8 if args.check == "steps" else 64):
             steps += game_steps
