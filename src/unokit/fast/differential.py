@@ -237,18 +237,26 @@ def python_events(game: Game, start: int) -> list[tuple[str, int, int, int]]:
     return out
 
 
-def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
-    """Check that the two engines hold the same position."""
-    s = fast
-    check(s.hands() == [sorted(h) for h in game.hands], "the hands")
-    check(s.draw_pile() == game.draw_pile, "the draw pile")
-    pile = s.discard_pile()
+def compare_table(fast: FastGame, game: Game) -> None:
+    """Check that the two engines hold the same hands, piles, scores, phase, actor and winner."""
+    check(fast.hands() == [sorted(h) for h in game.hands], "the hands")
+    check(fast.draw_pile() == game.draw_pile, "the draw pile")
+    pile = fast.discard_pile()
     if game.rules.mercy:  # a hand Mercy puts under the top card lies in the Python hand's order, here in face order
         check(pile[-1:] == game.discard_pile[-1:] and sorted(pile) == sorted(game.discard_pile), "the discard pile")
     else:
         check(pile == game.discard_pile, "the discard pile")
-    check(s.scores == game.scores, "the scores")
-    check(s.phase == game.phase and s.actor == game.actor and s.winner == game.winner, "the phase, actor or winner")
+    check(fast.scores == game.scores, "the scores")
+    check(
+        fast.phase == game.phase and fast.actor == game.actor and fast.winner == game.winner,
+        "the phase, actor or winner",
+    )
+
+
+def compare(fast: FastGame, game: Game, cycle: DecisionCycle) -> None:
+    """Check that the two engines hold the same position."""
+    s = fast
+    compare_table(fast, game)
     state = s.state
     c = engine
 
@@ -316,18 +324,6 @@ def play_both(
         steps += 1
     check(game.is_over, "the end of the match")
     return steps
-
-
-def compare_end(fast: FastGame, game: Game) -> None:
-    """Check that the two engines end a game alike: hands, piles, scores, phase and winner."""
-    check(fast.hands() == [sorted(h) for h in game.hands], "the hands at the end")
-    check(fast.draw_pile() == game.draw_pile, "the draw pile at the end")
-    pile = fast.discard_pile()
-    check(sorted(pile) == sorted(game.discard_pile) and pile[-1:] == game.discard_pile[-1:], "the discard pile")
-    if not game.rules.mercy:  # (Mercy's hands lie under the top card in another order: see compare)
-        check(pile == game.discard_pile, "the discard pile's order at the end")
-    check(fast.scores == game.scores, "the scores at the end")
-    check(fast.phase == game.phase and fast.actor == game.actor and fast.winner == game.winner, "the end")
 
 
 RECORD_DECISIONS = 100_000
@@ -407,5 +403,5 @@ def replay_recorded(
         raise EngineMismatch(
             f"event {where}: {compiled[where : where + 2]} compiled, {replayed[where : where + 2]} in Python"
         )
-    compare_end(fast, game)
+    compare_table(fast, game)
     return decisions
