@@ -462,7 +462,7 @@ def test_ismcts_with_compiled_playouts_is_deterministic_and_legal() -> None:
         bot = IsmctsBot(seed=3, iterations=60, playouts=playouts, playout_policy=policy, edition=edition, method=method)
         assert bot._fast is not None and bot.method == method
         game = Game(edition, 2 if method == "tree" else 3, seed=9, rules=rules)
-        assert bot._fast_plays(game, heuristic=method == "rollouts")  # the playouts run compiled
+        assert bot._fast_plays(game, rollouts=method == "rollouts")  # the playouts run compiled
         out = []
         for _ in range(12):
             seat = game.actor
@@ -515,10 +515,10 @@ def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatc
 def test_ismcts_rollouts_fall_back_to_the_tree_where_the_compiled_bot_does_not_play() -> None:
     from unokit.bots.ismcts import IsmctsBot
 
-    for rules in ({"mercy": True, "scoring": "single-round"}, {"scoring": "knockout"}):
-        bot = IsmctsBot(seed=2, iterations=20, method="rollouts")
+    for rules, playouts in (({"mercy": True, "scoring": "single-round"}, "auto"), ({"scoring": "knockout"}, "fast")):
+        bot = IsmctsBot(seed=2, iterations=20, method="rollouts", playouts=playouts)
         game = Game("classic", 3, seed=4, rules=rules)
-        assert not bot._fast_plays(game, heuristic=True)
+        assert not bot._fast_plays(game, rollouts=True) and bot._fast_plays(game)  # the tree plays out compiled
         for _ in range(10):
             seat = game.actor
             action = bot.choose(game.view(seat))

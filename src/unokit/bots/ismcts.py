@@ -227,7 +227,7 @@ class IsmctsBot:
         work: Any = None
         while done < self.rollouts:
             game = sample_game(view, rng, *known)
-            if not self._fast_plays(game, heuristic=True):
+            if not self._fast_plays(game, rollouts=True):
                 return None
             try:
                 state = fast.state_from_game(game, rng.getrandbits(62))
@@ -337,23 +337,25 @@ class IsmctsBot:
             game.apply(jumper, max(game.legal_actions(jumper)))
         return not game.is_over
 
-    def _fast_plays(self, game: Game, heuristic: bool = False) -> bool:
-        """Whether the compiled engine plays ``game``'s rules (with the heuristic bot when
-        ``heuristic`` or the playout policy says so; worked out once per rules)."""
-        heuristic = heuristic or self.playout_policy == "heuristic"
-        plays = self._fast_rules.get((game.rules, heuristic))
+    def _fast_plays(self, game: Game, rollouts: bool = False) -> bool:
+        """Whether the compiled engine plays ``game``'s rules for the tree's playouts (``rollouts``:
+        for rollouts, which need the compiled heuristic bot; worked out once per rules).  With
+        ``playouts="fast"`` the playouts must run compiled; rollouts fall back to the tree."""
+        key = (game.rules, rollouts)
+        plays = self._fast_rules.get(key)
         if plays is None:
+            heuristic = rollouts or self.playout_policy == "heuristic"
             try:
                 self._fast.check_rules(game.rules, game.edition.name)
                 if heuristic and (game.rules.mercy or game.scoring == "knockout"):
                     raise UnknownOptionError("the compiled heuristic bot does not play seats out of the round")
             except UnknownOptionError:
-                if self.playouts == "fast":
+                if self.playouts == "fast" and not rollouts:
                     raise
                 plays = False
             else:
                 plays = True
-            self._fast_rules[(game.rules, heuristic)] = plays
+            self._fast_rules[key] = plays
         return plays and not game.is_over
 
     def _fast_playout(self, game: Game, lacked: list[set[int]]) -> int:
