@@ -781,6 +781,28 @@ def test_jump_ins_are_offered_after_calls_and_catches_in_play_order() -> None:
     assert game.history[1] == (2, game.actions.parse("^R5!"))
 
 
+def test_a_jump_in_window_asks_each_player_once_with_seats_out() -> None:
+    """With seats out of the round (Mercy), ``next_seat`` steps over them and comes round to the
+    players already asked: each is still asked once a window (a random bot asked again could
+    jump in after letting the window pass)."""
+    asked: Counter[tuple[int, int, int]] = Counter()
+    game_number = 0
+
+    class Asked(RandomBot):
+        def wants_interrupt(self, view: View) -> int | None:
+            assert view.seat is not None
+            space = get_edition(view.edition).actions
+            calls = any(space.types[a] in (ActionType.CALL_UNO, ActionType.CATCH) for a in view.legal_actions)
+            if view.state.get("out") and not calls:  # asked about jumping in only, seats out
+                asked[(game_number, len(view.history), view.seat)] += 1
+            return super().wants_interrupt(view)
+
+    rules = {"scoring": "single-round", "jump_in": True, "mercy": True, "mercy_limit": 9}
+    for game_number in range(30):
+        play_game("classic", [Asked(seed=game_number * 5 + s) for s in range(5)], seed=game_number, rules=rules)
+    assert len(asked) > 15 and max(asked.values()) == 1, asked.most_common(3)
+
+
 def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
     counts = Counter(card_name(c) for c in get_edition("classic").deck_cards(Rules()))
     rules = {

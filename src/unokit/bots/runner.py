@@ -4,7 +4,7 @@ Each step the runner first offers the out-of-turn decisions: while an UNO window
 open, every decider whose legal actions include a call or a catch is asked
 ``wants_interrupt(view)`` in seat order; the first action returned is applied and the
 step starts again.  Then, while a Jump-In window is open (house rule ``jump_in``), every
-player who may jump in is asked ``wants_interrupt(view)`` in play order from the actor
+player who may jump in is asked ``wants_interrupt(view)`` in play order from the actor, once
 (the nearest jumper has the fastest hand); the first jump-in returned is applied.  When
 nobody interrupts, the actor is asked ``choose(view)``.
 Bots only ever receive ``game.view(seat)``; an action that is not among the view's
@@ -124,10 +124,12 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
                 break
         if not interrupted and jumping and len(deciders) > 1:
             actor = game.actor
+            seen: set[int] = set()
             for step in range(1, n):
-                seat = game.next_seat(actor, step)
-                if seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
+                seat = game.next_seat(actor, step)  # (over seats out of the round: it comes round again)
+                if seat in seen or seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
                     continue
+                seen.add(seat)
                 action, view = asked(seat)
                 if action is None:
                     continue
