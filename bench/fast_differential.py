@@ -15,9 +15,8 @@ in Python with as many legal actions, the events must be the same in order, and 
 piles, scores and winner the same at the end.  That is cheap enough for a million games.
 ``--rounds`` plays single rounds (``scoring=single-round``) of every mix but knockout scoring's;
 ``--policy heuristic`` (with ``--check end``) plays tables of compiled heuristic bots instead of
-random decisions, cycling through the mixes they play (all but knockout scoring and ``mercy``):
-realistic games, much shorter than random ones (a random round of All Wild under ``mercy``
-takes some 13,000 decisions).
+random decisions, cycling through the same mixes: realistic games, much shorter than random ones
+(a random round of All Wild under ``mercy`` takes some 13,000 decisions).
 
 Usage: ``python bench/fast_differential.py [--games 2000] [--seed 0] [--first 0] [--workers W] [--check steps|end]
 [--rounds] [--policy random|heuristic]``.  Prints one JSON object (progress on stderr); exits 1 at
@@ -27,13 +26,12 @@ the first difference (named in the output), 2 for a bad argument.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import multiprocessing
 import random
 import sys
 import time
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from unokit import Rules
 
@@ -44,32 +42,14 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-@functools.cache
-def mixes(policy: str) -> tuple[tuple[str, dict[str, Any]], ...]:
-    """The option mixes games cycle through: every mix, or with the heuristic policy those the
-    compiled bots play (not knockout scoring, not ``mercy``: their seats out)."""
-    from unokit.fast.differential import OPTION_MIXES
-
-    if policy != "heuristic":
-        return OPTION_MIXES
-    out = []
-    for edition, options in OPTION_MIXES:
-        rules = Rules.from_dict(options)
-        if not rules.mercy and rules.scoring != "knockout":
-            out.append((edition, options))
-    return tuple(out)
-
-
-def game_setup(
-    seed: int, index: int, rounds: bool, policy: str = "random"
-) -> tuple[str, Rules, int, tuple[str, ...] | None, random.Random]:
-    """Game ``index``'s edition, rules, table size and written rule cards, and its generator."""
+def game_setup(seed: int, index: int, rounds: bool) -> tuple[str, Rules, int, tuple[str, ...] | None, random.Random]:
+    """Game ``index``'s edition, rules, table size and written rule cards, and its generator (the
+    same with either policy: the compiled bots play every mix)."""
     from unokit.editions import get_edition
-    from unokit.fast.differential import WRITTEN_RULE_CARDS
+    from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS
 
     rng = random.Random(f"fast-differential/{seed}/{index}")
-    cycle = mixes(policy)
-    edition, options = cycle[index % len(cycle)]
+    edition, options = OPTION_MIXES[index % len(OPTION_MIXES)]
     if rounds and options.get("scoring") != "knockout":
         options = {**options, "scoring": "single-round"}
     rules = Rules.from_dict(options)
@@ -86,7 +66,7 @@ def one_game(job: tuple[int, int, str, bool, str]) -> tuple[int, str | None]:
     from unokit.fast.differential import EngineMismatch, play_both, replay_recorded
 
     seed, index, check, rounds, policy = job
-    edition, rules, players, written, rng = game_setup(seed, index, rounds, policy)
+    edition, rules, players, written, rng = game_setup(seed, index, rounds)
     try:
         if check == "end":
             game_seed = rng.getrandbits(40)
@@ -116,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         "--policy",
         choices=("random", "heuristic"),
         default="random",
-        help="with --check end: random decisions (default), or heuristic bots (the mixes they play)",
+        help="with --check end: random decisions (default), or heuristic bots",
     )
     args = parser.parse_args(argv)
     if args.games < 1:

@@ -150,7 +150,8 @@ def play_both(
     rule_cards: Sequence[str] | None = None,
 ) -> tuple[Counter[str], int]:
     """Step game ``index`` of ``seed`` compiled and in Python side by side; the decisions compared
-    (by what was asked; ``run-budget-spent``: Wild Jackpot runs whose search spent its budget) and
+    (by what was asked; ``run-budget-spent``: Wild Jackpot runs whose search spent its budget;
+    ``seats-out``: the heuristic's decisions while a seat was out of the round or the match) and
     the compiled game's decision count."""
     s, memory, rngs, kinds = fh.new_table(
         players,
@@ -174,6 +175,8 @@ def play_both(
         got = fh.bot_decision(s, memory, rngs, kinds)
         assert got == (seat, action), (steps, asked, got, (seat, action), game.view(seat).legal_actions)
         compared[asked if kinds[seat] == fh.HEURISTIC else "random"] += 1
+        if kinds[seat] == fh.HEURISTIC and s[engine.OUT]:
+            compared["seats-out"] += 1  # decided while a seat is out of the round or the match
         if asked == "rule-run" and kinds[seat] == fh.HEURISTIC and len(memory) > fh.R_BUDGET:
             compared["run-budget-spent"] += int(memory[fh.R_BUDGET] == 0)
         assert engine.apply(s, seat, action) == 0
@@ -229,16 +232,13 @@ GAMES_PER_MIX = 24
 
 
 def seats_go_out(rules: Rules) -> bool:
-    """Whether seats leave the round or the match under ``rules`` (the compiled bots refuse those)."""
+    """Whether seats leave the round or the match under ``rules`` (knockout scoring, ``mercy``)."""
     return rules.mercy or rules.scoring == "knockout"
 
 
-BOT_MIXES = [
-    i
-    for i, (edition, options) in enumerate(OPTION_MIXES)
-    if edition in BOT_EDITIONS and not seats_go_out(Rules.from_dict(options))
-]
-"""The mixes the compiled bots play (not knockout scoring, not mercy)."""
+BOT_MIXES = [i for i, (edition, _) in enumerate(OPTION_MIXES) if edition in BOT_EDITIONS]
+"""The mixes the compiled bots play: all of them."""
+assert any(seats_go_out(Rules.from_dict(OPTION_MIXES[i][1])) for i in BOT_MIXES)
 
 
 @pytest.mark.parametrize("mix", BOT_MIXES)
@@ -256,6 +256,10 @@ def test_every_compiled_decision_is_the_python_heuristics(mix: int) -> None:
     missing = phases_due(edition, rules) - {asked for asked, count in total.items() if count}
     assert not missing, (missing, total)
     assert total["turn"] > 2 * GAMES_PER_MIX
+    if seats_go_out(rules) and (rules.scoring == "knockout" or rules.mercy_limit < 25):
+        # seats knocked out or put out by Mercy, and the bots deciding after that (No Mercy's 25
+        # cards are rare among heuristic bots: see test_seats_out_decide_alike_at_mixed_tables)
+        assert total["seats-out"] > 2 * GAMES_PER_MIX, total
     if rules.hand_size >= 5:
         assert CountingHeuristic.ties > ties  # ties broken by the generator
 
@@ -311,6 +315,31 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str)
         assert total["jump"] > 0
 
 
+@pytest.mark.parametrize("edition", BOT_EDITIONS)
+def test_seats_out_decide_alike_at_mixed_tables(edition: str) -> None:
+    """Seats out at tables of heuristic and random bots: No Mercy's 25 cards (the preset; one
+    heuristic seat, random players hoard cards) and knockout matches with Mercy and Jump-In (half
+    the seats heuristic); the heuristic seats' decisions once a seat is out (stepped over, no longer
+    an opponent) and the runner's jump-ins with seats out, compared."""
+    total: Counter[str] = Counter()
+    mixes = (
+        Rules.from_dict({"preset": "no-mercy"}),
+        Rules.from_dict({"scoring": "knockout", "jump_in": True, "mercy": True, "mercy_limit": 15}),
+    )
+    out = [0, 0]
+    for index in range(12):
+        rules = mixes[index % 2]
+        players = 3 + index % 4
+        seats = [index % players] if index % 2 == 0 else [seat for seat in range(players) if seat % 2]
+        cards = written_cards(edition, index)
+        compared, _ = play_both(
+            players, rules, seed=41, index=index, heuristic_seats=seats, edition=edition, rule_cards=cards
+        )
+        total += compared
+        out[index % 2] += compared["seats-out"]
+    assert min(out) > 10 and total["random"] > 100 and total["jump"] > 0, (out, total)
+
+
 RUNNER_MIXES = sorted(
     {next(i for i, (e, _) in enumerate(OPTION_MIXES) if e == edition) for edition in BOT_EDITIONS}
     | {
@@ -326,9 +355,11 @@ RUNNER_MIXES = sorted(
 def test_whole_games_are_the_runners(mix: int) -> None:
     """Whole compiled games of heuristic and random bots are the games :func:`play_match` plays with the
     Python bots on the same deals: the same events, one after the other (the runner itself, not
-    ``python_decision``, orders the calls, catches and jump-ins)."""
+    ``python_decision``, orders the calls, catches and jump-ins).  Single rounds, but knockout
+    matches (seats knocked out, then Jump-In windows among the seats left)."""
     edition, options = OPTION_MIXES[mix]
-    rules = Rules.from_dict({**options, "scoring": "single-round"})
+    knockout = options.get("scoring") == "knockout"
+    rules = Rules.from_dict(options if knockout else {**options, "scoring": "single-round"})
     for index in range(12):
         players = table_size(index, rules, edition)
         seats = None if index % 3 else [0]
@@ -389,6 +420,8 @@ def test_batches_are_seeded_and_independent_of_the_threads(edition: str) -> None
         ("all-wild", {"stacking": "cross", "jump_in": True, "scoring": "single-round"}, [1]),
         ("wild-jackpot", {"target_score": 100}, None),
         ("wild-jackpot", {"preset": "chaos", "scoring": "single-round"}, [0, 2]),
+        ("classic", {"scoring": "knockout", "mercy": True, "mercy_limit": 12}, None),
+        ("all-wild", {"preset": "no-mercy", "mercy_limit": 12, "jump_in": True}, [1]),
     ],
 )
 def test_a_batch_plays_the_games_stepped_one_decision_at_a_time(
@@ -452,10 +485,9 @@ def test_bad_input_is_refused() -> None:
         fh.play_bots_games(2, 11)
     with pytest.raises(SetupError):
         fh.play_bots_games(2, 3, Rules(teams=True))  # teams need an even table of 4 or more
-    refused = [
-        ({"rules": Rules(mercy=True)}, "mercy"),
-        ({"rules": Rules(scoring="knockout")}, "knockout"),
-        ({"rules": Rules.from_dict({"preset": "no-mercy"})}, "mercy"),
+    refused = [  # what the compiled engine does not play (the bots play everything it plays)
+        ({"edition": "flip"}, "unknown edition 'flip'"),
+        ({"rules": Rules.from_dict({"deck": {"R1": 300}})}, "decks of up to 256 cards"),
     ]
     for arguments, named in refused:
         with pytest.raises(UnknownOptionError, match=named):
@@ -573,3 +605,27 @@ def test_a_move_that_wins_the_round_wins_every_rollout() -> None:
     assert game.actor == 0 and game.legal_actions(0) == (win, draw)
     wins = _rollouts(game, 0, [draw, win], 16, 3)
     assert (wins[:, 1] == 1).all() and wins[:, 0].sum() < 16
+
+
+def test_a_playout_stopped_counts_only_the_seats_in_the_round() -> None:
+    """A heuristic playout stopped before the round ends names the first seat in the round holding the
+    fewest cards, as the Python playouts do: not a seat Mercy put out (its hand of none) nor one
+    knocked out of the match."""
+    rules = Rules(mercy=True, mercy_limit=9, scoring="knockout")
+    checked = 0
+    for seed in range(40):
+        game = Game("classic", 4, seed=seed, rules=rules)
+        rng = random.Random(seed)
+        while not game.is_over and not game.out:  # type: ignore[attr-defined]
+            seat = game.actor
+            game.apply(seat, rng.choice(game.legal_actions(seat)))
+            while game.exposed and not game.is_over:
+                game.apply(game.exposed[0], game.actions.call_uno)
+        if game.is_over:
+            continue
+        state = engine.state_from_game(game, seed)
+        memory = fh.memory_for_position(state)
+        fewest = min(game.seats_in(), key=lambda s: len(game.hands[s]))
+        assert fh.heuristic_playout(state, memory, fh.new_generators(), 0) == fewest
+        checked += 1
+    assert checked > 20

@@ -355,8 +355,7 @@ def replay_recorded(
     than :func:`play_both` (which compares every position and observation at every step), for
     many games; returns the decisions.  ``policy``: ``random`` (:func:`engine.record_random_game`,
     as ``bench/vs_rlcard.py`` plays: a seat drawn among the deciders, then one of its legal
-    actions) or ``heuristic`` (a table of compiled heuristic bots, as ``unokit simulate`` plays;
-    not under knockout scoring or ``mercy``)."""
+    actions) or ``heuristic`` (a table of compiled heuristic bots, as ``unokit simulate`` plays)."""
     moves, events, trace = _record_buffers()
     if policy == "heuristic":
         from unokit.fast import heuristic

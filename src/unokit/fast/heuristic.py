@@ -8,7 +8,9 @@ drawn card, colours, challenges, pending totals (``stacking``), sets of one numb
 (``multi_play``), Space Jam's Slam discards, targets (All Wild's cards, ``seven_swap``), Wild
 Jackpot's runs of plays (the same bounded search), lever discards, gifts, rule discards, honour
 tasks, rule-card performers and targets, UNO calls and catches, Jump-In interrupts, partners
-(``teams``).  Three arrays per game, besides the game's state ``s``:
+(``teams``), seats out of the round (``mercy``) or of the match (knockout scoring: no opponents,
+stepped over where the Python bot steps over them).  Three arrays per game, besides the game's
+state ``s``:
 
 * ``memory`` (``int64``, :func:`memory_words` long): what :class:`~unokit.bots.heuristic.RoundMemory`
   derives from the current round's public history: the cards known to be in the discard pile,
@@ -145,7 +147,6 @@ from unokit.fast.engine import (
     JACKPOT,
     JUMP_CARD,
     KIND_OF,
-    KNOCKOUT,
     LEGAL,
     LEVER_COLOURS,
     LEVER_DISCARD,
@@ -155,7 +156,6 @@ from unokit.fast.engine import (
     MAX_RULES,
     MAX_SIZE,
     MAX_THREADS,
-    MERCY,
     MULTI,
     MULTI_IDENTICAL,
     MULTI_MODE,
@@ -164,6 +164,7 @@ from unokit.fast.engine import (
     NF,
     NO_COL,
     NUMBER_OF,
+    OUT,
     OVER,
     PERFORMING,
     PHASE,
@@ -216,6 +217,7 @@ from unokit.fast.engine import (
     _apply_legal,
     _copy,
     _mix32,
+    _next_in,
     _seed_words,
     legal_ids,
     start,
@@ -645,11 +647,18 @@ def _partner(s: IntArray, me: int, seat: int) -> bool:
 
 
 @_jit
+def _opponent(s: IntArray, me: int, seat: int) -> bool:
+    """Whether ``seat`` is one of ``me``'s opponents (``_Context.opponents``): not itself, not a
+    partner, not out of the round (``mercy``) or of the match (``knockout`` scoring)."""
+    return seat != me and not _partner(s, me, seat) and not (s[OUT] >> seat) & 1
+
+
+@_jit
 def _closest(s: IntArray, me: int) -> int:
     """The fewest cards an opponent of ``me`` holds."""
     closest = 1 << 30
     for seat in range(s[N]):
-        if seat != me and not _partner(s, me, seat):
+        if _opponent(s, me, seat):
             closest = min(closest, s[SIZES + seat])
     return closest
 
@@ -663,7 +672,7 @@ def _leader(s: IntArray, me: int) -> int:
     best_size = 0
     best_distance = 0
     for seat in range(n):
-        if seat == me or _partner(s, me, seat):
+        if not _opponent(s, me, seat):
             continue
         size = s[SIZES + seat]
         distance = ((seat - me) * direction) % n
@@ -706,7 +715,7 @@ def _coloured_score(s: IntArray, memory: IntArray, me: int, face: int, closest: 
     kind = KIND_OF[e, face]
     left = s[SIZES + me] - 1
     threat = closest <= CLOSE
-    nxt = (me + direction) % n
+    nxt = _next_in(s, me, direction)  # (``_Context.next``: over the seats out)
     next_size = s[SIZES + nxt]
     dump = POINTS_OF[e, face] * (0.3 if threat and s[SCORING] != SINGLE_ROUND else 0.05)
     wilds = memory[M_COUNTS + NO_COL]
@@ -750,11 +759,11 @@ def _coloured_score(s: IntArray, memory: IntArray, me: int, face: int, closest: 
     if kind == K_DRAW_TWO and n > 2 and next_size <= CLOSE + 1:
         score += 10
     if skips and n > 2:
-        after = (me + 2 * direction) % n
+        after = (me + 2 * direction) % n  # (as the Python bot: two seats on, out or not)
         if _partner(s, me, after) and s[SIZES + after] <= CLOSE:
             score += 20  # the partner close to going out plays next
     if kind == K_REVERSE and n > 2:
-        prev_size = s[SIZES + (me - direction) % n]
+        prev_size = s[SIZES + _next_in(s, me, -direction)]
         if next_size <= CLOSE < prev_size:
             score += 15
         elif prev_size <= CLOSE < next_size:
@@ -768,12 +777,15 @@ def _coloured_score(s: IntArray, memory: IntArray, me: int, face: int, closest: 
 
 @_jit
 def _weight(s: IntArray, me: int, seat: int, closest: int) -> float:
-    """All Wild: how much harm to ``seat`` counts (``weight`` in ``HeuristicBot._all_wild_score``)."""
+    """All Wild: how much harm to ``seat`` counts (``weight`` in ``HeuristicBot._all_wild_score``: a
+    partner counts, out of the round or not; a seat out that is not a partner does not)."""
     size = s[SIZES + seat]
     if seat == me:
         return 0.0
     if _partner(s, me, seat):  # harm to a partner counts against the card
         return -3.0 if size <= CLOSE else -1.0
+    if (s[OUT] >> seat) & 1:
+        return 0.0
     if size <= CLOSE:
         return 3.0
     return 1.0 if size == closest else 0.5
@@ -791,7 +803,7 @@ def _all_wild_score(s: IntArray, me: int, face: int, closest: int) -> float:
         return 100.0
     available = s[DRAW_COUNT] + s[DISCARD_COUNT]
     dump = POINTS_OF[e, face] / 50 if closest <= CLOSE and s[SCORING] != SINGLE_ROUND else 0.0
-    nxt = (me + direction) % n
+    nxt = _next_in(s, me, direction)
     if kind == K_FORCED_SWAP:
         gain = left - closest
         if gain > 0:
@@ -813,7 +825,7 @@ def _all_wild_score(s: IntArray, me: int, face: int, closest: int) -> float:
     elif kind == K_WILD_SKIP or (kind == K_WILD_REVERSE and n == 2):
         effect = _weight(s, me, nxt, closest)
         potential = 1.0
-    elif kind == K_WILD_SKIP_TWO:
+    elif kind == K_WILD_SKIP_TWO:  # (as the Python bot: the next two seats, out or not)
         seat = me
         for _ in range(min(2, n - 1)):
             seat = (seat + direction) % n
@@ -821,7 +833,7 @@ def _all_wild_score(s: IntArray, me: int, face: int, closest: int) -> float:
         potential = 2.0
     elif kind == K_WILD_REVERSE:
         next_size = s[SIZES + nxt]
-        prev_size = s[SIZES + (me - direction) % n]
+        prev_size = s[SIZES + _next_in(s, me, -direction)]
         effect = 1.0 if next_size <= CLOSE < prev_size else -1.0 if prev_size <= CLOSE < next_size else 0.0
     reserve = RESERVE * potential if closest > CLOSE and left > 3 else 0.0
     return 1.0 + effect - reserve + dump
@@ -897,7 +909,7 @@ def _colour(s: IntArray, memory: IntArray, me: int) -> int:
     e = s[EDITION]
     n = s[N]
     _count_hand(s, memory, me)
-    lacks = memory[M_LACKS + me * MAX_PLAYERS + (me + s[DIRECTION]) % n]
+    lacks = memory[M_LACKS + me * MAX_PLAYERS + _next_in(s, me, s[DIRECTION])]
     rid = s[PERFORMING]
     running = s[JACKPOT] != 0 and rid >= 0 and s[RULE_VERB + rid] == V_PLAY_RUN
     best = -1
@@ -1233,7 +1245,7 @@ def _utility(s: IntArray, me: int, verb: int, count: int, aim: int, performer: i
             partners += _delta(s, me, verb, count, performer, victim, seat)
     total = -_delta(s, me, verb, count, performer, victim, me) - partners
     for seat in range(n):
-        if seat != me and not _partner(s, me, seat):
+        if _opponent(s, me, seat):
             total += _delta(s, me, verb, count, performer, victim, seat) * (1.0 if s[SIZES + seat] == closest else 0.5)
     return total
 
@@ -1251,6 +1263,8 @@ def _performer(s: IntArray, memory: IntArray, me: int) -> int:
     best_other = 0
     best_size = 0
     for performer in range(n):
+        if (s[OUT] >> performer) & 1:
+            continue  # (not a choice)
         total = 0.0
         if shown:
             for rid in range(s[RULE_TOTAL]):
@@ -1290,7 +1304,7 @@ def _rule_target(s: IntArray, me: int) -> int:
     take = s[RULE_VERB + s[TARGET_RULE]] == V_TAKE
     opponents = 0
     for seat in range(n):
-        if (choices >> seat) & 1 and seat != me and not _partner(s, me, seat):
+        if (choices >> seat) & 1 and _opponent(s, me, seat):
             opponents |= 1 << seat
     among = choices if take or not opponents else opponents
     best = -1
@@ -1893,9 +1907,6 @@ def bots_template(players: int, rules: Rules | None, edition: str, rule_cards: S
     """The template state of ``edition`` under ``rules`` (Wild Jackpot: with ``rule_cards``) for the
     compiled bots (:class:`~unokit.errors.UnknownOptionError` for an edition or option they do not play)."""
     state = template_state(players, rules, edition, rule_cards)  # refuses what the engine does not play
-    if state[SCORING] == KNOCKOUT or state[MERCY]:
-        option = "knockout scoring" if state[SCORING] == KNOCKOUT else "house rule 'mercy'"
-        raise UnknownOptionError(f"the compiled bots do not play {option}; the Python bots do")
     if edition not in BOT_EDITIONS:
         raise UnknownOptionError(
             f"the compiled bots play {', '.join(BOT_EDITIONS)}, not {edition!r}; the Python bots play it"
@@ -2045,7 +2056,7 @@ def memory_for_position(
 def heuristic_playout(s: IntArray, memory: IntArray, rngs: IntArray, limit: int) -> int:
     """Finish the round in ``s`` with a heuristic bot at every seat (the table of a search that
     expects its opponents to play as the heuristic does); the seat that wins the round, or after
-    ``limit`` decisions the first seat holding the fewest cards."""
+    ``limit`` decisions the first seat in the round holding the fewest cards."""
     return _finish_round(s, memory, rngs, s[engine.ROUNDS_ENDED], limit)
 
 
@@ -2060,9 +2071,9 @@ def _finish_round(s: IntArray, memory: IntArray, rngs: IntArray, ended: int, lim
         update_memory(s, memory)
     if s[engine.ROUNDS_ENDED] != ended:
         return s[engine.ROUND_WINNER]  # type: ignore[no-any-return]
-    fewest = 0
+    fewest = -1
     for seat in range(s[N]):
-        if s[engine.SIZES + seat] < s[engine.SIZES + fewest]:
+        if not (s[OUT] >> seat) & 1 and (fewest < 0 or s[engine.SIZES + seat] < s[engine.SIZES + fewest]):
             fewest = seat
     return fewest
 
@@ -2087,7 +2098,7 @@ def rollout_wins(
     bots at every seat finish the round, their generators seeded from that row of ``seeds`` alike
     for every action (so that the actions are compared on the same deals and the same tie-breaks).
     ``wins[r, i]`` is set to 1 when the round after action ``i`` in repetition ``r`` is won by
-    ``seat`` or its partner (after ``limit`` decisions: the first seat holding the fewest cards),
+    ``seat`` or its partner (after ``limit`` decisions: the first seat in the round holding the fewest cards),
     else 0."""
     n = s[N]
     for r in range(len(seeds) // n):
