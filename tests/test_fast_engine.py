@@ -9,6 +9,7 @@ events, the hands, the piles, the scores and the observations (:mod:`unokit.fast
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -512,20 +513,44 @@ def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatc
             importlib.import_module(name)
 
 
-def test_ismcts_rollouts_fall_back_to_the_tree_where_the_compiled_bot_does_not_play() -> None:
+def test_ismcts_rollouts_run_under_knockout_and_mercy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled heuristic bot plays seats out of the round or the match, so an ismcts bot's
+    rollouts run under ``mercy`` and knockout scoring (they fell back to the tree), and so do the
+    tree's heuristic playouts, from positions with seats out too."""
     from unokit.bots.ismcts import IsmctsBot
+    from unokit.fast import heuristic
 
-    for rules, playouts in (({"mercy": True, "scoring": "single-round"}, "auto"), ({"scoring": "knockout"}, "fast")):
-        bot = IsmctsBot(seed=2, iterations=20, method="rollouts", playouts=playouts)
-        game = Game("classic", 3, seed=4, rules=rules)
-        assert not bot._fast_plays(game, rollouts=True) and bot._fast_plays(game)  # the tree plays out compiled
-        for _ in range(10):
+    calls = Counter[str]()
+
+    def counted(name: str) -> Any:
+        real = getattr(heuristic, name)
+
+        def call(s: Any, *args: Any) -> Any:
+            calls["all"] += 1
+            calls["seats out"] += int(s[engine.OUT] != 0)
+            return real(s, *args)
+
+        return call
+
+    for name in ("rollout_wins", "heuristic_playout"):
+        monkeypatch.setattr(heuristic, name, counted(name))
+    for rules, method, playouts in (
+        ({"mercy": True, "mercy_limit": 10, "scoring": "single-round"}, "rollouts", "auto"),
+        ({"scoring": "knockout"}, "rollouts", "fast"),
+        ({"mercy": True, "mercy_limit": 10, "scoring": "single-round"}, "tree", "fast"),
+    ):
+        calls.clear()
+        bot = IsmctsBot(seed=2, iterations=20, method=method, playouts=playouts, playout_policy="heuristic")
+        game = Game("classic", 4, seed=4, rules=rules)
+        assert bot._fast_plays(game, rollouts=True) and bot._fast_plays(game)
+        while not game.is_over:
             seat = game.actor
             action = bot.choose(game.view(seat))
             assert action in game.legal_actions(seat)
             game.apply(seat, action)
             while game.exposed and not game.is_over:
                 game.apply(game.exposed[0], game.actions.call_uno)
+        assert calls["all"] > 20 and calls["seats out"] > 5, (rules, calls)
 
 
 def test_whole_recorded_games_replay_alike_in_every_mix(monkeypatch: pytest.MonkeyPatch) -> None:

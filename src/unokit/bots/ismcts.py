@@ -5,7 +5,7 @@ cards dealt consistently with hand sizes, the discard pile, every card the bot k
 player holds and colours a player seems to lack).
 
 ``method="rollouts"`` (where the compiled heuristic bot plays the game: the ``fast`` extra,
-every rule option but knockout scoring and ``mercy``; the default in Classic UNO and UNO Space
+every rule option the compiled engine plays; the default in Classic UNO and UNO Space
 Jam, :data:`AUTO_ROLLOUTS`) values each move by heuristic rollouts: from each sampled deal,
 its draw pile shuffled anew for each repetition, every move is played and heuristic bots at
 every seat finish the round (:func:`unokit.fast.heuristic.rollout_wins`); the move whose
@@ -339,16 +339,14 @@ class IsmctsBot:
 
     def _fast_plays(self, game: Game, rollouts: bool = False) -> bool:
         """Whether the compiled engine plays ``game``'s rules for the tree's playouts (``rollouts``:
-        for rollouts, which need the compiled heuristic bot; worked out once per rules).  With
-        ``playouts="fast"`` the playouts must run compiled; rollouts fall back to the tree."""
+        for rollouts of the compiled heuristic bot, which plays every rule the engine plays; worked
+        out once per rules).  With ``playouts="fast"`` the playouts must run compiled; rollouts fall
+        back to the tree."""
         key = (game.rules, rollouts)
         plays = self._fast_rules.get(key)
         if plays is None:
-            heuristic = rollouts or self.playout_policy == "heuristic"
             try:
                 self._fast.check_rules(game.rules, game.edition.name)
-                if heuristic and (game.rules.mercy or game.scoring == "knockout"):
-                    raise UnknownOptionError("the compiled heuristic bot does not play seats out of the round")
             except UnknownOptionError:
                 if self.playouts == "fast" and not rollouts:
                     raise
