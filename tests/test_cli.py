@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from unokit import Game, events, get_edition
+from unokit.cards import card_name
 from unokit.cli import Narrator, describe_action, main
 from unokit.errors import UnoError
 from unokit.jackpot import WildJackpot
@@ -133,8 +134,8 @@ def test_simulate_runs_on_the_compiled_engine_where_it_can(capsys: pytest.Captur
     code, out, err = run(capsys, *argv, "--engine", "fast", "--rule", 'deck={"R1": 300}')
     assert code == 2 and out == ""
     assert err == "unokit: error: the compiled engine holds decks of up to 256 cards, not 300\n"
-    code, out, err = run(capsys, *argv, "--engine", "fast", "--policy", "heuristic", "--preset", "no-mercy")
-    assert code == 2 and out == "" and "the compiled bots do not play knockout scoring or the house rule 'mercy'" in err
+    merciful = json.loads(run(capsys, *argv, "--policy", "heuristic", "--preset", "no-mercy")[1])
+    assert (merciful["engine"], merciful["policy"]) == ("fast", "heuristic")  # the compiled bots play mercy too
     jackpot = ["simulate", "--edition", "wild-jackpot", "--games", "40", "--json", "--policy", "heuristic"]
     heuristic = json.loads(run(capsys, *jackpot)[1])  # auto: the compiled heuristic bot plays Wild Jackpot
     assert (heuristic["engine"], heuristic["policy"]) == ("fast", "heuristic") and heuristic["rounds"] >= 40
@@ -941,5 +942,15 @@ def test_simulate_plays_the_heuristic_policy_compiled_in_every_edition_it_plays(
         data = json.loads(run(capsys, *argv, *teams, "--engine", engine)[1])
         wins = data["wins_by_seat"]
         assert data["engine"] == engine and sum(wins) == 24 and wins[:2] == wins[2:], wins
-    code, out, err = run(capsys, *argv, "--preset", "no-mercy", "--engine", "fast")
-    assert code == 2 and out == "" and "mercy" in err, err
+    knockout = ["--scoring", "knockout", "--rule", "mercy=true", "--rule", "mercy_limit=12"]
+    for rules in (["--preset", "no-mercy"], knockout):  # seats out of the round or the match
+        fast = json.loads(run(capsys, *argv, *rules, "--engine", "fast")[1])
+        assert (fast["engine"], fast["policy"]) == ("fast", "heuristic") and sum(fast["wins_by_seat"]) == 30
+        assert fast == {**json.loads(run(capsys, *argv, *rules)[1]), "elapsed_s": fast["elapsed_s"]}  # auto: fast
+        python = json.loads(run(capsys, *argv, *rules, "--engine", "python")[1])
+        assert python["rules"] == fast["rules"] and sum(python["wins_by_seat"]) == 30
+        if rules == knockout:  # a match of rounds until one player is left (three rounds at four players, or fewer)
+            assert fast["rules"]["scoring"] == "knockout" and 30 < fast["rounds"] <= 90 and 30 < python["rounds"] <= 90
+    big = json.dumps({card_name(get_edition(edition).faces[0]): 300})
+    code, out, err = run(capsys, *argv, "--rule", f"deck={big}", "--engine", "fast")
+    assert code == 2 and out == "" and "decks of up to 256 cards" in err, err

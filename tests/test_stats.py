@@ -351,6 +351,7 @@ def test_the_compiled_engine_gathers_the_same_statistics() -> None:
         ("all-wild", {}, 200),
         ("classic", {"preset": "house"}, 30),
         ("wild-jackpot", {"target_score": 200}, 40),
+        ("classic", {"scoring": "knockout", "mercy": True, "mercy_limit": 12}, 100),  # seats out
     ],
 )
 def test_the_compiled_engine_gathers_the_same_statistics_in_every_edition_it_plays(
@@ -400,12 +401,16 @@ def test_the_compiled_engine_refuses_what_it_does_not_play(capsys: pytest.Captur
     with pytest.raises(UnknownOptionError, match="random and heuristic bots"):
         collect("classic", 3, 2, seed=0, bot="ismcts", engine="fast")
     assert collect("all-wild", 3, 2, seed=0, engine="auto").engine == "fast"
-    with pytest.raises(UnknownOptionError, match="mercy"):
-        collect("classic", 3, 2, seed=0, engine="fast", rules=Rules(mercy=True))
+    big = Rules.from_dict({"deck": {"R1": 300}})
+    with pytest.raises(UnknownOptionError, match="decks of up to 256 cards"):
+        collect("classic", 3, 2, seed=0, engine="fast", rules=big)
+    for rules in (Rules(mercy=True, mercy_limit=12), Rules(scoring="knockout")):  # seats out: compiled too
+        for bot in ("random", "heuristic"):
+            assert collect("classic", 4, 3, seed=0, bot=bot, engine="auto", rules=rules).engine == "fast"
     code, out, err = run(
-        capsys, "stats", "--games", "2", "--engine", "fast", "--preset", "no-mercy", "--out", str(tmp_path)
+        capsys, "stats", "--games", "2", "--engine", "fast", "--rule", 'deck={"R1": 300}', "--out", str(tmp_path)
     )
-    assert code == 2 and out == "" and "the Python engine" in err
+    assert code == 2 and out == "" and "decks of up to 256 cards" in err
     code, out, err = run(capsys, "stats", "--games", "30", "--bots", "heuristic", "--out", str(tmp_path))
     assert code == 0, err
     assert "| engine | the compiled engine (unokit.fast), heuristic bots |" in (tmp_path / "report.md").read_text()

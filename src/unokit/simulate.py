@@ -74,9 +74,7 @@ where it is installed and plays the edition and rules, else ``python``."""
 def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random") -> str | None:
     """Why the compiled engine with ``policy`` (random, or heuristic: the compiled bots) cannot play
     ``edition`` under ``rules`` (``None``: it can; the compiled bots play every edition and option it
-    plays but knockout scoring and ``mercy``)."""
-    if policy == "heuristic" and rules is not None and (rules.mercy or rules.scoring == "knockout"):
-        return "the compiled bots do not play knockout scoring or the house rule 'mercy'; the Python engine does"
+    plays, so the answer is the same for both policies)."""
     try:
         from unokit.fast.engine import check_rules
     except ImportError as error:
