@@ -318,13 +318,23 @@ def test_heuristic_against_random_seats_decides_as_the_python_bots(edition: str)
 @pytest.mark.parametrize("edition", BOT_EDITIONS)
 def test_seats_out_decide_alike_at_mixed_tables(edition: str) -> None:
     """Seats out at tables of heuristic and random bots: No Mercy's 25 cards (the preset; one
-    heuristic seat, random players hoard cards) and knockout matches with Mercy and Jump-In (half
-    the seats heuristic); the heuristic seats' decisions once a seat is out (stepped over, no longer
-    an opponent) and the runner's jump-ins with seats out, compared."""
+    heuristic seat, random players hoard cards) and knockout matches with Mercy, Jump-In and Seven-O
+    (half the seats heuristic); the heuristic seats' decisions once a seat is out (stepped over, no
+    longer an opponent; a 7 or 0 jumped in or not as the seats still in hold) and the runner's
+    jump-ins with seats out, compared."""
     total: Counter[str] = Counter()
     mixes = (
         Rules.from_dict({"preset": "no-mercy"}),
-        Rules.from_dict({"scoring": "knockout", "jump_in": True, "mercy": True, "mercy_limit": 15}),
+        Rules.from_dict(
+            {
+                "scoring": "knockout",
+                "jump_in": True,
+                "mercy": True,
+                "mercy_limit": 15,
+                "seven_swap": True,
+                "zero_pass": True,
+            }
+        ),
     )
     out = [0, 0]
     for index in range(12):

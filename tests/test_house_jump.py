@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -410,3 +411,18 @@ def test_heuristic_does_not_jump_into_a_bad_swap() -> None:
     game.apply_notation(0, "@1")  # seat 1 now holds 4 cards, seat 2 would keep 4: a swap gains nothing
     assert game.actor == 1 and legal(game, 2) == ["^R7"]
     assert HeuristicBot(seed=1).wants_interrupt(game.view(2)) is None
+
+
+def test_heuristic_weighs_a_swap_among_the_seats_still_in() -> None:
+    """A seat out of the round (Mercy) or of the match (knockout scoring) holds no cards and cannot be
+    swapped with: the smallest hand a 7 could bring is the smallest of the seats still in."""
+    game = jump_game([["R7"], [], ["R7"], []], seven_swap=True)
+    game.apply_notation(0, "R7")
+    game.apply_notation(0, "@1")
+    view = game.view(2)
+    assert view.hand_sizes == (5, 4, 5, 5)
+    bot = HeuristicBot(seed=1)
+    seat_out = dataclasses.replace(view, hand_sizes=(5, 4, 5, 0), state={**view.state, "out": (3,)})
+    assert bot.wants_interrupt(seat_out) is None  # the smallest hand in is 4, no fewer than the 4 kept
+    in_with_three = dataclasses.replace(view, hand_sizes=(5, 4, 5, 3))
+    assert game.actions.format(bot.wants_interrupt(in_with_three) or -1) == "^R7"

@@ -153,6 +153,19 @@ def read_round(history: Sequence[Event], players: int) -> RoundMemory:
     return memory
 
 
+def _seats_out(view: View) -> tuple[int, ...]:
+    """Seats out of the match (``knockout`` scoring) or of the round (``mercy``): nobody to play against."""
+    return (*view.state.get("knocked", ()), *view.state.get("out", ()))
+
+
+def _step_over(seat: int, step: int, players: int, out: Sequence[int]) -> int:
+    """The seat next to ``seat`` going ``step``, over the seats ``out``."""
+    seat = (seat + step) % players
+    while seat in out:
+        seat = (seat + step) % players
+    return seat
+
+
 class _Context:
     """The view plus quantities every decision uses."""
 
@@ -168,23 +181,15 @@ class _Context:
         teams = view.teams
         self.partners = [s for s in range(self.n) if teams and s != self.me and teams[s] == teams[self.me]]
         """The bot's partners (house rule ``teams``): never attacked, helped to go out."""
-        out = (*view.state.get("knocked", ()), *view.state.get("out", ()))
-        """Seats out of the match (``knockout`` scoring) or of the round (``mercy``): nobody to play against."""
+        out = _seats_out(view)
         self.opponents = [s for s in range(self.n) if s != self.me and s not in self.partners and s not in out]
-        self.next = self._walk(view.direction, out)
-        self.previous = self._walk(-view.direction, out)
+        self.next = _step_over(self.me, view.direction, self.n, out)
+        self.previous = _step_over(self.me, -view.direction, self.n, out)
         self.closest = min(self.sizes[s] for s in self.opponents)
         self.moves = non_interrupt_actions(self.space, view.legal_actions)
         self.points = self.edition.card_points
         self.colourless = not self.edition.colours_matter
         self.scored = view.scoring != "single-round"
-
-    def _walk(self, step: int, out: Sequence[int]) -> int:
-        """The seat next to the bot going ``step``, over seats out of the match."""
-        seat = (self.me + step) % self.n
-        while seat in out:
-            seat = (seat + step) % self.n
-        return seat
 
     @cached_property
     def memory(self) -> RoundMemory:
@@ -292,7 +297,8 @@ class HeuristicBot:
         """Jump in (calling UNO when the jump leaves one card): a jump-in sheds a card on a turn the
         bot would otherwise spend waiting, and the card's effect acts from its seat as on its own
         turn.  Not when a Seven-O card would then give it a bigger hand: a 7 (``seven_swap``) it must
-        swap for the smallest other hand, a 0 (``zero_pass``) that brings it the previous player's."""
+        swap for the smallest other hand, a 0 (``zero_pass``) that brings it the previous player's
+        (of the players still in: seats out of the round or the match hold nothing to swap or pass)."""
         space = get_edition(view.edition).actions
         card = space.args[jumps[0]]
         action = max(jumps)  # ^c! when offered
@@ -304,11 +310,12 @@ class HeuristicBot:
         kind = CARD_KIND[card]
         sizes = view.hand_sizes
         rules = view.rules
+        out = _seats_out(view)
         if kind == Kind.SEVEN and rules.seven_swap:
-            smallest = min(sizes[s] for s in range(view.players) if s != me)
+            smallest = min(sizes[s] for s in range(view.players) if s != me and s not in out)
             return action if smallest < left else None
         if kind == Kind.ZERO and rules.zero_pass:
-            return action if sizes[(me - view.direction) % view.players] < left else None
+            return action if sizes[_step_over(me, -view.direction, view.players, out)] < left else None
         return action
 
     # ------------------------------------------------------------------ turns

@@ -1570,7 +1570,7 @@ def _target(s: IntArray, me: int) -> int:
 @_jit
 def _jumps(s: IntArray, me: int, action: int) -> bool:
     """``HeuristicBot._jump``: jump in, unless a Seven-O card would then give it a bigger hand (a 7
-    swapped for the smallest other hand, a 0 bringing it the previous player's)."""
+    swapped for the smallest other hand, a 0 bringing it the previous player's; of the seats in)."""
     e = s[EDITION]
     n = s[N]
     card = action - s[ID_JUMP_UNO] if action >= s[ID_JUMP_UNO] else action - s[ID_JUMP]
@@ -1581,11 +1581,11 @@ def _jumps(s: IntArray, me: int, action: int) -> bool:
     if kind == K_SEVEN and s[EFFECTS + K_SEVEN] == FX_SEVEN:
         smallest = 1 << 30
         for seat in range(n):
-            if seat != me:
+            if seat != me and not (s[OUT] >> seat) & 1:
                 smallest = min(smallest, s[SIZES + seat])
         return smallest < left  # type: ignore[no-any-return]
     if kind == K_ZERO and s[EFFECTS + K_ZERO] == FX_ZERO:
-        return s[SIZES + (me - s[DIRECTION]) % n] < left  # type: ignore[no-any-return]
+        return s[SIZES + _next_in(s, me, -s[DIRECTION])] < left  # type: ignore[no-any-return]
     return True
 
 
