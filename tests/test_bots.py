@@ -803,7 +803,9 @@ def test_a_jump_in_window_asks_each_player_once_with_seats_out() -> None:
     assert len(asked) > 15 and max(asked.values()) == 1, asked.most_common(3)
 
 
-def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
+def zero_pass_window() -> tuple[Game, View]:
+    """Classic with Jump-In and ``zero_pass``, 3 players: seat 0 has played a red 0, the hands have
+    passed, and seat 2 (four cards, the other red 0 among them) may jump in."""
     counts = Counter(card_name(c) for c in get_edition("classic").deck_cards(Rules()))
     rules = {
         "jump_in": True,
@@ -816,7 +818,11 @@ def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
     )
     game = Game("classic", 3, seed=1, deck=deck, dealer=2, rules={"hand_size": 4, **rules})
     game.apply_notation(0, "R0")  # seat 2 now holds seat 1's hand, with the other red 0
-    view = game.view(2)
+    return game, game.view(2)
+
+
+def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
+    game, view = zero_pass_window()
     assert game.actions.format(view.legal_actions[0]) == "^R0"
     # a jump would leave seat 2 three cards and bring it seat 1's three: it lets the window pass
     assert HeuristicBot(seed=1).wants_interrupt(view) is None
@@ -825,19 +831,7 @@ def test_heuristic_shuns_a_zero_pass_that_brings_a_bigger_hand() -> None:
 def test_heuristic_weighs_a_zero_pass_from_the_seats_still_in() -> None:
     """With a seat out of the round (Mercy) or of the match (knockout scoring), the hands pass among
     the seats still in: the hand a 0 would bring is the nearest such seat's, not the empty one's."""
-    counts = Counter(card_name(c) for c in get_edition("classic").deck_cards(Rules()))
-    rules = {
-        "jump_in": True,
-        "zero_pass": True,
-        "deck": [[card, 2 if card == "R0" else k] for card, k in counts.items()],
-    }
-    hands = [["R0", "B1", "B2", "B3"], ["R0", "B6", "B7", "B8"], ["Y1", "Y2", "Y3", "Y4"]]
-    deck = stacked_deck(
-        "classic", hands, "R4", ["G1", "G2", "G3"], dealer=2, rules=Rules.from_dict({"hand_size": 4, **rules})
-    )
-    game = Game("classic", 3, seed=1, deck=deck, dealer=2, rules={"hand_size": 4, **rules})
-    game.apply_notation(0, "R0")
-    view = game.view(2)
+    game, view = zero_pass_window()
     assert view.hand_sizes == (4, 3, 4)
     bot = HeuristicBot(seed=1)
     # seat 1 out (no cards): seat 0's four cards would come, more than the three kept: no jump

@@ -85,12 +85,10 @@ def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
             if action is not None and not (jumping and action in jumps):
                 return seat, action, "interrupt"
     if jumping and len(deciders) > 1:
-        seen: set[int] = set()
         for step in range(1, game.n):
-            seat = game.next_seat(game.actor, step)  # (over seats out: each seat asked once)
-            if seat in seen or seat not in deciders or jumps.isdisjoint(game.legal_actions(seat)):
+            seat = (game.actor + game.direction * step) % game.n  # every other seat once, in play order
+            if seat not in deciders or jumps.isdisjoint(game.legal_actions(seat)):
                 continue
-            seen.add(seat)
             action = bots[seat].wants_interrupt(game.view(seat))
             if action is not None:
                 return seat, action, "jump" if action in jumps else "interrupt"

@@ -124,12 +124,10 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
                 break
         if not interrupted and jumping and len(deciders) > 1:
             actor = game.actor
-            seen: set[int] = set()
             for step in range(1, n):
-                seat = game.next_seat(actor, step)  # (over seats out of the round: it comes round again)
-                if seat in seen or seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
+                seat = (actor + game.direction * step) % n  # every other seat once (seats out hold no jump)
+                if seat not in deciders or jump_ids.isdisjoint(game.legal_actions(seat)):
                     continue
-                seen.add(seat)
                 action, view = asked(seat)
                 if action is None:
                     continue
