@@ -10,6 +10,15 @@ Both sides play with a uniformly random legal policy for the same wall time:
   as in RLCard; every step lists the legal actions of a seat chosen uniformly among
   the deciders and applies one of them uniformly; each applied action is a decision.
 
+The games differ in length: RLCard offers a draw only to a player who cannot play, so its random
+games last about 46 steps; in UNO a player may draw instead of playing, and random games of
+unokit last about 1,100 decisions.  Compare steps per second, not games.
+
+``bare_classic_decisions_per_s`` (and ``bare_classic_ratio``) time the same loop on
+``bench/bare_classic.py``: Classic cut to the bone, with no event log, no history, no UNO calls
+and no error messages, checked first to list the same actions as the engine on 20 games.  It is
+a floor for any Python program of these rules on this interpreter, not an engine.
+
 The environment figures (keys ``unokit_env_...``, ``unokit_rlcard_env_...`` and ``env_ratio``)
 time whole environment steps, an observation and a mask built at every step, with the same
 uniformly random legal policy and the same 4 players:
@@ -48,6 +57,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import bare_classic
 from unokit import Game, Rules
 
 PLAYERS = 4
@@ -89,6 +99,26 @@ def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
     def restart() -> None:
         nonlocal game
         game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+
+    return _timed(seconds, step, restart)
+
+
+def bench_bare_classic(seconds: float, seed: int) -> dict[str, float]:
+    """The engine's loop on :class:`bare_classic.BareClassic`, after checking it against the engine."""
+    bare_classic.check_against_engine(20, seed)
+    rng = random.Random(seed)
+    game = bare_classic.BareClassic(PLAYERS, rng.getrandbits(63))
+
+    def step() -> bool:
+        deciders = game.deciders()
+        seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
+        legal = game.legal_actions(seat)
+        game.apply(seat, legal[0] if len(legal) == 1 else rng.choice(legal))
+        return game.is_over
+
+    def restart() -> None:
+        nonlocal game
+        game = bare_classic.BareClassic(PLAYERS, rng.getrandbits(63))
 
     return _timed(seconds, step, restart)
 
@@ -241,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     uno = bench_unokit(args.seconds, args.seed)
     rl = bench_rlcard(args.seconds, args.seed)
+    bare = bench_bare_classic(args.seconds, args.seed)
     zoo = bench_pettingzoo_env(args.seconds, args.seed)
     interface = bench_rlcard_interface(args.seconds, args.seed)
     floor = bench_pettingzoo_floor(args.seconds, args.seed)
@@ -259,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
         "rlcard_steps_per_s": round(rlcard_rate),
         "rlcard_games_per_s": round(rl["games"] / rl["elapsed_s"], 1),
         "ratio": round(unokit_rate / rlcard_rate, 2),
+        "bare_classic_decisions_per_s": round(bare["steps"] / bare["elapsed_s"]),
+        "bare_classic_ratio": round(bare["steps"] / bare["elapsed_s"] / rlcard_rate, 2),
         "unokit_env_steps": zoo["steps"],
         "unokit_env_games": zoo["games"],
         "unokit_env_steps_per_s": round(zoo_rate),
