@@ -18,10 +18,10 @@ from __future__ import annotations
 import random
 
 from unokit import Game, Rules
-from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
 from unokit.editions import get_edition
-from unokit.game import shuffle_cards
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
+from unokit.engine.game import shuffle_cards
 
 _GAME_RULES = Rules(scoring="single-round")
 _EDITION = get_edition("classic")

@@ -26,8 +26,8 @@ import time
 from typing import Any, NoReturn
 
 from unokit import Game, Rules
+from unokit.analysis.tournament import wilson_interval
 from unokit.bots import HeuristicBot, play_match
-from unokit.tournament import wilson_interval
 
 PLAYERS = 4
 STRENGTH_WINS, STRENGTH_GAMES = 394, 400

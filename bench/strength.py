@@ -1,6 +1,6 @@
 """Playing strength of the bots: round win rates with 95% confidence intervals.
 
-Pairings (each a tournament of :func:`unokit.tournament.run_tournament`: seats rotate
+Pairings (each a tournament of :func:`unokit.analysis.tournament.run_tournament`: seats rotate
 every game and each deal is played from every seat; single-round scoring, so a game is
 one round and every round counts once):
 
@@ -43,9 +43,9 @@ import sys
 import time
 from typing import Any
 
+from unokit.analysis.tournament import load_bot_kinds, run_tournament
 from unokit.cli.common import UsageError, parse_rule_values
-from unokit.rules import Rules
-from unokit.tournament import load_bot_kinds, run_tournament
+from unokit.engine.rules import Rules
 
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 

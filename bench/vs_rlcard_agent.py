@@ -17,7 +17,7 @@ fewer decisions than ours; where it lacks one, the adapter uses a documented def
 * UNO is always called with the second-to-last card (RLCard has no UNO call), and
   the agent never catches anyone (nor does RLCard's game).
 
-Each pairing is a tournament of :func:`unokit.tournament.run_tournament` (seats rotated,
+Each pairing is a tournament of :func:`unokit.analysis.tournament.run_tournament` (seats rotated,
 deals paired, single-round scoring).  Prints one JSON object with each bot's round win
 rate against the agent and its 95% confidence interval.
 
@@ -39,13 +39,13 @@ from typing import Any
 import numpy as np
 from rlcard.models.uno_rule_models import UNORuleAgentV1
 
-from unokit.actions import ActionType
+from unokit.analysis.tournament import load_bot_kinds, run_tournament
 from unokit.bots.base import register_bot
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, NO_COLOUR, Colour, Kind
 from unokit.editions import get_edition
-from unokit.errors import UnknownOptionError
-from unokit.tournament import load_bot_kinds, run_tournament
-from unokit.views import View
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, NO_COLOUR, Colour, Kind
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.views import View
 
 KIND = "rlcard-rule"
 RL_COLOURS = {Colour.RED: "r", Colour.GREEN: "g", Colour.BLUE: "b", Colour.YELLOW: "y"}

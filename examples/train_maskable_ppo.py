@@ -10,7 +10,7 @@ After training, the policy is saved (``--out``, a MaskablePPO zip) and, unless
 ``--eval-games 0``, measured: its round win rate with a 95% Wilson interval against
 ``random``, ``heuristic`` and RLCard's ``uno-rule-v1`` (the adapter of
 ``bench/vs_rlcard_agent.py``; left out if RLCard is not installed), each a tournament of
-:func:`unokit.tournament.run_tournament` (seats rotated, deals paired).  At evaluation the
+:func:`unokit.analysis.tournament.run_tournament` (seats rotated, deals paired).  At evaluation the
 policy plays greedily (the most probable legal action) through :class:`PolicyBot`, which runs
 the policy network on NumPy alone.
 
@@ -47,12 +47,12 @@ except ImportError as error:
     sys.exit(f"this example needs the train extra: pip install 'unokit[train]' ({error})")
 
 import unokit.rl  # noqa: F401  (registers the unokit/... ids)
+from unokit.analysis.tournament import load_bot_kinds, run_tournament
 from unokit.bots.base import interrupt_actions, register_bot
 from unokit.editions import get_edition
+from unokit.engine.views import View
 from unokit.rl.cycle import make_rules
 from unokit.rl.encoding import Encoder
-from unokit.tournament import load_bot_kinds, run_tournament
-from unokit.views import View
 
 KIND = "maskable-ppo"
 OPPONENTS = ("random", "heuristic", "mixed")

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from unokit import Game, Rules
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
 
 NamedEvent = tuple[str, int, int, tuple[Any, ...]]
 

@@ -20,18 +20,18 @@ from typing import Any
 
 import pytest
 
-from unokit.actions import ActionType
 from unokit.bots import BOT_KINDS, Bot, GameResult, HeuristicBot, RandomBot, make_bot, play_game, play_match
 from unokit.bots import base as bots_base
 from unokit.bots.base import bot_kinds, register_bot
 from unokit.bots.heuristic import read_round
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
 from unokit.editions import EDITIONS, get_edition
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.game import Game
-from unokit.rules import Rules
-from unokit.views import View
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 
 SINGLE = {"scoring": "single-round"}
 GAMES_PER_EDITION = 150

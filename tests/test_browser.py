@@ -21,10 +21,10 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     try_click,
     wait_for_my_move,
 )
-from unokit.cards import COLOUR_NAMES, card_name
-from unokit.deck import stacked_deck
-from unokit.record import replay
-from unokit.rules import Rules
+from unokit.engine.cards import COLOUR_NAMES, card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.record import replay
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:

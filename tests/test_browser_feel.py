@@ -25,9 +25,9 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     wait_for_my_move,
 )
 from test_browser import create_room, fill_with_bots_and_start, my_move
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:
@@ -422,9 +422,9 @@ RAW_ID = re.compile(r"\b[a-z]+-[a-z]+(?:-[a-z]+)?\b")
 def server_ids(page: Page) -> set[str]:
     """The server's hyphenated ids: editions, scoring methods, lever outcomes, phases."""
     options = page.evaluate("fetch('/api/options').then(r => r.json())")
-    from unokit.game import PHASE_NAMES
-    from unokit.jackpot import WildJackpot
-    from unokit.rules import LEVER_OUTCOMES
+    from unokit.editions.wild_jackpot import WildJackpot
+    from unokit.engine.phases import PHASE_NAMES
+    from unokit.engine.rules import LEVER_OUTCOMES
 
     ids = {*options["editions"], *options["rules"]["scoring"]["choices"], *LEVER_OUTCOMES, *PHASE_NAMES}
     ids.update(WildJackpot.phase_names)

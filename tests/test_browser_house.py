@@ -17,9 +17,9 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     playwright_instance_fixture,
     try_click,
 )
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup, Member, RoomSettings
 
 if TYPE_CHECKING:

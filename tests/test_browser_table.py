@@ -31,9 +31,9 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     try_click,
     wait_for_my_move,
 )
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup, RoomSettings
 
 if TYPE_CHECKING:

@@ -12,15 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from unokit import Game, events, get_edition
-from unokit.cards import card_name
+from unokit import Game, get_edition
+from unokit.analysis.simulate import game_seed, random_move, simulate
 from unokit.cli import Narrator, describe_action, main
-from unokit.errors import UnoError
-from unokit.jackpot import WildJackpot
-from unokit.record import load, replay, to_record
-from unokit.rulecards import GRAMMAR, SUGGESTIONS, read_rule
-from unokit.rules import LEVER_OUTCOMES, PRESETS
-from unokit.simulate import game_seed, random_move, simulate
+from unokit.editions.rulecards import GRAMMAR, SUGGESTIONS, read_rule
+from unokit.editions.wild_jackpot import WildJackpot
+from unokit.engine import events
+from unokit.engine.cards import card_name
+from unokit.engine.errors import UnoError
+from unokit.engine.record import load, replay, to_record
+from unokit.engine.rules import LEVER_OUTCOMES, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")

@@ -8,10 +8,10 @@ from collections import Counter
 import pytest
 
 from unokit import Game
-from unokit.cards import CARD_COLOUR, Colour, parse_card
-from unokit.deck import stacked_deck
 from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.editions import EDITIONS
+from unokit.engine.cards import CARD_COLOUR, Colour, parse_card
+from unokit.engine.deck import stacked_deck
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from unokit import Game, Rules, UnknownOptionError
-from unokit.cards import card_name
+from unokit.engine.cards import card_name
 
 
 def test_classic_deck_has_108_cards() -> None:

@@ -17,9 +17,11 @@ import pytest
 
 pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
 
-from unokit import Game, Rules, rulecards
-from unokit.cards import parse_card
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
+from unokit import Game, Rules
+from unokit.editions import rulecards
+from unokit.editions.rulecards import RuleTextError, read_rule
+from unokit.engine.cards import parse_card
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.fast import differential, engine
 from unokit.fast.differential import (
     OPTION_MIXES,
@@ -32,7 +34,6 @@ from unokit.fast.differential import (
 )
 from unokit.fast.engine import FastGame
 from unokit.rl.cycle import DecisionCycle
-from unokit.rulecards import RuleTextError, read_rule
 
 
 @pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))

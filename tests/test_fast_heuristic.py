@@ -27,13 +27,13 @@ import pytest
 pytest.importorskip("numba", reason="the compiled engine needs the fast extra (numba)")
 
 from unokit import Game, Rules
-from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, MAX_PLAYERS
 from unokit.bots import HeuristicBot, RandomBot
 from unokit.bots.heuristic import read_round
 from unokit.bots.runner import play_match
-from unokit.cards import NO_COLOUR
 from unokit.editions import get_edition
-from unokit.errors import SetupError, UnknownOptionError
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, MAX_PLAYERS
+from unokit.engine.cards import NO_COLOUR
+from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.fast import engine
 from unokit.fast import heuristic as fh
 from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, python_events, replay_game
@@ -511,7 +511,7 @@ def test_the_run_search_spends_its_budget_as_pythons() -> None:
     (``HeuristicBot._run``) runs out of its budget of nodes, and what it found by then (its memo
     included) decides; the compiled search must stop at the same node and choose the same card."""
     from unokit.bots.heuristic import _RUN_BUDGET
-    from unokit.jackpot import RULE_RUN
+    from unokit.editions.wild_jackpot import RULE_RUN
 
     assert fh.RUN_BUDGET == _RUN_BUDGET
 
@@ -603,7 +603,7 @@ def test_rollouts_compare_every_move_on_the_same_deals() -> None:
 
 
 def test_a_move_that_wins_the_round_wins_every_rollout() -> None:
-    from unokit.deck import stacked_deck
+    from unokit.engine.deck import stacked_deck
 
     rules = Rules(hand_size=1, scoring="single-round")
     deck = stacked_deck("classic", [["R5"], ["G1"], ["Y1"]], "R9", dealer=2, rules=rules)

@@ -10,17 +10,17 @@ import pytest
 
 from rules_support import events_since, hand, legal, stacked_game
 from unokit import Game, Rules
-from unokit.actions import JUMP_TYPES, ActionType
 from unokit.bots.base import make_bot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.runner import play_match
-from unokit.cards import card_name
 from unokit.determinize import sample_game
 from unokit.editions import EDITIONS, get_edition
-from unokit.errors import IllegalActionError, WrongPlayerError
-from unokit.house import HouseGame
+from unokit.editions.house import HouseGame
+from unokit.engine.actions import JUMP_TYPES, ActionType
+from unokit.engine.cards import card_name
+from unokit.engine.errors import IllegalActionError, WrongPlayerError
+from unokit.engine.record import replay, to_record
 from unokit.narrate import Narrator, describe_action, plain
-from unokit.record import replay, to_record
 
 FILLERS = [
     ["B1", "B2", "B3", "B4", "B6"],

@@ -12,9 +12,9 @@ from unokit import Game, Rules
 from unokit.bots.base import make_bot
 from unokit.bots.runner import play_game
 from unokit.determinize import sample_game
-from unokit.house import HouseGame
+from unokit.editions.house import HouseGame
+from unokit.engine.record import replay, to_record
 from unokit.narrate import Narrator, plain
-from unokit.record import replay, to_record
 
 START = "R5"
 DRAW = ["B6"]

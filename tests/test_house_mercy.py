@@ -12,12 +12,12 @@ import pytest
 from rules_support import events_since, hand, legal, names, stacked_game
 from test_rules_wild_jackpot import make_game as jackpot_game
 from unokit import Game, Rules
-from unokit.cards import Colour
 from unokit.determinize import sample_game
-from unokit.errors import UnknownOptionError
-from unokit.house import HouseGame
+from unokit.editions.house import HouseGame
+from unokit.engine.cards import Colour
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.record import replay, to_record
 from unokit.narrate import Narrator, plain
-from unokit.record import replay, to_record
 
 P0 = ["R+2", "RS", "B1", "B2", "B3", "B4", "B6", "B7", "B8"]
 P1 = ["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9", "G0"]

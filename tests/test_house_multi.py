@@ -10,9 +10,9 @@ from rules_support import events_since, hand, legal, stacked_game
 from unokit import Game
 from unokit.bots.heuristic import HeuristicBot
 from unokit.determinize import sample_game
-from unokit.errors import IllegalActionError
+from unokit.engine.errors import IllegalActionError
+from unokit.engine.record import replay, to_record
 from unokit.narrate import describe_action
-from unokit.record import replay, to_record
 
 FILLERS = [
     ["B1", "B2", "B3", "B4", "B6"],

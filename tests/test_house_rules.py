@@ -11,12 +11,12 @@ from unokit import Game, Rules
 from unokit.bots.base import make_bot
 from unokit.bots.runner import play_game
 from unokit.determinize import sample_game
-from unokit.errors import IllegalActionError, UnknownOptionError
-from unokit.events import HOUSE_EVENT_KINDS
-from unokit.house import HouseGame
+from unokit.editions.house import HouseGame
+from unokit.engine.errors import IllegalActionError, UnknownOptionError
+from unokit.engine.events import HOUSE_EVENT_KINDS
+from unokit.engine.record import replay, to_record
+from unokit.engine.rules import HOUSE_OPTIONS, OPTIONS, PRESETS
 from unokit.narrate import Narrator, describe_action, plain
-from unokit.record import replay, to_record
-from unokit.rules import HOUSE_OPTIONS, OPTIONS, PRESETS
 
 F = ["B1", "B2", "B3", "B4", "B6"]
 """Filler cards: blue numbers that match nothing on a red 5."""

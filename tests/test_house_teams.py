@@ -10,19 +10,19 @@ import pytest
 
 from rules_support import legal, stacked_game
 from unokit import Game, Rules
+from unokit.analysis.simulate import simulate
+from unokit.analysis.stats import EditionStats, MatchSummary
+from unokit.analysis.tournament import GameSummary, summarise
 from unokit.bots.base import make_bot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import IsmctsBot, _Node
 from unokit.bots.runner import play_game
 from unokit.determinize import known_cards, lacked_colours
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError
-from unokit.events import event_to_dict
-from unokit.house import HouseGame
+from unokit.editions.house import HouseGame
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.events import event_to_dict
+from unokit.engine.record import replay, to_record
 from unokit.narrate import Narrator, plain
-from unokit.record import replay, to_record
-from unokit.simulate import simulate
-from unokit.stats import EditionStats, MatchSummary
-from unokit.tournament import GameSummary, summarise
 
 FOUR = [["R3"], ["B9"], ["G8"], ["Y7"]]
 """One card each on a red 5: seat 0 plays first and goes out with R3; the other hands hold 9, 8

@@ -7,9 +7,9 @@ import pytest
 from unokit import Game, Rules, UnknownOptionError
 from unokit.bots import make_bot, play_game
 from unokit.bots.ismcts import IsmctsBot
-from unokit.deck import stacked_deck
 from unokit.editions import EDITIONS
-from unokit.views import View
+from unokit.engine.deck import stacked_deck
+from unokit.engine.views import View
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))

@@ -7,8 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unokit import Game
-from unokit.actions import MAX_PLAYERS, ActionType
-from unokit.cards import (
+from unokit.editions import EDITIONS, get_edition
+from unokit.engine.actions import MAX_PLAYERS, ActionType
+from unokit.engine.cards import (
     ALL_CARDS,
     CARD_KIND,
     CARD_SPACE,
@@ -21,8 +22,7 @@ from unokit.cards import (
     parse_card,
     parse_colour,
 )
-from unokit.editions import EDITIONS, get_edition
-from unokit.errors import NotationError
+from unokit.engine.errors import NotationError
 
 EDITION_NAMES = sorted(EDITIONS)
 

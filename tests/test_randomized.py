@@ -32,14 +32,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unokit.actions import JUMP_TYPES, ActionType
 from unokit.editions import EDITIONS
-from unokit.errors import GameOverError, IllegalActionError, WrongPlayerError
-from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, Event
-from unokit.game import HOUSE_PHASE_NAMES, PHASE_NAMES, Game
-from unokit.jackpot import TARGET_PERFORMER
-from unokit.record import replay, to_record
-from unokit.rules import FORCED_SWAP_FINAL, SCORING_METHODS
+from unokit.editions.wild_jackpot import TARGET_PERFORMER
+from unokit.engine.actions import JUMP_TYPES, ActionType
+from unokit.engine.errors import GameOverError, IllegalActionError, WrongPlayerError
+from unokit.engine.events import SECRET_KINDS, SHARED_SECRET_KINDS, Event
+from unokit.engine.game import Game
+from unokit.engine.phases import HOUSE_PHASE_NAMES, PHASE_NAMES
+from unokit.engine.record import replay, to_record
+from unokit.engine.rules import FORCED_SWAP_FINAL, SCORING_METHODS
 
 EDITION_NAMES = sorted(EDITIONS)
 PLAYER_COUNTS = (2, 3, 4, 7, 10)

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from test_randomized import EDITION_NAMES, PLAYER_COUNTS, play_and_check
-from unokit.house import HouseGame
-from unokit.rules import DEFLECT_MODES, MULTI_PLAY_MODES, PRESETS, STACKING_MODES, Rules, without_idle_options
+from unokit.editions.house import HouseGame
+from unokit.engine.rules import DEFLECT_MODES, MULTI_PLAY_MODES, PRESETS, STACKING_MODES, Rules, without_idle_options
 
 HOUSE_OPTIONS = st.fixed_dictionaries(
     {

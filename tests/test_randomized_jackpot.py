@@ -25,11 +25,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unokit.events import redact
-from unokit.game import Game
-from unokit.jackpot import WildJackpot
-from unokit.record import replay, to_record
-from unokit.rulecards import SUGGESTIONS, TARGETS, VERBS, read_rule
+from unokit.editions.rulecards import SUGGESTIONS, TARGETS, VERBS, read_rule
+from unokit.editions.wild_jackpot import WildJackpot
+from unokit.engine.events import redact
+from unokit.engine.game import Game
+from unokit.engine.record import replay, to_record
 
 EDITION = "wild-jackpot"
 STEP_LIMIT = 100_000

@@ -17,8 +17,8 @@ from collections import Counter
 import pytest
 
 from unokit.editions import EDITIONS
-from unokit.game import Game
-from unokit.rules import Rules
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
 
 GAMES_PER_EDITION = 2_000
 CHUNKS = 4

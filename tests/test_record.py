@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from unokit import Game
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
 from unokit.editions import EDITIONS
-from unokit.errors import RecordError
-from unokit.record import FORMAT, load, replay, save, to_record
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.errors import RecordError
+from unokit.engine.record import FORMAT, load, replay, save, to_record
 
 EDITION_NAMES = sorted(EDITIONS)
 

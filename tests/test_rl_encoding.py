@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from unokit.cards import parse_card
-from unokit.errors import SetupError
-from unokit.game import Game
+from unokit.engine.cards import parse_card
+from unokit.engine.errors import SetupError
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import Encoder, markdown_table, observation_table
-from unokit.rules import Rules
 
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rl.md"

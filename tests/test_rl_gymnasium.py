@@ -14,9 +14,9 @@ from gymnasium.utils.env_checker import check_env
 
 import unokit.rl
 from unokit.bots import IsmctsBot, RandomBot
-from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.views import View
 from unokit.rl.gymnasium import UnoEnv
-from unokit.views import View
 
 
 def play(environment: Any, seed: int, check: Any = None) -> list[tuple[int, float]]:

@@ -15,7 +15,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel game needs the op
 
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr  # noqa: E402
 
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError  # noqa: E402
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError  # noqa: E402
 from unokit.rl import openspiel as uno_openspiel  # noqa: E402
 from unokit.rl.encoding import Encoder  # noqa: E402
 

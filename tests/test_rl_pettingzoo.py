@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError
 from unokit.rl import pettingzoo as uno_pettingzoo
 from unokit.rl.cycle import out_of_turn_order
 

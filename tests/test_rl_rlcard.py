@@ -17,7 +17,7 @@ rlcard = pytest.importorskip("rlcard", reason="the RLCard interface needs the rl
 from rlcard.agents import RandomAgent  # noqa: E402
 from rlcard.utils import reorganize, tournament  # noqa: E402
 
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError  # noqa: E402
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError  # noqa: E402
 from unokit.rl import rlcard as uno_rlcard  # noqa: E402
 from unokit.rl.encoding import Encoder  # noqa: E402
 

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unokit.errors import UnoError
-from unokit.rulecards import (
+from unokit.editions.rulecards import (
     CHOICE,
     DISCARD,
     DISCARD_TO,
@@ -44,6 +43,7 @@ from unokit.rulecards import (
     parse_rule,
     read_rule,
 )
+from unokit.engine.errors import UnoError
 
 E = RuleEffect
 HONOUR = "honour task: everyone sees it and you confirm when done"

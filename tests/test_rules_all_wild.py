@@ -15,8 +15,8 @@ import pytest
 
 from rules_support import events_since, hand, legal, sizes, stacked_game
 from unokit import Game, NotationError, Rules
-from unokit.cards import NO_COLOUR, card_name, parse_card
-from unokit.errors import IllegalActionError, WrongPlayerError
+from unokit.engine.cards import NO_COLOUR, card_name, parse_card
+from unokit.engine.errors import IllegalActionError, WrongPlayerError
 
 EDITION = "all-wild"
 KINDS = ["W", "W+4", "WR", "WS", "WS2", "W+2", "WT2", "WX"]  # in action-id order

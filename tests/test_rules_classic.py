@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from rules_support import legal, names
-from unokit.cards import CARD_NUMBER, Colour, card_name, parse_card
-from unokit.deck import stacked_deck
-from unokit.errors import (
+from unokit.engine.cards import CARD_NUMBER, Colour, card_name, parse_card
+from unokit.engine.deck import stacked_deck
+from unokit.engine.errors import (
     GameOverError,
     IllegalActionError,
     NotationError,
@@ -25,9 +25,9 @@ from unokit.errors import (
     UnknownOptionError,
     WrongPlayerError,
 )
-from unokit.events import Event
-from unokit.game import Game, shuffle_cards
-from unokit.rules import Rules
+from unokit.engine.events import Event
+from unokit.engine.game import Game, shuffle_cards
+from unokit.engine.rules import Rules
 
 # Hands holding no red card and no 5: nothing in them matches a red 5.
 QUIET_A = ["B1", "B2", "B3", "G1", "G2", "G3", "Y1"]
@@ -890,7 +890,7 @@ def test_action_after_match_end_raises_game_over_error() -> None:
 def test_every_option_is_checked_against_the_options_table() -> None:
     from dataclasses import fields
 
-    from unokit.rules import OPTIONS
+    from unokit.engine.rules import OPTIONS
 
     assert set(OPTIONS) == {f.name for f in fields(Rules)}
     default = Rules()

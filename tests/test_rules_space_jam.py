@@ -14,8 +14,8 @@ import pytest
 
 from rules_support import events_since, hand, legal, names, stacked_game
 from unokit import Game, NotationError, Rules
-from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
-from unokit.errors import IllegalActionError, UnknownOptionError
+from unokit.engine.cards import NO_COLOUR, Colour, card_name, parse_card
+from unokit.engine.errors import IllegalActionError, UnknownOptionError
 
 EDITION = "space-jam"
 YELLOWS = ["Y1", "Y2", "Y4", "Y5", "Y6", "Y7", "Y8"]

@@ -16,13 +16,13 @@ import pytest
 
 from rules_support import events_since, hand, legal, names
 from unokit import Game, Rules
-from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
-from unokit.deck import stacked_deck
-from unokit.errors import IllegalActionError, SetupError, WrongPlayerError
-from unokit.jackpot import NUMBER_CARDS_PER_COLOUR, WildJackpot, rule_cards_per_player
-from unokit.record import replay, to_record
-from unokit.rulecards import SUGGESTIONS, RuleTextError, read_rule
-from unokit.rules import LEVER_OUTCOMES
+from unokit.editions.rulecards import SUGGESTIONS, RuleTextError, read_rule
+from unokit.editions.wild_jackpot import NUMBER_CARDS_PER_COLOUR, WildJackpot, rule_cards_per_player
+from unokit.engine.cards import NO_COLOUR, Colour, card_name, parse_card
+from unokit.engine.deck import stacked_deck
+from unokit.engine.errors import IllegalActionError, SetupError, WrongPlayerError
+from unokit.engine.record import replay, to_record
+from unokit.engine.rules import LEVER_OUTCOMES
 
 EDITION = "wild-jackpot"
 START = "R7"

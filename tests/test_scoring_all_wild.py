@@ -11,13 +11,13 @@ import pytest
 
 from rules_support import stacked_game
 from unokit import Game, Rules
+from unokit.analysis.simulate import simulate
+from unokit.analysis.stats import collect
+from unokit.analysis.tournament import run_tournament
 from unokit.editions import EDITIONS, get_edition
-from unokit.errors import RecordError, UnknownOptionError
+from unokit.engine.errors import RecordError, UnknownOptionError
+from unokit.engine.record import FORMAT, load, replay, to_record
 from unokit.narrate import Narrator, plain
-from unokit.record import FORMAT, load, replay, to_record
-from unokit.simulate import simulate
-from unokit.stats import collect
-from unokit.tournament import run_tournament
 
 V1_RECORD = Path(__file__).parent / "data" / "all_wild_v1_record.json"
 """A three-player All Wild match recorded in format ``unokit-record/1`` with the default rules of

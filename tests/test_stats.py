@@ -11,12 +11,7 @@ from typing import Any
 
 import pytest
 
-from unokit.bots import GameResult, make_bot, play_game
-from unokit.cards import CARD_KIND, KIND_NAMES, Kind
-from unokit.cli import main
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.rules import Rules
-from unokit.stats import (
+from unokit.analysis.stats import (
     COMPARED_EDITIONS,
     MatchSpec,
     collect,
@@ -26,6 +21,11 @@ from unokit.stats import (
     render_markdown,
     special_kinds,
 )
+from unokit.bots import GameResult, make_bot, play_game
+from unokit.cli import main
+from unokit.engine.cards import CARD_KIND, KIND_NAMES, Kind
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.rules import Rules
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SINGLE = {"scoring": "single-round"}

@@ -10,10 +10,7 @@ from typing import Any
 
 import pytest
 
-from unokit.bots import make_bot, play_game
-from unokit.cli import main
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.tournament import (
+from unokit.analysis.tournament import (
     deal_seed,
     plan_games,
     run_parallel,
@@ -21,6 +18,9 @@ from unokit.tournament import (
     seating,
     wilson_interval,
 )
+from unokit.bots import make_bot, play_game
+from unokit.cli import main
+from unokit.engine.errors import SetupError, UnknownOptionError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SINGLE = {"scoring": "single-round"}

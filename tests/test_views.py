@@ -8,10 +8,10 @@ import json
 import pytest
 
 from unokit import Game, Rules, View
-from unokit.cards import NO_COLOUR, Colour, card_name, parse_card
-from unokit.deck import stacked_deck
-from unokit.errors import WrongPlayerError
-from unokit.events import SECRET_KINDS, redact
+from unokit.engine.cards import NO_COLOUR, Colour, card_name, parse_card
+from unokit.engine.deck import stacked_deck
+from unokit.engine.errors import WrongPlayerError
+from unokit.engine.events import SECRET_KINDS, redact
 
 HANDS_3 = [
     ["G1", "G2", "G3", "G4", "G6", "G7", "G8"],
@@ -173,7 +173,7 @@ def test_caught_is_not_called() -> None:
 
 
 def test_a_call_lasts_until_the_hand_changes() -> None:
-    from unokit.views import called_uno
+    from unokit.engine.views import called_uno
 
     called = [("dealer", 0, 1, ()), ("play", 1, 1, (3,))]
     assert called_uno(called, (2, 1, 2)) == (1,)

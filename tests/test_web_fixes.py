@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from unokit import game as game_module
-from unokit import rulecards
-from unokit.cards import card_name, parse_card
-from unokit.deck import stacked_deck
-from unokit.editions import get_edition
-from unokit.game import EDITION_PHASES, Game
-from unokit.jackpot import suggested_rule_cards
-from unokit.rules import Rules
+from unokit.editions import get_edition, rulecards
+from unokit.editions.wild_jackpot import suggested_rule_cards
+from unokit.engine import game as game_module
+from unokit.engine.cards import card_name, parse_card
+from unokit.engine.deck import stacked_deck
+from unokit.engine.game import Game
+from unokit.engine.phases import EDITION_PHASES
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup
 from unokit.web.server import listening_socket
 from web_support import Client, RunningServer, fast_settings, play_to_end

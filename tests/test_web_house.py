@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup
 from unokit.web.timers import JUMP_GRACE
 from web_support import Client, RunningServer, fast_settings

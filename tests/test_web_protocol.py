@@ -138,7 +138,7 @@ def test_rate_limiter_refills_at_its_rate() -> None:
 def test_options_list_every_rule_option_with_its_default() -> None:
     from dataclasses import fields
 
-    from unokit.rules import OPTIONS, Rules
+    from unokit.engine.rules import OPTIONS, Rules
 
     data = options()
     assert data["editions"] == ["classic", "wild-jackpot", "space-jam", "all-wild"]

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup
 from unokit.web.timers import CALL_REACTION, CATCH_REACTION, MAX_PAUSE, PAUSE, pause_for, reaction_times
 from web_support import Client, RunningServer, fast_settings, play_to_end

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 import unokit.web.replays as replays_module
-from unokit.cards import card_name
 from unokit.editions import get_edition
-from unokit.events import SECRET_KINDS, event_to_dict, redact
-from unokit.game import Game
+from unokit.engine.cards import card_name
+from unokit.engine.events import SECRET_KINDS, event_to_dict, redact
+from unokit.engine.game import Game
+from unokit.engine.record import replay
 from unokit.narrate import Narrator, plain
-from unokit.record import replay
 from unokit.web.replays import CHECKPOINT_EVERY, MatchReplay, ReplayCache
 from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from unokit.cards import card_name
 from unokit.editions import get_edition
-from unokit.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, redact
-from unokit.game import Game
+from unokit.engine.cards import card_name
+from unokit.engine.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, redact
+from unokit.engine.game import Game
+from unokit.engine.record import replay
+from unokit.engine.rules import Rules
 from unokit.narrate import Narrator, plain
-from unokit.record import replay
-from unokit.rules import Rules
 from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
 from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside

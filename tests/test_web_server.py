@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from unokit.record import replay
+from unokit.engine.record import replay
 from unokit.web.rooms import CODE_ALPHABET, CODE_LENGTH
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end
 

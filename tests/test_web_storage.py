@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from unokit import Game
-from unokit.record import replay, to_record
+from unokit.engine.record import replay, to_record
 from unokit.web.storage import ROWS_PER_STATEMENT, ActionRow, SeatRow, SqliteStorage, hash_secret
 from unokit.web.store import Store
 from web_support import Client, RunningServer, fast_settings
@@ -213,7 +213,7 @@ def test_the_store_writes_the_actions_asked_for_together_in_groups(tmp_path: Pat
 def test_a_room_stored_with_an_option_idle_without_its_partner_loads_without_it() -> None:
     """Rooms stored before idle options were refused (``mercy_limit`` without ``mercy``) load, and
     their games start: the option changed nothing and is left out; with its partner it stays."""
-    from unokit.rules import Rules
+    from unokit.engine.rules import Rules
     from unokit.web.settings import RoomSettings
 
     stored = {"edition": "classic", "players": 3, "rules": {"mercy_limit": 10, "hand_size": 5}}

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from unokit.cards import card_name
-from unokit.deck import stacked_deck
-from unokit.rules import Rules
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings
 

@@ -6,10 +6,10 @@
 7
 """
 
-from unokit.actions import ActionSpace, ActionType
-from unokit.cards import Colour, Kind, card_name, parse_card
 from unokit.editions import EDITIONS, Edition, get_edition
-from unokit.errors import (
+from unokit.engine.actions import ActionSpace, ActionType
+from unokit.engine.cards import Colour, Kind, card_name, parse_card
+from unokit.engine.errors import (
     GameOverError,
     IllegalActionError,
     NotationError,
@@ -19,10 +19,10 @@ from unokit.errors import (
     UnoError,
     WrongPlayerError,
 )
-from unokit.game import Game
-from unokit.record import replay, to_record
-from unokit.rules import Rules
-from unokit.views import View
+from unokit.engine.game import Game
+from unokit.engine.record import replay, to_record
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 
 __all__ = [
     "EDITIONS",

@@ -15,11 +15,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, NO_COLOUR
 from unokit.editions import get_edition
-from unokit.events import Event
-from unokit.game import HOUSE_PHASE_NAMES, HOUSE_PHASES, PHASE_NAMES, Game
-from unokit.views import View, round_start
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, NO_COLOUR
+from unokit.engine.events import Event
+from unokit.engine.game import Game
+from unokit.engine.phases import HOUSE_PHASE_NAMES, HOUSE_PHASES, PHASE_NAMES
+from unokit.engine.views import View, round_start
 
 
 def known_cards(view: View) -> list[Counter[int]]:

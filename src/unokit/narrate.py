@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from unokit import rulecards
-from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, COLOUR_NAMES, Kind, card_long_name, card_name
-from unokit.editions import get_edition
-from unokit.events import Event, event_to_dict
-from unokit.game import Game
-from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot
-from unokit.views import View
+from unokit.editions import get_edition, rulecards
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import CARD_COLOUR, COLOUR_NAMES, Kind, card_long_name, card_name
+from unokit.engine.events import Event, event_to_dict
+from unokit.engine.game import Game
+from unokit.engine.views import View
 
 __all__ = [
     "Narrator",
@@ -83,7 +82,7 @@ def plain(parts: Sequence[Part] | None) -> str:
 
 
 _LEVER_WORDS = ("choose a player", "right", "left", "everyone", "discard colours", "draw four")
-"""The lever's outcomes (``unokit.jackpot.LEVER_OUTCOMES``) as the narration names them."""
+"""The lever's outcomes (``unokit.editions.wild_jackpot.LEVER_OUTCOMES``) as the narration names them."""
 
 
 class Narrator:

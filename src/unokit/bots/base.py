@@ -1,6 +1,6 @@
 """What a bot is, and how bots are made by name.
 
-A bot is a player program.  It is only ever given its own :class:`~unokit.views.View`
+A bot is a player program.  It is only ever given its own :class:`~unokit.engine.views.View`
 (which lists its legal actions), never the game, so it cannot read hidden cards.
 
 >>> bot = make_bot("random", seed=1, edition="classic")
@@ -11,7 +11,7 @@ True
 >>> make_bot("genius", seed=1, edition="classic")
 Traceback (most recent call last):
 ...
-unokit.errors.UnknownOptionError: unknown bot kind 'genius'; known: ...
+unokit.engine.errors.UnknownOptionError: unknown bot kind 'genius'; known: ...
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
-from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
 from unokit.editions import get_edition
-from unokit.errors import UnknownOptionError
-from unokit.views import View
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.views import View
 
 __all__ = [
     "BOT_KINDS",
@@ -83,7 +83,7 @@ def register_bot(kind: str, factory: BotFactory) -> None:
 def make_bot(kind: str, seed: int, edition: str, **options: Any) -> Bot:
     """A new bot of ``kind`` for ``edition``, seeded with ``seed``.
 
-    Raises :class:`~unokit.errors.UnknownOptionError` for an unknown kind or edition."""
+    Raises :class:`~unokit.engine.errors.UnknownOptionError` for an unknown kind or edition."""
     factory = _FACTORIES.get(kind) if isinstance(kind, str) else None
     if factory is None:
         raise UnknownOptionError(f"unknown bot kind {kind!r}; known: {', '.join(_FACTORIES)}")

@@ -1,6 +1,6 @@
 """A rule-of-thumb bot that plays as a careful human does, from its own view only.
 
-Every decision reads only the :class:`~unokit.views.View`: the bot's hand, the hand
+Every decision reads only the :class:`~unokit.engine.views.View`: the bot's hand, the hand
 sizes, the table and the history redacted for it.  From the history of the current
 round it keeps track of what it has seen (:class:`RoundMemory`): the cards known to be
 in the discard pile (so the rest are unseen: in the draw pile or other hands), the
@@ -31,7 +31,7 @@ Rule options a view does not carry are taken at their defaults: a dropped Jam ca
 Slam side up one time in two, a Reverse skips with two players, a Forced Swap played as
 the last card wins, and the deck is the edition's own.
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> game = Game("classic", 2, seed=3)
 >>> bot = HeuristicBot(seed=1)
 >>> bot.choose(game.view(game.actor)) in game.legal_actions(game.actor)
@@ -47,17 +47,17 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
-from unokit import rulecards as rc
-from unokit.actions import ActionSpace, ActionType
 from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, NO_COLOUR, Kind
 from unokit.determinize import lacked_colours
 from unokit.editions import Edition, get_edition
-from unokit.errors import UnknownOptionError
-from unokit.events import Event
-from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER
-from unokit.rules import Rules
-from unokit.views import View, round_start
+from unokit.editions import rulecards as rc
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER
+from unokit.engine.actions import ActionSpace, ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, NO_COLOUR, Kind
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.events import Event
+from unokit.engine.rules import Rules
+from unokit.engine.views import View, round_start
 
 __all__ = ["HeuristicBot", "RoundMemory", "read_round"]
 

@@ -50,15 +50,15 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from unokit.actions import ActionSpace, ActionType
 from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
 from unokit.bots.heuristic import HeuristicBot
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind
+from unokit.bots.playout import playout_action
 from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.editions import get_edition
-from unokit.errors import UnknownOptionError
-from unokit.game import Game, same_side
-from unokit.views import View
+from unokit.engine.actions import ActionSpace, ActionType
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.game import Game, same_side
+from unokit.engine.views import View
 
 __all__ = ["IsmctsBot"]
 
@@ -379,7 +379,7 @@ class IsmctsBot:
                 break
             seat = game.actor
             legal = game.legal_actions(seat)
-            game.apply(seat, _playout_action(game, seat, legal, types, rng))
+            game.apply(seat, playout_action(game, seat, legal, types, rng))
         for kind, seat, _, _ in reversed(game.events):
             if kind == "round_end":
                 if game.round != start_round or game.is_over:
@@ -426,50 +426,3 @@ def _undominated(space: ActionSpace, moves: Sequence[int]) -> tuple[int, ...]:
     faces = len(space.faces)
     calls = {a - faces for a in moves if types[a] == ActionType.PLAY_UNO}
     return tuple(a for a in moves if not (types[a] == ActionType.PLAY and a in calls))
-
-
-_PLAYS = frozenset({ActionType.PLAY, ActionType.PLAY_UNO})
-PLAYOUT_ATTACKS = frozenset(
-    {Kind.DRAW_TWO, Kind.SKIP, Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_SKIP, Kind.WILD_SKIP_TWO}
-)
-"""The kinds the quick playout policy attacks with when the next player is close to going out."""
-
-
-def _playout_action(game: Game, seat: int, legal: tuple[int, ...], types: list[ActionType], rng: random.Random) -> int:
-    """A quick version of how a good player plays: play a card when possible (calling
-    UNO), a coloured card of the colour held most, keeping wild cards for when nothing
-    else plays, and an attacking card when the next player is close to going out; name
-    the colour held most; accept a Wild Draw Four; otherwise pick at random."""
-    space = game.actions
-    args = space.args
-    plays = [a for a in legal if types[a] in _PLAYS]
-    hand = game.hands[seat]
-    if plays:
-        calls = [a for a in plays if types[a] == ActionType.PLAY_UNO]
-        pool = calls or plays
-        if len(pool) == 1:
-            return pool[0]
-        counts = [0] * 6
-        for card in hand:
-            counts[CARD_COLOUR[card]] += 1
-        close = len(game.hands[game.next_seat(seat)]) <= 2
-        best = -1.0
-        chosen = pool[0]
-        for action in pool:
-            card = args[action]
-            score = 0.0 if CARD_IS_WILD[card] else 10.0 + counts[CARD_COLOUR[card]]
-            if close and CARD_KIND[card] in PLAYOUT_ATTACKS:
-                score += 20.0
-            score += rng.random()
-            if score > best:
-                best, chosen = score, action
-        return chosen
-    kind = types[legal[0]]
-    if kind == ActionType.COLOUR:
-        counts = [0] * 6
-        for card in hand:
-            counts[CARD_COLOUR[card]] += 1
-        return max(legal, key=lambda a: counts[args[a]])
-    if kind == ActionType.CHALLENGE:
-        return space.accept
-    return legal[0] if len(legal) == 1 else rng.choice(legal)

@@ -1,6 +1,6 @@
 """A bot that plays uniformly at random among its legal actions.
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> game = Game("classic", 2, seed=3)
 >>> bot = RandomBot(seed=1)
 >>> bot.choose(game.view(game.actor)) in game.legal_actions(game.actor)
@@ -14,7 +14,7 @@ from typing import Any
 
 from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
 from unokit.editions import get_edition
-from unokit.views import View
+from unokit.engine.views import View
 
 __all__ = ["RandomBot"]
 
@@ -26,7 +26,7 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, edition: str = "classic", name: str = "random", **options: Any) -> None:
         if options:
-            from unokit.errors import UnknownOptionError
+            from unokit.engine.errors import UnknownOptionError
 
             raise UnknownOptionError(f"unknown option(s) for a random bot: {', '.join(sorted(options))}")
         self.name = name

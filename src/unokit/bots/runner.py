@@ -27,14 +27,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
 from unokit.bots.base import Bot
 from unokit.editions import get_edition
-from unokit.errors import SetupError
-from unokit.events import Event
-from unokit.game import Game
-from unokit.rules import Rules
-from unokit.views import View
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
+from unokit.engine.errors import SetupError
+from unokit.engine.events import Event
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 
 __all__ = ["GameResult", "play_game", "play_match"]
 

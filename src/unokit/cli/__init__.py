@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from unokit.cli import play, replay, serve, simulate, stats, tournament
 from unokit.cli.common import Screen, UsageError
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 from unokit.narrate import Narrator, describe_action
 
 __all__ = ["Narrator", "build_parser", "describe_action", "main"]

@@ -12,11 +12,10 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 from rich.console import Console
 from rich.text import Text
 
-from unokit import rulecards
-from unokit.editions import EDITIONS, get_edition
-from unokit.jackpot import WildJackpot
+from unokit.editions import EDITIONS, get_edition, rulecards
+from unokit.editions.wild_jackpot import WildJackpot
+from unokit.engine.rules import PRESETS, Rules
 from unokit.narrate import Part
-from unokit.rules import PRESETS, Rules
 
 if TYPE_CHECKING:
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -110,7 +109,7 @@ _CONTROL_SPACES = frozenset("\x1c\x1d\x1e\x1f\x85")
 def read_rules_file(path: str) -> list[str]:
     """The rule texts of a file: one per line; blank lines and lines starting with ``#`` are skipped.
 
-    Each text is cleaned (:func:`unokit.rulecards.clean_rule_text`); a bad line is a
+    Each text is cleaned (:func:`unokit.editions.rulecards.clean_rule_text`); a bad line is a
     :class:`UsageError` that names it."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as file:

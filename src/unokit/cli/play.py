@@ -7,15 +7,15 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from unokit import rulecards
-from unokit.actions import ActionType
-from unokit.cards import COLOUR_NAMES, NO_COLOUR, card_name
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
-from unokit.errors import UnoError
-from unokit.game import Game
-from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
+from unokit.editions import rulecards
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import COLOUR_NAMES, NO_COLOUR, card_name
+from unokit.engine.errors import UnoError
+from unokit.engine.game import Game
+from unokit.engine.record import save
 from unokit.narrate import Narrator, Part, card_words, cards_parts, describe_action, direction_words, plural
-from unokit.record import save
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands

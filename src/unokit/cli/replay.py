@@ -6,8 +6,8 @@ import argparse
 from typing import TYPE_CHECKING
 
 from unokit.cli.common import Screen
+from unokit.engine.record import load, replay
 from unokit.narrate import Narrator, plural
-from unokit.record import load, replay
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
+from unokit.analysis.simulate import ENGINES, POLICIES, simulate
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
 from unokit.editions import get_edition
 from unokit.narrate import plural
-from unokit.simulate import ENGINES, POLICIES, simulate
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands

@@ -8,6 +8,8 @@ import shlex
 import sys
 from typing import TYPE_CHECKING
 
+from unokit.analysis.simulate import ENGINES
+from unokit.analysis.tournament import MAX_DECISIONS
 from unokit.cli.common import (
     Screen,
     UsageError,
@@ -19,8 +21,6 @@ from unokit.cli.common import (
 )
 from unokit.editions import get_edition
 from unokit.narrate import plural
-from unokit.simulate import ENGINES
-from unokit.tournament import MAX_DECISIONS
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
@@ -82,8 +82,8 @@ def stats_command_line(args: argparse.Namespace) -> str:
 
 
 def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
-    from unokit.stats import make_report
-    from unokit.tournament import PlotUnavailableError, require_matplotlib
+    from unokit.analysis.stats import make_report
+    from unokit.analysis.tournament import PlotUnavailableError, require_matplotlib
 
     edition = get_edition(args.edition).name
     rules = build_rules(args)

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from unokit.analysis.tournament import MAX_DECISIONS
 from unokit.cli.common import (
     Screen,
     UsageError,
@@ -19,7 +20,6 @@ from unokit.cli.common import (
 )
 from unokit.editions import get_edition
 from unokit.narrate import plural
-from unokit.tournament import MAX_DECISIONS
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
@@ -58,7 +58,7 @@ def add_parser(commands: Commands) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
-    from unokit.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
+    from unokit.analysis.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
 
     kinds = bot_list(args.bots)
     edition = get_edition(args.edition).name

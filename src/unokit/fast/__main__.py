@@ -15,9 +15,9 @@ def warm() -> float:
     started = time.perf_counter()
     import numpy as np
 
+    from unokit.engine.game import Game
+    from unokit.engine.rules import Rules
     from unokit.fast import engine, heuristic
-    from unokit.game import Game
-    from unokit.rules import Rules
 
     rules = Rules(scoring="single-round")
     game = engine.FastGame(3, seed=1, trace=True)

@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
 from unokit.fast import engine
 from unokit.fast.engine import FastGame
-from unokit.game import Game
 from unokit.rl.cycle import DecisionCycle
 from unokit.rl.encoding import EVENT_CARD_KINDS, Encoder
-from unokit.rules import Rules
 
 __all__ = [
     "OPTION_MIXES",

@@ -13,7 +13,7 @@ sheet's suggestions) and the house rules ``call_uno``, ``force_play``, ``must_pl
 ``stack_revenge``, ``multi_play`` (identical, number), ``multi_play_bomb``, ``teams`` and
 ``jump_in``, ``mercy``; knockout scoring (the players out of the round or the match are stepped
 over: :data:`OUT`); a changed ``deck`` (up to :data:`MAX_DECK` cards).  Anything else is refused
-with :class:`~unokit.errors.UnknownOptionError` naming it; the Python engine plays it.
+with :class:`~unokit.engine.errors.UnknownOptionError` naming it; the Python engine plays it.
 
 An edition is tables read from the Python edition into the state: its faces, kinds and points,
 what may be played on what, the cards' effects, the start card's rules and the action ids; so
@@ -50,16 +50,17 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
-from unokit import house as house_rules
-from unokit import rulecards as rc
-from unokit.actions import MAX_PLAYERS, ActionType
-from unokit.bots.ismcts import PLAYOUT_ATTACKS
-from unokit.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
+from unokit.bots.playout import PLAYOUT_ATTACKS
 from unokit.editions import AllWild, Edition, get_edition
-from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
-from unokit.game import PHASE_NAMES, check_teams
-from unokit.jackpot import WildJackpot, rule_cards_per_player
-from unokit.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
+from unokit.editions import house as house_rules
+from unokit.editions import rulecards as rc
+from unokit.editions.wild_jackpot import WildJackpot, rule_cards_per_player
+from unokit.engine.actions import MAX_PLAYERS, ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
+from unokit.engine.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
+from unokit.engine.game import check_teams
+from unokit.engine.phases import PHASE_NAMES
+from unokit.engine.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
 
 __all__ = [
     "EVENT_NAMES",
@@ -97,7 +98,7 @@ def _bits(flags: Any) -> int:
 
 
 KIND_OF = _table([[CARD_KIND[c] for c in e.faces] for e in _EDITIONS], -1)
-"""``KIND_OF[edition, face]``: the face's kind (as :class:`unokit.cards.Kind` numbers it)."""
+"""``KIND_OF[edition, face]``: the face's kind (as :class:`unokit.engine.cards.Kind` numbers it)."""
 COLOUR_OF = _table([[CARD_COLOUR[c] for c in e.faces] for e in _EDITIONS], NO_COLOUR)
 NUMBER_OF = _table([[CARD_NUMBER[c] for c in e.faces] for e in _EDITIONS], -1)
 POINTS_OF = _table([[e.card_points[c] for c in e.faces] for e in _EDITIONS], 0)
@@ -267,14 +268,15 @@ MAX_SIZE = max(e.actions.size for e in _EDITIONS)
 
 TURN, DRAWN, COLOUR, CHALLENGE, DISCARD, TARGET, OVER = 0, 1, 2, 3, 4, 5, 6
 STACK = 40
-"""The house rules' phase of a pending total of draw cards (``unokit.house.STACK``)."""
+"""The house rules' phase of a pending total of draw cards (``unokit.editions.house.STACK``)."""
 MULTI = 41
-"""The house rules' phase of a set of number cards (``unokit.house.MULTI``)."""
+"""The house rules' phase of a set of number cards (``unokit.editions.house.MULTI``)."""
 RULE_RUN, LEVER_DISCARD, HONOUR, GIVE = 7, 8, 9, 10
-"""Wild Jackpot's phases (``unokit.jackpot``): a run of plays, the lever's discards, an honour task, cards to give."""
+"""Wild Jackpot's phases (``unokit.editions.wild_jackpot``): a run of plays, the lever's discards, an honour
+task, cards to give."""
 TARGET_PERFORMER, TARGET_OF_RULE = 100, 101
 """What a Wild Jackpot target decision is for: who performs a rule card, whom a rule card aims at."""
-"""The phases, numbered as :mod:`unokit.game` numbers them."""
+"""The phases, numbered as :mod:`unokit.engine.game` numbers them."""
 WINNER_COLLECTS, RUNNING_TALLY, SINGLE_ROUND, KNOCKOUT = 0, 1, 2, 3
 SCORINGS = {
     "winner-collects": WINNER_COLLECTS,
@@ -328,7 +330,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "knockout",
     "mercy",
 )
-"""The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.events`)."""
+"""The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.engine.events`)."""
 (
     E_DEALER_DRAW,
     E_DEALER,
@@ -380,15 +382,16 @@ SEAT_EVENTS = sum(
 )
 """The events whose value is a seat (``unokit.rl.encoding.EVENT_SEAT_KINDS``), as a bit set."""
 
-# pending operations, as in unokit.game
+# pending operations, as in unokit.engine.game
 OP_END_TURN, OP_COLOUR, OP_DRAW, OP_CHALLENGE, OP_DISCARD, OP_TARGET, OP_END_ROUND, OP_BEGIN, OP_JAM = range(9)
 OP_STACK = 40
-"""Offer the pending total to the player after the operation's seat (``unokit.house.OP_STACK``)."""
+"""Offer the pending total to the player after the operation's seat (``unokit.editions.house.OP_STACK``)."""
 OP_LEVER, OP_LEVER_END, OP_START_RULE, OP_PERFORM, OP_RETIRE, OP_RUN, OP_GIVE = range(20, 27)
 OP_LEVER_DISCARD, OP_HONOUR, OP_RULE_TARGET = range(27, 30)
-"""Wild Jackpot's operations, numbered as :mod:`unokit.jackpot` numbers them."""
+"""Wild Jackpot's operations, numbered as :mod:`unokit.editions.wild_jackpot` numbers them."""
 POSITIONAL_OPS = _bits(op in house_rules.POSITIONAL_OPS for op in range(64))
-"""The operations that go on when their seat is put out of the round (``unokit.house.POSITIONAL_OPS``), as bits."""
+"""The operations that go on when their seat is put out of the round
+(``unokit.editions.house.POSITIONAL_OPS``), as bits."""
 
 # ---------------------------------------------------------------- the state's layout
 
@@ -470,7 +473,7 @@ assert STACK_MODES == ("off", "draw-two", "same", "cross", "up")
 MULTI_OFF, MULTI_IDENTICAL, MULTI_NUMBER = range(len(MULTI_PLAY_MODES))
 assert MULTI_PLAY_MODES == ("off", "identical", "number")
 
-# house rules (see unokit.house)
+# house rules (see unokit.editions.house)
 CALLS_UNO = 66
 """0 under ``call_uno`` off (silent UNO: no calls, no catches)."""
 FORCE_PLAY = 67
@@ -489,7 +492,7 @@ DEFLECT_KINDS = 76
 """The kinds that deflect a pending total (``stack_deflect``), as a bit set."""
 WD4_CHALLENGE = 77
 REVERSE_KIND = 78
-""":attr:`unokit.editions.Edition.reverse_kind`."""
+""":attr:`unokit.engine.edition.Edition.reverse_kind`."""
 MULTI_MODE = 79
 """``multi_play``: 0 off, ``MULTI_IDENTICAL``, ``MULTI_NUMBER``."""
 BOMB = 80
@@ -515,7 +518,7 @@ ID_GIVE = 92
 PENDING_SKIPS = 93
 """Turns still to be lost, all seats together (a rule card's "skip your next turn")."""
 
-# UNO Wild Jackpot (see unokit.jackpot)
+# UNO Wild Jackpot (see unokit.editions.wild_jackpot)
 JACKPOT = 94
 """1 in a game of UNO Wild Jackpot."""
 LEVER_LAST = 95
@@ -2613,8 +2616,8 @@ def _load_rule_cards(s: IntArray) -> None:
 
 def _set_house_rules(s: IntArray, edition: Edition, rules: Rules) -> None:
     """The card effects of ``edition`` under ``rules`` (house rules change some, as
-    :class:`unokit.house.HouseGame` does) and the house rules' switches, into state ``s``."""
-    from unokit.house import forbidden_as_last_card
+    :class:`unokit.editions.house.HouseGame` does) and the house rules' switches, into state ``s``."""
+    from unokit.editions.house import forbidden_as_last_card
 
     code = EDITIONS.index(edition.name)
     effects = list(EFFECT_OF[code])
@@ -3179,7 +3182,7 @@ def observe(s: IntArray, me: int, selected: bool, layout: IntArray, high: Any, o
 
 def table_text(s: IntArray, names: list[str]) -> str:
     """The table in words, for an environment's ``render``."""
-    from unokit.cards import COLOUR_NAMES, card_long_name
+    from unokit.engine.cards import COLOUR_NAMES, card_long_name
 
     n = int(s[N])
     space = _EDITIONS[int(s[EDITION])].actions
@@ -3638,7 +3641,7 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     """The compiled state of a :class:`unokit.Game` (an edition and options the compiled engine
     plays) at its current position, its generators seeded from ``seed`` (below 2**62).  The event
     log starts empty: the state plays on, as for a search's playouts; it does not observe the past."""
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
     if not isinstance(game, Game) or not (0 <= game.phase <= GIVE or game.phase in (STACK, MULTI)):
         raise UnknownOptionError("the compiled engine does not play this position")
@@ -3763,7 +3766,7 @@ def _policy_unit(s: IntArray) -> float:
 
 @_jit
 def playout_action(s: IntArray, seat: int) -> int:
-    """The search's quick policy (``unokit.bots.ismcts._playout_action``): play a card when
+    """The search's quick policy (``unokit.bots.playout.playout_action``): play a card when
     possible (calling UNO), a coloured card of the colour held most, keeping wild cards for when
     nothing else plays, and an attacking card when the next player is close to going out; name
     the colour held most; accept a Wild Draw Four; otherwise one of the legal actions at random."""

@@ -77,10 +77,11 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
-from unokit.actions import MAX_PLAYERS
-from unokit.cards import Kind
 from unokit.editions import get_edition
-from unokit.errors import SetupError, UnknownOptionError
+from unokit.engine.actions import MAX_PLAYERS
+from unokit.engine.cards import Kind
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.rules import Rules
 from unokit.fast import engine
 from unokit.fast.engine import (
     _DE_BRUIJN,
@@ -223,7 +224,6 @@ from unokit.fast.engine import (
     start,
     template_state,
 )
-from unokit.rules import Rules
 
 __all__ = [
     "HEURISTIC",
@@ -274,7 +274,7 @@ CARD_OF = np.array(
     [list(get_edition(name).faces) + [-1] * (MAX_FACES - len(get_edition(name).faces)) for name in EDITIONS],
     dtype=np.int64,
 )
-"""``CARD_OF[edition, face]``: the card (:mod:`unokit.cards`' integer, its hash in a Python set)."""
+"""``CARD_OF[edition, face]``: the card (:mod:`unokit.engine.cards`' integer, its hash in a Python set)."""
 assert all((np.diff(CARD_OF[e, : len(get_edition(name).faces)]) > 0).all() for e, name in enumerate(EDITIONS))
 
 EVERY_SEAT_HEURISTIC = np.full(MAX_PLAYERS, HEURISTIC, dtype=np.int64)
@@ -1905,7 +1905,7 @@ assert set(BOT_EDITIONS) <= set(EDITIONS)
 
 def bots_template(players: int, rules: Rules | None, edition: str, rule_cards: Sequence[str] | None = None) -> IntArray:
     """The template state of ``edition`` under ``rules`` (Wild Jackpot: with ``rule_cards``) for the
-    compiled bots (:class:`~unokit.errors.UnknownOptionError` for an edition or option they do not play)."""
+    compiled bots (:class:`~unokit.engine.errors.UnknownOptionError` for an edition or option they do not play)."""
     state = template_state(players, rules, edition, rule_cards)  # refuses what the engine does not play
     if edition not in BOT_EDITIONS:
         raise UnknownOptionError(
@@ -1940,7 +1940,7 @@ def play_bots_games(
     and ``rules_performed`` (enforced and honour tasks, games × 2), as
     :func:`engine.play_random_games` does, and takes ``rule_cards``, the texts every game plays with.
     An edition or rule option the compiled engine does not play is refused
-    (:class:`~unokit.errors.UnknownOptionError`)."""
+    (:class:`~unokit.engine.errors.UnknownOptionError`)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 0:
         raise SetupError(f"games must be a number of games, not {games!r}")
     _check_seed(seed)
@@ -2126,7 +2126,7 @@ def new_generators() -> IntArray:
 STATS_ROUNDS = 64
 """Rounds a match may last for :func:`play_stats_games` (a longer match is left out, as unfinished)."""
 KINDS = max(int(kind) for kind in Kind) + 1
-"""Card kinds counted in the plays (``unokit.cards.Kind``)."""
+"""Card kinds counted in the plays (``unokit.engine.cards.Kind``)."""
 
 
 @_jit

@@ -32,7 +32,8 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl needs the rl extra: pip install 'unokit[rl]'") from error
 
-from unokit.errors import IllegalActionError, SetupError
+from unokit.engine.errors import IllegalActionError, SetupError
+from unokit.engine.rules import Rules
 from unokit.fast.engine import (
     ID_WAIT,
     REWARD_KINDS,
@@ -46,7 +47,6 @@ from unokit.fast.engine import (
 from unokit.rl.cycle import make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
 from unokit.rl.rewards import check_reward
-from unokit.rules import Rules
 
 __all__ = ["BatchedEnv"]
 

@@ -5,7 +5,7 @@ called UNO anyone may catch them (and they may call), and under the house rule J
 player holding the card just played may play it out of turn.  An environment asks one seat
 at a time, so :class:`DecisionCycle` puts those decisions in a fixed order:
 
-1. when :meth:`Game.deciders <unokit.game.Game.deciders>` names seats besides the actor,
+1. when :meth:`Game.deciders <unokit.engine.game.Game.deciders>` names seats besides the actor,
    each of them is asked in turn: first those who may call or catch UNO, by seat number,
    then those who may only jump in, in play order from the actor (as
    :func:`unokit.bots.runner.play_match` asks bots);
@@ -17,7 +17,7 @@ at a time, so :class:`DecisionCycle` puts those decisions in a fixed order:
 
 When nobody may act out of turn, the actor is asked at once and nothing else is computed.
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> game = Game("classic", 2, seed=1)
 >>> cycle = DecisionCycle(game)
 >>> cycle.asked() == (game.actor, False)
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from unokit.actions import INTERRUPT_TYPES, ActionSpace
 from unokit.editions import get_edition
-from unokit.errors import IllegalActionError, SetupError, UnknownOptionError
-from unokit.game import Game
-from unokit.rules import PRESETS, Rules
+from unokit.engine.actions import INTERRUPT_TYPES, ActionSpace
+from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.game import Game
+from unokit.engine.rules import PRESETS, Rules
 
 __all__ = ["DecisionCycle", "action_id", "make_rules", "out_of_turn_order", "wait_action"]
 

@@ -4,10 +4,10 @@ An :class:`Encoder` is made for an edition and a player count; its layout (the l
 :class:`Field`) does not depend on the rule options, so one policy reads every house-rule
 mix of the same edition and table size (fields of rules that are off stay zero).  Seats
 are relative to the observer: position 0 is the observer, 1 the next seat by number
-(``seat + 1``), and so on.  The encoder reads only a :class:`~unokit.views.View`, never
+(``seat + 1``), and so on.  The encoder reads only a :class:`~unokit.engine.views.View`, never
 the game: what the player cannot see cannot change the vector.
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> encoder = Encoder("classic", players=2)
 >>> vector = encoder.encode(Game("classic", 2, seed=1).view(0))
 >>> vector.shape == (encoder.size,), vector.dtype.name
@@ -28,14 +28,13 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl needs the rl extra: pip install 'unokit[rl]'") from error
 
-from unokit import rulecards
-from unokit.cards import NO_COLOUR, Kind
-from unokit.editions import Edition, get_edition
-from unokit.errors import SetupError
-from unokit.game import HOUSE_PHASE_NAMES, PHASE_NAMES
-from unokit.jackpot import TARGET_OF_RULE, TARGET_PERFORMER
-from unokit.rules import LEVER_OUTCOMES, Rules
-from unokit.views import View
+from unokit.editions import Edition, get_edition, rulecards
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER
+from unokit.engine.cards import NO_COLOUR, Kind
+from unokit.engine.errors import SetupError
+from unokit.engine.phases import HOUSE_PHASE_NAMES, PHASE_NAMES
+from unokit.engine.rules import LEVER_OUTCOMES, Rules
+from unokit.engine.views import View
 
 __all__ = [
     "DEFAULT_HISTORY",

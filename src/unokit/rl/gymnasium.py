@@ -7,7 +7,7 @@ the legal actions, as maskable algorithms (sb3-contrib's ``MaskablePPO``) expect
 ``action_space.sample()`` draws among them.  Opponents are bots by kind (``"random"``,
 ``"heuristic"``, ``"ismcts"``), :class:`~unokit.bots.base.Bot` objects, or callables given
 the opponent's view and returning an action id (``None`` out of turn: wait).  An illegal
-action raises :class:`~unokit.errors.IllegalActionError` and changes nothing; with
+action raises :class:`~unokit.engine.errors.IllegalActionError` and changes nothing; with
 ``illegal_action="lose"`` it ends the episode instead, the learner losing (reward
 ``illegal_reward``), as PettingZoo's classic games end theirs.
 
@@ -37,14 +37,14 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl.gymnasium needs the rl extra: pip install 'unokit[rl]'") from error
 
 from unokit.bots.base import Bot, bot_kinds, make_bot
-from unokit.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError
-from unokit.game import Game
+from unokit.engine.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
 from unokit.rl.render import table_text
 from unokit.rl.rewards import RewardKeeper, check_reward
-from unokit.rules import Rules
-from unokit.views import View
 
 __all__ = ["ILLEGAL_ACTION_CHOICES", "LegalActionSpace", "Opponent", "UnoEnv"]
 
@@ -81,7 +81,7 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
     seats in seat order).  Bots made by kind are seeded from the episode's seed.  ``reward``:
     ``"win"``, ``"points"`` or ``"match"`` (see :mod:`unokit.rl.rewards`).  ``max_decisions``:
     the episode is truncated after that many decisions of all players (``None``: no limit).
-    ``illegal_action``: ``"raise"`` (an :class:`~unokit.errors.IllegalActionError`, nothing
+    ``illegal_action``: ``"raise"`` (an :class:`~unokit.engine.errors.IllegalActionError`, nothing
     changed) or ``"lose"`` (the episode ends, terminated, with reward ``illegal_reward`` and
     ``info["illegal_action"]``; the game is left as it was)."""
 

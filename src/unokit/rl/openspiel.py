@@ -39,16 +39,16 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl.openspiel needs the openspiel extra: pip install 'unokit[openspiel]'") from error
 
-from unokit.cards import card_name
 from unokit.cli.common import UsageError, parse_rule_values
 from unokit.determinize import sample_game
-from unokit.errors import IllegalActionError, UnknownOptionError
-from unokit.events import event_to_dict
-from unokit.game import Game
+from unokit.engine.cards import card_name
+from unokit.engine.errors import IllegalActionError, UnknownOptionError
+from unokit.engine.events import event_to_dict
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
 from unokit.rl.rewards import RewardKeeper, check_reward
-from unokit.rules import Rules
 
 __all__ = ["GAME_TYPE", "PARAMETERS", "SHORT_NAME", "UnoGame", "UnoObserver", "UnoState", "resample"]
 

@@ -5,7 +5,7 @@ Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).  An observation is
 games have it: the vector of :mod:`unokit.rl.encoding` and a mask over ``Discrete(size + 1)``,
 the edition's action ids plus "wait" (id ``size``) for decisions out of turn (see
 :mod:`unokit.rl.cycle` for the order in which out-of-turn decisions are asked).  An illegal
-action raises :class:`~unokit.errors.IllegalActionError` (a ``ValueError``) and changes
+action raises :class:`~unokit.engine.errors.IllegalActionError` (a ``ValueError``) and changes
 nothing.  An episode is one match; rewards are chosen by ``reward=`` (see
 :mod:`unokit.rl.rewards`).  docs/rl.md describes it all.
 
@@ -37,13 +37,13 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl.pettingzoo needs the rl extra: pip install 'unokit[rl]'") from error
 
-from unokit.errors import IllegalActionError, UnknownOptionError
-from unokit.game import Game
+from unokit.engine.errors import IllegalActionError, UnknownOptionError
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
 from unokit.rl.render import table_text
 from unokit.rl.rewards import RewardKeeper, check_reward
-from unokit.rules import Rules
 
 __all__ = ["RENDER_MODES", "env", "raw_env"]
 
@@ -60,7 +60,7 @@ def env(**options: Any) -> wrappers.OrderEnforcingWrapper:
 class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzoo ships no type information
     """UNO as an AEC environment: one match of ``edition`` at a table of ``players``.
 
-    ``rules``: ``None`` (the sheets), a :class:`~unokit.rules.Rules`, a mapping of options (a
+    ``rules``: ``None`` (the sheets), a :class:`~unokit.engine.rules.Rules`, a mapping of options (a
     ``preset`` key included) or a preset's name.  ``reward``: ``"win"``, ``"points"`` or
     ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
     would is truncated with all others (``None``: no limit).  ``history``: events in the

@@ -1,6 +1,6 @@
 """The table in words, as the environments render it (``render_mode="ansi"`` and ``"human"``).
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> game = Game("classic", 2, seed=1)
 >>> print(table_text(game, game.actor, ["player_0", "player_1"], "turn"))  # doctest: +ELLIPSIS
 Classic UNO, round 1: play goes clockwise, draw pile 93.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from unokit.cards import COLOUR_NAMES, NO_COLOUR, card_name
-from unokit.game import Game
+from unokit.engine.cards import COLOUR_NAMES, NO_COLOUR, card_name
+from unokit.engine.game import Game
 from unokit.narrate import Narrator, direction_words, plain, plural
 
 __all__ = ["table_text"]

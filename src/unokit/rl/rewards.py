@@ -13,7 +13,7 @@ Every kind sums to zero over the seats:
     at the end of the match the match winner (its team, shared) gets +1 and every other seat
     shares -1; rounds give nothing.
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> game = Game("classic", 3, seed=2, rules={"scoring": "single-round"})
 >>> keeper = RewardKeeper(game, "win")
 >>> while not game.is_over:
@@ -25,8 +25,8 @@ Every kind sums to zero over the seats:
 
 from __future__ import annotations
 
-from unokit.errors import UnknownOptionError
-from unokit.game import Game
+from unokit.engine.errors import UnknownOptionError
+from unokit.engine.game import Game
 
 __all__ = ["REWARDS", "RewardKeeper", "check_reward"]
 

@@ -7,7 +7,7 @@ this module also registers the id ``"unokit"`` with ``rlcard.make``).  ``state["
 vector of :mod:`unokit.rl.encoding`, ``state["legal_actions"]`` an ``OrderedDict`` of the legal
 action ids (the edition's ids and "wait", asked in the order of :mod:`unokit.rl.cycle`),
 ``state["raw_obs"]`` the player's view and ``state["raw_legal_actions"]`` their notation.  An
-illegal action raises :class:`~unokit.errors.IllegalActionError`; it is never replaced.
+illegal action raises :class:`~unokit.engine.errors.IllegalActionError`; it is never replaced.
 
 >>> from rlcard.agents import RandomAgent
 >>> env = make("classic", config={"seed": 1, "game_num_players": 3})
@@ -30,15 +30,15 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl.rlcard needs the rlcard extra: pip install 'unokit[rlcard]'") from error
 
-from unokit.cards import card_name
 from unokit.editions import get_edition
-from unokit.errors import GameOverError, IllegalActionError, UnknownOptionError
-from unokit.game import Game
+from unokit.engine.cards import card_name
+from unokit.engine.errors import GameOverError, IllegalActionError, UnknownOptionError
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
 from unokit.rl.rewards import RewardKeeper, check_reward
-from unokit.rules import Rules
-from unokit.views import View
 
 __all__ = ["DEFAULT_CONFIG", "ENV_ID", "UnoEnv", "make"]
 

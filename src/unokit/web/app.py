@@ -28,9 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from unokit.bots import bot_kinds
 from unokit.editions import get_edition
-from unokit.jackpot import rule_cards_per_player
-from unokit.rulecards import MAX_RULE_LENGTH
-from unokit.rules import OPTIONS, PRESETS, Rules
+from unokit.editions.rulecards import MAX_RULE_LENGTH
+from unokit.editions.wild_jackpot import rule_cards_per_player
+from unokit.engine.rules import OPTIONS, PRESETS, Rules
 from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
 from unokit.web.guard import (
@@ -88,8 +88,8 @@ FLOOD_WINDOW = 10.0
 def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
     """What ``GET /api/options`` answers: editions, rule options with their limits, group (``house``
     for a house rule), words (label, help, choice labels) and the option each one works with
-    (``requires``; all from :data:`unokit.rules.OPTIONS`), the presets (each a set
-    of options, :data:`unokit.rules.PRESETS`: the client fills its form from them), bot levels, and the
+    (``requires``; all from :data:`unokit.engine.rules.OPTIONS`), the presets (each a set
+    of options, :data:`unokit.engine.rules.PRESETS`: the client fills its form from them), bot levels, and the
     server's limits (``min_timer``: the shortest turn timer it allows).  The deck override is
     not offered."""
     defaults = Rules()

@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from unokit.errors import UnoError
-from unokit.game import Game
-from unokit.record import replay
-from unokit.rules import Rules
+from unokit.engine.errors import UnoError
+from unokit.engine.game import Game
+from unokit.engine.record import replay
+from unokit.engine.rules import Rules
 from unokit.web.chat import CHAT_HISTORY
 from unokit.web.protocol import MAX_TIMER
 from unokit.web.rooms import STORE_REFUSED, Room

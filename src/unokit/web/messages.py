@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from unokit import rulecards
-from unokit.actions import ActionType
-from unokit.cards import card_name, colour_letter
-from unokit.game import Game
+from unokit.editions import rulecards
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import card_name, colour_letter
+from unokit.engine.game import Game
+from unokit.engine.views import View
 from unokit.narrate import describe_action
-from unokit.views import View
 from unokit.web.settings import RoomError
 
 __all__ = ["legal_entry", "read_rule_message", "reading_entry"]
@@ -24,7 +24,7 @@ _SEAT_ACTIONS = frozenset({ActionType.TARGET, ActionType.CATCH})
 def legal_entry(game: Game, view: View, action: int, names: list[str]) -> dict[str, Any]:
     """A legal action as an ``update`` lists it: notation, words, and what it is (from the engine's decoding).
 
-    ``type`` is the :class:`~unokit.actions.ActionType` in lower case; ``card`` the card it plays,
+    ``type`` is the :class:`~unokit.engine.actions.ActionType` in lower case; ``card`` the card it plays,
     discards or gives, ``seat`` the seat it targets or catches, ``colour`` the colour it names
     (each ``None`` when the action has none)."""
     kind, arg = game.actions.decode(action)

@@ -27,7 +27,7 @@ import unicodedata
 from dataclasses import dataclass, fields
 from typing import Any
 
-from unokit.rules import Rules
+from unokit.engine.rules import Rules
 from unokit.web.chat import clean_chat
 
 __all__ = [
@@ -125,7 +125,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
 """Every client message type and its fields (``type`` aside)."""
 
 RULE_OPTIONS = tuple(f.name for f in fields(Rules) if f.name != "deck")
-"""The rule options a room may set (every option of :class:`unokit.rules.Rules` but the deck)."""
+"""The rule options a room may set (every option of :class:`unokit.engine.rules.Rules` but the deck)."""
 _RULE_VALUE_LIMIT = 64
 """The most items a list-valued rule option may hold."""
 
@@ -238,7 +238,7 @@ def _check(kind: str, name: str, spec: Field, value: Any) -> Any:
 
 
 def _check_rules(where: str, value: Any) -> dict[str, Any]:
-    """Rule options: names to plain values (checked for meaning by :class:`unokit.rules.Rules`)."""
+    """Rule options: names to plain values (checked for meaning by :class:`unokit.engine.rules.Rules`)."""
     if not isinstance(value, dict):
         raise ProtocolError(f"{where} must be an object of rule options")
     for option, item in value.items():

@@ -7,8 +7,8 @@ last asked for (a small LRU) and checkpoints at regular intervals, and a step is
 by cloning the nearest kept position before it and applying the actions between.  The
 record is replayed from its start once per match.
 
->>> from unokit.game import Game
->>> from unokit.record import to_record
+>>> from unokit.engine.game import Game
+>>> from unokit.engine.record import to_record
 >>> game = Game("classic", 2, seed=7)
 >>> for _ in range(3):
 ...     game.apply(game.actor, game.legal_actions(game.actor)[0])
@@ -26,9 +26,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from unokit.game import Game
+from unokit.engine.game import Game
+from unokit.engine.record import replay
 from unokit.narrate import Narrator, narrate_events
-from unokit.record import replay
 
 __all__ = ["MatchReplay", "ReplayCache"]
 

@@ -1,6 +1,6 @@
 """Rooms: the lobby, the match, and the automatic steps of bots and away seats.
 
-A :class:`Room` holds its settings, seats and, once started, the :class:`~unokit.game.Game`.
+A :class:`Room` holds its settings, seats and, once started, the :class:`~unokit.engine.game.Game`.
 Every rule comes from the game: the room only checks who asks (stale version, not a
 decider) and hands the action to :meth:`Game.apply`.  Each connection attached to a room
 is a :class:`Member`; what a member is sent is built from ``game.view(seat)`` and the
@@ -29,16 +29,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from unokit import rulecards
-from unokit.actions import INTERRUPT_TYPES, JUMP_TYPES
 from unokit.bots import Bot, make_bot
-from unokit.errors import NotationError, UnoError, WrongPlayerError
-from unokit.game import Game
-from unokit.jackpot import rule_cards_per_player, suggested_rule_cards
+from unokit.editions import rulecards
+from unokit.editions.wild_jackpot import rule_cards_per_player, suggested_rule_cards
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES
+from unokit.engine.errors import NotationError, UnoError, WrongPlayerError
+from unokit.engine.game import Game
+from unokit.engine.record import to_record
+from unokit.engine.rules import Rules
+from unokit.engine.views import View
 from unokit.narrate import Narrator, narrate_events
-from unokit.record import to_record
-from unokit.rules import Rules
-from unokit.views import View
 from unokit.web.chat import CHAT_HISTORY, chat_history
 from unokit.web.messages import legal_entry, read_rule_message, reading_entry
 from unokit.web.rematch import check_rematch, rematch_status

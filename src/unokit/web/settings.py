@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.rules import without_idle_options
+from unokit.engine.rules import without_idle_options
 
 __all__ = [
     "CODE_ALPHABET",
@@ -139,7 +139,7 @@ class RoomSettings:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
         """Settings as stored (a room stored before turn timers has none; rules stored before idle
-        options were refused lose them: see :func:`unokit.rules.without_idle_options`)."""
+        options were refused lose them: see :func:`unokit.engine.rules.without_idle_options`)."""
         rules = dict(data["rules"])
         return cls(
             data["edition"],
@@ -158,7 +158,7 @@ class FixedSetup:
     calls :meth:`Hub.create` directly.
 
     ``seed`` seeds the game, the rule cards drawn for seats in Wild Jackpot and the bots;
-    ``deck`` (top first, in notation: see :func:`unokit.deck.stacked_deck`) and ``dealer``
+    ``deck`` (top first, in notation: see :func:`unokit.engine.deck.stacked_deck`) and ``dealer``
     fix the first deal."""
 
     seed: int

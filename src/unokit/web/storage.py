@@ -5,7 +5,7 @@ changed, host seat, whether listed, the room's seed), seats (name, kind, bot lev
 SHA-256 of the seat's secret, never the secret, the rule cards written in the lobby, and a
 late arrival's claim on a bot's seat), games (the record's set-up without its actions, then
 one row per applied action), results, and the chat.  A game is rebuilt exactly with
-:func:`unokit.record.replay` on :meth:`Storage.load_record`.
+:func:`unokit.engine.record.replay` on :meth:`Storage.load_record`.
 
 Every failure of the store itself (a locked, full or read-only file, a vanished directory) is
 raised as :class:`StorageError` (:class:`StorageBusy` when another connection holds a lock: worth
@@ -174,7 +174,7 @@ class Storage(Protocol):
     def set_status(self, code: str, status: str) -> None: ...
 
     def start_game(self, code: str, setup: dict[str, Any]) -> None:
-        """The game has begun: ``setup`` is its record without actions (see :mod:`unokit.record`)."""
+        """The game has begun: ``setup`` is its record without actions (see :mod:`unokit.engine.record`)."""
         ...
 
     def append_action(

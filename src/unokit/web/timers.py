@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from unokit.events import Event
+from unokit.engine.events import Event
 
 __all__ = [
     "CALL_REACTION",

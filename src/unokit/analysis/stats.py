@@ -24,14 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unokit.cards import CARD_KIND, KIND_NAMES, Kind
-from unokit.editions import EDITIONS, get_edition
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.game import Game, same_side
-from unokit.jackpot import WildJackpot
-from unokit.rules import LEVER_OUTCOMES, Rules
-from unokit.simulate import ENGINES, fast_engine_plays
-from unokit.tournament import (
+from unokit.analysis.simulate import ENGINES, fast_engine_plays
+from unokit.analysis.tournament import (
     MAX_DECISIONS,
     Progress,
     default_workers,
@@ -41,7 +35,13 @@ from unokit.tournament import (
     run_parallel,
     wilson_interval,
 )
-from unokit.views import View
+from unokit.editions import EDITIONS, get_edition
+from unokit.editions.wild_jackpot import WildJackpot
+from unokit.engine.cards import CARD_KIND, KIND_NAMES, Kind
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.game import Game, same_side
+from unokit.engine.rules import LEVER_OUTCOMES, Rules
+from unokit.engine.views import View
 
 SPECIAL_KINDS: tuple[Kind, ...] = (
     Kind.SKIP,

@@ -1,25 +1,27 @@
 """House rules: options beyond the printed sheets, played by :class:`HouseGame`.
 
-A :class:`~unokit.game.Game` built with every house rule off (``Rules.house_on`` false)
+A :class:`~unokit.engine.game.Game` built with every house rule off (``Rules.house_on`` false)
 is a plain ``Game`` and runs none of this code.  With one on, ``Game(...)`` (and
 ``Game.blank``, ``clone``, replays and determinization, which all build through it)
 returns a :class:`HouseGame`: the same engine with a few hooks overridden.  The rules
 are defined in docs/rules.md ("House rules").
 
->>> from unokit.game import Game
+>>> from unokit.engine.game import Game
 >>> type(Game("classic", 3, seed=1)).__name__, type(Game("classic", 3, seed=1, rules={"call_uno": False})).__name__
 ('Game', 'HouseGame')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from unokit.actions import ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, Kind, card_name
-from unokit.errors import IllegalActionError, WrongPlayerError
-from unokit.game import (
+from unokit.editions.wild_jackpot import OP_LEVER_END, OP_PERFORM, OP_RETIRE
+from unokit.engine.actions import ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, CARD_NUMBER, Kind, card_name
+from unokit.engine.edition import Effect
+from unokit.engine.errors import IllegalActionError, WrongPlayerError
+from unokit.engine.game import Game
+from unokit.engine.phases import (
     CHALLENGE,
     DRAWN,
     EDITION_PHASES,
@@ -35,9 +37,7 @@ from unokit.game import (
     OVER,
     TARGET,
     TURN,
-    Game,
 )
-from unokit.jackpot import OP_LEVER_END, OP_PERFORM, OP_RETIRE
 
 _PLAY = int(ActionType.PLAY)
 _PLAY_UNO = int(ActionType.PLAY_UNO)
@@ -59,8 +59,6 @@ OP_STACK = HOUSE_OPS + 0
 
 SEVEN_SWAP = int(Kind.SEVEN)
 """``target_kind`` of the Seven-O swap's choice of player."""
-
-Effect = Callable[[Game, int, int], None]
 
 
 class HouseGame(Game):

@@ -3,7 +3,7 @@
 A :class:`Game` plays a whole match of one edition: rounds are dealt, played and
 scored until the match has a winner.  At every point :meth:`Game.deciders` says
 who may act and :meth:`Game.legal_actions` lists exactly their legal actions as
-integer ids of the edition's :class:`~unokit.actions.ActionSpace`.  Randomness
+integer ids of the edition's :class:`~unokit.engine.actions.ActionSpace`.  Randomness
 comes only from the game's own seeded :class:`random.Random`.
 
 >>> game = Game("classic", players=3, seed=7)
@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
-from unokit.actions import MAX_PLAYERS, ActionSpace, ActionType
-from unokit.cards import (
+from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType
+from unokit.engine.cards import (
     CARD_COLOUR,
     CARD_IS_WILD,
     CARD_KIND,
@@ -33,37 +33,40 @@ from unokit.cards import (
     is_card,
     parse_card,
 )
-from unokit.errors import (
+from unokit.engine.edition import Edition, get_edition
+from unokit.engine.errors import (
     GameOverError,
     IllegalActionError,
     SetupError,
     UnknownOptionError,
     WrongPlayerError,
 )
-from unokit.events import Event
-from unokit.rules import Rules
-
-if TYPE_CHECKING:
-    from unokit.editions import Edition
-
-# Phases: what the actor is asked.
-TURN = 0
-DRAWN = 1
-COLOUR = 2
-CHALLENGE = 3
-DISCARD = 4
-TARGET = 5
-OVER = 6
-EDITION_PHASES = 7
-"""Phases from this number on belong to an edition (see :meth:`Edition.actor_actions`)."""
-HOUSE_PHASES = 40
-"""Phases from this number on belong to the house rules (:mod:`unokit.house`)."""
-HOUSE_PHASE_NAMES = ("stack", "multi")
-HOUSE_PHASE_ASKS = (
-    "stack a draw card or draw the penalty",
-    "play another card of the same number or end {their} turn",
+from unokit.engine.events import Event
+from unokit.engine.phases import (
+    CHALLENGE,
+    COLOUR,
+    DISCARD,
+    DRAWN,
+    EDITION_PHASES,
+    HOUSE_PHASE_ASKS,
+    HOUSE_PHASE_NAMES,
+    HOUSE_PHASES,
+    OP_BEGIN,
+    OP_CHALLENGE,
+    OP_COLOUR,
+    OP_DISCARD,
+    OP_DRAW,
+    OP_END_ROUND,
+    OP_END_TURN,
+    OP_TARGET,
+    OVER,
+    PHASE_NAMES,
+    TARGET,
+    TURN,
 )
-PHASE_NAMES = ("turn", "drawn", "colour", "challenge", "discard", "target", "over")
+from unokit.engine.rules import Rules
+from unokit.engine.views import build_view
+
 _PHASE_ASKS = (
     "play a card or draw",
     "play the drawn card or pass",
@@ -76,21 +79,6 @@ _PHASE_ASKS = (
 _THEY = {"they": "they", "their": "their", "them": "them"}
 _YOU = {"they": "you", "their": "your", "them": "you"}
 """The pronouns of a phase's words (:meth:`Game.asks`), spoken of the actor or to them."""
-
-# Pending operations, run in stack order until one asks for a decision.
-OP_END_TURN = 0  # seat ends the turn; arg = players skipped
-OP_COLOUR = 1  # seat chooses a colour
-OP_DRAW = 2  # seat draws arg cards
-OP_CHALLENGE = 3  # seat may challenge the Wild Draw Four of seat arg
-OP_DISCARD = 4  # seat discards arg cards of their choice
-OP_TARGET = 5  # seat chooses a target for the card of kind arg
-OP_END_ROUND = 6  # the round ends
-OP_BEGIN = 7  # seat begins a turn
-OP_JAM = 8  # seat drops a Wild Welcome to the Jam card
-HOUSE_OPS = 40
-"""Operation codes from this number on belong to the house rules (:mod:`unokit.house`)."""
-EDITION_OPS = 20
-"""Operation codes from this number on belong to an edition (see :meth:`Edition.run_op`)."""
 
 Op = tuple[int, int, int]
 
@@ -185,8 +173,8 @@ def same_side(seat: int, winner: int, teams: bool) -> bool:
 class Game:
     """A match of one edition, from the first deal to the match winner.
 
-    With a house rule on (see :mod:`unokit.house`) the object is a
-    :class:`~unokit.house.HouseGame`; with every house rule off it is a plain ``Game``."""
+    With a house rule on (see :mod:`unokit.editions.house`) the object is a
+    :class:`~unokit.editions.house.HouseGame`; with every house rule off it is a plain ``Game``."""
 
     __slots__ = (
         "_all_seats",
@@ -251,7 +239,7 @@ class Game:
     """Every attribute of a game is a slot.  CPython 3.11 keeps the attributes of an object that has
     more than 30 in a dictionary of its own, and then looks every method called on it up in that
     dictionary first; a game calls methods on itself at every step.  (A subclass such as
-    :class:`~unokit.house.HouseGame` keeps its own attributes in a dictionary, as usual.)"""
+    :class:`~unokit.editions.house.HouseGame` keeps its own attributes in a dictionary, as usual.)"""
 
     calls_uno = True
     """Whether players call UNO (and a player left with one card uncalled is exposed); only the
@@ -282,9 +270,9 @@ class Game:
                 return Game  # __init__ reports the error
         if not isinstance(rules, Rules) or not rules.house_on:
             return Game
-        from unokit.house import HouseGame
-
-        return HouseGame
+        if _HOUSE_GAME is None:  # pragma: no cover - importing unokit registers it
+            raise RuntimeError("no class plays the house rules: import unokit.editions")
+        return _HOUSE_GAME
 
     def __init__(
         self,
@@ -327,8 +315,6 @@ class Game:
     def _init_state(
         self, edition: str | Edition, players: int, seed: int | None, rules: Rules | dict[str, Any] | None
     ) -> None:
-        from unokit.editions import Edition, get_edition
-
         self.edition: Edition = edition if isinstance(edition, Edition) else get_edition(edition)
         if isinstance(rules, dict):
             rules = Rules.from_dict(rules)
@@ -501,7 +487,7 @@ class Game:
     @property
     def phase_name(self) -> str:
         """``turn``, ``drawn``, ``colour``, ``challenge``, ``discard``, ``target``, ``over``,
-        a phase of the edition, or a house rule's (:mod:`unokit.house`)."""
+        a phase of the edition, or a house rule's (:mod:`unokit.editions.house`)."""
         if self.phase >= HOUSE_PHASES:
             return HOUSE_PHASE_NAMES[self.phase - HOUSE_PHASES]
         if self.phase >= EDITION_PHASES:
@@ -682,7 +668,7 @@ class Game:
             self._apply_other(seat, kind, arg)
 
     def _apply_other(self, seat: int, kind: int, arg: int) -> None:
-        """Apply a legal action of a type only a house rule offers (see :mod:`unokit.house`)."""
+        """Apply a legal action of a type only a house rule offers (see :mod:`unokit.editions.house`)."""
         raise AssertionError(kind)  # pragma: no cover - a plain game offers none
 
     def _apply_phase(self, seat: int, kind: int, arg: int) -> None:
@@ -1145,7 +1131,7 @@ class Game:
     __hash__ = None  # type: ignore[assignment]
 
     def house_state(self) -> dict[str, Any]:
-        """The house rules' public state (none without house rules; see :mod:`unokit.house`)."""
+        """The house rules' public state (none without house rules; see :mod:`unokit.editions.house`)."""
         return {}
 
     def restore_house_state(self, state: dict[str, Any]) -> None:
@@ -1160,9 +1146,7 @@ class Game:
         return counts
 
     def view(self, seat: int | None) -> Any:
-        """What ``seat`` may see (``None``: a spectator).  See :mod:`unokit.views`."""
-        from unokit.views import build_view
-
+        """What ``seat`` may see (``None``: a spectator).  See :mod:`unokit.engine.views`."""
         return build_view(self, seat)
 
     def format_action(self, action: int) -> str:
@@ -1174,4 +1158,11 @@ class Game:
         return self.actions.parse(text)
 
 
-EffectFn = Callable[[Game, int, int], None]
+_HOUSE_GAME: type[Game] | None = None
+"""The class that plays the house rules (:class:`~unokit.editions.house.HouseGame`), once registered."""
+
+
+def register_house_game(cls: type[Game]) -> None:
+    """Make ``cls`` the game of every match with a house rule on (``Game(...)`` returns one)."""
+    global _HOUSE_GAME
+    _HOUSE_GAME = cls

@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from unokit.cards import CARD_SPACE, COLOUR_LETTERS, card_name, parse_card, parse_colour
-from unokit.errors import NotationError
+from unokit.engine.cards import CARD_SPACE, COLOUR_LETTERS, card_name, parse_card, parse_colour
+from unokit.engine.errors import NotationError
 
 MAX_PLAYERS = 10
 
@@ -77,7 +77,7 @@ _BY_WORD = {word: kind for kind, word in _WORDS.items()}
 class ActionSpace:
     """Integer ids for every action of one edition.
 
-    >>> from unokit.editions import get_edition
+    >>> from unokit.engine.edition import get_edition
     >>> space = get_edition("classic").actions
     >>> space.format(space.parse("r7!"))
     'R7!'

@@ -7,7 +7,7 @@
 >>> Rules.from_dict({"spinning": True})
 Traceback (most recent call last):
 ...
-unokit.errors.UnknownOptionError: unknown rule option 'spinning'; known: ...
+unokit.engine.errors.UnknownOptionError: unknown rule option 'spinning'; known: ...
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
-from unokit.errors import UnknownOptionError
+from unokit.engine.errors import UnknownOptionError
 
 SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round", "knockout")
 FORCED_SWAP_FINAL = ("wins", "swaps")
@@ -44,7 +44,7 @@ class OptionSpec:
     length: int | None = None
     editions: tuple[str, ...] | None = None
     group: str = ""
-    """``house`` for a house rule (off by default; see :mod:`unokit.house`), else empty."""
+    """``house`` for a house rule (off by default; see :mod:`unokit.editions.house`), else empty."""
     label: str = ""
     """The option in a few words, as a player reads it (the web game's form, the terminal)."""
     help: str = ""
@@ -324,7 +324,8 @@ OPTIONS: dict[str, OptionSpec] = {
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
 
 HOUSE_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.group == "house")
-"""The house rules: with every one at its default the game is the sheets' (and a plain :class:`~unokit.game.Game`)."""
+"""The house rules: with every one at its default the game is the sheets' (a plain
+:class:`~unokit.engine.game.Game`)."""
 
 PRESETS: dict[str, dict[str, Any]] = {
     "official": {},

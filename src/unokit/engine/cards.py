@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from unokit.errors import NotationError
+from unokit.engine.errors import NotationError
 
 
 class Colour(IntEnum):

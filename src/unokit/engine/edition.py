@@ -1,13 +1,8 @@
-"""Editions: deck composition, scoring table and card effects, as data plus small hooks.
+"""What an edition is to the engine: its data and the small hooks it overrides, and the registry of editions by name.
 
->>> sorted(EDITIONS)
-['all-wild', 'classic', 'space-jam', 'wild-jackpot']
->>> len(get_edition("classic").deck_cards(Rules()))
-108
->>> len(get_edition("space-jam").deck_cards(Rules()))
-112
->>> len(get_edition("all-wild").deck_cards(Rules()))
-112
+:class:`Edition` plays Classic UNO's rules where an edition says nothing else (its start card,
+its dealer, its matching); the editions themselves live in :mod:`unokit.editions` and register
+on import.
 """
 
 from __future__ import annotations
@@ -15,134 +10,32 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from unokit.actions import ActionSpace
-from unokit.cards import (
+from unokit.engine.actions import ActionSpace
+from unokit.engine.cards import (
     ALL_CARDS,
     CARD_COLOUR,
     CARD_IS_WILD,
     CARD_KIND,
     CARD_NUMBER,
     CARD_SPACE,
-    NO_COLOUR,
     Colour,
     Kind,
     card_name,
-    make_card,
     parse_card,
-    wild,
 )
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.events import EVENT_KINDS
-from unokit.game import (
-    OP_BEGIN,
-    OP_CHALLENGE,
-    OP_COLOUR,
-    OP_DISCARD,
-    OP_DRAW,
-    OP_END_TURN,
-    OP_JAM,
-    OP_TARGET,
-)
-from unokit.rules import Rules
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.events import EVENT_KINDS
+from unokit.engine.phases import OP_BEGIN, OP_COLOUR
+from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 Effect = Callable[["Game", int, int], None]
+"""What a card does once played: ``effect(game, seat, card)``."""
 
 ColourSet = tuple[int, int, int, int]
 CLASSIC_COLOURS: ColourSet = (Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE)
-SPACE_JAM_COLOURS: ColourSet = (Colour.RED, Colour.YELLOW, Colour.ORANGE, Colour.BLUE)
-
-
-def standard_deck(colours: ColourSet, wilds: dict[int, int]) -> tuple[tuple[int, int], ...]:
-    """Per colour one 0, two each of 1-9, Skip, Reverse and Draw Two; then the wilds."""
-    counts: list[tuple[int, int]] = []
-    for colour in colours:
-        counts.append((make_card(colour, Kind.ZERO), 1))
-        for kind in (*range(1, 10), Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO):
-            counts.append((make_card(colour, kind), 2))
-    counts += [(wild(kind), count) for kind, count in wilds.items()]
-    return tuple(counts)
-
-
-# ---------------------------------------------------------------- card effects
-# An effect runs after a card is played (hand not empty); it pushes operations
-# (the last pushed runs first) or ends the turn.  A final effect runs when the
-# card was the player's last; the round-end operation is already pushed.
-
-
-def skip_effect(game: Game, seat: int, card: int) -> None:
-    game.end_turn(seat, 1)
-
-
-def reverse_effect(game: Game, seat: int, card: int) -> None:
-    game.direction = -game.direction
-    game.events.append(("reverse", seat, game.direction, ()))
-    two_player_skip = game.players_in == 2 and game.rules.two_player_reverse_skips
-    game.end_turn(seat, 1 if two_player_skip else 0)
-
-
-def draw_two_effect(game: Game, seat: int, card: int) -> None:
-    game.draw_cards(game.next_seat(seat), 2)
-    game.end_turn(seat, 1)
-
-
-def draw_four_effect(game: Game, seat: int, card: int) -> None:
-    game.draw_cards(game.next_seat(seat), 4)
-    game.end_turn(seat, 1)
-
-
-def wild_effect(game: Game, seat: int, card: int) -> None:
-    game.push(OP_END_TURN, seat, 0)
-    game.push(OP_COLOUR, seat)
-
-
-def wild_draw_four_effect(game: Game, seat: int, card: int) -> None:
-    victim = game.next_seat(seat)
-    if game.rules.allow_bluff:
-        game.bluff_colour = game.colour
-        game.bluff = game.holds_colour(seat, game.colour)
-        game.push(OP_CHALLENGE, victim, seat)
-    else:
-        game.push(OP_END_TURN, seat, 1)
-        game.push(OP_DRAW, victim, 4)
-    game.push(OP_COLOUR, seat)
-
-
-def jam_effect(game: Game, seat: int, card: int) -> None:
-    game.push(OP_END_TURN, seat, 0)
-    game.push(OP_COLOUR, seat)
-    game.push(OP_JAM, seat)
-
-
-def skip_two_effect(game: Game, seat: int, card: int) -> None:
-    game.end_turn(seat, min(2, game.players_in - 1))
-
-
-def targeted_effect(game: Game, seat: int, card: int) -> None:
-    game.push(OP_END_TURN, seat, 0)
-    game.push(OP_TARGET, seat, CARD_KIND[card])
-
-
-def final_draw_two(game: Game, seat: int, card: int) -> None:
-    game.draw_cards(game.next_seat(seat), 2)
-
-
-def final_draw_four(game: Game, seat: int, card: int) -> None:
-    game.draw_cards(game.next_seat(seat), 4)
-
-
-def final_targeted(game: Game, seat: int, card: int) -> None:
-    game.push(OP_TARGET, seat, CARD_KIND[card])
-
-
-def final_forced_swap(game: Game, seat: int, card: int) -> None:
-    if game.rules.forced_swap_final_card == "swaps":
-        final_targeted(game, seat, card)
-
-
-# ---------------------------------------------------------------- editions
 
 
 class Edition:
@@ -303,7 +196,7 @@ class Edition:
     event_kinds: frozenset[str] = EVENT_KINDS
     """Every kind of event this edition reports."""
     phase_names: tuple[str, ...] = ()
-    """Names of the edition's own phases (numbered from ``game.EDITION_PHASES``)."""
+    """Names of the edition's own phases (numbered from ``phases.EDITION_PHASES``)."""
     phase_asks: tuple[str, ...] = ()
     """What each of those phases asks the actor, in words (``{they}`` and ``{their}`` stand for the
     actor: see :meth:`Game.asks`)."""
@@ -340,129 +233,8 @@ class Edition:
         """Set the edition's state of a sampled game from ``public_state`` (hidden parts sampled with ``rng``)."""
 
 
-class Classic(Edition):
-    """Classic UNO: the common base, 108 cards."""
-
-    name = "classic"
-    title = "Classic UNO"
-    summary = (
-        "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and "
-        "Wild Draw Four shake things up."
-    )
-    composition = standard_deck(CLASSIC_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4})
-    points = {Kind.SKIP: 20, Kind.REVERSE: 20, Kind.DRAW_TWO: 20, Kind.WILD: 50, Kind.WILD_DRAW_FOUR: 50}
-    effect_table = {
-        Kind.SKIP: skip_effect,
-        Kind.REVERSE: reverse_effect,
-        Kind.DRAW_TWO: draw_two_effect,
-        Kind.WILD: wild_effect,
-        Kind.WILD_DRAW_FOUR: wild_draw_four_effect,
-    }
-    final_effect_table = {Kind.DRAW_TWO: final_draw_two, Kind.WILD_DRAW_FOUR: final_draw_four}
-
-
-class SpaceJam(Classic):
-    """UNO Space Jam: orange replaces green; four Wild Welcome to the Jam cards."""
-
-    name = "space-jam"
-    title = "UNO Space Jam"
-    summary = (
-        "Orange replaces green, and the Wild Jam card is dropped: Slam side up you discard two "
-        "cards, UNO side up you draw two."
-    )
-    colours = SPACE_JAM_COLOURS
-    composition = standard_deck(SPACE_JAM_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_JAM: 4})
-    points = {**Classic.points, Kind.WILD_JAM: 50}
-    effect_table = {**Classic.effect_table, Kind.WILD_JAM: jam_effect}
-
-    def run_op(self, game: Game, op: int, seat: int, arg: int) -> bool:
-        if op != OP_JAM:
-            return super().run_op(game, op, seat, arg)
-        slam = game.rng.random() < game.rules.jam_slam_chance
-        game.events.append(("jam", seat, 1 if slam else 0, ()))
-        if slam:
-            game.push(OP_DISCARD, seat, game.rules.jam_discard)
-        else:
-            game.draw_cards(seat, game.rules.jam_draw)
-        return True
-
-
-ALL_WILD_ACTION_KINDS = (
-    Kind.WILD_REVERSE,
-    Kind.WILD_SKIP,
-    Kind.WILD_SKIP_TWO,
-    Kind.WILD_DRAW_TWO,
-    Kind.WILD_DRAW_FOUR,
-    Kind.WILD_TARGETED_DRAW_TWO,
-    Kind.WILD_FORCED_SWAP,
-)
-
-
-class AllWild(Edition):
-    """UNO All Wild: every card is wild; eight kinds of card, no colours."""
-
-    name = "all-wild"
-    title = "UNO All Wild"
-    summary = (
-        "Every card is wild, so any card goes on any card: Skip Two, Targeted Draw Two and Forced "
-        "Swap decide the round."
-    )
-    colours_matter = False
-    draw_values = {Kind.WILD_DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
-    reverse_kind = Kind.WILD_REVERSE
-    skip_kind = Kind.WILD_SKIP
-    wild_draw_four_kind = -1
-    main_scoring = "single-round"
-    """The sheet's "Winning": the first player out wins; points to 500 are its optional victory method."""
-    composition = ((wild(Kind.WILD), 28), *((wild(kind), 12) for kind in ALL_WILD_ACTION_KINDS))
-    points = {Kind.WILD: 20, **{kind: 50 for kind in ALL_WILD_ACTION_KINDS}}
-    effect_table = {
-        Kind.WILD_REVERSE: reverse_effect,
-        Kind.WILD_SKIP: skip_effect,
-        Kind.WILD_SKIP_TWO: skip_two_effect,
-        Kind.WILD_DRAW_TWO: draw_two_effect,
-        Kind.WILD_DRAW_FOUR: draw_four_effect,
-        Kind.WILD_TARGETED_DRAW_TWO: targeted_effect,
-        Kind.WILD_FORCED_SWAP: targeted_effect,
-    }
-    final_effect_table = {
-        Kind.WILD_DRAW_TWO: final_draw_two,
-        Kind.WILD_DRAW_FOUR: final_draw_four,
-        Kind.WILD_TARGETED_DRAW_TWO: final_targeted,
-        Kind.WILD_FORCED_SWAP: final_forced_swap,
-    }
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.actions = ActionSpace(self.faces, ())
-
-    def matches(self, card: int, colour: int, top_kind: int) -> bool:
-        return CARD_KIND[card] >= 0
-
-    def choose_dealer(self, game: Game) -> int:
-        """Every card is wild (all count zero): the dealer is chosen at random."""
-        dealer = game.rng.randrange(game.n)
-        return dealer
-
-    def start_round(self, game: Game) -> None:
-        """Flip the start card; its action is ignored; left of the dealer plays first."""
-        game.flip_start_card()
-        game.colour = NO_COLOUR
-        game.push(OP_BEGIN, game.left_of(game.dealer))
-
-    def on_target(self, game: Game, seat: int, target: int) -> None:
-        game.events.append(("target", seat, target, ()))
-        if game.target_kind == Kind.WILD_TARGETED_DRAW_TWO:
-            game.draw_cards(target, 2)
-            return
-        hands = game.hands
-        hands[seat], hands[target] = hands[target], hands[seat]
-        game.events.append(("swap", seat, target, ()))
-        game.expose_if_single(seat)
-        game.expose_if_single(target)
-
-
-EDITIONS: dict[str, Edition] = {e.name: e for e in (Classic(), SpaceJam(), AllWild())}
+EDITIONS: dict[str, Edition] = {}
+"""Every edition by name, in the order they registered."""
 
 
 def get_edition(name: str) -> Edition:
@@ -476,7 +248,3 @@ def get_edition(name: str) -> Edition:
 def register_edition(edition: Edition) -> None:
     """Make an edition available by name."""
     EDITIONS[edition.name] = edition
-
-
-# Editions in modules of their own register themselves on import.
-from unokit import jackpot as _jackpot  # noqa: E402, F401

@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 __all__ = [
     "CHOICE",
@@ -195,7 +195,7 @@ def clean_rule_text(text: object) -> str:
     'Reverse the direction'
     >>> clean_rule_text("Draw 2\\u200b cards")
     Traceback (most recent call last):
-    unokit.rulecards.RuleTextError: rule text contains a format character (U+200B)
+    unokit.editions.rulecards.RuleTextError: rule text contains a format character (U+200B)
     """
     if not isinstance(text, str):
         raise RuleTextError(f"rule text must be a string, not {type(text).__name__}")

@@ -44,12 +44,12 @@ mercy          player   cards held                   the cards, public   (house 
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
 named, and for ``reveal``, ``take`` and ``give`` also the seat in ``value``;
 :func:`redact` strips it for everyone else.  Editions add their own kinds (see
-:mod:`unokit.jackpot`).
+:mod:`unokit.editions.wild_jackpot`).
 """
 
 from __future__ import annotations
 
-from unokit.cards import card_name
+from unokit.engine.cards import card_name
 
 Event = tuple[str, int, int, tuple[int, ...]]
 
@@ -95,7 +95,7 @@ EVENT_KINDS = frozenset(
 HOUSE_EVENT_KINDS = frozenset(
     {"stack", "stack_draw", "deflect", "pass_hands", "jump", "bomb", "team_win", "knockout", "mercy"}
 )
-"""The kinds only house rules report (see :mod:`unokit.house`)."""
+"""The kinds only house rules report (see :mod:`unokit.editions.house`)."""
 
 SECRET_KINDS = frozenset({"deal", "draw", "reveal", "take", "give"})
 SHARED_SECRET_KINDS = frozenset({"reveal", "take", "give"})

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from unokit.cards import card_name, parse_card
-from unokit.editions import Edition, get_edition
-from unokit.errors import SetupError
-from unokit.rules import Rules
+from unokit.engine.cards import card_name, parse_card
+from unokit.engine.edition import Edition, get_edition
+from unokit.engine.errors import SetupError
+from unokit.engine.rules import Rules
 
 
 def stacked_deck(

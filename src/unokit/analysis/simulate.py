@@ -27,11 +27,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from unokit import rulecards as rc
-from unokit.errors import SetupError, UnknownOptionError
-from unokit.game import Game, same_side
-from unokit.jackpot import WildJackpot
-from unokit.rules import LEVER_OUTCOMES, Rules
+from unokit.editions import rulecards as rc
+from unokit.editions.wild_jackpot import WildJackpot
+from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.game import Game, same_side
+from unokit.engine.rules import LEVER_OUTCOMES, Rules
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(games_done, games_total)`` after each game."""
@@ -108,7 +108,7 @@ def simulate(
     UNO Wild Jackpot: ``rule_cards`` are the texts written on the rule cards of every game
     (``None``: each game draws them from the rule sheet's suggestions). The result then also
     holds ``rule_cards`` (the texts given, cleaned, or ``None``), ``lever_outcomes`` (how
-    often each outcome of :data:`unokit.jackpot.LEVER_OUTCOMES` came up) and
+    often each outcome of :data:`unokit.editions.wild_jackpot.LEVER_OUTCOMES` came up) and
     ``rule_cards_performed`` (``enforced`` and ``honour`` tasks). Other editions refuse
     ``rule_cards``.
 

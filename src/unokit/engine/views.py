@@ -14,12 +14,12 @@ from dataclasses import dataclass, fields
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
 
-from unokit.cards import card_name, colour_letter
-from unokit.events import Event, event_to_dict, redact
-from unokit.rules import Rules
+from unokit.engine.cards import card_name, colour_letter
+from unokit.engine.events import Event, event_to_dict, redact
+from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 
 class History(Sequence[Event]):
@@ -176,7 +176,7 @@ _VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "history")
 def build_view(game: Game, seat: int | None) -> View:
     """The view of ``seat`` (``None`` for a spectator)."""
     if seat is not None and (type(seat) is not int or not 0 <= seat < game.n):
-        from unokit.errors import WrongPlayerError
+        from unokit.engine.errors import WrongPlayerError
 
         raise WrongPlayerError(f"no seat {seat!r} at a table of {game.n}")
     hand = tuple(sorted(game.hands[seat])) if seat is not None else ()

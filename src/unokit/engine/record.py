@@ -31,10 +31,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unokit.cards import card_name
-from unokit.errors import RecordError, UnoError
-from unokit.game import Game
-from unokit.rules import without_idle_options
+from unokit.engine.cards import card_name
+from unokit.engine.errors import RecordError, UnoError
+from unokit.engine.game import Game
+from unokit.engine.rules import without_idle_options
 
 FORMAT = "unokit-record/2"
 OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}

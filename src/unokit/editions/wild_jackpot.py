@@ -6,7 +6,7 @@ The edition is the classic base plus data (the deck, the points) and hooks:
   on any turn) pulls the lever: a chance event with six outcomes, weighted by
   ``Rules.lever_weights``;
 * the rule cards live outside the main deck, in the unit's dispenser and the pile of
-  used cards behind it; each is read by :mod:`unokit.rulecards` as an enforced effect
+  used cards behind it; each is read by :mod:`unokit.editions.rulecards` as an enforced effect
   or an honour task, and performing one runs small operations on the game;
 * every choice inside a lever outcome or a rule is the performer's decision.
 
@@ -21,18 +21,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from unokit import rulecards as rc
-from unokit.actions import ActionSpace, ActionType
-from unokit.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
-from unokit.editions import CLASSIC_COLOURS, Classic, register_edition
-from unokit.errors import SetupError
-from unokit.game import OP_COLOUR, OP_DISCARD, OP_END_ROUND, TARGET
-from unokit.rules import LEVER_OUTCOMES
+from unokit.editions import rulecards as rc
+from unokit.editions.classic import Classic
+from unokit.engine.actions import ActionSpace, ActionType
+from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
+from unokit.engine.edition import CLASSIC_COLOURS
+from unokit.engine.errors import SetupError
+from unokit.engine.phases import OP_COLOUR, OP_DISCARD, OP_END_ROUND, TARGET
+from unokit.engine.rules import LEVER_OUTCOMES
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
-# Phases of this edition (numbered from game.EDITION_PHASES).
+# Phases of this edition (numbered from phases.EDITION_PHASES).
 RULE_RUN = 7  # the performer plays as many cards in a row as they can
 LEVER_DISCARD = 8  # the puller discards up to one card of each colour
 HONOUR = 9  # the performer carries out an honour task and confirms
@@ -559,6 +560,3 @@ class WildJackpot(Classic):
                 if extra["give_left"] > 0:
                     return
         game.run_ops()
-
-
-register_edition(WildJackpot())

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from unokit.editions import get_edition
-from unokit.errors import SetupError
-from unokit.game import Game, same_side
-from unokit.rules import Rules
+from unokit.engine.errors import SetupError
+from unokit.engine.game import Game, same_side
+from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
     from unokit.bots.runner import GameResult
