@@ -84,43 +84,35 @@ def _timed(seconds: float, step: Callable[[], bool], restart: Callable[[], None]
     return {"steps": steps, "games": games, "elapsed_s": clock() - started}
 
 
-def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
+def _random_decisions(seconds: float, seed: int, new_game: Callable[[int], Any]) -> dict[str, float]:
+    """The engine's loop: a seat chosen uniformly among the deciders, then one of its legal actions,
+    on games ``new_game(seed)`` deals, for ``seconds``."""
     rng = random.Random(seed)
-    rules = Rules(scoring="single-round")
-    game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+    game = new_game(rng.getrandbits(63))
 
     def step() -> bool:
         deciders = game.deciders()
         seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
         legal = game.legal_actions(seat)
         game.apply(seat, legal[0] if len(legal) == 1 else rng.choice(legal))
-        return game.is_over
+        return game.is_over  # type: ignore[no-any-return]
 
     def restart() -> None:
         nonlocal game
-        game = Game("classic", PLAYERS, seed=rng.getrandbits(63), rules=rules)
+        game = new_game(rng.getrandbits(63))
 
     return _timed(seconds, step, restart)
+
+
+def bench_unokit(seconds: float, seed: int) -> dict[str, float]:
+    rules = Rules(scoring="single-round")
+    return _random_decisions(seconds, seed, lambda game_seed: Game("classic", PLAYERS, seed=game_seed, rules=rules))
 
 
 def bench_bare_classic(seconds: float, seed: int) -> dict[str, float]:
     """The engine's loop on :class:`bare_classic.BareClassic`, after checking it against the engine."""
     bare_classic.check_against_engine(20, seed)
-    rng = random.Random(seed)
-    game = bare_classic.BareClassic(PLAYERS, rng.getrandbits(63))
-
-    def step() -> bool:
-        deciders = game.deciders()
-        seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
-        legal = game.legal_actions(seat)
-        game.apply(seat, legal[0] if len(legal) == 1 else rng.choice(legal))
-        return game.is_over
-
-    def restart() -> None:
-        nonlocal game
-        game = bare_classic.BareClassic(PLAYERS, rng.getrandbits(63))
-
-    return _timed(seconds, step, restart)
+    return _random_decisions(seconds, seed, lambda game_seed: bare_classic.BareClassic(PLAYERS, game_seed))
 
 
 def bench_rlcard(seconds: float, seed: int) -> dict[str, float]:
