@@ -1,9 +1,11 @@
 # Set-up and checks.  `make play` (the web game) and `make test` are all a fresh machine needs.
+# `make play` installs only what the web game needs (the `web` extra); `make test` adds every check's tools.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PLAY_ARGS ?= --edition classic --players 4
-SERVE_ARGS ?=
+# `make play` serves on every interface, so that friends on the same network can open the invite link.
+SERVE_ARGS ?= --host 0.0.0.0
 # The browser tests drive Debian's Chromium (or the executable named by UNOKIT_CHROMIUM).
 CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 # The browser client (plain JavaScript modules) is type-checked by TypeScript and linted by ESLint, pinned by package-lock.json.
@@ -14,18 +16,24 @@ CLIENT := src/unokit/web/static
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("unokit needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# The game alone: the web server's few packages (no compiler, no test tools).
+$(VENV)/.installed-web: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web]'
 	@touch $@
+
+# Everything the checks use.
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed-web
 
 install: $(VENV)/.installed
 
-play: install
-	$(BIN)/unokit serve $(SERVE_ARGS)  # prints the address to open
+play: $(VENV)/.installed-web
+	$(BIN)/unokit serve $(SERVE_ARGS)  # prints the addresses to open and to share
 
-play-cli: install
+play-cli: $(VENV)/.installed-web
 	$(BIN)/unokit play $(PLAY_ARGS)
 
 lint: install
