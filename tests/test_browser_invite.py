@@ -204,6 +204,10 @@ def test_a_server_on_loopback_says_only_this_computer_opens_the_link(loopback: L
     expect(ann.page.locator("#invite-note")).to_contain_text("Only this computer can open this link")
     expect(ann.page.locator("#invite-note")).to_contain_text("--host 0.0.0.0")
     expect(ann.page.locator("#invite-qr-box")).to_be_hidden()
+    ARTIFACTS.mkdir(exist_ok=True)
+    ann.page.screenshot(path=str(ARTIFACTS / "invite-lobby-loopback.png"))
+    ann.page.set_viewport_size(PHONE)
+    ann.page.screenshot(path=str(ARTIFACTS / "invite-lobby-loopback-phone.png"))
     assert not ann.real_errors()
 
 
