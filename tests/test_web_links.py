@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import segno
 import uvicorn
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from unokit.cli import main
@@ -300,6 +301,34 @@ def test_the_public_url_is_the_base_and_its_host_is_answered(public: Served) -> 
         assert status == 200, host
         assert json.loads(body) == {"base": "https://uno.example", "network": False, "local_only": False}
     assert fetch(f"{public.http}/", host="evil.example")[0] == 421
+
+
+def socket_as(served: Served, host: str, origin: str) -> None:
+    """Open a game socket naming ``host``, from a page of ``origin``, and ping; raises
+    :class:`InvalidStatus` when the server refuses it."""
+    sock = socket.create_connection(("127.0.0.1", served.port), timeout=10)
+    try:
+        with connect(f"ws://{host}/ws", sock=sock, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(5)) == {"type": "pong"}
+    finally:
+        sock.close()
+
+
+def test_behind_a_proxy_that_ends_tls_the_public_pages_open_the_game_socket(public: Served) -> None:
+    """The page is ``https://uno.example``, its socket reaches the server in plain through the proxy:
+    the public URL's origin is let in for its host; other origins and hosts are still refused."""
+    socket_as(public, "uno.example", "https://uno.example")
+    socket_as(public, f"127.0.0.1:{public.port}", f"http://127.0.0.1:{public.port}")
+    for host, origin in [
+        ("uno.example", "https://evil.example"),
+        ("uno.example", "https://uno.example:8443"),
+        (f"127.0.0.1:{public.port}", "https://uno.example"),
+        ("evil.example", "https://uno.example"),
+    ]:
+        with pytest.raises(InvalidStatus) as refused:
+            socket_as(public, host, origin)
+        assert refused.value.response.status_code == 403, (host, origin)
 
 
 # ---------------------------------------------------------------- the QR code
