@@ -307,3 +307,23 @@ def test_the_room_features_messages_hold_no_hand_pile_or_other_seats_secret(serv
                 assert message["seat"] == {"ann": 0, "bob": 1}[name]
     assert {"chat", "chat_history", "lobby", "update", "moved"} <= kinds_seen
     assert any(m["type"] == "update" and m["claimed_seat"] == 2 for m in late.received)
+
+
+def test_the_links_routes_carry_no_secret() -> None:
+    """``/api/site`` says only where links lead; a room's QR code is exactly its invite link (the code,
+    nothing of a seat): the image is the one drawn for that link alone."""
+    from unokit.web.links import qr_svg
+
+    with RunningServer(":memory:", fast_settings()) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2)
+        welcome = ann.expect("welcome")
+        code, secret = welcome["code"], welcome["secret"]
+        with urllib.request.urlopen(f"{server.http}/api/site", timeout=10) as response:
+            site = json.loads(response.read())
+        with urllib.request.urlopen(f"{server.http}/api/rooms/{code}/qr.svg", timeout=10) as response:
+            svg = response.read()
+        ann.close()
+    assert set(site) == {"base", "network", "local_only"} and secret not in json.dumps(site)
+    assert svg == qr_svg(f"{site['base'] or server.http}/r/{code}")
+    assert secret.encode() not in svg and hash_secret(secret).encode() not in svg

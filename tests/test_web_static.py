@@ -51,7 +51,7 @@ def test_every_module_is_preloaded() -> None:
     assert not missing and not stale, f"index.html: add <link rel=modulepreload> for {missing}, remove {stale}"
 
 
-CODE_AND_STYLES_BUDGET = 250_000
+CODE_AND_STYLES_BUDGET = 253_500
 """Bytes of code and styles the page may weigh (every ``.js``, ``.css`` and the HTML page, raw)."""
 
 

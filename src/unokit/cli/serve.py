@@ -42,6 +42,12 @@ def add_parser(commands: Commands) -> None:
         "localhost; for a public deployment behind a domain (repeatable)",
     )
     parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address people reach the server by, behind a reverse proxy (e.g. https://uno.example): "
+        "every link the page shows (invites, QR codes, replays) uses it, and its host is answered for",
+    )
+    parser.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -88,6 +94,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
             raise UsageError(f"{option} must be from 1 to 1000000, not {value}")
     try:
         from unokit.web.guard import parse_host, proxy_network
+        from unokit.web.links import parse_public_url
         from unokit.web.rooms import ServerSettings
         from unokit.web.server import ServeError, serve
     except ImportError as exc:
@@ -95,6 +102,12 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
     for name in args.allowed_host:
         if parse_host(name) is None:
             raise UsageError(f"--allowed-host takes a host name or address, with :PORT or not, not {name!r}")
+    public_url = None
+    if args.public_url is not None:
+        try:
+            public_url = parse_public_url(args.public_url)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     for proxy in args.trusted_proxy:
         try:
             proxy_network(proxy)
@@ -108,6 +121,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         address_lookups_per_minute=args.lookups_per_minute,
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_hosts=tuple(args.allowed_host),
+        public_url=public_url,
     )
     try:
         serve(args.host, args.port, args.db, settings)

@@ -22,7 +22,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -43,6 +43,7 @@ from unokit.web.guard import (
     refuse_room_request,
 )
 from unokit.web.hub import Hub
+from unokit.web.links import Site, origin_of, parse_public_url, qr_svg
 from unokit.web.protocol import (
     BOT_LEVELS,
     EDITION_NAMES,
@@ -156,6 +157,29 @@ async def api_options(request: Request) -> Response:
     return JSONResponse(options(hub.settings.min_timer))
 
 
+async def api_site(request: Request) -> Response:
+    """Where the page's links lead (:mod:`unokit.web.links`): ``base``, the reachable base of the links
+    it shows (None: its own origin), ``network``, whether that is this machine's address on the local
+    network, and ``local_only``, whether no other machine can open them."""
+    site: Site = request.app.state.site
+    host, peer = request.headers.get("host"), request.client.host if request.client else None
+    hub: Hub = request.app.state.hub
+    base = site.reachable_base(host, peer)
+    return JSONResponse(
+        {
+            "base": base,
+            "network": site.on_network(base),
+            "local_only": site.local_only(host, peer, hub.settings.allowed_hosts),
+        },
+        headers={"cache-control": "no-store"},
+    )
+
+
+async def healthz(request: Request) -> Response:
+    """For health checks: the server answers (nothing is read or written)."""
+    return PlainTextResponse("ok\n", headers={"cache-control": "no-store"})
+
+
 def _refused_for_rate(request: Request) -> Response | None:
     """A ``429`` answer if the client's address asks the room routes too often or tries too many codes."""
     return refuse_room_request(request)
@@ -231,6 +255,26 @@ async def api_record(request: Request) -> Response:
     if isinstance(found, Response):
         return found
     return JSONResponse(found[1])
+
+
+async def api_room_qr(request: Request) -> Response:
+    """A QR code (SVG) of the room's invite link, on the reachable base (:mod:`unokit.web.links`)."""
+    refused = _refused_for_rate(request)
+    if refused is not None:
+        return refused
+    code = str(request.path_params["code"]).strip().upper()
+    hub: Hub = request.app.state.hub
+    try:
+        found = len(code) == CODE_LENGTH and await hub.store.read(hub.storage.room_exists, code)
+    except StorageError:
+        return store_unreadable()
+    if not found:
+        return JSONResponse({"error": "no room has that code"}, status_code=404)
+    site: Site = request.app.state.site
+    host = request.headers.get("host")
+    base = site.reachable_base(host, request.client.host if request.client else None)
+    base = base or origin_of(request.url.scheme, host) or ""
+    return Response(qr_svg(f"{base}/r/{code}"), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
 
 def store_unreadable() -> Response:
@@ -568,10 +612,13 @@ def create_app(
         Route("/r/{code}", page),
         Route("/replay/{code}", page),
         Route("/api/options", api_options),
+        Route("/api/site", api_site),
+        Route("/healthz", healthz),
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),
         Route("/api/rooms/{code}/record", api_record),
         Route("/api/rooms/{code}/replay/{step}", api_replay),
+        Route("/api/rooms/{code}/qr.svg", api_room_qr),
         WebSocketRoute("/ws", game_socket),
         Route("/static/{name}", static_file),
         Route("/static/{version}/{name}", static_file),
@@ -580,7 +627,10 @@ def create_app(
     app.state.hub = hub
     app.state.assets = ClientAssets(STATIC_DIR)
     app.state.replays = ReplayCache()
-    app.state.guard = guard = AddressGuard(hub.settings, AllowedHosts.for_server(listen, hub.settings.allowed_hosts))
+    public_url = hub.settings.public_url
+    app.state.site = site = Site(*(listen or ("127.0.0.1", 0)), parse_public_url(public_url) if public_url else None)
+    hosts = AllowedHosts.for_server(listen, (*hub.settings.allowed_hosts, *site.allowed_hosts()))
+    app.state.guard = guard = AddressGuard(hub.settings, hosts)
     app.add_middleware(GuardMiddleware, guard=guard)
     app.add_middleware(SecurityHeaders)
     return app

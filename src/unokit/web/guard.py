@@ -11,8 +11,9 @@ The client's address is the socket's peer, except behind a reverse proxy named i
 ``X-Forwarded-Proto`` the scheme the browser used.
 
 Every request must name an allowed host in its ``Host`` header (:class:`AllowedHosts`), and a
-game socket opened by a page must come from that very origin, scheme included: a page of another
-site, or one whose own name was pointed at this server (DNS rebinding), is refused.
+game socket opened by a page must come from that very origin, scheme included, or from the public
+URL's (``public_url``): a page of another site, or one whose own name was pointed at this server
+(DNS rebinding), is refused.
 
 >>> hosts = AllowedHosts.for_server(("127.0.0.1", 8000), ["uno.example"])
 >>> [hosts.allows(host, secure=False) for host in ("127.0.0.1:8000", "localhost:8000", "evil.example:8000")]
@@ -29,6 +30,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, Request
@@ -314,6 +316,20 @@ class AddressGuard:
         self.peers = OpenConnections(settings.connections_per_address)
         """Connections open per peer address (trusted proxies aside), counted by the server's protocol."""
         self.noticed: dict[str, float] = {}
+        public = urlsplit(settings.public_url) if settings.public_url else None
+        self.public = (public.netloc, public.scheme.lower() == "https") if public is not None else None
+        """The public URL's host and port and whether it is ``https``: the origin of the pages people open."""
+
+    def origin_allowed(self, origin: str | None, host: str | None, secure: bool) -> bool:
+        """Whether a game socket asked of ``host`` may be opened by a page of ``origin``: the page is of that
+        very address (:func:`same_origin`), or of the public URL, the request naming its host (behind a
+        proxy that ends TLS, the page is ``https`` while the socket comes in plain)."""
+        if same_origin(origin, host, secure):
+            return True
+        if self.public is None or host is None:
+            return False
+        asked, named = parse_host(host), parse_host(self.public[0])
+        return asked is not None and named is not None and asked[0] == named[0] and same_origin(origin, *self.public)
 
     def record(self, key: str) -> AddressRecord:
         record = self.records.pop(key, None)
@@ -423,7 +439,7 @@ class GuardMiddleware:
                 answer = PlainTextResponse(MISDIRECTED, status_code=421)
                 await answer(scope, receive, send)
             return
-        if not guard.hosts.allows(host, secure) or not same_origin(headers.get("origin"), host, secure):
+        if not guard.hosts.allows(host, secure) or not guard.origin_allowed(headers.get("origin"), host, secure):
             await send({"type": "websocket.close", "code": 1008})  # before the handshake: HTTP 403
             return
         key = client_key(scope)

@@ -23,6 +23,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from unokit.web.app import create_app
 from unokit.web.guard import AddressGuard
+from unokit.web.links import Site
 from unokit.web.rooms import ServerSettings
 from unokit.web.storage import StorageError
 
@@ -38,6 +39,9 @@ SWITCH_INTERVAL = 0.0001
 (:func:`sys.setswitchinterval`; Python's default is 0.005).  A write in a store thread takes
 the interpreter back after each SQLite statement; at the default, each of those waits cost up to
 5 ms while the loop was busy, and 200 busy rooms waited 100–300 ms for their writes."""
+
+LISTEN_BACKLOG = 2048
+"""Connections the system queues for the server before it accepts them (uvicorn's default)."""
 
 WS_MAX_SIZE = 64 * 1024
 """Frames larger than this are cut off by the WebSocket layer itself (the protocol's limit,
@@ -183,12 +187,16 @@ def listening_socket(host: str, port: int) -> socket.socket:
     uvicorn writes a response's head and body apart, and so did a socket's second message
     written before the first was acknowledged.
 
+    It listens at once: the address printed may be opened before the app has started (its
+    connections are accepted once it has).
+
     Raises :class:`ServeError` if it cannot be bound."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
+        listener.listen(LISTEN_BACKLOG)  # connections wait from now on, while the app starts
     except OSError as exc:
         listener.close()
         reason = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
@@ -202,7 +210,8 @@ def serve(
     db_path: str = "unokit.sqlite3",
     settings: ServerSettings | None = None,
 ) -> None:
-    """Serve until interrupted; prints the address to open (the real port when ``port`` is 0).
+    """Serve until interrupted; prints the address to open (the real port when ``port`` is 0) and how
+    others get in (:meth:`unokit.web.links.Site.banner`).
 
     Raises :class:`ServeError` if ``host``:``port`` cannot be listened on or ``db_path`` cannot be
     opened as the store."""
@@ -210,12 +219,13 @@ def serve(
     sys.setswitchinterval(SWITCH_INTERVAL)
     listener = listening_socket(host, port)
     bound = listener.getsockname()[1]
-    shown = f"[{host}]" if ":" in host else host
     try:
         config = make_config(host, bound, db_path, settings)
     except (sqlite3.Error, OSError, StorageError) as exc:
         listener.close()
         raise ServeError(f"cannot open the database {db_path!r}: {exc}") from None
     server = uvicorn.Server(config)
-    print(f"unokit: open http://{shown}:{bound}/ in a browser (Ctrl-C stops the server)", flush=True)
+    site = Site(host, bound, settings.public_url if settings is not None else None)
+    for line in site.banner():
+        print(f"unokit: {line}", flush=True)
     server.run(sockets=[listener])

@@ -103,6 +103,9 @@ class ServerSettings:
     allowed_hosts: tuple[str, ...] = ()
     """Host names (``name`` or ``name:port``) a request may be addressed to besides the server's own
     (the address it listens on, and localhost, 127.0.0.1 and [::1])."""
+    public_url: str | None = None
+    """The address people reach the server by (``https://uno.example``, behind a reverse proxy): the
+    links the page shows start with it, and its host is answered for (:mod:`unokit.web.links`)."""
     idle_minutes: float = 30.0
     """A match nobody (player or spectator) has been connected to for this long is put away: it
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""

@@ -11,6 +11,7 @@ import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
 import { capitalize, plural } from "./labels.js";
 import { unoButton, unoWithCard, withUnoCall } from "./uno.js";
+import { shareLink } from "./links.js";
 
 /** @typedef {{cells: HTMLElement[], points: number[] | null, total: HTMLElement}} HandRow a hand in the results */
 /** @typedef {{seat: number, cell: HTMLElement, gain: HTMLElement}} ScoreRow */
@@ -492,7 +493,7 @@ export function showNextResult() {
   show($("#results-scores"), !single);
 
   const replay = $("#results-replay");
-  replay.setAttribute("href", `/r/${state.code}?replay`);
+  replay.setAttribute("href", shareLink(`/r/${state.code}?replay`));
   show(replay, match);
   show($("#results-new"), match);
   $("#results-close").textContent = match ? "Close" : "Continue";

@@ -1,11 +1,12 @@
 // The lobby: seats (the host's crown, removing a player), host controls, the room's rules and options,
-// leaving, the invite link, the rule-card editor, and "Play now"'s bots and start.
+// leaving, the invite link and its QR code, the rule-card editor, and "Play now"'s bots and start.
 
 import { $, badge, el, show, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { botLabel, optionsInWords, rulesInWords } from "./start.js";
 import { plural } from "./labels.js";
+import { loadSite, shareLink, site } from "./links.js";
 
 const READ_DELAY_MS = 300;
 
@@ -45,7 +46,7 @@ export function renderLobby() {
   const lobby = state.lobby;
   if (!lobby) return;
   $("#lobby-code").textContent = state.code;
-  /** @type {HTMLInputElement} */ ($("#invite-link")).value = new URL(state.invite || `/r/${state.code}`, location.href).href;
+  renderInvite();
   const changed = rulesInWords(changedRules(lobby.rules ?? {}, lobby.edition));
   const bots = `${botLabel(lobby.bot, true)} bots`;
   $("#lobby-rules").textContent = [editionTitle(lobby.edition), `${lobby.players ?? lobby.seats.length} seats`, bots, ...changed].join(" · ");
@@ -104,6 +105,21 @@ export function renderLobby() {
   $("#fill-bots").toggleAttribute("disabled", open === 0);
   $("#start-game").toggleAttribute("disabled", open > 0);
   renderRuleEditor();
+}
+
+/** The invite link (on the address friends reach), a word on who can open it, its QR code. */
+function renderInvite() {
+  if (!state.code) return;
+  /** @type {HTMLInputElement} */ ($("#invite-link")).value = shareLink(state.invite || `/r/${state.code}`);
+  const note = $("#invite-note");
+  note.textContent = site.localOnly
+    ? "Only this computer can open this link: to let friends on your network in, run the server with --host 0.0.0.0."
+    : site.network ? "Friends on the same network (Wi-Fi) open it, or scan the code." : "";
+  show(note, Boolean(note.textContent));
+  show($("#invite-qr-box"), !site.localOnly);
+  const qr = $("#invite-qr");
+  const source = `/api/rooms/${state.code}/qr.svg`;
+  if (qr.getAttribute("src") !== source) qr.setAttribute("src", source);
 }
 
 /**
@@ -249,6 +265,10 @@ function onSubmitRules(event) {
   setTimeout(() => takeExpected("submit"), 3000); // the lobby message that follows confirms
 }
 
+function shareInvite() {
+  navigator.share({ title: "unokit", url: /** @type {HTMLInputElement} */ ($("#invite-link")).value }).catch(() => {});
+}
+
 async function copyInvite() {
   const input = /** @type {HTMLInputElement} */ ($("#invite-link"));
   let copied = true;
@@ -265,6 +285,9 @@ async function copyInvite() {
 
 export function bindLobby() {
   $("#copy-invite").addEventListener("click", copyInvite);
+  show($("#share-invite"), Boolean(navigator.share)); // phones: the system's share sheet
+  $("#share-invite").addEventListener("click", shareInvite);
+  loadSite().then(() => state.screen === "lobby" && renderInvite());
   $("#fill-bots").addEventListener("click", fillBots);
   $("#start-game").addEventListener("click", () => conn.send({ type: "start" }));
   $("#leave-room").addEventListener("click", () => conn.send({ type: "leave" }));
