@@ -11,7 +11,7 @@ CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 # The browser client (plain JavaScript modules) is type-checked by TypeScript and linted by ESLint, pinned by package-lock.json.
 CLIENT := src/unokit/web/static
 
-.PHONY: play play-cli test install chromium node client lint typecheck pytest bench clean
+.PHONY: play play-cli test install chromium caddy node client lint typecheck pytest bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("unokit needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -37,8 +37,8 @@ play-cli: $(VENV)/.installed-web
 	$(BIN)/unokit play $(PLAY_ARGS)
 
 lint: install
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: install
 	$(BIN)/mypy
@@ -56,6 +56,18 @@ chromium:
 	elif [ "$$(id -u)" = 0 ] && ! dpkg -s fonts-noto-color-emoji >/dev/null 2>&1; then \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-color-emoji \
 	    || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y fonts-noto-color-emoji); \
+	fi
+
+# The deployment tests validate deploy/Caddyfile with Caddy itself (Debian's caddy).
+caddy:
+	@if ! command -v caddy >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y caddy \
+	      || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y caddy); \
+	  else \
+	    echo "The deployment tests validate deploy/Caddyfile with Caddy: install Debian's package as root" \
+	      "(apt-get install caddy); without it they say so and skip that check." >&2; \
+	  fi; \
 	fi
 
 node:
@@ -79,7 +91,7 @@ client: node_modules/.installed
 	npx eslint $(CLIENT)
 
 # The compiled engine is compiled once into numba's cache before the test workers load it.
-pytest: install chromium
+pytest: install chromium caddy
 	$(BIN)/python -m unokit.fast
 	$(BIN)/pytest -n 2
 
