@@ -42,6 +42,7 @@ from unokit.web.guard import (
     check_room_lookup,
     refuse_room_request,
 )
+from unokit.web.hints import HINT_BURST, HINT_WINDOW
 from unokit.web.hub import Hub
 from unokit.web.protocol import (
     BOT_LEVELS,
@@ -333,6 +334,7 @@ class Connection:
         """When this connection created its rooms in the last hour."""
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.chat_limiter = ChatLimiter()
+        self.hint_limiter = ChatLimiter(HINT_BURST, HINT_WINDOW)
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -492,6 +494,11 @@ class Connection:
             await self.room().start(member)
         elif kind == "act":
             await self.room().act(member, message["action"], message["version"])
+        elif kind == "hint":
+            room = self.room()
+            if not self.hint_limiter.allow():
+                raise RoomError("rate-limited", f"at most {HINT_BURST} hints in {HINT_WINDOW:g} seconds: wait a little")
+            self.send(room.hint(member, message["version"]))
         elif kind == "sync":
             room = self.room()
             self.check_resync(room, min(message["version"], room.version))

@@ -115,6 +115,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "start": {},
     "act": {"action": _text(32), "version": _VERSION},
     "sync": {"version": _VERSION},
+    "hint": {"version": _VERSION},
     "ping": {},
     "chat": {"text": Field("chat", max_length=1000)},
     "rematch": {},

@@ -40,6 +40,7 @@ from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.narrate import Narrator, narrate_events
 from unokit.web.chat import CHAT_HISTORY, chat_history
+from unokit.web.hints import hint_for, hint_seed
 from unokit.web.messages import legal_entry, read_rule_message, reading_entry
 from unokit.web.rematch import check_rematch, rematch_status
 from unokit.web.settings import (
@@ -582,6 +583,28 @@ class Room:
                 raise RoomError("not-your-turn", f"{exc} (it is {self.names()[game.actor]}'s decision)") from None
             except UnoError as exc:  # the engine's reason, GameOverError included
                 raise RoomError("illegal", str(exc)) from None
+
+    def hint(self, member: Member, version: int) -> dict[str, Any]:
+        """The ``hint`` answer: the heuristic bot's move for the member's own decision, computed
+        from that seat's view alone (:func:`unokit.web.hints.hint_for`)."""
+        game = self.game
+        if game is None or game.is_over:
+            raise RoomError("forbidden", "hints are given during a match")
+        seat = member.seat
+        if seat is None:
+            raise RoomError("forbidden", "spectators get no hints")
+        if version != self.version:
+            raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+        if seat != game.actor or seat not in game.deciders():
+            raise RoomError("not-your-turn", "a hint is given for your own decision, when it is yours")
+        view = game.view(seat)
+        hint = hint_for(view, hint_seed(self.seed, seat, version))
+        return {
+            "type": "hint",
+            "version": version,
+            "move": legal_entry(game, view, hint.action, self.names()),
+            "why": hint.why,
+        }
 
     async def apply(self, seat: int, action: int) -> None:
         """Apply an action to a copy of the game through the engine (which raises, changing nothing,
