@@ -9,6 +9,7 @@ the other hands and the draw pile's order behind the seat's back changes no hint
 from __future__ import annotations
 
 import random
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,8 @@ from unokit.engine.deck import stacked_deck
 from unokit.engine.game import Game
 from unokit.engine.rules import Rules
 from unokit.web.hints import HINT_BURST, WHY, hint_for, hint_seed
-from unokit.web.rooms import FixedSetup, Member
+from unokit.web.rooms import FixedSetup, Member, RoomSettings
+from unokit.web.settings import TUTORIAL_PACE
 from web_support import Client, RunningServer, fast_settings
 
 RULES = {"hand_size": 3, "scoring": "single-round"}
@@ -169,3 +171,23 @@ def test_the_rooms_hint_reads_the_view_only(server: RunningServer) -> None:
     ann.send(type="hint", version=update["version"])
     assert ann.expect("hint") == first
     ann.close()
+
+
+def test_a_guided_first_game_has_no_timer_is_unlisted_and_its_bots_take_their_time(server: RunningServer) -> None:
+    """``create`` with ``tutorial``: no turn timer, not listed, no late arrivals, whatever else is
+    asked; its bots wait ``TUTORIAL_PACE`` times ``bot_delay`` before a move."""
+    cy = Client(server.url)
+    cy.send(type="create", name="Cy", edition="classic", seats=3, timer=30, public=True, tutorial=True)
+    lobby = cy.expect("lobby")
+    assert lobby["options"] == {"timer": 0, "public": False, "late_join": False, "tutorial": True}
+    with urllib.request.urlopen(f"{server.http}/api/rooms", timeout=10) as response:
+        assert lobby["code"] not in response.read().decode()
+    cy.close()
+    settings = RoomSettings("classic", 2, RULES, "heuristic", 0, tutorial=True)
+    room, _ = server.call(lambda: server.hub.create(settings, "Ann", deal(dealer=0)))
+    server.call(lambda: room.seats[1].empty("bot"))
+    server.call(room.start_match)
+    assert room.game is not None and room.game.actor == 1
+    due = server.call(room.due_step)
+    assert due is not None and due[1] == "turn"
+    assert due[0] - room.last_change == pytest.approx(30.0 * TUTORIAL_PACE)

@@ -443,14 +443,16 @@ class Connection:
         elif kind == "read_rule":
             self.send(read_rule_message(message["text"]))
         elif kind == "create":
+            tutorial = message.get("tutorial", False)  # a guided first game: no timer, unlisted, nobody joins late
             settings = RoomSettings(
                 message["edition"],
                 message["seats"],
                 message.get("rules", {}),
                 message.get("bot", "heuristic"),
-                message.get("timer", 30),
-                message.get("public", False),
-                message.get("late_join", True),
+                0 if tutorial else message.get("timer", 30),
+                message.get("public", False) and not tutorial,
+                message.get("late_join", True) and not tutorial,
+                tutorial,
             )
             self.check_create()
             room, secret = await self.hub.create(settings, message["name"])
@@ -574,6 +576,8 @@ def create_app(
         Route("/", page),
         Route("/r/{code}", page),
         Route("/replay/{code}", page),
+        Route("/how-to-play", page),
+        Route("/how-to-play/{edition}", page),
         Route("/api/options", api_options),
         Route("/api/rooms", api_rooms),
         Route("/api/rooms/{code}", api_room),

@@ -105,6 +105,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "timer": _int(0, MAX_TIMER, required=False),
         "public": Field("bool", required=False),
         "late_join": Field("bool", required=False),
+        "tutorial": Field("bool", required=False),
     },
     "join": {"code": _CODE, "name": Field("name")},
     "resume": {"code": _CODE, "secret": _text(64), "version": _int(0, MAX_VERSION, required=False)},

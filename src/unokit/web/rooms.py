@@ -47,6 +47,7 @@ from unokit.web.settings import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MIN_TIMER,
+    TUTORIAL_PACE,
     FixedSetup,
     RoomError,
     RoomSettings,
@@ -838,16 +839,17 @@ class Room:
             return None
         if game.is_over:
             return None
-        paused = self.last_change + settings.bot_delay * self.pause
+        delay = settings.bot_delay * (TUTORIAL_PACE if self.settings.tutorial else 1.0)
+        paused = self.last_change + delay * self.pause
         if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
             first = self.first_racer()
             if first is not None:
-                return paused + settings.bot_delay * first[1], "interrupt"
+                return paused + delay * first[1], "interrupt"
         seat = self.seats[game.actor]
         if seat.kind == "bot" or seat.auto:
             if self.jump_in_watched():
-                paused += settings.bot_delay * JUMP_GRACE
-            return paused + settings.bot_delay, "turn"
+                paused += delay * JUMP_GRACE
+            return paused + delay, "turn"
         deadline = self.turn_deadline()
         return (deadline, "timeout") if deadline is not None else None
 
