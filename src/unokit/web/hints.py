@@ -96,7 +96,8 @@ def _why(view: View, action: int) -> str:
         if CARD_NUMBER[arg] < 0:
             return "attack" if min(_others(view)) <= 2 else "action"
         colours = Counter(CARD_COLOUR[card] for card in view.hand if CARD_COLOUR[card] != NO_COLOUR)
-        if colours and colours[CARD_COLOUR[arg]] == max(colours.values()):
+        most = max(colours.values(), default=0)
+        if colours[CARD_COLOUR[arg]] == most and list(colours.values()).count(most) == 1:
             return "number"
         return "match"
     if kind is ActionType.DRAW:
