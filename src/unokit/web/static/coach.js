@@ -169,6 +169,7 @@ function onHandClick(event) {
   if (stopped || !state.view) return;
   const card = /** @type {HTMLElement} */ (event.target).closest?.("#hand .card");
   if (!(card instanceof HTMLElement) || card.classList.contains("playable")) return;
+  event.stopPropagation(); // the coach says why, in place of the hand's short notice
   note = { topic: "refused", text: refusal(/** @type {string} */ (card.dataset.card)), version: state.version };
   render();
 }

@@ -45,7 +45,8 @@ const CSS = `
 .coach-buttons { gap: 6px; }
 .coach-stop { margin-left: auto; font-size: 0.8rem; padding: 2px 8px; }
 .coach .hint-text { margin: 0 0 6px; }
-body.coaching .log-panel .log { max-height: 96px; }
+body.coaching .log-panel .log { max-height: 120px; }
+body.coaching #chat { display: none !important; } /* a guided game is played against bots: no one to chat with */
 body.coach-cards .hand-area.my-turn .card.playable { outline: 4px solid #ffe066; outline-offset: 2px;
   animation: coach-glow 1.2s ease-in-out infinite alternate; }
 body.coach-draw .draw-pile:not([disabled]) { outline: 4px solid #ffe066; outline-offset: 3px;
