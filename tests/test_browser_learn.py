@@ -274,3 +274,32 @@ def test_hints_are_off_until_chosen_in_the_settings(live_server: LiveServer, ope
     assert json.loads(page.evaluate("localStorage.getItem('unokit.prefs')"))["hints"] is True
     watch.screenshot("learn-hint-settings")
     no_errors(watch)
+
+
+@pytest.mark.parametrize("edition", ["space-jam", "all-wild", "wild-jackpot"])
+def test_a_guided_game_in_each_edition_explains_that_editions_cards(
+    live_server: LiveServer, open_page: OpenPage, edition: str
+) -> None:
+    """``/?learn=EDITION`` (the coach's "Play another guided game") starts a guided game in that
+    edition; the coach explains the special cards of the hand in the edition's own words."""
+    watch = open_page(PHONE)
+    page = watch.page
+    page.goto(f"{live_server.url}/?learn={edition}")
+    expect(page.locator("#coach")).to_have_attribute("data-topic", "welcome")
+    code = page.evaluate("location.pathname").split("/")[-1]
+    room = live_server.room(code)
+    assert room.settings.edition == edition and room.settings.tutorial
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.wait_for_function("document.querySelectorAll('#hand .card').length >= 7")  # dealt
+    hand = set(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
+    specials = {card if card.startswith("W") else card[1:] for card in hand} - set("0123456789")
+    page.click("#coach-ok")
+    explained = []
+    while page.locator('#coach[data-topic="new-card"]').count():
+        explained.append(page.locator("#coach-text").inner_text())
+        page.click("#coach-ok")
+    assert len(explained) >= len(specials) and len(set(explained)) == len(explained), (explained, specials)
+    if edition == "all-wild" and "WX" in specials:
+        assert any("swap hands" in text for text in explained)
+    watch.screenshot(f"learn-coach-{edition}-phone")
+    no_errors(watch)

@@ -167,9 +167,9 @@ const link = (href, text, cls = "") => el("a", { href, text, class: cls || null,
 /**
  * The how-to-play of `edition` (or of UNO in general for ""), as one article.
  * @param {string} edition
- * @param {{summary?: string, unknown?: boolean}} [extra]
+ * @param {{summary?: string, unknown?: boolean, titleId?: string}} [extra] `titleId`: the id of its title
  */
-export function howtoArticle(edition, { summary = "", unknown = false } = {}) {
+export function howtoArticle(edition, { summary = "", unknown = false, titleId = "howto-title" } = {}) {
   const nav = el(
     "nav",
     { class: "howto-nav", "aria-label": say("howto.more.title") },
@@ -182,7 +182,7 @@ export function howtoArticle(edition, { summary = "", unknown = false } = {}) {
     return el(
       "article",
       { class: "howto", dataset: { edition: "" } },
-      el("h1", { id: "howto-title", text: say("howto.general.title") }),
+      el("h1", { id: titleId, text: say("howto.general.title") }),
       unknown ? el("p", { class: "error", text: say("howto.unknown") }) : null,
       para("howto.general.intro"),
       nav,
@@ -195,7 +195,7 @@ export function howtoArticle(edition, { summary = "", unknown = false } = {}) {
   return el(
     "article",
     { class: "howto", dataset: { edition } },
-    el("h1", { id: "howto-title", text: say("howto.title", { edition: editionTitle(edition) }) }),
+    el("h1", { id: titleId, text: say("howto.title", { edition: editionTitle(edition) }) }),
     summary ? el("p", { class: "howto-summary", text: summary }) : null,
     nav,
     section(say("howto.goal.title"), para(allWild ? "goal.all-wild" : "goal.coloured")),

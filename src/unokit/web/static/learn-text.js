@@ -56,7 +56,7 @@ export const TEXT = {
   "card.WJ": "Wild Welcome to the Jam",
   "card.WJ.does": "A wild card that is dropped on the table: Slam side up, you discard two cards of your choice; UNO side up, you draw 2. Then you choose the colour.",
   "card.$": "Jackpot",
-  "card.$.does": "Pull the Wild Jackpot lever (see below). It goes on its colour or on another Jackpot.",
+  "card.$.does": "Pull the Wild Jackpot lever: it stops on one of six outcomes at random. It goes on its colour or on another Jackpot.",
   "card.W$": "Wild Jackpot",
   "card.W$.does": "Goes on any card, on any turn: pull the lever, then choose the colour.",
   "card.W.all-wild.does": "No action: it simply goes on any card and ends your turn.",

@@ -25,13 +25,15 @@ adoptLearnStyles();
 /**
  * The how-to-play article of `edition` ("" or unknown: UNO in general).
  * @param {string} edition
+ * @param {string} [titleId] the id of its title
  */
-async function article(edition) {
+async function article(edition, titleId = "howto-title") {
   const options = await loadOptions().catch(() => null);
   const known = EDITIONS.includes(edition);
   return howtoArticle(known ? edition : "", {
     summary: known ? options?.edition_summaries?.[edition] ?? "" : "",
     unknown: Boolean(edition) && !known,
+    titleId,
   });
 }
 
@@ -87,7 +89,7 @@ function howtoDialog() {
   const dialog = /** @type {HTMLDialogElement} */ (
     el(
       "dialog",
-      { id: "howto-dialog", class: "howto-dialog", "aria-labelledby": "howto-title" },
+      { id: "howto-dialog", class: "howto-dialog", "aria-labelledby": "howto-dialog-title" },
       el("div", { class: "howto-dialog-head" }, el("button", { id: "howto-dialog-close", class: "primary", text: say("howto.close"), onclick: () => dialog.close() })),
       el("div", { id: "howto-dialog-body", class: "howto-dialog-body" }),
     )
@@ -113,7 +115,7 @@ function howtoDialog() {
 async function openHowtoDialog(edition) {
   const dialog = howtoDialog();
   const body = $("#howto-dialog-body");
-  body.replaceChildren(await article(edition));
+  body.replaceChildren(await article(edition, "howto-dialog-title"));
   body.scrollTop = 0;
   if (!dialog.open) dialog.showModal();
 }
@@ -126,6 +128,7 @@ async function openHowtoDialog(edition) {
  */
 export function startTutorial(edition) {
   if (location.search) history.replaceState(null, "", location.pathname);
+  document.title = "unokit";
   state.quickPlay = true;
   startConnection({
     type: "create",
