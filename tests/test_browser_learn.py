@@ -135,12 +135,13 @@ ANN = ["R3", "G2", "BS", "W"]
 """On a Red 7: Red 3 and the Wild may be played; Green 2 and Blue Skip may not."""
 
 
-def guided_room(live: LiveServer, seed: int) -> tuple[str, str]:
+def guided_room(live: LiveServer, seed: int, hands: list[list[str]] | None = None) -> tuple[str, str]:
     """A guided game made on the server with a fixed deal: Ann (seat 0) plays first, two bots."""
-    hands = [ANN, ["Y4", "Y5", "B6", "G8"], ["Y1", "B1", "G5", "B8"]]
-    deck = stacked_deck("classic", hands, "R7", dealer=2, rules=Rules.from_dict(GUIDED_RULES))
+    hands = hands or [ANN, ["Y4", "Y5", "B6", "G8"], ["Y1", "B1", "G5", "B8"]]
+    rules = {**GUIDED_RULES, "hand_size": len(hands[0])}
+    deck = stacked_deck("classic", hands, "R7", dealer=2, rules=Rules.from_dict(rules))
     setup = FixedSetup(seed, tuple(card_name(card) for card in deck), dealer=2)
-    settings = RoomSettings("classic", 3, dict(GUIDED_RULES), "heuristic", timer=0, tutorial=True)
+    settings = RoomSettings("classic", 3, rules, "heuristic", timer=0, tutorial=True)
     room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
     for seat in (1, 2):
         live.call(lambda seat=seat: room.seats[seat].empty("bot"))
@@ -157,6 +158,18 @@ def open_guided(page: Page, url: str, code: str, secret: str) -> None:
     expect(page.locator("#lobby")).to_be_visible()
     page.click("#start-game")
     expect(page.locator('#hand .card[data-card="G2"]')).to_be_visible()
+
+
+def test_the_coach_reminds_you_to_call_uno_with_two_cards(live_server: LiveServer, open_page: OpenPage) -> None:
+    code, secret = guided_room(live_server, 2**40 + 42, [["R3", "G2"], ["Y4", "Y5"], ["Y1", "B1"]])
+    watch = open_page(DESKTOP)
+    page = watch.page
+    open_guided(page, live_server.url, code, secret)
+    page.click("#coach-ok")  # the welcome; no special card to explain
+    expect(page.locator("#coach")).to_have_attribute("data-topic", "uno")
+    expect(page.locator("#coach-text")).to_contain_text("Press the UNO button before you play your next card")
+    expect(page.locator("#uno-button")).to_be_visible()
+    no_errors(watch)
 
 
 def test_the_coach_explains_refuses_with_a_reason_and_hints(live_server: LiveServer, open_page: OpenPage) -> None:

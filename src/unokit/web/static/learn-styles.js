@@ -51,8 +51,7 @@ body.coach-cards .hand-area.my-turn .card.playable { outline: 4px solid #ffe066;
   animation: coach-glow 1.2s ease-in-out infinite alternate; }
 body.coach-draw .draw-pile:not([disabled]) { outline: 4px solid #ffe066; outline-offset: 3px;
   animation: coach-glow 1.2s ease-in-out infinite alternate; }
-.hinted { outline: 4px dashed #5ce1ff !important; outline-offset: 4px; }
-.card.hinted { translate: 0 -8px; }
+.hinted { outline: 4px dashed #5ce1ff !important; outline-offset: 2px; }
 @keyframes coach-glow { from { box-shadow: 0 0 0 0 rgb(255 224 102 / 90%); } to { box-shadow: 0 0 14px 6px rgb(255 224 102 / 70%); } }
 .hint-text { margin: 4px 0 0; padding: 4px 10px; border-radius: 8px; background: rgb(255 224 102 / 20%);
   font-size: 0.88rem; line-height: 1.35; }
