@@ -248,6 +248,8 @@ def test_the_guided_game_starts_from_the_start_page_and_ends_with_a_summary(
     watch = open_page(DESKTOP)
     page = watch.page
     page.goto(live_server.url + "/")
+    page.evaluate("localStorage.setItem('unokit.prefs', JSON.stringify({speed: 'fast'}))")  # a whole round: quicker
+    page.reload()
     page.click("#learn-start")
     expect(page.locator("#coach")).to_be_visible()
     expect(page.locator("#hand .card").first).to_be_visible()
@@ -256,8 +258,9 @@ def test_the_guided_game_starts_from_the_start_page_and_ends_with_a_summary(
     assert room.settings.tutorial and room.settings.timer == 0
     assert [seat.kind for seat in room.seats] == ["human", "bot", "bot"]
     assert room.rules.scoring == "single-round"
-    play_on(page, time.monotonic() + 90)
-    page.click("#results-close")  # the result first, then the coach's summary beside the table
+    play_on(page, time.monotonic() + 150)
+    page.wait_for_timeout(500)  # the match's results come up ...
+    try_click(page, "#results-close")  # ... and closed, the coach's summary is beside the table
     expect(page.locator("#results")).to_be_hidden()
     expect(page.locator("#coach-text")).to_contain_text("You have learned the basics")
     expect(page.locator("#coach-end")).to_be_visible()
