@@ -319,3 +319,19 @@ def test_a_guided_game_in_each_edition_explains_that_editions_cards(
         assert any("swap hands" in text for text in explained)
     watch.screenshot(f"learn-coach-{edition}-phone")
     no_errors(watch)
+
+
+def test_the_top_bars_how_to_play_opens_over_the_lobby(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.fill("#create-form [name=name]", "Ann")
+    page.select_option("#create-form [name=edition]", "wild-jackpot")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    page.click("#howto-button")
+    expect(page.locator("#howto-dialog h1")).to_have_text("How to play UNO Wild Jackpot")
+    page.keyboard.press("Escape")
+    expect(page.locator("#howto-dialog")).to_be_hidden()
+    expect(page.locator("#lobby")).to_be_visible()
+    no_errors(watch)
