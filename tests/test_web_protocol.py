@@ -36,6 +36,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "start": {},
     "act": {"action": "R7!", "version": 12},
     "sync": {"version": 0},
+    "hint": {"version": 4},
     "ping": {},
     "chat": {"text": "good game <b>all</b>"},
     "rematch": {},

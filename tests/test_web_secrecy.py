@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -30,7 +31,7 @@ from unokit.engine.rules import Rules
 from unokit.narrate import Narrator, plain
 from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
-from web_support import Client, RunningServer, fast_settings, play_to_end, strings_outside
+from web_support import Client, RunningServer, choose, fast_settings, play_to_end, strings_outside
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
 SEED = 2**52
@@ -327,3 +328,48 @@ def test_the_links_routes_carry_no_secret() -> None:
     assert set(site) == {"base", "network", "local_only"} and secret not in json.dumps(site)
     assert svg == qr_svg(f"{site['base'] or server.http}/r/{code}")
     assert secret.encode() not in svg and hash_secret(secret).encode() not in svg
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_a_hint_names_only_a_move_of_the_asking_seats_own_update(server: RunningServer, edition: str) -> None:
+    """Ann asks for hints at her own decisions of a whole match against three bots (as often as the
+    limit allows): each answer holds its four fields, its move is one of the legal entries Ann was
+    just sent, and every card it names is in Ann's hand or on the pile; a spectator's hint is refused."""
+    code, secret = server.create_fixed_room(FixedSetup(SEED + 7), edition, seats=4, rules={"scoring": "single-round"})
+    ann = Client(server.url)
+    ann.send(type="resume", code=code, secret=secret)
+    ann.expect("lobby")
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("lobby")
+    for seat in (1, 2, 3):
+        ann.send(type="seat", seat=seat, bot=True)
+        ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    ann.send(type="start")
+    update = ann.expect("update")
+    rng, hints, asked_at, deadline = random.Random(SEED), 0, 0.0, time.monotonic() + 60
+    while not update["finished"]:
+        assert time.monotonic() < deadline, "the match did not end in time"
+        view = update["view"]
+        if view["actor"] == 0 and 0 in view["deciders"] and time.monotonic() - asked_at > 2.1:
+            asked_at = time.monotonic()
+            ann.send(type="hint", version=update["version"])
+            answer = ann.expect("hint")
+            hints += 1
+            assert set(answer) == {"type", "version", "move", "why"}
+            assert answer["version"] == update["version"] and answer["move"] in update["legal"]
+            named = set(strings_outside(answer, lambda path: path[-1:] == ("why",))) & card_strings(edition)
+            assert named <= set(view["hand"]) | {view["top_card"]}, named
+        action = choose(update, rng) if update["legal"] else None
+        if action is not None:
+            ann.send(type="act", action=action, version=update["version"])
+        message = ann.recv(10)
+        while message["type"] != "update":
+            assert message["type"] != "error" or message["code"] == "stale", message
+            message = ann.recv(10)
+        update = message
+    assert hints > 0
+    watcher.send(type="hint", version=0)
+    assert watcher.expect("error")["code"] == "forbidden"
+    for client in (ann, watcher):
+        client.close()

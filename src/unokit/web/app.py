@@ -42,6 +42,7 @@ from unokit.web.guard import (
     check_room_lookup,
     refuse_room_request,
 )
+from unokit.web.hints import HINT_BURST, HINT_WINDOW
 from unokit.web.hub import Hub
 from unokit.web.links import Site, origin_of, parse_public_url, qr_svg
 from unokit.web.protocol import (
@@ -377,6 +378,7 @@ class Connection:
         """When this connection created its rooms in the last hour."""
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.chat_limiter = ChatLimiter()
+        self.hint_limiter = ChatLimiter(HINT_BURST, HINT_WINDOW)
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -485,14 +487,16 @@ class Connection:
         elif kind == "read_rule":
             self.send(read_rule_message(message["text"]))
         elif kind == "create":
+            tutorial = message.get("tutorial", False)  # a guided first game: no timer, unlisted, nobody joins late
             settings = RoomSettings(
                 message["edition"],
                 message["seats"],
                 message.get("rules", {}),
                 message.get("bot", "heuristic"),
-                message.get("timer", 30),
-                message.get("public", False),
-                message.get("late_join", True),
+                0 if tutorial else message.get("timer", 30),
+                message.get("public", False) and not tutorial,
+                message.get("late_join", True) and not tutorial,
+                tutorial,
             )
             self.check_create()
             room, secret = await self.hub.create(settings, message["name"])
@@ -536,6 +540,11 @@ class Connection:
             await self.room().start(member)
         elif kind == "act":
             await self.room().act(member, message["action"], message["version"])
+        elif kind == "hint":
+            room = self.room()
+            if not self.hint_limiter.allow():
+                raise RoomError("rate-limited", f"at most {HINT_BURST} hints in {HINT_WINDOW:g} seconds: wait a little")
+            self.send(room.hint(member, message["version"]))
         elif kind == "sync":
             room = self.room()
             self.check_resync(room, min(message["version"], room.version))
@@ -611,6 +620,8 @@ def create_app(
         Route("/", page),
         Route("/r/{code}", page),
         Route("/replay/{code}", page),
+        Route("/how-to-play", page),
+        Route("/how-to-play/{edition}", page),
         Route("/api/options", api_options),
         Route("/api/site", api_site),
         Route("/healthz", healthz),

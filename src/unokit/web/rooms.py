@@ -40,12 +40,14 @@ from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.narrate import Narrator, narrate_events
 from unokit.web.chat import CHAT_HISTORY, chat_history
+from unokit.web.hints import hint_for, hint_seed
 from unokit.web.messages import legal_entry, read_rule_message, reading_entry
 from unokit.web.rematch import check_rematch, rematch_status
 from unokit.web.settings import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MIN_TIMER,
+    TUTORIAL_PACE,
     FixedSetup,
     RoomError,
     RoomSettings,
@@ -583,6 +585,28 @@ class Room:
             except UnoError as exc:  # the engine's reason, GameOverError included
                 raise RoomError("illegal", str(exc)) from None
 
+    def hint(self, member: Member, version: int) -> dict[str, Any]:
+        """The ``hint`` answer: the heuristic bot's move for the member's own decision, computed
+        from that seat's view alone (:func:`unokit.web.hints.hint_for`)."""
+        game = self.game
+        if game is None or game.is_over:
+            raise RoomError("forbidden", "hints are given during a match")
+        seat = member.seat
+        if seat is None:
+            raise RoomError("forbidden", "spectators get no hints")
+        if version != self.version:
+            raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+        if seat != game.actor or seat not in game.deciders():
+            raise RoomError("not-your-turn", "a hint is given for your own decision, when it is yours")
+        view = game.view(seat)
+        hint = hint_for(view, hint_seed(self.seed, seat, version))
+        return {
+            "type": "hint",
+            "version": version,
+            "move": legal_entry(game, view, hint.action, self.names()),
+            "why": hint.why,
+        }
+
     async def apply(self, seat: int, action: int) -> None:
         """Apply an action to a copy of the game through the engine (which raises, changing nothing,
         if it is illegal), store it with what it changed, then make the copy the room's game and
@@ -815,16 +839,17 @@ class Room:
             return None
         if game.is_over:
             return None
-        paused = self.last_change + settings.bot_delay * self.pause
+        delay = settings.bot_delay * (TUTORIAL_PACE if self.settings.tutorial else 1.0)
+        paused = self.last_change + delay * self.pause
         if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
             first = self.first_racer()
             if first is not None:
-                return paused + settings.bot_delay * first[1], "interrupt"
+                return paused + delay * first[1], "interrupt"
         seat = self.seats[game.actor]
         if seat.kind == "bot" or seat.auto:
             if self.jump_in_watched():
-                paused += settings.bot_delay * JUMP_GRACE
-            return paused + settings.bot_delay, "turn"
+                paused += delay * JUMP_GRACE
+            return paused + delay, "turn"
         deadline = self.turn_deadline()
         return (deadline, "timeout") if deadline is not None else None
 

@@ -111,6 +111,10 @@ class ServerSettings:
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""
 
 
+TUTORIAL_PACE = 2.5
+"""How many times ``bot_delay`` a guided first game's bots take over a move."""
+
+
 @dataclass(frozen=True)
 class RoomSettings:
     """What the host chose: edition, number of seats, rule options and the bots' level."""
@@ -125,6 +129,8 @@ class RoomSettings:
     """Listed on the start page while in the lobby with an open seat."""
     late_join: bool = True
     """During a match a newcomer may claim a bot's seat, theirs from the next round."""
+    tutorial: bool = False
+    """A guided first game: its bots take :data:`TUTORIAL_PACE` times as long over each move."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -137,7 +143,10 @@ class RoomSettings:
 
     def options(self) -> dict[str, Any]:
         """The room options as ``lobby`` and ``update`` show them."""
-        return {"timer": self.timer, "public": self.public, "late_join": self.late_join}
+        shown: dict[str, Any] = {"timer": self.timer, "public": self.public, "late_join": self.late_join}
+        if self.tutorial:
+            shown["tutorial"] = True
+        return shown
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoomSettings:
@@ -152,6 +161,7 @@ class RoomSettings:
             int(data.get("timer", 0)),
             bool(data.get("public", False)),
             bool(data.get("late_join", True)),
+            bool(data.get("tutorial", False)),
         )
 
 

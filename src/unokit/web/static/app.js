@@ -14,13 +14,32 @@ import { addLog, renderTable } from "./table.js";
 import { tableKey } from "./hand.js";
 import { showNextResult, closeResults } from "./dialogs.js";
 import { presentUpdate, presenter } from "./animation.js";
-import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
 import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
 import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom } from "./room.js";
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
+
+// ------------------------------------------------------------------ loaded on demand
+
+/** @type {typeof import("./replay.js") | null} */
+let replayModule = null;
+
+/**
+ * The replay page (replay.js, loaded the first time it is opened).
+ * @param {string} code
+ */
+async function openReplay(code) {
+  if (!replayModule) {
+    replayModule = await import("./replay.js");
+    replayModule.bindReplay();
+  }
+  replayModule.startReplay(code);
+}
+
+/** Teaching newcomers (learn.js): how to play, the guided first game, hints. */
+const learn = () => import("./learn.js");
 
 // ------------------------------------------------------------------ messages
 
@@ -47,6 +66,8 @@ function handleMessage(message) {
       return onRemoved(message);
     case "left":
       return onLeft();
+    case "hint":
+      return learn().then((module) => module.onHint(message));
     default:
       return undefined;
   }
@@ -121,6 +142,7 @@ function onUpdate(message) {
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   onRoomUpdate(message);
+  if (message.options?.tutorial) learn().then((module) => module.coachGame(message));
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
   // the event queue (animation.js) tells the events in order, with their motion, then draws this
@@ -201,7 +223,7 @@ function onKey(event) {
     }
     return;
   }
-  if (state.screen === "replay") return replayKey(event);
+  if (state.screen === "replay") return replayModule?.replayKey(event);
   tableKey(event);
 }
 
@@ -212,10 +234,12 @@ function route() {
   const params = new URLSearchParams(location.search);
   const room = path.match(/^\/r\/([^/]+)\/?$/);
   const replayPath = path.match(/^\/replay\/([^/]+)\/?$/);
-  if (replayPath) return startReplay(decodeURIComponent(replayPath[1]));
+  if (replayPath) return openReplay(decodeURIComponent(replayPath[1]));
+  if (/^\/how-to-play(\/|$)/.test(path)) return learn().then((module) => module.showHowtoPage(path));
+  if (params.has("learn")) learn().then((module) => module.startTutorial(params.get("learn") ?? ""));
   if (room) {
     const code = decodeURIComponent(room[1]);
-    if (params.has("replay")) return startReplay(code);
+    if (params.has("replay")) return openReplay(code);
     if (params.has("watch")) return watch(code);
     return enterRoom(code);
   }
@@ -231,13 +255,16 @@ function bind() {
   bindStart();
   $("#replay-button").addEventListener("click", () => {
     history.pushState(null, "", `/r/${state.code}?replay`);
-    startReplay(/** @type {string} */ (state.code));
+    openReplay(/** @type {string} */ (state.code));
   });
   bindLobby();
   bindChat();
   bindRoom();
   $("#results-close").addEventListener("click", closeResults);
-  bindReplay();
+  document.addEventListener("click", (event) => {
+    const target = /** @type {Element} */ (event.target).closest?.("[data-learn]");
+    if (target) learn().then((module) => module.onLearnClick(target));
+  });
   bindSettings();
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());

@@ -12,10 +12,11 @@ const PREFS_KEY = "unokit.prefs";
  * @property {Speed} speed how fast the table's motion plays
  * @property {boolean} colourBlind a symbol and a pattern on every colour
  * @property {boolean} notify a notification when it is your turn and the page is in the background
+ * @property {boolean} hints a Hint button on your turn (the bot's move, asked of the server)
  */
 
 /** @type {Prefs} */
-const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false };
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
@@ -29,6 +30,7 @@ function load() {
     if (Object.hasOwn(SPEED_FACTORS, saved.speed)) prefs.speed = saved.speed;
     if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
     if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
+    if (typeof saved.hints === "boolean") prefs.hints = saved.hints;
   }
   return prefs;
 }
@@ -62,9 +64,10 @@ export function motionMs(ms) {
   return reducedMotion() ? 0 : Math.round(ms * SPEED_FACTORS[prefs.speed]);
 }
 
-/** Reflect the preferences on the page: `data-colour-blind` and `data-speed` on <html>. */
+/** Reflect the preferences on the page: `data-colour-blind`, `data-hints` and `data-speed` on <html>. */
 export function applyPrefs() {
   const root = document.documentElement;
   root.toggleAttribute("data-colour-blind", prefs.colourBlind);
+  root.toggleAttribute("data-hints", prefs.hints || root.hasAttribute("data-guided")); // a guided game has hints
   root.dataset.speed = prefs.speed;
 }

@@ -1,5 +1,5 @@
 // The top bar's mute button and settings menu (sound, motion speed, colour-blind marks, turn
-// notifications), made of native controls so that the keyboard works; Escape closes it.
+// notifications, hints), made of native controls so that the keyboard works; Escape closes it.
 
 import { $, $$, show } from "./dom.js";
 import { prefs, setPref } from "./prefs.js";
@@ -76,6 +76,7 @@ function syncControls() {
   input("#pref-muted").checked = prefs.muted;
   for (const radio of speeds()) radio.checked = radio.value === prefs.speed;
   input("#pref-colour-blind").checked = prefs.colourBlind;
+  input("#pref-hints").checked = prefs.hints;
   const allowed = "Notification" in window && Notification.permission === "granted";
   input("#pref-notify").checked = prefs.notify && allowed;
 }
@@ -126,6 +127,8 @@ export function bindSettings() {
   const colourBlind = input("#pref-colour-blind");
   colourBlind.addEventListener("change", () => setPref("colourBlind", colourBlind.checked));
   $("#pref-notify").addEventListener("change", onNotifyChange);
+  const hints = input("#pref-hints");
+  hints.addEventListener("change", () => setPref("hints", hints.checked));
   $("#settings-close").addEventListener("click", closeMenu);
   menu().addEventListener("keydown", (event) => {
     event.stopPropagation(); // the table's keys do not act from the menu

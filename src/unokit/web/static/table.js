@@ -53,6 +53,7 @@ export function renderTable() {
   renderScores(view);
   renderRulesShown(view);
   renderDecision(view);
+  document.dispatchEvent(new CustomEvent("unokit:table-drawn")); // the coach and the hints follow the table
   if (!firstDrawn && view.top_card) {
     firstDrawn = true;
     performance.mark("unokit:table-drawn");

@@ -8,7 +8,7 @@ type Message = Record<string, any>;
 type SeatInfo = { seat: number; name: string; kind: string; away?: boolean; ready?: boolean; auto?: boolean };
 
 /** The room options (`lobby.options`, `update.options`). */
-type RoomOptions = { timer: number; public: boolean; late_join: boolean };
+type RoomOptions = { timer: number; public: boolean; late_join: boolean; tutorial?: boolean };
 
 /** `update.rematch` once the match is over. */
 type RematchStatus = { votes: number[]; waiting: number[] };
