@@ -307,3 +307,40 @@ def test_the_room_features_messages_hold_no_hand_pile_or_other_seats_secret(serv
                 assert message["seat"] == {"ann": 0, "bob": 1}[name]
     assert {"chat", "chat_history", "lobby", "update", "moved"} <= kinds_seen
     assert any(m["type"] == "update" and m["claimed_seat"] == 2 for m in late.received)
+
+
+def test_the_players_still_reading_the_results_are_told_by_seat_number_only() -> None:
+    """``update.reading`` names seats and seconds, nothing of a hand; and ``continue`` is answered with
+    no more than anyone sees."""
+    with RunningServer(":memory:", fast_settings(results_seconds=30)) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"hand_size": 3, "target_score": 300})
+        code = ann.expect("welcome")["code"]
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="start")
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code)
+        ended = play_to_end(
+            ann,
+            random.Random(2),
+            stop=lambda c: any(
+                e["kind"] == "round_end" for m in c.received if m["type"] == "update" for e in m["events"]
+            ),
+        )
+        assert ended["reading"] is not None
+        ann.send(type="continue")
+        ann.expect("update", where=lambda m: m["reading"] is None)
+        watcher.expect("update", where=lambda m: m["reading"] is None)
+        cards = card_strings("classic")
+        for client in (ann, watcher):
+            for message in client.received:
+                if message["type"] == "update" and message["reading"] is not None:
+                    reading = message["reading"]
+                    assert set(reading) == {"waiting", "remaining", "total"}
+                    assert all(type(seat) is int for seat in reading["waiting"])
+                    assert not cards.intersection(strings_outside_allowed(message))
+                    if message["you"] is None:
+                        assert message["view"]["hand"] == [] and message["legal"] == []
+        ann.close()
+        watcher.close()

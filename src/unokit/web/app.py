@@ -478,6 +478,8 @@ class Connection:
             await post_chat(room, member, message["text"])
         elif kind == "rematch":
             await vote_rematch(self.room(), member)
+        elif kind == "continue":
+            self.room().read_results(member)
         elif kind == "kick":
             await self.room().kick(member, message["seat"])
         elif kind == "leave":

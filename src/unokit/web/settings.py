@@ -103,6 +103,9 @@ class ServerSettings:
     allowed_hosts: tuple[str, ...] = ()
     """Host names (``name`` or ``name:port``) a request may be addressed to besides the server's own
     (the address it listens on, and localhost, 127.0.0.1 and [::1])."""
+    results_seconds: float = 60.0
+    """After a round (not the match), the longest the next round's first decision waits for the
+    connected players to close the results (``continue``); then play goes on without them."""
     idle_minutes: float = 30.0
     """A match nobody (player or spectator) has been connected to for this long is put away: it
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""

@@ -17,7 +17,7 @@ import { presentUpdate, presenter } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
 import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
-import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom } from "./room.js";
+import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom, continueIfRead } from "./room.js";
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
@@ -137,6 +137,7 @@ function onUpdate(message) {
 function afterUpdate(message, events, live) {
   if (!live && state.finished && !state.resultsQueue.length) queueFinalResults(events);
   showNextResult();
+  continueIfRead(message);
   noticeUpdate(message);
 }
 

@@ -6,7 +6,7 @@ import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
 import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
-import { capitalize } from "./labels.js";
+import { capitalize, seatList } from "./labels.js";
 
 /**
  * A late arrival watches until the next round, when they take seat `seat`.
@@ -34,6 +34,8 @@ export function onRoomWelcome(message) {
 export function onRoomUpdate(message) {
   // null until the match is over
   state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
+  state.reading = message.reading && Array.isArray(message.reading.waiting) ? message.reading : null;
+  if (!state.reading) state.continued = false;
   if (typeof message.claimed_seat === "number") {
     claim(message.claimed_seat);
   } else if (typeof message.you === "number") {
@@ -43,6 +45,19 @@ export function onRoomUpdate(message) {
     state.claimedSeat = null; // the match ended before the next round: the claim is void
   }
   renderRoomBanner();
+}
+
+/**
+ * The round's results are read: the next round waits for this player no longer.  Sent once the page
+ * shows the table of an update whose results hold it (`update.reading`), or when the results close.
+ * @param {Message | null} message the update drawn (else the last one heard of)
+ */
+export function continueIfRead(message = null) {
+  const reading = message ? message.reading : state.reading;
+  if (!reading || !Array.isArray(reading.waiting) || state.seat === null || !reading.waiting.includes(state.seat)) return;
+  if (state.continued || !$("#results").hidden || state.resultsQueue.some((result) => result.kind === "round")) return;
+  state.continued = true;
+  conn.send({ type: "continue" });
 }
 
 /** The seat entry of `seat` in the last seats heard of. */
@@ -104,8 +119,8 @@ function renderResultsRematch() {
   else $("#results .overlay-box > .row").before(fresh); // above the buttons
 }
 
-/** @param {number[]} seats */
-const names = (seats) => seats.map((seat) => (seat === state.seat ? "you" : seatName(seat))).join(", "); // mid-sentence: "you"
+/** @param {number[]} seats the seats named mid-sentence: "Ann and you" */
+const names = (seats) => seatList(seats, state.seat, seatName);
 
 /**
  * The rematch vote: a button for a player, who voted and who is awaited for everyone.
@@ -260,9 +275,13 @@ function buildLeave() {
   });
 }
 
-/** Hide the banners on the other screens; the top bar's Leave. */
+/** Hide the banners on the other screens; the top bar's Leave; `continue` once the results close. */
 export function bindRoom() {
   buildLeave();
+  const results = $("#results");
+  new MutationObserver(() => {
+    if (results.hidden) continueIfRead();
+  }).observe(results, { attributes: true, attributeFilter: ["hidden"] });
   document.addEventListener("unokit:screen", () => {
     renderRoomBanner();
     renderLeave();

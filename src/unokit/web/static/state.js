@@ -56,6 +56,9 @@ function freshRoom() {
     ruleEditorCount: -1,
     /** @type {RematchStatus | null} */
     rematch: null,
+    /** @type {ReadingStatus | null} `update.reading`: who is still reading the round's results */
+    reading: null,
+    continued: false, // this page sent `continue` for the results being read
     /** @type {number | null} the bot seat this late arrival takes at the next round */
     claimedSeat: null,
     quickPlay: false, // "Play now against bots": the lobby fills the seats with bots and starts

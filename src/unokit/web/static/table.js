@@ -10,7 +10,7 @@ import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
-import { plural } from "./labels.js";
+import { plural, seatList } from "./labels.js";
 
 const MAX_LOG = 400;
 let firstDrawn = false;
@@ -116,6 +116,9 @@ function renderStatus(view) {
   const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
+  } else if (state.reading?.waiting.length) {
+    const who = seatList(state.reading.waiting, state.seat, seatName);
+    status.textContent = `Waiting for ${who} to read the results: the next round begins then.`;
   } else if (!mine && jump) {
     status.textContent = `Jump in! You hold the same card: play it before ${seatName(view.actor)} moves.`;
   } else {

@@ -1,0 +1,154 @@
+"""Regression tests of bugs found in play, through the page: Playwright driving Debian's Chromium
+against the real server (screenshots in ``test-artifacts/``)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from browser_support import (  # noqa: F401  (fixtures, used by their names)
+    LiveServer,
+    PageWatch,
+    browser_fixture,
+    browser_settings,
+    open_page_fixture,
+    playwright_instance_fixture,
+    start_server,
+    wait_for_my_move,
+)
+from test_browser import fill_with_bots_and_start, my_move
+
+OpenPage = Callable[..., PageWatch]
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 375, "height": 667}
+
+
+@pytest.fixture(scope="module", name="live_server")
+def live_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The real server with quick bots; the results of a round hold the table up to a minute."""
+    db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
+    live = start_server(str(db), browser_settings(results_seconds=60.0))
+    yield live
+    live.server.should_exit = True
+    live.thread.join(timeout=10)
+
+
+def create_room(
+    page: Page,
+    url: str,
+    *,
+    seats: int = 2,
+    edition: str = "classic",
+    form: dict[str, str] | None = None,
+    rules: dict[str, str] | None = None,
+) -> str:
+    """Create Ann's room through the start page (``form``: fields of the form by name, ``rules``:
+    the more rules' fields); returns its code once the lobby shows."""
+    page.goto(url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.fill("#create-form [name=name]", "Ann")
+    page.select_option("#create-form [name=edition]", edition)
+    page.fill("#create-form [name=seats]", str(seats))
+    for name, value in (form or {}).items():
+        field = page.locator(f"#create-form [name={name}]")
+        if field.evaluate("f => f.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    if rules:
+        page.click("#more-rules summary")
+        for option, value in rules.items():
+            page.fill(f'#create-form [name="rule.{option}"]', value)
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    return page.inner_text("#lobby-code").strip()
+
+
+def play_until_results(page: Page, timeout: float = 90.0) -> None:
+    """Make this page's moves until a result shows."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        wait_for_my_move(page)
+        if my_move(page) == "results":
+            return
+        page.wait_for_timeout(30)
+    raise AssertionError("no result within the time")
+
+
+def room_state(live: LiveServer, code: str) -> dict[str, Any]:
+    def read() -> dict[str, Any]:
+        room = live.room(code)
+        return {"reading": sorted(room.reading), "auto": room.seats[0].auto, "version": room.version}
+
+    result: dict[str, Any] = live.call(read)
+    return result
+
+
+# ---------------------------------------------------------------- the results cost no turn
+
+
+def test_reading_the_results_does_not_cost_the_player_their_turn(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    code = create_room(page, live_server.url, form={"timer": "10", "target_score": "500"}, rules={"hand_size": "3"})
+    fill_with_bots_and_start(page)
+    play_until_results(page)
+    expect(page.locator("#results-close")).to_have_text("Continue")
+    before = room_state(live_server, code)
+    assert before["reading"] == [0]
+    page.wait_for_timeout(11_500)  # longer than the 10 s turn timer
+    after = room_state(live_server, code)
+    assert not after["auto"], "the bot took the seat while its player read the results"
+    assert after["version"] == before["version"], "the next round went on while the results were read"
+    watch.screenshot("fixes-results-held-desktop")
+    page.click("#results-close")
+    expect(page.locator('[data-role="auto"]')).to_have_count(0)
+    deadline = time.monotonic() + 5
+    while room_state(live_server, code)["reading"]:
+        assert time.monotonic() < deadline, "the page did not say the results were read"
+        time.sleep(0.05)
+    wait_for_my_move(page)
+    expect(page.locator('[data-role="auto"]')).to_have_count(0)
+    assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- presets change only what they name
+
+
+def test_a_preset_changes_only_what_it_names_and_shows_what_changed(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.select_option("#create-form [name=scoring]", "single-round")
+    page.fill("#create-form [name=seats]", "3")
+    page.click("#house-rules summary")
+    summary = page.locator("#preset-summary")
+    for preset in ("house", "official", "party", "house"):
+        page.select_option("#preset", preset)
+        assert page.input_value("#create-form [name=scoring]") == "single-round", f"{preset} reset the scoring"
+        assert page.input_value("#create-form [name=seats]") == "3"
+        expect(summary).to_contain_text(re.compile(r"Changed: .+\.|Nothing changed\."))
+    page.select_option("#preset", "official")
+    expect(summary).to_contain_text("Changed: ")
+    assert page.locator('#house-fields [data-changed="true"]').count() >= 4
+    page.select_option("#preset", "official")
+    expect(summary).to_contain_text("Nothing changed.")
+    page.select_option("#preset", "no-mercy")  # it names the scoring: that one it sets
+    assert page.input_value("#create-form [name=scoring]") == "single-round"
+    page.select_option("#create-form [name=scoring]", "winner-collects")
+    page.select_option("#preset", "official")
+    page.select_option("#preset", "no-mercy")
+    assert page.input_value("#create-form [name=scoring]") == "single-round"
+    expect(summary).to_contain_text("Scoring")
+    assert page.locator('#create-form label[data-changed="true"]:has([name=scoring])').count() == 1
+    page.locator("#house-rules").scroll_into_view_if_needed()
+    watch.screenshot("fixes-preset-desktop")
+    assert not watch.real_errors(), watch.errors
