@@ -3,6 +3,7 @@ against the real server (screenshots in ``test-artifacts/``)."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,10 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     wait_for_my_move,
 )
 from test_browser import fill_with_bots_and_start, my_move
+from unokit.engine.cards import card_name
+from unokit.engine.deck import stacked_deck
+from unokit.engine.rules import Rules
+from unokit.web.rooms import FixedSetup, RoomSettings
 
 OpenPage = Callable[..., PageWatch]
 DESKTOP = {"width": 1366, "height": 768}
@@ -32,7 +37,7 @@ PHONE = {"width": 375, "height": 667}
 def live_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The real server with quick bots; the results of a round hold the table up to a minute."""
     db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
-    live = start_server(str(db), browser_settings(results_seconds=60.0))
+    live = start_server(str(db), browser_settings(results_seconds=60.0, min_timer=1))
     yield live
     live.server.should_exit = True
     live.thread.join(timeout=10)
@@ -151,4 +156,87 @@ def test_a_preset_changes_only_what_it_names_and_shows_what_changed(
     assert page.locator('#create-form label[data-changed="true"]:has([name=scoring])').count() == 1
     page.locator("#house-rules").scroll_into_view_if_needed()
     watch.screenshot("fixes-preset-desktop")
+    assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- a dialog closes when its decision is gone
+
+WATCH_FRAMES = """
+(() => {
+  const Socket = window.WebSocket;
+  window.__frames = [];
+  window.__dialog = [];
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        try { window.__frames.push({ t: performance.now(), m: JSON.parse(event.data) }); } catch {}
+      });
+    }
+  };
+  document.addEventListener("DOMContentLoaded", () => {
+    const box = document.querySelector("#decision");
+    new MutationObserver(() => window.__dialog.push({ t: performance.now(), open: !box.hidden }))
+      .observe(box, { attributes: true, attributeFilter: ["hidden"] });
+  });
+})();
+"""
+"""Records in the page when each frame arrives and when the decision dialog opens and closes."""
+
+RULES_3 = {"hand_size": 3, "scoring": "single-round"}
+
+
+def fixed_room(live: LiveServer, hands: list[list[str]], start: str, timer: int = 0, seats: int = 2) -> tuple[str, str]:
+    """A room created in code whose deal is fixed (Ann in seat 0 plays first); its code and Ann's secret."""
+    rules = Rules.from_dict(RULES_3)
+    deck = stacked_deck("classic", hands, start, dealer=seats - 1, rules=rules)
+    setup = FixedSetup(2**41 + 7, tuple(card_name(card) for card in deck), dealer=seats - 1)
+    settings = RoomSettings("classic", seats, dict(RULES_3), "heuristic", timer)
+    room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
+    return str(room.code), str(secret)
+
+
+def open_as_ann(watch: PageWatch, live: LiveServer, code: str, secret: str) -> None:
+    """Ann's page takes her seat, fills the others with bots and starts."""
+    page = watch.page
+    page.goto(live.url + "/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+    )
+    page.goto(f"{live.url}/r/{code}")
+    expect(page.locator("#lobby")).to_be_visible()
+    fill_with_bots_and_start(page)
+
+
+def test_a_dialog_closes_the_moment_its_decision_is_no_longer_the_players(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    watch = open_page(viewport=PHONE)
+    page = watch.page
+    page.add_init_script(WATCH_FRAMES)
+    code, secret = fixed_room(live_server, [["W", "G3", "R1"], ["B5", "Y9", "B2"]], "R5", timer=3)
+    open_as_ann(watch, live_server, code, secret)
+    page.click('#hand .card.playable[data-card="W"]')
+    expect(page.locator("#decision")).to_be_visible()
+    expect(page.locator("#decision-title")).to_have_text("Choose a colour")
+    watch.screenshot("fixes-dialog-open-phone")
+    expect(page.locator("#decision")).to_be_hidden(timeout=8000)  # the turn timer ran out: the bot chose
+    timing: dict[str, Any] = page.evaluate(
+        """() => {
+          const updates = window.__frames.filter((f) => f.m.type === "update");
+          const asked = updates.findIndex((f) => f.m.legal.some((e) => e.type === "colour"));
+          const gone = updates.slice(asked).find((f) => !f.m.legal.some((e) => e.type === "colour"));
+          const before = window.__dialog.filter((d) => d.t <= gone.t);
+          return { gone: gone.t, openThen: before.length > 0 && before[before.length - 1].open,
+                   after: window.__dialog.filter((d) => d.t > gone.t) };
+        }"""
+    )
+    after = timing["after"]
+    assert not any(change["open"] for change in after), f"a dialog opened for a decision already gone: {timing}"
+    if timing["openThen"]:
+        assert after and after[0]["t"] - timing["gone"] < 150, f"the dialog stayed open: {timing}"
+    status = page.inner_text("#status")
+    assert "colour" not in status and not status.startswith("Your move"), status
+    watch.screenshot("fixes-dialog-closed-phone")
     assert not watch.real_errors(), watch.errors

@@ -12,7 +12,7 @@ import { loadOptions, showStart, showJoin, watch, enterRoom, bindStart } from ".
 import { onLobby, onReading, showReading, renderLobby, bindLobby } from "./lobby.js";
 import { addLog, renderTable } from "./table.js";
 import { tableKey } from "./hand.js";
-import { showNextResult, closeResults } from "./dialogs.js";
+import { showNextResult, closeResults, dropStaleDecision } from "./dialogs.js";
 import { presentUpdate, presenter } from "./animation.js";
 import { startReplay, replayKey, bindReplay } from "./replay.js";
 import { applyPrefs } from "./prefs.js";
@@ -121,6 +121,7 @@ function onUpdate(message) {
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   onRoomUpdate(message);
+  if (message.version > state.shownVersion && dropStaleDecision(message)) renderTable();
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
   // the event queue (animation.js) tells the events in order, with their motion, then draws this

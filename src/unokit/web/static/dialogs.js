@@ -4,7 +4,7 @@
 // room's scoring says (winner-collects, running-tally or single-round, which has no points), and
 // celebrate the winner with confetti (none with reduced motion).
 
-import { $, badge, el, show, sleep } from "./dom.js";
+import { $, $$, badge, el, show, sleep } from "./dom.js";
 import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
@@ -79,6 +79,35 @@ export function cancelChoice() {
   renderDecision(state.view);
 }
 
+/**
+ * An update has just arrived (before its events are presented): if the dialog shown asks for a
+ * decision the update no longer offers this player (the timer ran out and the bot chose, the game
+ * moved on), the dialog closes now, and so do the table's moves, not once the events have played.
+ * The status line says whose decision it is now; a dialog drawn later (the event queue behind) opens
+ * only for what the last update offers.  Whether anything closed.
+ * @param {Message} message
+ */
+export function dropStaleDecision(message) {
+  const box = $("#decision");
+  if (!Array.isArray(message.legal) || typeof message.version !== "number") return false;
+  const offered = new Set(message.legal.map((/** @type {LegalEntry} */ entry) => entry.action));
+  state.offered = offered;
+  if (box.hidden) return false;
+  const shown = $$("#decision-options button.option").map((button) => button.dataset.action ?? "");
+  if (shown.some((action) => offered.has(action))) return false;
+  choiceOpen = null;
+  state.legal = [];
+  state.staleUntil = message.version; // until the table shows that update
+  const actor = message.view?.actor;
+  const status = $("#status");
+  status.textContent = typeof actor === "number" && typeof message.asks === "string" && message.asks
+    ? actor === state.seat && message.legal.length ? `Your move: ${message.asks}.` : `${seatName(actor)} to ${message.asks}.`
+    : "";
+  status.classList.remove("mine");
+  renderDecision(state.view);
+  return true;
+}
+
 /** @param {View | null} view */
 export function renderDecision(view) {
   const box = $("#decision");
@@ -102,6 +131,7 @@ export function renderDecision(view) {
   } else {
     choiceOpen = null;
   }
+  entries = entries.filter((entry) => state.offered.has(entry.action)); // not already taken away
   document.body.classList.toggle("has-decision", entries.length > 0);
   if (!entries.length) {
     show(box, false);

@@ -64,6 +64,10 @@ function freshRoom() {
     quickPlay: false, // "Play now against bots": the lobby fills the seats with bots and starts
     /** the version of the update the table shows */
     shownVersion: 0,
+    /** a decision shown was taken away by an update not yet shown: its version (the status line waits for it) */
+    staleUntil: 0,
+    /** @type {Set<string>} the actions the last update to arrive offers (it may be ahead of the table shown) */
+    offered: new Set(),
     /** @type {{seat: number, remaining: number, total: number, at: number} | null} `update.timer`, received `at` (performance.now()) */
     turnTimer: null,
   };

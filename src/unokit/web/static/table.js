@@ -111,13 +111,15 @@ function renderColour(view) {
 /** @param {View} view */
 function renderStatus(view) {
   const status = $("#status");
+  if (state.staleUntil > state.shownVersion) return; // dropStaleDecision said whose turn it is now
   const mine = myDecisions().length > 0;
   const jump = myJumps().length > 0;
   const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
-  } else if (state.reading?.waiting.length) {
-    const who = seatList(state.reading.waiting, state.seat, seatName);
+  } else if (state.reading?.waiting.some((seat) => seat !== state.seat || !state.continued)) {
+    const waiting = state.reading.waiting.filter((seat) => seat !== state.seat || !state.continued);
+    const who = seatList(waiting, state.seat, seatName);
     status.textContent = `Waiting for ${who} to read the results: the next round begins then.`;
   } else if (!mine && jump) {
     status.textContent = `Jump in! You hold the same card: play it before ${seatName(view.actor)} moves.`;
