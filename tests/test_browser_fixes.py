@@ -240,3 +240,70 @@ def test_a_dialog_closes_the_moment_its_decision_is_no_longer_the_players(
     assert "colour" not in status and not status.startswith("Your move"), status
     watch.screenshot("fixes-dialog-closed-phone")
     assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- the chat on a phone
+
+
+def overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two boxes (in the same coordinates) overlap."""
+    assert a is not None and b is not None
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def page_box(page: Page, selector: str) -> dict[str, float]:
+    """The box of the first element matching ``selector`` in page coordinates (scrolling aside)."""
+    box: dict[str, float] = page.eval_on_selector(
+        selector,
+        "e => { const r = e.getBoundingClientRect(); const fixed = getComputedStyle(e).position === 'fixed';"
+        " return {x: r.x, y: r.y + (fixed ? 0 : 0), width: r.width, height: r.height}; }",
+    )
+    return box
+
+
+@pytest.mark.parametrize("size", [PHONE, {"width": 390, "height": 844}], ids=["375x667", "390x844"])
+def test_on_a_phone_the_chat_never_covers_the_hand_or_the_scores(
+    live_server: LiveServer, open_page: OpenPage, size: dict[str, int]
+) -> None:
+    watch = open_page(viewport=size)
+    page = watch.page
+    create_room(page, live_server.url, seats=4, edition="wild-jackpot")
+    page.click("#chat .chat-toggle")
+    expect(page.locator("#chat .chat-panel")).to_be_visible()
+    submit = page.get_by_role("button", name="Submit rule cards")
+    submit.scroll_into_view_if_needed()
+    assert not overlap(submit.bounding_box(), page.locator("#chat .chat-panel").bounding_box()), (
+        "the sheet covers Submit"
+    )
+    watch.screenshot(f"fixes-chat-lobby-{size['width']}")
+    page.click("#chat .chat-close")
+    page.click("#fill-bots")
+    expect(page.locator('#lobby-seats li[data-kind="open"]')).to_have_count(0)
+    page.click("#chat .chat-toggle")
+    expect(page.locator("#chat .chat-panel")).to_be_visible()
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#chat .chat-panel")).to_be_hidden()  # the sheet opened in the lobby closed
+    wait_for_my_move(page)
+    watch.screenshot(f"fixes-chat-table-{size['width']}")
+    cards = page.locator("#hand .card")
+    toggle = page.locator("#chat .chat-toggle")
+    expect(toggle).to_be_visible()
+    for scroll in (0, 10_000):  # at the top of the page and scrolled to its end
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        page.wait_for_timeout(100)
+        button = toggle.bounding_box()
+        for index in range(cards.count()):
+            assert not overlap(button, cards.nth(index).bounding_box()), f"the chat button covers card {index}"
+        rows = page.locator("#scoreboard tr")
+        for index in range(rows.count()):
+            assert not overlap(button, rows.nth(index).bounding_box()), "the chat button covers the scores"
+    page.evaluate("window.scrollTo(0, 0)")
+    last = cards.nth(cards.count() - 1).bounding_box()
+    assert last is not None and last["y"] + last["height"] <= size["height"], "the hand is not in sight"
+    assert not watch.real_errors(), watch.errors

@@ -623,10 +623,10 @@ class Room:
             if seat is None:
                 raise RoomError("forbidden", "spectators do not play")
             self.take_back(seat)  # any action, even one refused, shows the player is back
-            if self.reading:
-                raise RoomError("forbidden", "the next round begins once everyone has read the results")
             if version != self.version:
                 raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+            if self.reading:
+                raise RoomError("forbidden", "the next round begins once everyone has read the results")
             try:
                 action = game.actions.parse(text)
             except NotationError as exc:
