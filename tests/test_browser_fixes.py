@@ -307,3 +307,52 @@ def test_on_a_phone_the_chat_never_covers_the_hand_or_the_scores(
     last = cards.nth(cards.count() - 1).bounding_box()
     assert last is not None and last["y"] + last["height"] <= size["height"], "the hand is not in sight"
     assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- the table fits a laptop's window
+
+WATCH_SCROLL = """
+window.__maxScroll = 0;
+window.__maxHeight = 0;
+addEventListener("scroll", () => { window.__maxScroll = Math.max(window.__maxScroll, scrollY); }, true);
+setInterval(() => {
+  if (document.body?.classList.contains("at-table")) {
+    const h = document.documentElement.scrollHeight;
+    if (h > window.__maxHeight && h > innerHeight) {
+      const parts = document.querySelectorAll("main > *, #table > *, .board > *, .side > *, body > *");
+      window.__why = [...parts].map((e) => [e.tagName + "#" + e.id, e.getBoundingClientRect().height])
+        .filter(([, height]) => height > 0);
+    }
+    window.__maxHeight = Math.max(window.__maxHeight, h);
+  }
+}, 50);
+"""
+"""Records the furthest the page scrolled and its greatest height at the table."""
+
+
+@pytest.mark.parametrize("size", [DESKTOP, {"width": 1920, "height": 1080}], ids=["1366x768", "1920x1080"])
+def test_the_table_fits_the_window_and_never_scrolls_itself(
+    live_server: LiveServer, open_page: OpenPage, size: dict[str, int]
+) -> None:
+    watch = open_page(viewport=size)
+    page = watch.page
+    page.add_init_script(WATCH_SCROLL)
+    code, secret = fixed_room(
+        live_server, [["W", "G3", "R1"], ["B5", "Y9", "B2"], ["R2", "R3", "G4"], ["Y5", "G8", "B1"]], "R5", seats=4
+    )
+    open_as_ann(watch, live_server, code, secret)
+    wait_for_my_move(page)
+    page.click('#hand .card.playable[data-card="W"]')
+    expect(page.locator("#decision-title")).to_have_text("Choose a colour")
+    page.wait_for_timeout(300)
+    dialog = page.locator("#decision .decision-box").bounding_box()
+    for index in range(page.locator("#hand .card").count()):
+        assert not overlap(dialog, page.locator("#hand .card").nth(index).bounding_box()), "the dialog covers the hand"
+    watch.screenshot(f"fixes-fit-dialog-{size['width']}")
+    page.click("#decision-options button.option")
+    play_until_results(page)
+    watch.screenshot(f"fixes-fit-results-{size['width']}")
+    scrolled = page.evaluate("[window.__maxScroll, window.__maxHeight, scrollY, window.__why]")
+    assert scrolled[0] == 0 and scrolled[2] == 0, f"the page scrolled itself by {scrolled[0]} px"
+    assert scrolled[1] <= size["height"], f"the table is {scrolled[1]} px high: {scrolled[3]}"
+    assert not watch.real_errors(), watch.errors

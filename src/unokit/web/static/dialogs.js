@@ -174,24 +174,31 @@ export function renderDecision(view) {
 }
 
 /**
- * Dock the dialog where the hand stays in sight (at the top of a phone's screen, else at the
- * bottom), then scroll the hand clear of it.
+ * Dock the dialog where the hand stays in sight without the page scrolling itself: at the top of a
+ * phone's screen (the page scrolls the hand clear of it there), else just above the hand.
  */
 function placeDecision() {
   const box = $("#decision");
   const phone = window.matchMedia("(max-width: 600px), (max-height: 500px)").matches;
   box.classList.toggle("dock-top", phone);
+  const panel = $(".decision-box", box);
+  box.style.bottom = "";
+  panel.style.maxHeight = "";
   const area = $("#hand-area");
   if (area.hidden || state.spectator) return;
-  const panel = $(".decision-box", box);
   const hand = $("#hand");
   const target = hand.childElementCount ? hand : area;
   const cards = target.getBoundingClientRect();
   const dialog = panel.getBoundingClientRect();
   if (cards.left >= dialog.right || dialog.left >= cards.right || cards.top >= dialog.bottom || dialog.top >= cards.bottom) return; // apart
   const margin = 12;
-  const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
-  window.scrollBy({ top: shift, behavior: "instant" });
+  if (phone) {
+    window.scrollBy({ top: cards.top - dialog.bottom - margin, behavior: "instant" });
+    return;
+  }
+  const above = Math.max(0, cards.top - margin); // the room above the hand, in the window
+  box.style.bottom = `${Math.max(0, window.innerHeight - above)}px`;
+  panel.style.maxHeight = `${Math.max(160, above - margin)}px`;
 }
 
 /**
@@ -528,7 +535,7 @@ export function showNextResult() {
   $("#results-close").textContent = match ? "Close" : "Continue";
   show(overlay);
   $(".overlay-box", overlay).scrollTop = 0;
-  $("#results-close").focus();
+  $("#results-close").focus({ preventScroll: true });
   counting += 1;
   countResult(counting, rows, scoreCells, scores, gains, winner, match).catch(() => {});
 }
@@ -638,6 +645,6 @@ export function closeResults() {
   showNextResult();
   if ($("#results").hidden) {
     const first = $("#decision:not([hidden]) button") ?? $("#hand .card.playable") ?? $("#actions button");
-    first?.focus();
+    first?.focus({ preventScroll: true });
   }
 }

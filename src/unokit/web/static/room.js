@@ -103,6 +103,9 @@ function renderRoomBanner() {
   }
   box.replaceChildren(...parts);
   show(box, parts.length > 0);
+  // the felt leaves the banners room, so that the table still fits the window
+  const height = parts.length ? box.getBoundingClientRect().height + 10 : 0;
+  document.documentElement.style.setProperty("--banner-h", `${Math.ceil(height)}px`);
   renderResultsRematch();
   renderLeave();
 }
