@@ -356,3 +356,47 @@ def test_the_table_fits_the_window_and_never_scrolls_itself(
     assert scrolled[0] == 0 and scrolled[2] == 0, f"the page scrolled itself by {scrolled[0]} px"
     assert scrolled[1] <= size["height"], f"the table is {scrolled[1]} px high: {scrolled[3]}"
     assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- the arrows agree with the direction
+
+ARROWS_WAY = """() => {
+  const angle = (transform) => {
+    if (!transform || transform === "none") return 0;
+    const [a, b] = transform.slice(transform.indexOf("(") + 1, -1).split(",").map(Number);
+    return Math.atan2(b, a);
+  };
+  return [...document.querySelectorAll("#arrows .arrow")].map((arrow) => {
+    const style = getComputedStyle(arrow);
+    const turn = angle(style.transform) + angle(getComputedStyle(arrow, "::before").transform);
+    const x = Number(style.getPropertyValue("--ax"));
+    const y = Number(style.getPropertyValue("--ay"));
+    // the arrow's way round the ring: clockwise on the screen (y down) when its turn is positive
+    const way = x * Math.sin(turn) - y * Math.cos(turn) > 0 ? "clockwise" : "counter-clockwise";
+    return { hot: arrow.classList.contains("hot"), way };
+  });
+}"""
+"""Each arrow's way round the felt, from its computed rotation (its own and its triangle's)."""
+
+
+def test_the_arrows_point_the_way_the_label_says_after_every_reverse(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    hands = [["RR", "RR", "R1"], ["R2", "R3", "R4"], ["R6", "R7", "R8"]]
+    code, secret = fixed_room(live_server, hands, "R5", seats=3)
+    open_as_ann(watch, live_server, code, secret)
+    for reverses in (1, 2):
+        wait_for_my_move(page)
+        page.click('#hand .card.playable[data-card="RR"]')
+        expect(page.locator("#log li.log-reverse")).to_have_count(reverses, timeout=5000)
+        page.wait_for_function("() => !document.querySelector('#table').dataset.presenting")
+        page.wait_for_timeout(700)  # past the turn of the arrows
+        label = "counter-clockwise" if reverses % 2 else "clockwise"
+        expect(page.locator("#direction")).to_have_text(re.compile(rf"\b{label}$"))
+        arrows = page.evaluate(ARROWS_WAY)
+        assert arrows and all(arrow["way"] == label for arrow in arrows), (reverses, label, arrows)
+        assert any(arrow["hot"] for arrow in arrows) or page.locator("#results:not([hidden])").count()
+        watch.screenshot(f"fixes-arrows-{reverses}")
+    assert not watch.real_errors(), watch.errors
