@@ -22,7 +22,7 @@ import pytest
 from unokit.editions import get_edition, rulecards
 from unokit.editions.wild_jackpot import suggested_rule_cards
 from unokit.engine import game as game_module
-from unokit.engine.cards import card_name, parse_card
+from unokit.engine.cards import CARD_KIND, card_name, parse_card
 from unokit.engine.deck import stacked_deck
 from unokit.engine.game import Game
 from unokit.engine.phases import EDITION_PHASES
@@ -363,4 +363,43 @@ def test_a_restart_while_the_players_read_the_results_does_not_stall_the_room(tm
         assert back["reading"] is None, "the wait is not kept across a restart"
         final = play_to_end(ann, random.Random(12))
         assert final["finished"]
+        ann.close()
+
+
+# ---------------------------------------------------------------- cards by name in the words people read
+
+ALL_CODES = {card_name(card) for card in range(len(CARD_KIND)) if CARD_KIND[card] >= 0}
+"""Every card's notation, in every edition."""
+
+
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild", "wild-jackpot"])
+@pytest.mark.parametrize("scoring", ["single-round", "winner-collects"])
+def test_the_words_the_server_sends_name_cards_and_never_show_codes(edition: str, scoring: str) -> None:
+    rules: dict[str, Any] = {"scoring": scoring, "target_score": 60, "hand_size": 5}
+    with RunningServer(":memory:", fast_settings(results_seconds=0)) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition=edition, seats=3, rules=rules)
+        code = ann.expect("welcome")["code"]
+        for seat in (1, 2):
+            ann.send(type="seat", seat=seat, bot=True)
+            ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+        if edition == "wild-jackpot":
+            ann.send(type="rule_cards", texts=["Draw 1 card.", "Make a wish."])
+            ann.expect("lobby", where=lambda m: m["seats"][0]["ready"])
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code)
+        ann.send(type="start")
+        play_to_end(ann, random.Random(8))
+        watcher.expect("update", where=lambda m: m["finished"])
+        for client in (ann, watcher):
+            texts = [e["text"] for m in client.received if m["type"] == "update" for e in m["events"]]
+            assert any("dealt" in text for text in texts)
+            for text in texts:
+                shown = ALL_CODES.intersection(re.findall(r"[A-Za-z0-9$+]+", text))
+                assert not shown, f"{text!r} shows {shown}"
+                if scoring == "single-round":
+                    assert "point" not in text, f"{text!r}: no points are counted in a single round"
+            if client is ann:  # her own hand, by name: "You are dealt 5 cards: red 7, ..."
+                assert any(re.match(r"You are dealt \d+ cards: [a-zW]", text) for text in texts)
+        watcher.close()
         ann.close()

@@ -147,7 +147,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(
         assert house_events, "the house rules came into play"
     checked = hidden = 0
     for viewer, client in clients.items():
-        narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition)
+        narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition, codes=False)
         seen = 0
         text = json.dumps(client.received)
         assert str(final.seed) not in text and '"seed"' not in text and 'draw_pile":' not in text

@@ -773,7 +773,9 @@ class Room:
         names = self.names()
         narrator = member.narrator
         if narrator is None:
-            narrator = member.narrator = Narrator(names, you=seat, scoring=game.scoring, edition=game.edition.name)
+            narrator = member.narrator = Narrator(
+                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False
+            )
         narrator.learn(view.public)
         history = view.history
         events = narrate_events(narrator, history, member.version)

@@ -231,7 +231,6 @@ function decisionButton(entry, index, hand) {
   const label = entry.label || action;
   const props = {
     class: "act option",
-    title: action,
     dataset: { action, key: number },
     disabled: state.busy,
     onclick: () => {

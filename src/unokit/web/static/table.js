@@ -135,7 +135,6 @@ function actionButton(entry, extraClass = "") {
   return el("button", {
     class: `act ${extraClass}`.trim(),
     text: entry.label || entry.action,
-    title: entry.action,
     dataset: { action: entry.action },
     disabled: state.busy,
     onclick: () => act(entry.action),
