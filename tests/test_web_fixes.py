@@ -403,3 +403,52 @@ def test_the_words_the_server_sends_name_cards_and_never_show_codes(edition: str
                 assert any(re.match(r"You are dealt \d+ cards: [a-zW]", text) for text in texts)
         watcher.close()
         ann.close()
+
+
+# ---------------------------------------------------------------- a rematch keeps the chat and the links
+
+
+def test_a_rematch_keeps_the_rooms_chat_and_its_old_links_lead_there(tmp_path: Path) -> None:
+    db = str(tmp_path / "rooms.sqlite3")
+    with RunningServer(db, fast_settings()) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
+        welcome = ann.expect("welcome")
+        code = welcome["code"]
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="chat", text="good luck")
+        ann.expect("chat")
+        ann.send(type="start")
+        ann.send(type="chat", text="nice one")
+        ann.expect("chat")
+        play_to_end(ann, random.Random(4))
+        ann.send(type="rematch")
+        moved = ann.expect("moved")
+        new = moved["code"]
+        ann.close()
+        ann = Client(server.url)
+        ann.send(type="resume", code=new, secret=moved["secret"])
+        history = ann.expect("chat_history")
+        assert [m["text"] for m in history["messages"]] == ["good luck", "nice one"], "the chat came along"
+        ann.send(type="chat", text="again!")
+        assert ann.expect("chat")["id"] > max(m["id"] for m in history["messages"])
+        ann.close()
+        for ask in (
+            {"type": "resume", "secret": welcome["secret"]},
+            {"type": "spectate"},
+            {"type": "join", "name": "Cy"},
+        ):
+            old = Client(server.url)
+            old.send(code=code, **ask)
+            assert old.expect("moved") == {"type": "moved", "code": new, "seat": None}, ask
+            old.close()
+    with RunningServer(db, fast_settings()) as server:  # stored: after a restart too
+        old = Client(server.url)
+        old.send(type="spectate", code=code)
+        assert old.expect("moved") == {"type": "moved", "code": new, "seat": None}
+        old.close()
+        ann = Client(server.url)
+        ann.send(type="resume", code=new, secret=moved["secret"])
+        assert [m["text"] for m in ann.expect("chat_history")["messages"]] == ["good luck", "nice one", "again!"]
+        ann.close()

@@ -345,3 +345,30 @@ def test_the_players_still_reading_the_results_are_told_by_seat_number_only() ->
                         assert message["view"]["hand"] == [] and message["legal"] == []
         ann.close()
         watcher.close()
+
+
+def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
+    """Whoever opens a room whose rematch has begun (with its seat's secret or none) is sent only the
+    rematch's code: no seat, no secret."""
+    with RunningServer(":memory:", fast_settings()) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
+        welcome = ann.expect("welcome")
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="start")
+        play_to_end(ann, random.Random(6))
+        ann.send(type="rematch")
+        moved = ann.expect("moved")
+        ann.close()
+        for ask in (
+            {"type": "resume", "secret": welcome["secret"]},
+            {"type": "spectate"},
+            {"type": "join", "name": "Cy"},
+        ):
+            other = Client(server.url)
+            other.send(code=welcome["code"], **ask)
+            answer = other.expect("moved")
+            assert answer == {"type": "moved", "code": moved["code"], "seat": None}
+            assert moved["secret"] not in json.dumps(other.received)
+            other.close()

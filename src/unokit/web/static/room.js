@@ -2,7 +2,7 @@
 // rematch vote, leaving (the top bar's Leave, asked first during a match) and being moved or removed.
 
 import { $, el, show, toast } from "./dom.js";
-import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
+import { state, storeSeat, storedSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
 import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
@@ -153,7 +153,8 @@ function rematchBox(id) {
 }
 
 /**
- * The rematch has begun in room `code`: keep the new seat's secret and go there.
+ * The rematch has begun in room `code` (just now, or this is an old link of the room): keep the new
+ * seat's secret and go there.
  * @param {Message} message
  */
 export function onMoved(message) {
@@ -162,7 +163,8 @@ export function onMoved(message) {
   const seated = typeof message.secret === "string" && typeof message.seat === "number";
   if (seated) storeSeat(code, message.secret, message.seat);
   closeSocket();
-  location.assign(seated ? `/r/${code}` : `/r/${code}?watch`);
+  // an old link of the room: the seat this browser was given in the rematch, if any, else watch it
+  location.assign(seated || storedSeat(code) ? `/r/${code}` : `/r/${code}?watch`);
 }
 
 /**
