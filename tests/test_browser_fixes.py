@@ -186,12 +186,14 @@ WATCH_FRAMES = """
 RULES_3 = {"hand_size": 3, "scoring": "single-round"}
 
 
-def fixed_room(live: LiveServer, hands: list[list[str]], start: str, timer: int = 0, seats: int = 2) -> tuple[str, str]:
+def fixed_room(
+    live: LiveServer, hands: list[list[str]], start: str, timer: int = 0, seats: int = 2, edition: str = "classic"
+) -> tuple[str, str]:
     """A room created in code whose deal is fixed (Ann in seat 0 plays first); its code and Ann's secret."""
     rules = Rules.from_dict(RULES_3)
-    deck = stacked_deck("classic", hands, start, dealer=seats - 1, rules=rules)
+    deck = stacked_deck(edition, hands, start, dealer=seats - 1, rules=rules)
     setup = FixedSetup(2**41 + 7, tuple(card_name(card) for card in deck), dealer=seats - 1)
-    settings = RoomSettings("classic", seats, dict(RULES_3), "heuristic", timer)
+    settings = RoomSettings(edition, seats, dict(RULES_3), "heuristic", timer)
     room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
     return str(room.code), str(secret)
 
@@ -399,4 +401,113 @@ def test_the_arrows_point_the_way_the_label_says_after_every_reverse(
         assert arrows and all(arrow["way"] == label for arrow in arrows), (reverses, label, arrows)
         assert any(arrow["hot"] for arrow in arrows) or page.locator("#results:not([hidden])").count()
         watch.screenshot(f"fixes-arrows-{reverses}")
+    assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- smaller things
+
+
+def test_words_and_toasts_read_as_sentences(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.fill("#join-code-form [name=code]", "ABCDEFGH")
+    page.fill("#join-code-form [name=name]", "Ann")
+    page.click("#join-code-form button[type=submit]")
+    expect(page.locator("#toast")).to_have_text("No room has that code.")
+    lists = page.evaluate(
+        """async () => {
+          const { seatList } = await import("/static/labels.js");
+          const name = (s) => ["Ann", "Bob", "Cy"][s];
+          return [seatList([0, 2], 2, name), seatList([0, 1, 2], 1, name), seatList([1], 0, name)];
+        }"""
+    )
+    assert lists == ["Ann and you", "Ann, Cy and you", "Bob"]
+    watch.screenshot("fixes-toast-desktop")
+    assert not watch.real_errors(), watch.errors
+
+
+def test_the_replay_of_a_match_in_play_shows_no_controls(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(viewport=PHONE)
+    code, secret = fixed_room(live_server, [["R1", "G3", "R2"], ["B5", "Y9", "B2"]], "R5")
+    open_as_ann(watch, live_server, code, secret)
+    other = open_page(viewport=PHONE)
+    other.page.goto(f"{live_server.url}/r/{code}?replay")
+    error = other.page.locator("#replay-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("once the match is over.")
+    for control in ("#replay-next", "#replay-prev", "#replay-slider", "#replay-first"):
+        expect(other.page.locator(control)).to_be_hidden()
+    expect(error.get_by_role("link", name="Watch the match")).to_have_attribute("href", f"/r/{code}?watch")
+    other.screenshot("fixes-replay-in-play-phone")
+    refused = [e for e in other.real_errors() if "status of 403" not in e]  # the replay's answer, said on the page
+    assert not refused, other.errors
+
+
+def test_the_table_reads_well_to_a_screen_reader_and_a_keyboard(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    code = create_room(page, live_server.url, seats=2)
+    assert page.locator("#lobby h1").count() == 1, "the lobby has its h1"
+    page.click("#fill-bots")
+    expect(page.locator('#lobby-seats li[data-kind="open"]')).to_have_count(0)
+    page.click("#start-game")
+    wait_for_my_move(page)
+    headings = page.locator("#table h1")
+    expect(headings).to_have_count(1)
+    expect(headings).to_have_text(re.compile(rf"table, room {code}$"))
+    label = page.locator("#draw-pile").get_attribute("aria-label") or ""
+    assert re.fullmatch(r"Draw pile, \d+ to draw", label), label
+    assert "UNO" not in page.evaluate("document.querySelector('#draw-pile').ariaLabel")
+    # a card's name holds what its face shows
+    names = page.eval_on_selector_all(
+        "#hand .card", "cards => cards.map((c) => [c.getAttribute('aria-label'), c.querySelector('.sym').textContent])"
+    )
+    for name, shown in names:
+        assert shown.lower() in name.lower(), (name, shown)
+    # the log is reached by the keyboard and named
+    log = page.locator("#log")
+    assert log.get_attribute("tabindex") == "0"
+    expect(log).to_have_accessible_name("What happened")
+    log.focus()
+    expect(log).to_be_focused()
+    # the focus ring on a card, moved there by the keyboard, stands out from the felt
+    page.locator("#status").click()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.matches('#hand .card:focus-visible')")
+    ring = page.evaluate(
+        """() => {
+          const rgb = (text) => text.match(/[0-9.]+/g).slice(0, 3).map(Number);
+          const linear = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+          const lum = (colour) => rgb(colour).reduce((sum, v, i) => sum + linear(v) * [0.2126, 0.7152, 0.0722][i], 0);
+          const style = getComputedStyle(document.activeElement);
+          const [a, b] = [lum(style.outlineColor), lum(getComputedStyle(document.body).backgroundColor)];
+          return { width: parseFloat(style.outlineWidth), contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+        }"""
+    )
+    assert ring["width"] >= 3 and ring["contrast"] >= 7, ring
+    watch.screenshot("fixes-focus-ring-desktop")
+    assert not watch.real_errors(), watch.errors
+
+
+def test_space_jams_wild_shows_orange_not_green(live_server: LiveServer, open_page: OpenPage) -> None:
+    watch = open_page(viewport=DESKTOP)
+    page = watch.page
+    code, secret = fixed_room(live_server, [["W", "O3", "R1"], ["B5", "Y9", "B2"]], "R5", edition="space-jam")
+    open_as_ann(watch, live_server, code, secret)
+    oval = page.locator('#hand .card[data-card="W"] .oval')
+    expect(oval).to_be_visible()
+    background = oval.evaluate("o => getComputedStyle(o).backgroundImage")
+    assert "rgb(240, 125, 24)" in background and "rgb(21, 128, 61)" not in background, background
+    watch.screenshot("fixes-space-jam-wild")
+    page.goto(live_server.url + "/")  # the start page's tiles: Classic keeps green
+    page.wait_for_selector("#editions .edition .card")
+    classic = page.evaluate(
+        """() => { const o = document.createElement("div"); o.className = "card c-wild";
+          const oval = document.createElement("span"); oval.className = "oval"; o.append(oval);
+          document.querySelector('#editions .edition[data-edition="classic"]').append(o);
+          return getComputedStyle(oval).backgroundImage; }"""
+    )
+    assert "rgb(21, 128, 61)" in classic, classic
     assert not watch.real_errors(), watch.errors

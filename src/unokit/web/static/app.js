@@ -21,6 +21,7 @@ import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom, cont
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
+import { sentence } from "./labels.js";
 
 // ------------------------------------------------------------------ messages
 
@@ -97,7 +98,7 @@ function onError(message) {
     history.replaceState(null, "", "/");
     showStart();
   }
-  toast(text);
+  toast(sentence(text));
   if (state.view) renderTable();
   return undefined;
 }

@@ -9,6 +9,15 @@ export function plural(count, word) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/**
+ * A message as a sentence: a capital first, a full stop last ("no room has that code" → "No room has that code.").
+ * @param {string} text
+ */
+export function sentence(text) {
+  const trimmed = text.trim();
+  return trimmed ? capitalize(/[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`) : trimmed;
+}
+
 /** @param {string} text */
 export function capitalize(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);

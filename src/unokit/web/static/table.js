@@ -4,7 +4,7 @@
 
 import { $, el, morphChildren, scrollToEnd, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
-import { state, seatName, myDecisions, myJumps, HAND_PHASES } from "./state.js";
+import { state, seatName, myDecisions, myJumps, editionTitle, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
@@ -44,6 +44,8 @@ export function renderTable() {
   if (!view) return;
   const table = $("#table");
   table.dataset.version = String(state.shownVersion);
+  document.body.dataset.edition = view.edition ?? "";
+  $("#table-title").textContent = `${editionTitle(view.edition)} table${state.code ? `, room ${state.code}` : ""}`;
   table.dataset.actor = String(view.actor);
   renderSeats(view);
   renderCentre(view);
@@ -74,6 +76,7 @@ function renderCentre(view) {
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
   morphChildren(stack, Array.from({ length: backs }, () => backNode()));
   $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
+  $("#draw-pile").setAttribute("aria-label", `Draw pile, ${view.draw_pile_size} to draw`);
   $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
   const draw = state.legal.find((entry) => entry.type === "draw");
   const drawPile = $("#draw-pile");
