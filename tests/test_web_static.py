@@ -51,7 +51,7 @@ def test_every_module_is_preloaded() -> None:
     assert not missing and not stale, f"index.html: add <link rel=modulepreload> for {missing}, remove {stale}"
 
 
-CODE_AND_STYLES_BUDGET = 250_000
+CODE_AND_STYLES_BUDGET = 265_000  # 250,000 until the results, dialogs and phone chat were mended (12 kB)
 """Bytes of code and styles the page may weigh (every ``.js``, ``.css`` and the HTML page, raw)."""
 
 
