@@ -3,7 +3,9 @@ against the real server (screenshots in ``test-artifacts/``)."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -23,10 +25,12 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     wait_for_my_move,
 )
 from test_browser import fill_with_bots_and_start, my_move
+from test_web_fixes import round_ended
 from unokit.engine.cards import card_name
 from unokit.engine.deck import stacked_deck
 from unokit.engine.rules import Rules
 from unokit.web.rooms import FixedSetup, RoomSettings
+from web_support import Client, play_to_end
 
 OpenPage = Callable[..., PageWatch]
 DESKTOP = {"width": 1366, "height": 768}
@@ -510,4 +514,36 @@ def test_space_jams_wild_shows_orange_not_green(live_server: LiveServer, open_pa
           return getComputedStyle(oval).backgroundImage; }"""
     )
     assert "rgb(21, 128, 61)" in classic, classic
+    assert not watch.real_errors(), watch.errors
+
+
+def test_the_table_says_who_is_still_reading_the_results(live_server: LiveServer, open_page: OpenPage) -> None:
+    """Ann closes the results; Bob (a scripted player) reads on: Ann's table waits for him, and says so."""
+    rules = {"hand_size": 3, "scoring": "winner-collects", "target_score": 500}
+    settings = RoomSettings("classic", 2, rules, "heuristic", 0)
+    room, secret = live_server.call(lambda: live_server.hub.create(settings, "Ann", None))
+    code = str(room.code)
+    bob = Client(live_server.url.replace("http", "ws") + "/ws")
+    bob.send(type="join", code=code, name="Bob")
+    bob.expect("welcome")
+    watch = open_page(viewport=PHONE)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.evaluate(
+        "([key, value]) => localStorage.setItem(key, value)",
+        [f"unokit.seat.{code}", json.dumps({"secret": secret, "seat": 0})],
+    )
+    page.goto(f"{live_server.url}/r/{code}")
+    expect(page.locator('#lobby-seats li[data-kind="open"]')).to_have_count(0)
+    page.click("#start-game")
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        bobs = pool.submit(play_to_end, bob, random.Random(3), 120.0, round_ended)
+        play_until_results(page, timeout=120)
+        bobs.result(timeout=120)
+    page.click("#results-close")
+    expect(page.locator("#status")).to_have_text("Waiting for Bob to read the results: the next round begins then.")
+    watch.screenshot("fixes-waiting-for-bob-phone")
+    bob.send(type="continue")
+    expect(page.locator("#status")).not_to_contain_text("Waiting for Bob")
+    bob.close()
     assert not watch.real_errors(), watch.errors
