@@ -122,7 +122,7 @@ function onUpdate(message) {
   if (Array.isArray(message.seats)) state.seats = message.seats;
   if (typeof message.you === "number") state.seat = message.you;
   onRoomUpdate(message);
-  if (message.version > state.shownVersion && dropStaleDecision(message)) renderTable();
+  if (message.version >= state.shownVersion && dropStaleDecision(message)) renderTable();
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
   // the event queue (animation.js) tells the events in order, with their motion, then draws this
