@@ -4,12 +4,14 @@ and the words of a player's own decision."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import random
 import re
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,7 +22,7 @@ import pytest
 from unokit.editions import get_edition, rulecards
 from unokit.editions.wild_jackpot import suggested_rule_cards
 from unokit.engine import game as game_module
-from unokit.engine.cards import card_name, parse_card
+from unokit.engine.cards import CARD_KIND, card_name, parse_card
 from unokit.engine.deck import stacked_deck
 from unokit.engine.game import Game
 from unokit.engine.phases import EDITION_PHASES
@@ -239,3 +241,214 @@ def test_a_hand_counted_at_a_rounds_end_carries_each_cards_points() -> None:
                 assert len(hand["points"]) == len(hand["cards"]) and sum(hand["points"]) == hand["value"]
                 assert hand["points"] == [card_points[parse_card(card)] for card in hand["cards"]]
             host.close()
+
+
+# ---------------------------------------------------------------- reading a round's results
+
+
+def round_ended(client: Client) -> bool:
+    """Whether a round has ended (not the match) in what the client received."""
+    return any(
+        e["kind"] == "round_end"
+        for m in client.received
+        if m["type"] == "update" and not m["finished"]
+        for e in m["events"]
+    )
+
+
+def room_with_bots(server: RunningServer, seats: int = 2, **create: Any) -> tuple[Client, str, str]:
+    """Ann's room of ``seats`` with bots in the other seats, begun: her client, the code and her secret."""
+    rules = {"hand_size": 3, "scoring": "winner-collects", "target_score": 300}
+    ann = Client(server.url)
+    ann.send(type="create", name="Ann", edition="classic", seats=seats, rules=rules, **create)
+    welcome = ann.expect("welcome")
+    ann.expect("lobby")
+    for seat in range(1, seats):
+        ann.send(type="seat", seat=seat, bot=True)
+        ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    ann.send(type="start")
+    ann.expect("update")
+    return ann, welcome["code"], welcome["secret"]
+
+
+def test_reading_a_rounds_results_holds_the_next_round_until_the_player_continues() -> None:
+    """The turn timer (1 s here) and the bots wait while the player reads the results."""
+    with RunningServer(":memory:", fast_settings(min_timer=1, results_seconds=30)) as server:
+        ann, code, _ = room_with_bots(server, timer=1)
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code)
+        watcher.expect("update")
+        ended = play_to_end(ann, random.Random(2), stop=round_ended)
+        assert not ended["finished"]
+        assert ended["reading"]["waiting"] == [0], "the spectator does not hold the table"
+        assert ended["timer"] is None and ended["legal"] == []
+        version = ended["version"]
+        later = ann.quiet(2.5)  # past the 1 s turn timer
+        assert all(m["version"] == version for m in later if m["type"] == "update"), "nobody moved"
+        assert not server.call(lambda: server.hub.rooms[code].seats[0].auto), "the bot did not take Ann's seat"
+        ann.send(type="act", action="draw", version=version)
+        assert ann.expect("error")["code"] == "forbidden"
+        watcher.send(type="continue")  # a spectator's changes nothing
+        assert server.call(lambda: sorted(server.hub.rooms[code].reading)) == [0]
+        ann.send(type="continue")
+        going = ann.expect("update", where=lambda m: m["reading"] is None)
+        assert going["legal"] or going["view"]["actor"] != 0
+        if going["view"]["actor"] == 0:
+            assert going["timer"]["seat"] == 0 and going["timer"]["remaining"] > 0.5, "the timer counts from now"
+        final = play_to_end(ann, random.Random(3))
+        assert final["finished"] and final["reading"] is None, "the match ends as it did"
+        watcher.close()
+        ann.close()
+
+
+def test_the_results_hold_the_table_only_for_connected_players_and_a_bounded_time() -> None:
+    with RunningServer(":memory:", fast_settings(results_seconds=1.0)) as server:
+        ann, _, _ = room_with_bots(server)
+        ended = play_to_end(ann, random.Random(5), stop=round_ended)
+        began = time.monotonic()
+        assert ended["reading"]["waiting"] == [0] and 0 < ended["reading"]["remaining"] <= 1.0
+        going = ann.expect("update", timeout=5, where=lambda m: m["reading"] is None)
+        assert time.monotonic() - began >= 0.8, "play went on only once the bound passed"
+        assert going["legal"] or going["view"]["actor"] != 0
+        ann.close()
+    with RunningServer(":memory:", fast_settings(results_seconds=30)) as server:
+        ann, code, _ = room_with_bots(server)
+        play_to_end(ann, random.Random(5), stop=round_ended)
+        ann.close()  # gone while reading: play goes on without waiting for the bound
+        deadline = time.monotonic() + 5
+        while server.call(lambda: bool(server.hub.rooms[code].reading)):
+            assert time.monotonic() < deadline, "a player who left still holds the table"
+            time.sleep(0.05)
+
+
+def test_every_player_at_the_table_closes_the_results_before_the_next_round() -> None:
+    with RunningServer(":memory:", fast_settings(results_seconds=30)) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=3, rules={"hand_size": 3, "target_score": 300})
+        code = ann.expect("welcome")["code"]
+        bob = Client(server.url)
+        bob.send(type="join", code=code, name="Bob")
+        bob.expect("welcome")
+        ann.send(type="seat", seat=2, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
+        ann.send(type="start")
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            ends = list(
+                pool.map(
+                    lambda pair: play_to_end(pair[0], random.Random(pair[1]), stop=round_ended), [(ann, 1), (bob, 2)]
+                )
+            )
+        assert all(sorted(end["reading"]["waiting"]) == [0, 1] for end in ends)
+        ann.send(type="continue")
+        assert ann.expect("update", where=lambda m: m["reading"] is not None and m["reading"]["waiting"] == [1])
+        assert bob.expect("update", where=lambda m: m["reading"]["waiting"] == [1])["legal"] == [], "Bob reads on"
+        bob.send(type="continue")
+        assert bob.expect("update", where=lambda m: m["reading"] is None)
+        ann.expect("update", where=lambda m: m["reading"] is None)
+        ann.close()
+        bob.close()
+
+
+def test_a_restart_while_the_players_read_the_results_does_not_stall_the_room(tmp_path: Path) -> None:
+    db = str(tmp_path / "rooms.sqlite3")
+    with RunningServer(db, fast_settings(results_seconds=600)) as server:
+        ann, code, secret = room_with_bots(server)
+        ended = play_to_end(ann, random.Random(11), stop=round_ended)
+        assert ended["reading"]["waiting"] == [0]
+        ann.close()
+    with RunningServer(db, fast_settings(results_seconds=600)) as server:
+        ann = Client(server.url)
+        ann.send(type="resume", code=code, secret=secret, version=ended["version"])
+        back = ann.expect("update")
+        assert back["reading"] is None, "the wait is not kept across a restart"
+        final = play_to_end(ann, random.Random(12))
+        assert final["finished"]
+        ann.close()
+
+
+# ---------------------------------------------------------------- cards by name in the words people read
+
+ALL_CODES = {card_name(card) for card in range(len(CARD_KIND)) if CARD_KIND[card] >= 0}
+"""Every card's notation, in every edition."""
+
+
+@pytest.mark.parametrize("edition", ["classic", "space-jam", "all-wild", "wild-jackpot"])
+@pytest.mark.parametrize("scoring", ["single-round", "winner-collects"])
+def test_the_words_the_server_sends_name_cards_and_never_show_codes(edition: str, scoring: str) -> None:
+    rules: dict[str, Any] = {"scoring": scoring, "target_score": 60, "hand_size": 5}
+    with RunningServer(":memory:", fast_settings(results_seconds=0)) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition=edition, seats=3, rules=rules)
+        code = ann.expect("welcome")["code"]
+        for seat in (1, 2):
+            ann.send(type="seat", seat=seat, bot=True)
+            ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+        if edition == "wild-jackpot":
+            ann.send(type="rule_cards", texts=["Draw 1 card.", "Make a wish."])
+            ann.expect("lobby", where=lambda m: m["seats"][0]["ready"])
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code)
+        ann.send(type="start")
+        play_to_end(ann, random.Random(8))
+        watcher.expect("update", where=lambda m: m["finished"])
+        for client in (ann, watcher):
+            texts = [e["text"] for m in client.received if m["type"] == "update" for e in m["events"]]
+            assert any("dealt" in text for text in texts)
+            for text in texts:
+                shown = ALL_CODES.intersection(re.findall(r"[A-Za-z0-9$+]+", text))
+                assert not shown, f"{text!r} shows {shown}"
+                if scoring == "single-round":
+                    assert "point" not in text, f"{text!r}: no points are counted in a single round"
+            if client is ann:  # her own hand, by name: "You are dealt 5 cards: red 7, ..."
+                assert any(re.match(r"You are dealt \d+ cards: [a-zW]", text) for text in texts)
+        watcher.close()
+        ann.close()
+
+
+# ---------------------------------------------------------------- a rematch keeps the chat and the links
+
+
+def test_a_rematch_keeps_the_rooms_chat_and_its_old_links_lead_there(tmp_path: Path) -> None:
+    db = str(tmp_path / "rooms.sqlite3")
+    with RunningServer(db, fast_settings()) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
+        welcome = ann.expect("welcome")
+        code = welcome["code"]
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="chat", text="good luck")
+        ann.expect("chat")
+        ann.send(type="start")
+        ann.send(type="chat", text="nice one")
+        ann.expect("chat")
+        play_to_end(ann, random.Random(4))
+        ann.send(type="rematch")
+        moved = ann.expect("moved")
+        new = moved["code"]
+        ann.close()
+        ann = Client(server.url)
+        ann.send(type="resume", code=new, secret=moved["secret"])
+        history = ann.expect("chat_history")
+        assert [m["text"] for m in history["messages"]] == ["good luck", "nice one"], "the chat came along"
+        ann.send(type="chat", text="again!")
+        assert ann.expect("chat")["id"] > max(m["id"] for m in history["messages"])
+        ann.close()
+        for ask in (
+            {"type": "resume", "secret": welcome["secret"]},
+            {"type": "spectate"},
+            {"type": "join", "name": "Cy"},
+        ):
+            old = Client(server.url)
+            old.send(code=code, **ask)
+            assert old.expect("moved") == {"type": "moved", "code": new, "seat": None}, ask
+            old.close()
+    with RunningServer(db, fast_settings()) as server:  # stored: after a restart too
+        old = Client(server.url)
+        old.send(type="spectate", code=code)
+        assert old.expect("moved") == {"type": "moved", "code": new, "seat": None}
+        old.close()
+        ann = Client(server.url)
+        ann.send(type="resume", code=new, secret=moved["secret"])
+        assert [m["text"] for m in ann.expect("chat_history")["messages"]] == ["good luck", "nice one", "again!"]
+        ann.close()

@@ -40,6 +40,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "ping": {},
     "chat": {"text": "good game <b>all</b>"},
     "rematch": {},
+    "continue": {},
     "kick": {"seat": 3},
     "leave": {},
     "back": {},

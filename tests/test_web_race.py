@@ -121,7 +121,7 @@ def test_the_pause_table() -> None:
 
 def test_bots_wait_longer_after_a_round_ends_than_after_a_plain_play() -> None:
     delay = 0.05
-    with RunningServer(":memory:", fast_settings(bot_delay=delay)) as server:
+    with RunningServer(":memory:", fast_settings(bot_delay=delay, results_seconds=0)) as server:
         rules = {"hand_size": 3, "target_score": 120, "scoring": "winner-collects"}
         code, secret = server.create_fixed_room(FixedSetup(2**45 + 3), seats=4, rules=rules)
         ann = Client(server.url)

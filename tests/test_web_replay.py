@@ -128,7 +128,7 @@ def test_each_step_is_the_spectators_view_of_the_replayed_match(
         assert [e.get("points") for e in body["events"]] == [
             [game.edition.card_points[c] for c in e[3]] if e[0] == "hand" else None for e in redacted
         ]
-        narrator = Narrator(names, you=None, scoring=game.rules.scoring, edition="classic")
+        narrator = Narrator(names, you=None, scoring=game.rules.scoring, edition="classic", codes=False)
         narrator.round = next(
             (e[2] for e in reversed(game.events[: len(game.events) - len(produced)]) if e[0] == "dealer"), 0
         )

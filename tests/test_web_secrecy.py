@@ -148,7 +148,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(
         assert house_events, "the house rules came into play"
     checked = hidden = 0
     for viewer, client in clients.items():
-        narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition)
+        narrator = Narrator(names, you=viewer, scoring=final.rules.scoring, edition=edition, codes=False)
         seen = 0
         text = json.dumps(client.received)
         assert str(final.seed) not in text and '"seed"' not in text and 'draw_pile":' not in text
@@ -169,7 +169,8 @@ def test_every_message_shows_only_what_its_receiver_may_see(
             real_hand = sorted(card_name(c) for c in engine.hands[viewer]) if viewer is not None else []
             assert sorted(message["view"]["hand"]) == real_hand
             assert message["view"]["hand_sizes"] == [len(h) for h in engine.hands]
-            legal = [engine.actions.format(a) for a in engine.legal_actions(viewer)] if viewer is not None else []
+            playing = viewer is not None and message["reading"] is None  # none while the results are read
+            legal = [engine.actions.format(a) for a in engine.legal_actions(viewer)] if playing else []
             assert [entry["action"] for entry in message["legal"]] == legal
             redacted = [redact(e, viewer) for e in engine.events[seen:version]]
             hidden += sum(1 for e, r in zip(engine.events[seen:version], redacted, strict=True) if e != r)
@@ -373,3 +374,67 @@ def test_a_hint_names_only_a_move_of_the_asking_seats_own_update(server: Running
     assert watcher.expect("error")["code"] == "forbidden"
     for client in (ann, watcher):
         client.close()
+
+
+def test_the_players_still_reading_the_results_are_told_by_seat_number_only() -> None:
+    """``update.reading`` names seats and seconds, nothing of a hand; and ``continue`` is answered with
+    no more than anyone sees."""
+    with RunningServer(":memory:", fast_settings(results_seconds=30)) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"hand_size": 3, "target_score": 300})
+        code = ann.expect("welcome")["code"]
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="start")
+        watcher = Client(server.url)
+        watcher.send(type="spectate", code=code)
+        ended = play_to_end(
+            ann,
+            random.Random(2),
+            stop=lambda c: any(
+                e["kind"] == "round_end" for m in c.received if m["type"] == "update" for e in m["events"]
+            ),
+        )
+        assert ended["reading"] is not None
+        ann.send(type="continue")
+        ann.expect("update", where=lambda m: m["reading"] is None)
+        watcher.expect("update", where=lambda m: m["reading"] is None)
+        cards = card_strings("classic")
+        for client in (ann, watcher):
+            for message in client.received:
+                if message["type"] == "update" and message["reading"] is not None:
+                    reading = message["reading"]
+                    assert set(reading) == {"waiting", "remaining", "total"}
+                    assert all(type(seat) is int for seat in reading["waiting"])
+                    assert not cards.intersection(strings_outside_allowed(message))
+                    if message["you"] is None:
+                        assert message["view"]["hand"] == [] and message["legal"] == []
+        ann.close()
+        watcher.close()
+
+
+def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
+    """Whoever opens a room whose rematch has begun (with its seat's secret or none) is sent only the
+    rematch's code: no seat, no secret."""
+    with RunningServer(":memory:", fast_settings()) as server:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
+        welcome = ann.expect("welcome")
+        ann.send(type="seat", seat=1, bot=True)
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "bot")
+        ann.send(type="start")
+        play_to_end(ann, random.Random(6))
+        ann.send(type="rematch")
+        moved = ann.expect("moved")
+        ann.close()
+        for ask in (
+            {"type": "resume", "secret": welcome["secret"]},
+            {"type": "spectate"},
+            {"type": "join", "name": "Cy"},
+        ):
+            other = Client(server.url)
+            other.send(code=welcome["code"], **ask)
+            answer = other.expect("moved")
+            assert answer == {"type": "moved", "code": moved["code"], "seat": None}
+            assert moved["secret"] not in json.dumps(other.received)
+            other.close()

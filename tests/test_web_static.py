@@ -73,7 +73,7 @@ def test_every_module_is_preloaded() -> None:
     assert on_demand <= imported, f"modules nothing loads: {sorted(on_demand - imported)}"
 
 
-CODE_AND_STYLES_BUDGET = 250_000
+CODE_AND_STYLES_BUDGET = 265_000  # 250,000 until the results, dialogs and phone chat were mended (12 kB)
 """Bytes of code and styles the page may weigh at start (the ``.css``, the HTML page, boot.js and the
 modules loaded at start, raw)."""
 ON_DEMAND_BUDGET = 60_000

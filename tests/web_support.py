@@ -211,14 +211,15 @@ def decision_key(update: dict[str, Any]) -> str:
 def play_to_end(
     client: Client, rng: random.Random, timeout: float = 60.0, stop: Callable[[Client], bool] | None = None
 ) -> dict[str, Any]:
-    """Play legal actions from the updates until the match is finished; returns the last update.
+    """Play legal actions from the updates until the match is finished, closing each round's results
+    at once (``continue``); returns the last update.
 
     Each choice depends only on ``rng``'s seed and the decision (hand, table and moves), not on
     how many updates came before it: an action refused as stale (a bot called UNO meanwhile)
     is chosen again the same way, so a seeded match is the same match at every run."""
     deadline = time.monotonic() + timeout
     salt = rng.getrandbits(64)
-    acted_at = -1
+    acted_at = continued_at = -1
     while True:
         update = client.update
         if update is not None and update["finished"]:
@@ -226,6 +227,10 @@ def play_to_end(
         if stop is not None and stop(client):
             assert update is not None
             return update
+        reading = update.get("reading") if update is not None else None
+        if update is not None and reading and update["you"] in reading["waiting"] and continued_at != update["version"]:
+            client.send(type="continue")  # the round's results read
+            continued_at = update["version"]
         if update is not None and update["version"] != acted_at:
             action = choose(update, random.Random(f"{salt}:{decision_key(update)}"))
             if action is not None:

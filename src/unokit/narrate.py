@@ -88,6 +88,10 @@ _LEVER_WORDS = ("choose a player", "right", "left", "everyone", "discard colours
 class Narrator:
     """Turns events into sentences.  ``you`` is the seat addressed as "you" (or ``None``).
 
+    ``codes``: cards are told in notation and by name, ``R7 (red 7)``, as the terminal shows the moves
+    to type; without, by name alone (``red 7``, a list of cards ``red 7, Wild``), as the web page shows
+    its cards in pictures.
+
     UNO Wild Jackpot: rule cards are told with their text, which the narrator learns from
     views (:meth:`learn`) as the cards are dispensed."""
 
@@ -97,8 +101,10 @@ class Narrator:
         you: int | None = None,
         scoring: str = "winner-collects",
         edition: str = "classic",
+        codes: bool = True,
     ) -> None:
         self.names = list(names)
+        self.codes = codes
         self.you = you
         self.scored = scoring not in ("single-round", "knockout")
         self.round = 0
@@ -112,6 +118,22 @@ class Narrator:
         """Note the rule cards shown so far (``view.public["rule_cards_shown"]``)."""
         for rid, text, _reading in public.get("rule_cards_shown", ()):
             self.rule_texts[rid] = text
+
+    def card(self, card: int) -> list[Part]:
+        """A card: ``R7 (red 7)``, or ``red 7`` without codes."""
+        if self.codes:
+            return card_words(card)
+        return [(card_long_name(card), card_part(card)[1])]
+
+    def cards(self, cards: Sequence[int]) -> list[Part]:
+        """Cards: ``R7 W``, or ``red 7, Wild`` without codes."""
+        if self.codes:
+            return cards_parts(cards)
+        parts: list[Part] = []
+        for index, card in enumerate(cards):
+            parts += [", "] if index else []
+            parts += self.card(card)
+        return parts or ["no cards"]
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.you else self.names[seat]
@@ -143,24 +165,24 @@ class Narrator:
         """One line for ``event`` (``None`` if it needs none)."""
         kind, seat, value, data = event
         if kind == "dealer_draw":
-            return [self.says(seat, "draw"), " ", *card_words(data[0]), " to choose the dealer"]
+            return [self.says(seat, "draw"), " ", *self.card(data[0]), " to choose the dealer"]
         if kind == "dealer":
             self.round = value
             return [(f"— Round {value} —", "bold"), " ", self.says(seat, "deal"), "."]
         if kind == "deal":
             if data:
-                return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}: ", *cards_parts(sorted(data))]
+                return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}: ", *self.cards(sorted(data))]
             return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}."]
         if kind == "flip":
-            return ["Start card: ", *card_words(data[0]), "."]
+            return ["Start card: ", *self.card(data[0]), "."]
         if kind == "return":
             return ["A Wild Draw Four cannot start the game: it goes back into the draw pile."]
         if kind == "play":
             tail = " and ", ("calls UNO!" if seat != self.you else "call UNO!", "bold")
-            return [self.says(seat, "play"), " ", *card_words(data[0]), *(tail if value else (".",))]
+            return [self.says(seat, "play"), " ", *self.card(data[0]), *(tail if value else (".",))]
         if kind == "draw":
             text = self.says(seat, "draw") + f" {plural(value, 'card')}"
-            return [text, ": ", *cards_parts(data)] if data else [text, "."]
+            return [text, ": ", *self.cards(data)] if data else [text, "."]
         if kind == "pass":
             return [self.says(seat, "pass", "passes"), "."]
         if kind == "colour":
@@ -173,7 +195,7 @@ class Narrator:
             return [self.says(seat, "challenge"), f" {self.whose(value)} Wild Draw Four."]
         if kind == "reveal":
             text = f"{self.whose(seat, capital=True)} hand is shown to {self.whom(value)}"
-            return [text, ": ", *cards_parts(data)] if data else [text, "."]
+            return [text, ": ", *self.cards(data)] if data else [text, "."]
         if kind == "verdict":
             if value:
                 return ["Guilty: ", self.says(seat, "were", "was"), " bluffing."]
@@ -189,9 +211,9 @@ class Narrator:
             return [self.says(seat, "drop"), f" the Jam card. It lands {side}."]
         if kind == "discard":
             if value:
-                return [self.says(seat, "discard"), " ", *card_words(data[0]), " on top of the discard pile."]
+                return [self.says(seat, "discard"), " ", *self.card(data[0]), " on top of the discard pile."]
             under = " under the Jam card." if self.edition == "space-jam" else " under the top card."
-            return [self.says(seat, "discard"), " ", *card_words(data[0]), under]
+            return [self.says(seat, "discard"), " ", *self.card(data[0]), under]
         if kind == "target":
             return [self.says(seat, "choose"), f" {self.self_or(seat, value)}."]
         if kind == "swap":
@@ -222,9 +244,11 @@ class Narrator:
         if kind == "hand":
             if not data:
                 return [f"  {self.who(seat)}: out"]
-            return [f"  {self.who(seat)}: ", *cards_parts(data), f" ({plural(value, 'point')})"]
+            points = f" ({plural(value, 'point')})" if self.scored else ""
+            return [f"  {self.who(seat)}: ", *self.cards(data), points]
         if kind == "round_end":
-            won = f" and {'score' if seat == self.you else 'scores'} {plural(value, 'point')}" if value else ""
+            scored = value and self.scored
+            won = f" and {'score' if seat == self.you else 'scores'} {plural(value, 'point')}" if scored else ""
             line: list[Part] = [(self.says(seat, "win") + f" round {self.round}{won}!", "bold")]
             return [*line, f" Scores: {self.scores(data)}."] if self.scored else line
         if kind == "match_end":
@@ -282,11 +306,11 @@ class Narrator:
         if kind == "take":
             text = self.says(seat, "take") + " "
             if data:
-                return [text + f"{plural(len(data), 'card')} at random from {self.whom(value)}: ", *cards_parts(data)]
+                return [text + f"{plural(len(data), 'card')} at random from {self.whom(value)}: ", *self.cards(data)]
             return [text + f"cards at random from {self.whom(value)}."]
         if kind == "give":
             if data:
-                return [self.says(seat, "give"), f" {self.whom(value)} ", *card_words(data[0]), "."]
+                return [self.says(seat, "give"), f" {self.whom(value)} ", *self.card(data[0]), "."]
             return [self.says(seat, "give"), f" {self.whom(value)} a card."]
         return None
 

@@ -54,7 +54,7 @@ from unokit.web.protocol import (
     ProtocolError,
     parse_message,
 )
-from unokit.web.rematch import vote_rematch
+from unokit.web.rematch import moved_message, vote_rematch
 from unokit.web.replays import ReplayCache
 from unokit.web.rooms import (
     CODE_LENGTH,
@@ -502,6 +502,8 @@ class Connection:
             room, secret = await self.hub.create(settings, message["name"])
             self.created.append(time.monotonic())
             await self.enter(room, 0, secret)
+        elif kind in ("join", "resume", "spectate") and (moved := moved_message(self.hub.get(message["code"]))):
+            self.send(moved)  # the room's rematch has begun: its links lead there
         elif kind == "join":
             room = self.hub.get(message["code"])
             seat, secret, claimed = await room.join(message["name"])
@@ -526,6 +528,8 @@ class Connection:
             await post_chat(room, member, message["text"])
         elif kind == "rematch":
             await vote_rematch(self.room(), member)
+        elif kind == "continue":
+            self.room().read_results(member)
         elif kind == "kick":
             await self.room().kick(member, message["seat"])
         elif kind == "leave":

@@ -252,6 +252,7 @@ class Hub:
         settings = RoomSettings.from_dict(stored.settings)
         room = Room(self, stored.code, settings, stored.created, seed=stored.seed)
         room.host = stored.host
+        room.moved_to = stored.moved_to
         now = time.monotonic()
         for row in stored.seats:
             seat = room.seats[row.seat]

@@ -120,6 +120,7 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "ping": {},
     "chat": {"text": Field("chat", max_length=1000)},
     "rematch": {},
+    "continue": {},
     "kick": {"seat": _int(0, 9)},
     "leave": {},
     "back": {},

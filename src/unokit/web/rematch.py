@@ -6,21 +6,33 @@ Each player who is connected keeps their seat, name and rule cards, with a new s
 a player who is not connected is replaced by a bot; bots stay bots.  The host is the old
 host if they are among the players kept, else the first of them.  The match begins at
 once, and every member of the old room is sent ``moved``: a player with their seat and
-new secret, a spectator with ``seat: null``.
+new secret, a spectator with ``seat: null``.  The rematch takes the old room's chat with it, and
+the old room's code leads there from then on (:func:`moved_message`, stored).
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 from unokit.web.settings import RoomError, new_secret
-from unokit.web.storage import hash_secret
+from unokit.web.storage import StorageError, hash_secret
 
 if TYPE_CHECKING:
     from unokit.web.rooms import Member, Room
 
-__all__ = ["check_rematch", "rematch_status", "start_rematch", "vote_rematch"]
+__all__ = ["check_rematch", "moved_message", "rematch_status", "start_rematch", "vote_rematch"]
+
+log = logging.getLogger("unokit.web")
+
+
+def moved_message(room: Room) -> dict[str, Any] | None:
+    """``moved`` (``seat: null``) for whoever opens a room whose rematch has begun: its old links
+    (invite, resume) lead to the rematch; ``None`` for any other room."""
+    if room.moved_to is None:
+        return None
+    return {"type": "moved", "code": room.moved_to, "seat": None}
 
 
 def rematch_status(room: Room) -> dict[str, Any] | None:
@@ -82,10 +94,19 @@ async def start_rematch(room: Room) -> Room:
                 seat.empty("bot")
         new.host = room.host if room.host in kept else kept[0]
 
-    new = await room.hub.new_room(room.settings, prepare=seat_players)
+    def carry_chat(new: Room) -> None:
+        seat_players(new)
+        new.chat_log.extend(room.chat_log)
+        new.chat_next = room.chat_next
+
+    new = await room.hub.new_room(room.settings, prepare=carry_chat)
     async with new.lock:
         await new.start_match()
     room.moved_to = new.code
+    try:  # the old room's chat in the new one's store, and the old code leading there
+        await room.hub.store.run(room.hub.storage.set_moved, room.code, new.code, list(room.chat_log))
+    except StorageError as exc:  # the rematch has begun all the same: only a reload loses the way
+        log.warning("room %s: the rematch could not be stored as its sequel: %s", room.tag, exc)
     for member in list(room.members):
         index = member.seat
         if index is not None and index in secrets_of:

@@ -77,7 +77,7 @@ class MatchReplay:
             start = self.marks[step - 1] if step > 0 else 0
             end = self.marks[step]
             view = game.view(None)
-            narrator = Narrator(self.names, you=None, scoring=game.scoring, edition=game.edition.name)
+            narrator = Narrator(self.names, you=None, scoring=game.scoring, edition=game.edition.name, codes=False)
             narrator.learn(view.public)
             events = narrate_events(narrator, view.history, start, end)
             return {

@@ -57,7 +57,7 @@ from unokit.web.settings import (
     new_secret,
 )
 from unokit.web.storage import ChatRow, SeatRow, StorageError, hash_secret
-from unokit.web.timers import JUMP_GRACE, pause_for, reaction_times
+from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
 
 if TYPE_CHECKING:
     from unokit.web.hub import Hub
@@ -222,6 +222,12 @@ class Room:
         """When the bots try again after a refusal (monotonic clock)."""
         self.unwatched_since = time.monotonic()
         """When the last member left (the room is put away after ``idle_minutes`` of it)."""
+        self.reading: set[int] = set()
+        """After a round (not the match): the connected players still reading its results.  Until
+        they have all sent ``continue`` (or ``results_seconds`` pass) nobody's decision is timed or
+        made by a bot, and no one plays."""
+        self.reading_until = 0.0
+        """When play goes on without the players still reading (monotonic clock)."""
 
     # ------------------------------------------------------------ queries
 
@@ -297,6 +303,8 @@ class Room:
             self.unwatched_since = time.monotonic()
         if member.seat is not None and self.is_away(member.seat):
             self.seats[member.seat].away_since = time.monotonic()
+            if member.seat in self.reading:
+                self.read(member.seat)
         if not self.closed and self.votes:
             self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
@@ -325,6 +333,51 @@ class Room:
         if member.claim is not None:
             message["claimed"] = True
         return message
+
+    # ------------------------------------------------------------ the results between rounds
+
+    def start_reading(self) -> None:
+        """A round has ended and the next is dealt: its first decision waits for the connected
+        players (not played by the bot) to close the results, ``results_seconds`` at most."""
+        limit = self.hub.settings.results_seconds
+        self.reading = {s.index for s in self.seats if s.index in self.connected_humans() and not s.auto}
+        if limit <= 0:
+            self.reading.clear()
+        self.reading_until = time.monotonic() + limit
+
+    def read(self, seat: int) -> None:
+        """``seat`` has closed the results (or left): once nobody is reading, play goes on, its
+        turn timer counting from now."""
+        self.reading.discard(seat)
+        if not self.reading:
+            self.end_reading()
+
+    def end_reading(self) -> None:
+        self.reading.clear()
+        self.last_change = self.decision_since = time.monotonic()
+        self.pause = DEAL_PAUSE
+
+    def read_results(self, member: Member) -> None:
+        """``continue``: the member's player has closed the round's results (anyone else's, or a
+        late one, changes nothing)."""
+        if self.game is None:
+            raise RoomError("forbidden", "the match has not begun")
+        if member.seat is None or member.seat not in self.reading:
+            return
+        self.read(member.seat)
+        self.changed()
+
+    def reading_message(self) -> dict[str, Any] | None:
+        """``update.reading``: the players still reading the results and the seconds before play
+        goes on without them (``None``: nobody holds the table)."""
+        if not self.reading:
+            return None
+        remaining = max(0.0, self.reading_until - time.monotonic())
+        return {
+            "waiting": sorted(self.reading),
+            "remaining": round(remaining, 2),
+            "total": self.hub.settings.results_seconds,
+        }
 
     # ------------------------------------------------------------ the store
 
@@ -574,6 +627,8 @@ class Room:
             self.take_back(seat)  # any action, even one refused, shows the player is back
             if version != self.version:
                 raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+            if self.reading:
+                raise RoomError("forbidden", "the next round begins once everyone has read the results")
             try:
                 action = game.actions.parse(text)
             except NotationError as exc:
@@ -641,6 +696,8 @@ class Room:
             self.status = "finished"
         if seats is not None and seats != self.seats:
             self.seat_late_arrivals(seats)  # the next round is dealt: claimed seats pass to their players
+        if new_round:
+            self.start_reading()
         self.changed()
         if trial.is_over and not self.members:
             self.hub.evict(self)
@@ -740,12 +797,14 @@ class Room:
         names = self.names()
         narrator = member.narrator
         if narrator is None:
-            narrator = member.narrator = Narrator(names, you=seat, scoring=game.scoring, edition=game.edition.name)
+            narrator = member.narrator = Narrator(
+                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False
+            )
         narrator.learn(view.public)
         history = view.history
         events = narrate_events(narrator, history, member.version)
         member.version = len(history)
-        legal = [legal_entry(game, view, action, names) for action in view.legal_actions]
+        legal = [] if self.reading else [legal_entry(game, view, action, names) for action in view.legal_actions]
         return {
             "type": "update",
             "code": self.code,
@@ -758,6 +817,7 @@ class Room:
             "you": seat,
             "finished": game.is_over,
             "timer": self.timer_message(),
+            "reading": self.reading_message(),
             "host": self.host,
             "options": self.settings.options(),
             "rematch": rematch_status(self),
@@ -779,7 +839,7 @@ class Room:
         """When the room's bot makes the pending decision of the human seat deciding now (its
         turn timer, or ``away_seconds`` after it left), if it is not already played as ``auto``."""
         game = self.game
-        if game is None or game.is_over:
+        if game is None or game.is_over or self.reading:
             return None
         seat = self.seats[game.actor]
         if seat.kind != "human" or seat.auto:
@@ -839,6 +899,8 @@ class Room:
             return None
         if game.is_over:
             return None
+        if self.reading:
+            return self.reading_until, "read"
         delay = settings.bot_delay * (TUTORIAL_PACE if self.settings.tutorial else 1.0)
         paused = self.last_change + delay * self.pause
         if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
@@ -892,6 +954,11 @@ class Room:
         dropped if the game moved on meanwhile."""
         if kind == "host":
             await self.pass_host()
+            return
+        if kind == "read":
+            if self.reading and time.monotonic() >= self.reading_until:
+                self.end_reading()
+                self.changed()
             return
         game = self.game
         if game is None or game.is_over:

@@ -106,6 +106,10 @@ class ServerSettings:
     public_url: str | None = None
     """The address people reach the server by (``https://uno.example``, behind a reverse proxy): the
     links the page shows start with it, and its host is answered for (:mod:`unokit.web.links`)."""
+
+    results_seconds: float = 60.0
+    """After a round (not the match), the longest the next round's first decision waits for the
+    connected players to close the results (``continue``); then play goes on without them."""
     idle_minutes: float = 30.0
     """A match nobody (player or spectator) has been connected to for this long is put away: it
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""

@@ -106,6 +106,8 @@ class StoredRoom:
     """The host's seat (``None``: nobody hosts the lobby now)."""
     seed: int | None = None
     """The room's seed (settles the bots' UNO races); ``None`` in a store written before rooms had one."""
+    moved_to: str | None = None
+    """The code of the room's rematch, once it began (its old links lead there)."""
 
 
 @dataclass
@@ -153,6 +155,10 @@ class Storage(Protocol):
 
     def set_host(self, code: str, host: int | None) -> None:
         """The host's seat (``None``: none)."""
+        ...
+
+    def set_moved(self, code: str, moved_to: str, chat: list[ChatRow]) -> None:
+        """The room's rematch began in room ``moved_to``, which takes the room's ``chat`` with it."""
         ...
 
     def public_lobbies(self, limit: int) -> list[PublicRoom]:
@@ -276,6 +282,7 @@ _ADDED_COLUMNS = {
         ("host", "INTEGER DEFAULT 0"),
         ("public", "INTEGER NOT NULL DEFAULT 0"),
         ("seed", "TEXT"),
+        ("moved_to", "TEXT"),
     ),
     "seats": (("claim_name", "TEXT"), ("claim_hash", "TEXT")),
 }
@@ -419,6 +426,15 @@ class SqliteStorage:
         self.db.execute("UPDATE rooms SET host = ? WHERE code = ?", (host, code))
 
     @_guarded
+    def set_moved(self, code: str, moved_to: str, chat: list[ChatRow]) -> None:
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT INTO chat (code, id, seat, name, text, time) VALUES (?, ?, ?, ?, ?, ?)",
+                [(moved_to, row.id, row.seat, row.name, row.text, row.time) for row in chat],
+            )
+            db.execute("UPDATE rooms SET moved_to = ? WHERE code = ?", (moved_to, code))
+
+    @_guarded
     def public_lobbies(self, limit: int) -> list[PublicRoom]:
         rows = self.db.execute(
             "SELECT r.code, r.settings, r.created,"
@@ -542,7 +558,7 @@ class SqliteStorage:
     @_guarded
     def load_room(self, code: str) -> StoredRoom | None:
         row = self.db.execute(
-            "SELECT code, settings, status, created, host, seed FROM rooms WHERE code = ?", (code,)
+            "SELECT code, settings, status, created, host, seed, moved_to FROM rooms WHERE code = ?", (code,)
         ).fetchone()
         return self._room(row) if row is not None else None
 
@@ -565,7 +581,7 @@ class SqliteStorage:
     @_guarded
     def rooms_in_progress(self, since: float = 0.0) -> list[StoredRoom]:
         rows = self.db.execute(
-            "SELECT code, settings, status, created, host, seed FROM rooms WHERE status = 'playing'"
+            "SELECT code, settings, status, created, host, seed, moved_to FROM rooms WHERE status = 'playing'"
             " AND touched >= ? ORDER BY created, code",
             (since,),
         ).fetchall()
@@ -593,7 +609,7 @@ class SqliteStorage:
             self._lock_file = None
 
     def _room(self, row: tuple[Any, ...]) -> StoredRoom:
-        code, settings, status, created, host, seed = row
+        code, settings, status, created, host, seed, moved_to = row
         seats = [
             SeatRow(
                 seat, name, kind, bot, secret_hash, json.loads(cards) if cards is not None else None, claim, claim_hash
@@ -605,7 +621,7 @@ class SqliteStorage:
             )
         ]
         return StoredRoom(
-            code, json.loads(settings), status, created, seats, host, int(seed) if seed is not None else None
+            code, json.loads(settings), status, created, seats, host, int(seed) if seed is not None else None, moved_to
         )
 
     @contextlib.contextmanager

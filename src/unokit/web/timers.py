@@ -28,6 +28,7 @@ from unokit.engine.events import Event
 __all__ = [
     "CALL_REACTION",
     "CATCH_REACTION",
+    "DEAL_PAUSE",
     "MAX_PAUSE",
     "PAUSE",
     "SEVERAL_CARDS_PAUSE",
@@ -56,6 +57,10 @@ SEVERAL_CARDS_PAUSE = 0.6
 """Extra pause after a ``draw`` of two cards or more (a penalty, a Draw Two, a catch)."""
 MAX_PAUSE = 8.0
 """The longest extra pause after one change, in units of ``bot_delay``."""
+
+DEAL_PAUSE = 1.5
+"""After every player closed a round's results, the bots wait this many ``bot_delay`` longer, so that
+the new deal is seen before anyone moves."""
 
 JUMP_GRACE = 1.5
 """House rule Jump-In: while a jump-in window is open and a player sits at the table, a bot whose

@@ -12,14 +12,15 @@ import { loadOptions, showStart, showJoin, watch, enterRoom, bindStart } from ".
 import { onLobby, onReading, showReading, renderLobby, bindLobby } from "./lobby.js";
 import { addLog, renderTable } from "./table.js";
 import { tableKey } from "./hand.js";
-import { showNextResult, closeResults } from "./dialogs.js";
+import { showNextResult, closeResults, dropStaleDecision } from "./dialogs.js";
 import { presentUpdate, presenter } from "./animation.js";
 import { applyPrefs } from "./prefs.js";
 import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
-import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom } from "./room.js";
+import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom, continueIfRead } from "./room.js";
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
+import { sentence } from "./labels.js";
 
 // ------------------------------------------------------------------ loaded on demand
 
@@ -118,7 +119,7 @@ function onError(message) {
     history.replaceState(null, "", "/");
     showStart();
   }
-  toast(text);
+  toast(sentence(text));
   if (state.view) renderTable();
   return undefined;
 }
@@ -143,6 +144,7 @@ function onUpdate(message) {
   if (typeof message.you === "number") state.seat = message.you;
   onRoomUpdate(message);
   if (message.options?.tutorial) learn().then((module) => module.coachGame(message));
+  if (message.version >= state.shownVersion && dropStaleDecision(message)) renderTable();
   state.busy = false;
   if (state.screen !== "table") setScreen("table");
   // the event queue (animation.js) tells the events in order, with their motion, then draws this
@@ -159,6 +161,7 @@ function onUpdate(message) {
 function afterUpdate(message, events, live) {
   if (!live && state.finished && !state.resultsQueue.length) queueFinalResults(events);
   showNextResult();
+  continueIfRead(message);
   noticeUpdate(message);
 }
 

@@ -67,10 +67,13 @@ export function cardNode(name, { small = false, onclick = null, extraClass = "" 
   const classes = ["card", colour ? `c-${COLOUR_NAMES[colour]}` : "c-wild", `k-${kindClass}`, small ? "small" : "", extraClass];
   const long = cardLongName(name);
   const corner = KIND_CORNERS[kind] ?? kind;
+  // what the face shows is part of its name ("Wild Draw Four, +4"), as a voice user would say it
+  const symbol = KIND_SYMBOLS[kind] || corner;
+  const label = long.toLowerCase().includes(symbol.toLowerCase()) ? long : `${long}, ${symbol}`;
   const part = (/** @type {string} */ cls, text = "") => el("span", { class: cls, "aria-hidden": "true", text });
   return el(
     onclick ? "button" : "div",
-    { class: classes.filter(Boolean).join(" "), title: long, "aria-label": long, role: onclick ? null : "img", dataset: { card: name }, onclick },
+    { class: classes.filter(Boolean).join(" "), title: long, "aria-label": label, role: onclick ? null : "img", dataset: { card: name }, onclick },
     [part("oval"), part("sym", KIND_SYMBOLS[kind] ?? kind), part("idx tl", corner), part("idx br", corner), part("cb")],
   );
 }

@@ -101,11 +101,13 @@ function mountChat(screen) {
   const root = build();
   if (!state.code || (screen !== "lobby" && screen !== "table")) {
     show(root, false);
+    setOpen(false);
     return;
   }
   const lobby = screen === "lobby";
   const host = $(lobby ? "#lobby" : "#table .side");
   if (root.parentElement !== host) host.insertBefore(root, lobby ? null : host.children[1] ?? null); // at the table: under the scores
+  if (root.dataset.screen !== screen) chat.open = false; // a drawer opened in the lobby stays there
   root.dataset.screen = screen;
   show(root, true);
   setOpen(chat.open);
@@ -118,6 +120,10 @@ function setOpen(open) {
   const shown = open || !isDrawer();
   root.classList.toggle("open", open);
   $(".chat-toggle", root).setAttribute("aria-expanded", String(shown));
+  // a drawer open: the page gets room below for what it would cover (the hand, Submit rule cards)
+  const sheet = open && isDrawer() && !root.hidden ? $(".chat-panel", root).getBoundingClientRect().height : 0;
+  document.documentElement.style.setProperty("--chat-sheet", `${Math.ceil(sheet)}px`);
+  document.documentElement.classList.toggle("chat-sheet-open", sheet > 0);
   if (shown) {
     chat.unread = 0;
     scrollDown(true);

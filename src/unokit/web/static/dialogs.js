@@ -4,7 +4,7 @@
 // room's scoring says (winner-collects, running-tally or single-round, which has no points), and
 // celebrate the winner with confetti (none with reduced motion).
 
-import { $, badge, el, show, sleep } from "./dom.js";
+import { $, $$, badge, el, show, sleep } from "./dom.js";
 import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
@@ -80,6 +80,35 @@ export function cancelChoice() {
   renderDecision(state.view);
 }
 
+/**
+ * An update has just arrived (before its events are presented): if the dialog shown asks for a
+ * decision the update no longer offers this player (the timer ran out and the bot chose, the game
+ * moved on), the dialog closes now, and so do the table's moves, not once the events have played.
+ * The status line says whose decision it is now; a dialog drawn later (the event queue behind) opens
+ * only for what the last update offers.  Whether anything closed.
+ * @param {Message} message
+ */
+export function dropStaleDecision(message) {
+  const box = $("#decision");
+  if (!Array.isArray(message.legal) || typeof message.version !== "number") return false;
+  const offered = new Set(message.legal.map((/** @type {LegalEntry} */ entry) => entry.action));
+  state.offered = offered;
+  if (box.hidden) return false;
+  const shown = $$("#decision-options button.option").map((button) => button.dataset.action ?? "");
+  if (shown.some((action) => offered.has(action))) return false;
+  choiceOpen = null;
+  state.legal = [];
+  state.staleUntil = message.version; // until the table shows that update
+  const actor = message.view?.actor;
+  const status = $("#status");
+  status.textContent = typeof actor === "number" && typeof message.asks === "string" && message.asks
+    ? actor === state.seat && message.legal.length ? `Your move: ${message.asks}.` : `${seatName(actor)} to ${message.asks}.`
+    : "";
+  status.classList.remove("mine");
+  renderDecision(state.view);
+  return true;
+}
+
 /** @param {View | null} view */
 export function renderDecision(view) {
   const box = $("#decision");
@@ -103,6 +132,7 @@ export function renderDecision(view) {
   } else {
     choiceOpen = null;
   }
+  entries = entries.filter((entry) => state.offered.has(entry.action)); // not already taken away
   document.body.classList.toggle("has-decision", entries.length > 0);
   if (!entries.length) {
     show(box, false);
@@ -145,24 +175,31 @@ export function renderDecision(view) {
 }
 
 /**
- * Dock the dialog where the hand stays in sight (at the top of a phone's screen, else at the
- * bottom), then scroll the hand clear of it.
+ * Dock the dialog where the hand stays in sight without the page scrolling itself: at the top of a
+ * phone's screen (the page scrolls the hand clear of it there), else just above the hand.
  */
 function placeDecision() {
   const box = $("#decision");
   const phone = window.matchMedia("(max-width: 600px), (max-height: 500px)").matches;
   box.classList.toggle("dock-top", phone);
+  const panel = $(".decision-box", box);
+  box.style.bottom = "";
+  panel.style.maxHeight = "";
   const area = $("#hand-area");
   if (area.hidden || state.spectator) return;
-  const panel = $(".decision-box", box);
   const hand = $("#hand");
   const target = hand.childElementCount ? hand : area;
   const cards = target.getBoundingClientRect();
   const dialog = panel.getBoundingClientRect();
   if (cards.left >= dialog.right || dialog.left >= cards.right || cards.top >= dialog.bottom || dialog.top >= cards.bottom) return; // apart
   const margin = 12;
-  const shift = phone ? cards.top - dialog.bottom - margin : cards.bottom - dialog.top + margin;
-  window.scrollBy({ top: shift, behavior: "instant" });
+  if (phone) {
+    window.scrollBy({ top: cards.top - dialog.bottom - margin, behavior: "instant" });
+    return;
+  }
+  const above = Math.max(0, cards.top - margin); // the room above the hand, in the window
+  box.style.bottom = `${Math.max(0, window.innerHeight - above)}px`;
+  panel.style.maxHeight = `${Math.max(160, above - margin)}px`;
 }
 
 /**
@@ -195,7 +232,6 @@ function decisionButton(entry, index, hand) {
   const label = entry.label || action;
   const props = {
     class: "act option",
-    title: action,
     dataset: { action, key: number },
     disabled: state.busy,
     onclick: () => {
@@ -499,7 +535,7 @@ export function showNextResult() {
   $("#results-close").textContent = match ? "Close" : "Continue";
   show(overlay);
   $(".overlay-box", overlay).scrollTop = 0;
-  $("#results-close").focus();
+  $("#results-close").focus({ preventScroll: true });
   counting += 1;
   countResult(counting, rows, scoreCells, scores, gains, winner, match).catch(() => {});
 }
@@ -609,6 +645,6 @@ export function closeResults() {
   showNextResult();
   if ($("#results").hidden) {
     const first = $("#decision:not([hidden]) button") ?? $("#hand .card.playable") ?? $("#actions button");
-    first?.focus();
+    first?.focus({ preventScroll: true });
   }
 }

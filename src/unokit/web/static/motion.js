@@ -103,7 +103,13 @@ function cardSize(node) {
 /** Remove the cards that landed on the pile (the table now draws them itself). */
 export function clearLanded() {
   for (const node of $$("#fx .landed")) node.remove();
+  // the arrows' turns end where the table, now drawn, points them (`--rot`)
+  for (const arrow of $$("#arrows .arrow")) for (const animation of arrow.getAnimations()) animation.cancel();
+  arrowsTurned = 0;
 }
+
+/** How far the arrows have turned (Reverses presented since the table was last drawn), in degrees. */
+let arrowsTurned = 0;
 
 /** Remove every motion at once (the table is drawn anew). */
 export function clearMotion() {
@@ -288,13 +294,20 @@ export async function dealFx(deals, pace) {
 async function reverseFx(pace) {
   const ms = 550 * pace;
   if (ms < MIN_MS) return;
-  const animations = $$("#arrows .arrow").map((arrow) =>
-    arrow.animate([{ transform: "rotate(0deg) scale(1)" }, { transform: "rotate(90deg) scale(1.6)" }, { transform: "rotate(180deg) scale(1)" }], {
-      duration: ms,
-      easing: "ease-in-out",
-      fill: "forwards",
-    }),
-  );
+  const from = arrowsTurned;
+  arrowsTurned += 180;
+  // the turn holds until the table is drawn with the new direction (clearLanded cancels it then)
+  const animations = $$("#arrows .arrow").map((arrow) => {
+    for (const old of arrow.getAnimations()) old.cancel();
+    return arrow.animate(
+      [
+        { transform: `rotate(${from}deg) scale(1)` },
+        { transform: `rotate(${from + 90}deg) scale(1.6)` },
+        { transform: `rotate(${from + 180}deg) scale(1)` },
+      ],
+      { duration: ms, easing: "ease-in-out", fill: "forwards" },
+    );
+  });
   animations.push(
     $("#direction").animate([{ transform: "scale(1)" }, { transform: "scale(1.35)" }, { transform: "scale(1)" }], { duration: ms }),
   );

@@ -41,6 +41,8 @@ export function startReplay(code) {
   show($("#table"), false);
   $("#replay-code").textContent = code;
   $("#replay-pos").textContent = "Loading…";
+  showControls(false);
+  show($("#replay-error"), false);
   return replayGo(0);
 }
 
@@ -60,6 +62,14 @@ async function replayStep(step) {
 }
 
 /**
+ * The replay's controls show only with a replay to step through (not beside its error).
+ * @param {boolean} shown
+ */
+function showControls(shown) {
+  for (const node of $$(".replay-controls, #replay-slider, #replay-action, #replay-meta")) show(node, shown);
+}
+
+/**
  * Show step `step` (clamped to the match), once the server has answered; a later request wins.
  * @param {number} step
  */
@@ -73,8 +83,14 @@ async function replayGo(step) {
   } catch (error) {
     if (replay.wanted === wanted) {
       const box = $("#replay-error");
-      box.textContent = `No replay: ${/** @type {Error} */ (error).message}`;
+      const message = /** @type {Error} */ (error).message;
+      box.replaceChildren(`No replay: ${message}${/[.!?]$/.test(message) ? "" : "."}`);
+      if (/once the match is over/.test(message)) {
+        const room = `/r/${encodeURIComponent(/** @type {string} */ (replay.code))}`;
+        box.append(" ", el("a", { href: `${room}?watch`, text: "Watch the match" }), " or ", el("a", { href: room, text: "open the room" }), ".");
+      }
       show(box);
+      showControls(false);
       $("#replay-pos").textContent = "";
     }
     return;
@@ -87,6 +103,7 @@ function renderReplay(data) {
   replay.step = data.step;
   replay.steps = data.steps;
   show($("#replay-error"), false);
+  showControls(true);
   if (!replay.meta) {
     replay.meta = true;
     renderMeta(data);

@@ -2,11 +2,11 @@
 // rematch vote, leaving (the top bar's Leave, asked first during a match) and being moved or removed.
 
 import { $, el, show, toast } from "./dom.js";
-import { state, storeSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
+import { state, storeSeat, storedSeat, forgetSeat, seatName, forgetRoom } from "./state.js";
 import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
-import { capitalize } from "./labels.js";
+import { capitalize, seatList } from "./labels.js";
 
 /**
  * A late arrival watches until the next round, when they take seat `seat`.
@@ -34,6 +34,8 @@ export function onRoomWelcome(message) {
 export function onRoomUpdate(message) {
   // null until the match is over
   state.rematch = message.rematch && Array.isArray(message.rematch.votes) ? message.rematch : null;
+  state.reading = message.reading && Array.isArray(message.reading.waiting) ? message.reading : null;
+  if (!state.reading) state.continued = false;
   if (typeof message.claimed_seat === "number") {
     claim(message.claimed_seat);
   } else if (typeof message.you === "number") {
@@ -43,6 +45,19 @@ export function onRoomUpdate(message) {
     state.claimedSeat = null; // the match ended before the next round: the claim is void
   }
   renderRoomBanner();
+}
+
+/**
+ * The round's results are read: the next round waits for this player no longer.  Sent once the page
+ * shows the table of an update whose results hold it (`update.reading`), or when the results close.
+ * @param {Message | null} message the update drawn (else the last one heard of)
+ */
+export function continueIfRead(message = null) {
+  const reading = message ? message.reading : state.reading;
+  if (!reading || !Array.isArray(reading.waiting) || state.seat === null || !reading.waiting.includes(state.seat)) return;
+  if (state.continued || !$("#results").hidden || state.resultsQueue.some((result) => result.kind === "round")) return;
+  state.continued = true;
+  conn.send({ type: "continue" });
 }
 
 /** The seat entry of `seat` in the last seats heard of. */
@@ -88,6 +103,9 @@ function renderRoomBanner() {
   }
   box.replaceChildren(...parts);
   show(box, parts.length > 0);
+  // the felt leaves the banners room, so that the table still fits the window
+  const height = parts.length ? box.getBoundingClientRect().height + 10 : 0;
+  document.documentElement.style.setProperty("--banner-h", `${Math.ceil(height)}px`);
   renderResultsRematch();
   renderLeave();
 }
@@ -104,8 +122,8 @@ function renderResultsRematch() {
   else $("#results .overlay-box > .row").before(fresh); // above the buttons
 }
 
-/** @param {number[]} seats */
-const names = (seats) => seats.map((seat) => (seat === state.seat ? "you" : seatName(seat))).join(", "); // mid-sentence: "you"
+/** @param {number[]} seats the seats named mid-sentence: "Ann and you" */
+const names = (seats) => seatList(seats, state.seat, seatName);
 
 /**
  * The rematch vote: a button for a player, who voted and who is awaited for everyone.
@@ -135,7 +153,8 @@ function rematchBox(id) {
 }
 
 /**
- * The rematch has begun in room `code`: keep the new seat's secret and go there.
+ * The rematch has begun in room `code` (just now, or this is an old link of the room): keep the new
+ * seat's secret and go there.
  * @param {Message} message
  */
 export function onMoved(message) {
@@ -144,7 +163,8 @@ export function onMoved(message) {
   const seated = typeof message.secret === "string" && typeof message.seat === "number";
   if (seated) storeSeat(code, message.secret, message.seat);
   closeSocket();
-  location.assign(seated ? `/r/${code}` : `/r/${code}?watch`);
+  // an old link of the room: the seat this browser was given in the rematch, if any, else watch it
+  location.assign(seated || storedSeat(code) ? `/r/${code}` : `/r/${code}?watch`);
 }
 
 /**
@@ -260,9 +280,13 @@ function buildLeave() {
   });
 }
 
-/** Hide the banners on the other screens; the top bar's Leave. */
+/** Hide the banners on the other screens; the top bar's Leave; `continue` once the results close. */
 export function bindRoom() {
   buildLeave();
+  const results = $("#results");
+  new MutationObserver(() => {
+    if (results.hidden) continueIfRead();
+  }).observe(results, { attributes: true, attributeFilter: ["hidden"] });
   document.addEventListener("unokit:screen", () => {
     renderRoomBanner();
     renderLeave();

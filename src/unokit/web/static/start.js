@@ -229,32 +229,60 @@ function syncRequires() {
 }
 
 /**
- * Set the house rules' fields to preset `name` (the rules it does not name at their defaults).
+ * Set the house rules' fields to preset `name` (the house rules it does not name at their defaults);
+ * the other options only where it names them (Scoring, and the seats for team play).  The fields
+ * that changed are marked (`data-changed`) and named under the preset.
  * @param {Options} options
  * @param {string} name
  */
 function applyPreset(options, name) {
   const values = options.presets?.[name] ?? {};
+  const form = asForm($("#create-form"));
+  for (const marked of $$("#create-form [data-changed]")) delete marked.dataset.changed;
+  /** @type {string[]} */
+  const changed = [];
+  /**
+   * @param {HTMLElement} field what shows the change
+   * @param {string} label
+   * @param {() => boolean} set sets the value; whether it changed it
+   */
+  const change = (field, label, set) => {
+    if (!set()) return;
+    field.dataset.changed = "true";
+    changed.push(label);
+  };
   for (const field of $$("#house-fields .rule-field")) {
     const option = /** @type {string} */ (field.dataset.option);
     const value = option in values ? values[option] : options.rules?.[option]?.default;
     const select = /** @type {HTMLSelectElement | null} */ ($("select", field));
     const input = /** @type {HTMLInputElement | null} */ ($("input", field));
-    if (select) select.value = JSON.stringify(value);
-    else if (input?.type === "checkbox") input.checked = Boolean(value);
-    else if (input) input.value = String(value);
+    change(field, optionLabel(option), () => {
+      const before = fieldValue(field);
+      if (select) select.value = JSON.stringify(value);
+      else if (input?.type === "checkbox") input.checked = Boolean(value);
+      else if (input) input.value = String(value);
+      return JSON.stringify(before) !== JSON.stringify(fieldValue(field));
+    });
   }
-  $("#preset-summary").textContent = presetInWords(options, name);
   syncRequires();
-  const form = asForm($("#create-form"));
   const seats = Number(form.seats.value);
   if (values.teams && (seats < 4 || seats % 2)) {
-    form.seats.value = String(seats < 4 ? 4 : Math.min(10, seats + 1)); // two teams of two or more
+    change(form.seats.closest("label"), "Seats", () => {
+      form.seats.value = String(seats < 4 ? 4 : Math.min(10, seats + 1)); // two teams of two or more
+      return true;
+    });
     filterRuleFields();
   }
-  const scoring = "scoring" in values ? values.scoring : options.rules?.scoring?.default;
-  if (scoring !== undefined) form.scoring.value = scoring;
+  if ("scoring" in values) {
+    change(form.scoring.closest("label"), "Scoring", () => {
+      const before = form.scoring.value;
+      form.scoring.value = values.scoring;
+      return before !== form.scoring.value;
+    });
+  }
   syncTarget();
+  const words = presetInWords(options, name);
+  $("#preset-summary").textContent = `${words} ${changed.length ? `Changed: ${changed.join(", ")}.` : "Nothing changed."}`;
 }
 
 function chosenEdition() {

@@ -56,11 +56,18 @@ function freshRoom() {
     ruleEditorCount: -1,
     /** @type {RematchStatus | null} */
     rematch: null,
+    /** @type {ReadingStatus | null} `update.reading`: who is still reading the round's results */
+    reading: null,
+    continued: false, // this page sent `continue` for the results being read
     /** @type {number | null} the bot seat this late arrival takes at the next round */
     claimedSeat: null,
     quickPlay: false, // "Play now against bots": the lobby fills the seats with bots and starts
     /** the version of the update the table shows */
     shownVersion: 0,
+    /** a decision shown was taken away by an update not yet shown: its version (the status line waits for it) */
+    staleUntil: 0,
+    /** @type {Set<string>} the actions the last update to arrive offers (it may be ahead of the table shown) */
+    offered: new Set(),
     /** @type {{seat: number, remaining: number, total: number, at: number} | null} `update.timer`, received `at` (performance.now()) */
     turnTimer: null,
   };

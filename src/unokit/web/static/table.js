@@ -4,13 +4,13 @@
 
 import { $, el, morphChildren, scrollToEnd, show } from "./dom.js";
 import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
-import { state, seatName, myDecisions, myJumps, HAND_PHASES } from "./state.js";
+import { state, seatName, myDecisions, myJumps, editionTitle, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
-import { plural } from "./labels.js";
+import { plural, seatList } from "./labels.js";
 
 const MAX_LOG = 400;
 let firstDrawn = false;
@@ -44,6 +44,8 @@ export function renderTable() {
   if (!view) return;
   const table = $("#table");
   table.dataset.version = String(state.shownVersion);
+  document.body.dataset.edition = view.edition ?? "";
+  $("#table-title").textContent = `${editionTitle(view.edition)} table${state.code ? `, room ${state.code}` : ""}`;
   table.dataset.actor = String(view.actor);
   renderSeats(view);
   renderCentre(view);
@@ -75,6 +77,7 @@ function renderCentre(view) {
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
   morphChildren(stack, Array.from({ length: backs }, () => backNode()));
   $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
+  $("#draw-pile").setAttribute("aria-label", `Draw pile, ${view.draw_pile_size} to draw`);
   $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
   const draw = state.legal.find((entry) => entry.type === "draw");
   const drawPile = $("#draw-pile");
@@ -112,11 +115,16 @@ function renderColour(view) {
 /** @param {View} view */
 function renderStatus(view) {
   const status = $("#status");
+  if (state.staleUntil > state.shownVersion) return; // dropStaleDecision said whose turn it is now
   const mine = myDecisions().length > 0;
   const jump = myJumps().length > 0;
   const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
     status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
+  } else if (state.reading?.waiting.some((seat) => seat !== state.seat || !state.continued)) {
+    const waiting = state.reading.waiting.filter((seat) => seat !== state.seat || !state.continued);
+    const who = seatList(waiting, state.seat, seatName);
+    status.textContent = `Waiting for ${who} to read the results: the next round begins then.`;
   } else if (!mine && jump) {
     status.textContent = `Jump in! You hold the same card: play it before ${seatName(view.actor)} moves.`;
   } else {
@@ -131,7 +139,6 @@ function actionButton(entry, extraClass = "") {
   return el("button", {
     class: `act ${extraClass}`.trim(),
     text: entry.label || entry.action,
-    title: entry.action,
     dataset: { action: entry.action },
     disabled: state.busy,
     onclick: () => act(entry.action),

@@ -13,6 +13,9 @@ type RoomOptions = { timer: number; public: boolean; late_join: boolean; tutoria
 /** `update.rematch` once the match is over. */
 type RematchStatus = { votes: number[]; waiting: number[] };
 
+/** `update.reading` while a round's results hold the next round: the seats still reading. */
+type ReadingStatus = { waiting: number[]; remaining: number; total: number };
+
 type LegalEntry = { action: string; label?: string; type?: string; card?: string; seat?: number; colour?: string };
 
 type GameEvent = {
