@@ -32,7 +32,7 @@ from unokit.editions.rulecards import MAX_RULE_LENGTH
 from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.rules import OPTIONS, PRESETS, Rules
 from unokit.web.assets import ClientAssets
-from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
+from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat, post_reaction
 from unokit.web.guard import (
     AddressGuard,
     AllowedHosts,
@@ -65,6 +65,7 @@ from unokit.web.rooms import (
     code_tag,
     read_rule_message,
 )
+from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
 from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom
 
 __all__ = ["RateLimiter", "create_app", "options"]
@@ -333,6 +334,7 @@ class Connection:
         """When this connection created its rooms in the last hour."""
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.chat_limiter = ChatLimiter()
+        self.signal_limiter = SignalLimiter()
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -451,12 +453,13 @@ class Connection:
                 message.get("late_join", True),
             )
             self.check_create()
-            room, secret = await self.hub.create(settings, message["name"])
+            look = (message.get("avatar"), message.get("colour"))
+            room, secret = await self.hub.create(settings, message["name"], look=look)
             self.created.append(time.monotonic())
             await self.enter(room, 0, secret)
         elif kind == "join":
             room = self.hub.get(message["code"])
-            seat, secret, claimed = await room.join(message["name"])
+            seat, secret, claimed = await room.join(message["name"], message.get("avatar"), message.get("colour"))
             await self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
         elif kind == "resume":
             room = self.hub.get(message["code"])
@@ -467,6 +470,8 @@ class Connection:
             seat, claimed = found
             claim = seat if claimed else None
             await self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
+            if not claimed and ("avatar" in message or "colour" in message):
+                await set_look(room, seat, message.get("avatar"), message.get("colour"))
         elif kind == "spectate":
             room = self.hub.get(message["code"])
             self.check_resync(room, message.get("version", 0))
@@ -476,6 +481,25 @@ class Connection:
             if not self.chat_limiter.allow():
                 raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
             await post_chat(room, member, message["text"])
+        elif kind == "react":
+            room = self.room()
+            if not self.chat_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
+            await post_reaction(room, member, message["reaction"], message.get("to"))
+        elif kind == "look":
+            room = self.room()
+            if member.seat is None:
+                raise RoomError("forbidden", "only a seated player has an avatar to choose")
+            if not self.chat_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 changes in 10 seconds: wait a little")
+            await set_look(room, member.seat, message.get("avatar"), message.get("colour"))
+        elif kind == "voice":
+            set_voice(self.room(), member, message["on"], list(self.hub.settings.ice_servers))
+        elif kind == "signal":
+            room = self.room()
+            if not self.signal_limiter.allow():
+                raise RoomError("rate-limited", "too many voice signals: wait a little")
+            relay_signal(room, member, message["to"], message["kind"], message["data"])
         elif kind == "rematch":
             await vote_rematch(self.room(), member)
         elif kind == "kick":
