@@ -132,7 +132,7 @@ def test_every_quick_reaction_is_accepted() -> None:
 
 
 def test_avatars_and_colours_are_shown_on_the_seats_and_bots_wear_their_own(server: RunningServer) -> None:
-    code, ann, bob, watcher = room_of_three(server)
+    _, ann, bob, watcher = room_of_three(server)
     seats = watcher.lobby["seats"] if watcher.lobby else []
     assert [(s["avatar"], s["colour"]) for s in seats] == [("fox", "teal"), ("owl", None), (BOT_AVATAR, None)]
     bob.send(type="look", avatar="penguin", colour="pink")
@@ -217,7 +217,8 @@ def test_a_store_written_before_avatars_gains_their_columns(tmp_path: Any) -> No
     db = str(tmp_path / "old.sqlite3")
     old = sqlite3.connect(db)
     old.executescript(
-        "CREATE TABLE rooms (code TEXT PRIMARY KEY, settings TEXT NOT NULL, status TEXT NOT NULL, created REAL NOT NULL);"
+        "CREATE TABLE rooms (code TEXT PRIMARY KEY, settings TEXT NOT NULL, status TEXT NOT NULL,"
+        " created REAL NOT NULL);"
         "CREATE TABLE seats (code TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,"
         " bot TEXT, secret_hash TEXT, rule_cards TEXT, PRIMARY KEY (code, seat));"
         'INSERT INTO rooms VALUES (\'ABCDEFGH\', \'{"edition": "classic", "players": 2, "rules": {}}\', \'lobby\', 0);'
@@ -280,7 +281,7 @@ def test_voice_is_off_until_turned_on_and_shown_on_the_seats(server: RunningServ
 
 
 def test_a_signal_reaches_only_its_addressee(server: RunningServer) -> None:
-    code, ann, bob, watcher = room_of_three(server)
+    _, ann, bob, watcher = room_of_three(server)
     cy = Client(server.url)
     cy.send(type="create", name="Cy", edition="classic", seats=2)  # another room
     cy.expect("lobby")
