@@ -21,11 +21,13 @@ import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom } fro
 import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
+import { bindSocial, socialEvent, socialMessage } from "./social.js";
 
 // ------------------------------------------------------------------ messages
 
 /** @param {Message} message */
 function handleMessage(message) {
+  socialMessage(message); // avatars and voice: social.js
   switch (message.type) {
     case "welcome":
       return onWelcome(message);
@@ -147,6 +149,7 @@ function afterUpdate(message, events, live) {
 function onEvent(event, live) {
   addLog(event);
   if (live) eventSound(event); // until the table's event queue plays it as it presents the event
+  socialEvent(event, live);
   switch (event.kind) {
     case "dealer":
       state.roundHands = [];
@@ -239,6 +242,7 @@ function bind() {
   $("#results-close").addEventListener("click", closeResults);
   bindReplay();
   bindSettings();
+  bindSocial();
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());
   window.addEventListener("online", () => conn.wanted && conn.ensure());

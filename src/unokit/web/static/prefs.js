@@ -1,5 +1,5 @@
-// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks and
-// notifications.  Every change is told on `document` as "unokit:prefs".
+// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks,
+// notifications, and the avatar and colour the player shows at the table.  Every change is told on `document` as "unokit:prefs".
 
 import { stored } from "./state.js";
 
@@ -12,10 +12,16 @@ const PREFS_KEY = "unokit.prefs";
  * @property {Speed} speed how fast the table's motion plays
  * @property {boolean} colourBlind a symbol and a pattern on every colour
  * @property {boolean} notify a notification when it is your turn and the page is in the background
+ * @property {string | null} avatar the avatar shown on this player's seat (one of `AVATARS`; null: their initial)
+ * @property {string | null} colour the colour of their seat (one of `COLOURS`; null: the seat's own)
  */
 
+/** The avatars and colours a player may choose (the server's sets: unokit.web.social). */
+export const AVATARS = ["fox", "cat", "owl", "frog", "panda", "tiger", "octopus", "unicorn", "penguin", "rocket", "cactus", "ghost"];
+export const COLOURS = ["red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink", "slate"];
+
 /** @type {Prefs} */
-const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false };
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, avatar: null, colour: null };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
@@ -29,6 +35,8 @@ function load() {
     if (Object.hasOwn(SPEED_FACTORS, saved.speed)) prefs.speed = saved.speed;
     if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
     if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
+    if (AVATARS.includes(saved.avatar)) prefs.avatar = saved.avatar;
+    if (COLOURS.includes(saved.colour)) prefs.colour = saved.colour;
   }
   return prefs;
 }
@@ -47,6 +55,15 @@ export function setPref(name, value) {
   stored((storage) => storage.setItem(PREFS_KEY, JSON.stringify(prefs)), undefined);
   applyPrefs();
   document.dispatchEvent(new CustomEvent("unokit:prefs", { detail: { name, value } }));
+}
+
+/** The avatar and colour chosen on this device, as `create`, `join`, `resume` and `look` send them. */
+export function lookFields() {
+  /** @type {{avatar?: string, colour?: string}} */
+  const look = {};
+  if (prefs.avatar) look.avatar = prefs.avatar;
+  if (prefs.colour) look.colour = prefs.colour;
+  return look;
 }
 
 /** Whether motion should be cut short: the system asks for reduced motion. */

@@ -1,0 +1,102 @@
+// Short celebrations (loaded when first needed): a burst over the seat of a round's or a match's
+// winner or of an UNO call, and a banner across the top of the felt, for a second or two.  They
+// lie over the page (no layout shift), under the dialogs, above the felt: never over the hand.
+// With reduced motion, the banner only, still; the motion-speed setting paces them.
+
+import { el } from "./dom.js";
+import { state } from "./state.js";
+import { motionMs, reducedMotion } from "./prefs.js";
+import { overlay, seatAnchor } from "./reactions.js";
+
+const BURST_COLOURS = ["#ffd54a", "#ff6b6b", "#4fc3f7", "#81c784", "#ffffff", "#ff9f43"];
+const BANNER_MS = 1800;
+
+/** @param {number} seat */
+function nameOf(seat) {
+  if (seat === state.seat && !state.spectator) return "You";
+  return state.seats.find((entry) => entry.seat === seat)?.name ?? `Seat ${seat}`;
+}
+
+/**
+ * Celebrate a game event: `round_end`, `match_end` (its winner) or `uno` (its caller).
+ * @param {GameEvent} event
+ */
+export function celebrate(event) {
+  const seat = event.seat;
+  if (!Number.isInteger(seat) || seat < 0) return;
+  const you = seat === state.seat && !state.spectator;
+  const name = nameOf(seat);
+  const uno = event.kind === "uno";
+  const text = uno
+    ? `${name} ${you ? "call" : "calls"} UNO!`
+    : event.kind === "match_end"
+      ? `${name} ${you ? "win" : "wins"} the match!`
+      : `${name} ${you ? "win" : "wins"} the round!`;
+  banner(text, uno ? "uno" : "win");
+  burst(seatAnchor(seat), uno ? 14 : 26);
+}
+
+/**
+ * A banner across the top of the felt.
+ * @param {string} text
+ * @param {string} kind
+ */
+function banner(text, kind) {
+  const felt = document.getElementById("felt");
+  if (!felt || state.screen !== "table") return;
+  const layer = overlay();
+  layer.querySelector(".celebration-banner")?.remove();
+  const box = felt.getBoundingClientRect();
+  const node = el("div", { class: `celebration-banner ${kind}`, text });
+  node.style.left = `${Math.round(box.left + box.width / 2 + window.scrollX)}px`;
+  node.style.top = `${Math.round(box.top + 10 + window.scrollY)}px`;
+  layer.append(node);
+  const ms = Math.max(motionMs(BANNER_MS), BANNER_MS * 0.6); // read in time even when motion is fast
+  if (!reducedMotion() && "animate" in node) {
+    node.animate(
+      [
+        { transform: "translate(-50%, -8px) scale(0.85)", opacity: 0 },
+        { transform: "translate(-50%, 0) scale(1)", opacity: 1, offset: 0.15 },
+        { transform: "translate(-50%, 0) scale(1)", opacity: 1, offset: 0.85 },
+        { transform: "translate(-50%, -4px) scale(1)", opacity: 0 },
+      ],
+      { duration: ms, easing: "ease-out", fill: "forwards" },
+    );
+  }
+  setTimeout(() => node.remove(), ms);
+}
+
+/**
+ * Sparks bursting from the middle of a seat (nothing with reduced motion).
+ * @param {HTMLElement | null} anchor
+ * @param {number} count
+ */
+function burst(anchor, count) {
+  if (!anchor || reducedMotion() || !("animate" in Element.prototype)) return;
+  const ms = motionMs(1100);
+  if (ms < 120) return;
+  const box = anchor.getBoundingClientRect();
+  const x = box.left + box.width / 2 + window.scrollX;
+  const y = box.top + Math.min(box.height / 2, 24) + window.scrollY;
+  const layer = overlay();
+  for (let i = 0; i < count; i += 1) {
+    const spark = el("span", { class: `spark${i % 4 === 0 ? " star" : ""}` });
+    spark.style.left = `${Math.round(x)}px`;
+    spark.style.top = `${Math.round(y)}px`;
+    spark.style.setProperty("--spark", BURST_COLOURS[i % BURST_COLOURS.length]);
+    layer.append(spark);
+    const angle = (i / count) * 2 * Math.PI + Math.random() * 0.4;
+    const reach = 38 + Math.random() * 40;
+    const animation = spark.animate(
+      [
+        { transform: "translate(-50%, -50%) scale(0.4)", opacity: 1 },
+        {
+          transform: `translate(calc(-50% + ${(Math.cos(angle) * reach).toFixed(1)}px), calc(-50% + ${(Math.sin(angle) * reach).toFixed(1)}px)) scale(1)`,
+          opacity: 0,
+        },
+      ],
+      { duration: ms * (0.8 + Math.random() * 0.4), easing: "cubic-bezier(0.15, 0.8, 0.3, 1)", fill: "forwards" },
+    );
+    animation.finished.then(() => spark.remove()).catch(() => spark.remove());
+  }
+}
