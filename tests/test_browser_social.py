@@ -112,7 +112,9 @@ def test_avatars_chosen_on_the_device_show_on_the_seats_in_the_lobby_at_the_tabl
     for page in (ann, bob):
         expect(page.locator('#lobby-seats .seat-row[data-seat="0"] .avatar[data-avatar="fox"]')).to_be_visible()
         expect(page.locator('#lobby-seats .seat-row[data-seat="1"] .avatar[data-avatar="owl"]')).to_be_visible()
-    colour = ann.eval_on_selector('#lobby-seats .seat-row[data-seat="0"] .avatar', "n => getComputedStyle(n).backgroundColor")
+    colour = ann.eval_on_selector(
+        '#lobby-seats .seat-row[data-seat="0"] .avatar', "n => getComputedStyle(n).backgroundColor"
+    )
     assert colour == "rgb(0, 105, 92)", "teal"
     if viewport is PHONE:
         bob.click("#chat .chat-toggle")
@@ -173,11 +175,14 @@ def test_a_reaction_aimed_at_a_seat_is_a_bubble_over_the_sender_with_its_target(
     bob.click('.react-menu button[aria-label="🎉 to Ann"]')
     lobby_bubble = ann.locator('.bubble-stack[data-from="1"] .bubble')
     expect(lobby_bubble).to_contain_text("🎉")
-    expect(lobby_bubble).to_contain_text("→ you")
-    row = ann.locator('#lobby-seats .seat-row[data-seat="1"]').bounding_box()
+    expect(lobby_bubble.locator(".bubble-to")).to_have_text("➜ you")
+    avatar = ann.locator('#lobby-seats .seat-row[data-seat="1"] .avatar').bounding_box()
     bubble_box = lobby_bubble.bounding_box()
-    assert row is not None and bubble_box is not None
-    assert bubble_box["y"] + bubble_box["height"] <= row["y"] + 6, "the bubble sits on Bob's row"
+    assert avatar is not None and bubble_box is not None
+    assert bubble_box["y"] + bubble_box["height"] <= avatar["y"] + 2, "the bubble sits on Bob's avatar"
+    assert abs(bubble_box["x"] + bubble_box["width"] / 2 - (avatar["x"] + avatar["width"] / 2)) < 80
+    arrow = ann.eval_on_selector('.bubble-stack[data-from="1"] .bubble-arrow', "n => n.style.getPropertyValue('--aim')")
+    assert float(arrow.removesuffix("deg")) < -45, f"the arrow points up to Ann's row: {arrow}"
     shot(ann, f"social-lobby-bubble-{label(viewport)}")
     fill_and_start(ann)
     watcher.goto(f"{live_server.url}/r/{code}?watch")
@@ -186,10 +191,10 @@ def test_a_reaction_aimed_at_a_seat_is_a_bubble_over_the_sender_with_its_target(
     bob.click('#felt .seat[data-seat="0"] .seat-name', button="right")
     bob.click('.react-menu button[aria-label="👏 to Ann"]')
     expect(bob.locator(".react-menu")).to_have_count(0)
-    for page, target in ((ann, "→ you"), (bob, "→ Ann"), (watcher, "→ Ann")):
+    for page, target in ((ann, "➜ you"), (bob, "➜ Ann"), (watcher, "➜ Ann")):
         bubble = page.locator('.bubble-stack[data-from="1"] .bubble.aimed').last
         expect(bubble).to_contain_text("👏")
-        expect(bubble).to_contain_text(target)
+        expect(bubble.locator(".bubble-to")).to_have_text(target)
         seat = page.locator('#felt .seat[data-seat="1"]').bounding_box()
         box = bubble.bounding_box()
         assert seat is not None and box is not None
@@ -197,6 +202,8 @@ def test_a_reaction_aimed_at_a_seat_is_a_bubble_over_the_sender_with_its_target(
         assert seat["x"] - 80 <= centre <= seat["x"] + seat["width"] + 80, "over (or under) Bob's seat"
         if page is not watcher:
             assert not boxes_overlap(box, page.locator("#hand").bounding_box()), "the bubble covers no card of the hand"
+    shot(ann, f"social-table-aimed-{label(viewport)}")
+    shot(watcher, f"social-table-aimed-spectator-{label(viewport)}")
     if viewport is PHONE:
         ann.click("#chat .chat-toggle")
     expect(ann.locator("#chat .chat-line").last).to_contain_text("Bob👏 → you")
@@ -204,17 +211,27 @@ def test_a_reaction_aimed_at_a_seat_is_a_bubble_over_the_sender_with_its_target(
     if viewport is PHONE:
         ann.click("#chat .chat-close")
     # several at once stack, at most three a seat; a spectator's shows in the stands
-    for reaction in ("😂", "GG", "🎉"):
-        bob.evaluate("r => import('/static/social.js').then(m => m.react(r, null))", reaction)
-    watcher.evaluate("() => import('/static/social.js').then(m => m.react('👍', 0))")
+    quick_reactions(bob, ["😂", "GG", "🎉"], viewport)
+    quick_reactions(watcher, ["👍"], viewport, to="To Ann")
     expect(ann.locator('.bubble-stack[data-from="1"] .bubble')).to_have_count(3)
     expect(ann.locator('.bubble-stack[data-from="stands"] .bubble')).to_contain_text("Spectator")
     shot(ann, f"social-table-bubbles-{label(viewport)}")
     expect(ann.locator(".bubble")).to_have_count(0, timeout=8000)  # they fade after a few seconds
     live = ann.locator("#social-announce")
     if viewport is PHONE:  # the chat is a closed drawer: the reaction is told to screen readers
-        expect(live).to_contain_text("Spectator: 👍 to You")
+        expect(live).to_contain_text("Spectator: 👍 to you")
     no_errors(ann_watch, bob_watch, watcher_watch)
+
+
+def quick_reactions(page: Page, reactions: list[str], viewport: dict[str, int], to: str = "To all") -> None:
+    """Send quick reactions from the chat (its drawer opened and closed again on a phone)."""
+    if viewport is PHONE:
+        page.click("#chat .chat-toggle")
+    page.select_option("#chat .chat-target", label=to)
+    for reaction in reactions:
+        page.locator("#chat .chat-quick-button", has_text=reaction).click()
+    if viewport is PHONE:
+        page.click("#chat .chat-close")
 
 
 def test_the_chat_aims_quick_reactions_by_keyboard(live_server: LiveServer, open_page: OpenPage) -> None:
@@ -238,11 +255,32 @@ def test_the_chat_aims_quick_reactions_by_keyboard(live_server: LiveServer, open
 def uno_room(live: LiveServer) -> tuple[str, str]:
     """Ann and a bot; Ann holds Red 7 and Red 8 on a Red 5 and plays first; the bot can't follow Red 7."""
     rules = {"hand_size": 2, "scoring": "single-round"}
-    deck = stacked_deck("classic", [["R7", "R8"], ["B5", "Y9"]], "R5", ["B1", "Y2"], dealer=1, rules=Rules.from_dict(rules))
+    deck = stacked_deck(
+        "classic", [["R7", "R8"], ["B5", "Y9"]], "R5", ["B1", "Y2"], dealer=1, rules=Rules.from_dict(rules)
+    )
     setup = FixedSetup(2**40 + 3, tuple(card_name(card) for card in deck), dealer=1)
     settings = RoomSettings("classic", 2, dict(rules), "heuristic")
     room, secret = live.call(lambda: live.hub.create(settings, "Ann", setup))
     return str(room.code), str(secret)
+
+
+def call_uno_and_play(page: Page, card: str) -> None:
+    """Press UNO, then play ``card`` (the call goes down with it)."""
+    arm = page.locator('#uno-button[data-uno="arm"]')
+    expect(arm).to_be_visible()
+    arm.click()
+    expect(page.locator("#uno-button.armed")).to_be_visible()
+    page.click(f'#hand .card.playable[data-card="{card}"]')
+
+
+RECORD_BANNERS = """() => {
+  window.banners = [];
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (node.classList?.contains("celebration-banner")) window.banners.push(node.textContent);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
 
 
 def seat_ann(page: Page, url: str, code: str, secret: str) -> None:
@@ -265,11 +303,13 @@ def test_an_uno_call_and_a_win_are_celebrated_over_the_seat_without_covering_the
     code, secret = uno_room(live_server)
     seat_ann(page, live_server.url, code, secret)
     expect(page.locator("#hand .card.playable").first).to_be_visible()
-    page.keyboard.press("u")
-    page.locator('#hand .card[data-card="R7"]').click()
+    page.evaluate(RECORD_BANNERS)
+    call_uno_and_play(page, "R7")
+    page.wait_for_function("() => window.banners.length > 0")
+    assert page.evaluate("window.banners") == ["You call UNO!"]
     banner = page.locator(".celebration-banner")
-    expect(banner).to_have_text("You call UNO!")
     expect(page.locator(".spark").first).to_be_attached()
+    page.wait_for_timeout(350)  # the banner faded in, the sparks on their way
     shot(page, f"social-celebration-uno-{label(viewport)}")
     assert not boxes_overlap(banner.bounding_box(), page.locator("#hand").bounding_box())
     felt = page.locator("#felt").bounding_box()
@@ -288,8 +328,7 @@ def test_celebrations_respect_reduced_motion(live_server: LiveServer, open_page:
     code, secret = uno_room(live_server)
     seat_ann(page, live_server.url, code, secret)
     scroll = page.evaluate("[document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
-    page.keyboard.press("u")
-    page.locator('#hand .card[data-card="R7"]').click()
+    call_uno_and_play(page, "R7")
     expect(page.locator(".celebration-banner")).to_have_text("You call UNO!")
     assert page.locator(".spark").count() == 0, "no burst with reduced motion"
     assert page.evaluate("document.querySelector('.celebration-banner').getAnimations().length") == 0
@@ -350,7 +389,8 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
         page.on(
             "websocket",
             lambda socket, n=name: socket.on(
-                "framereceived", lambda payload, n=n: frames[n].append(json.loads(payload)) if isinstance(payload, str) else None
+                "framereceived",
+                lambda payload, n=n: frames[n].append(json.loads(payload)) if isinstance(payload, str) else None,
             ),
         )
     code = create_room(ann, live_server.url, "Ann", 2, "fox", "teal")
@@ -367,7 +407,9 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
     bob.click("#voice-join")
     for page, other in ((ann, 1), (bob, 0)):
         page.wait_for_function(
-            "(seat) => window.unokitVoice?.peers.get(seat)?.pc.connectionState === 'connected'", arg=other, timeout=20_000
+            "(seat) => window.unokitVoice?.peers.get(seat)?.pc.connectionState === 'connected'",
+            arg=other,
+            timeout=20_000,
         )
     assert ann.evaluate("window.unokitVoice.stream.getAudioTracks()[0].enabled") is False
     ann.click("#voice-mic")
@@ -375,7 +417,9 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
     expect(ann.locator("#voice-mic")).to_have_attribute("aria-pressed", "true")
     expect(ann.locator("#voice-mic")).to_have_text("🔴 Mic on")
     for page, other in ((ann, 1), (bob, 0)):
-        page.wait_for_function(f"({INBOUND_AUDIO_BYTES})({other}).then((bytes) => bytes > 0)", timeout=10_000)
+        page.wait_for_function(
+            f"(seat) => ({INBOUND_AUDIO_BYTES})(seat).then((bytes) => bytes > 0)", arg=other, timeout=10_000
+        )
     expect(ann.locator('#lobby-seats .seat-row[data-seat="1"] .badge.voice')).to_be_visible()
     shot(ann, f"social-voice-{label(viewport)}")
     # the signalling went to its addressee alone: never to the spectator

@@ -18,47 +18,53 @@ function nameOf(seat) {
 }
 
 /**
- * Celebrate a game event: `round_end`, `match_end` (its winner) or `uno` (its caller).
+ * Celebrate a game event: `round_end`, `match_end` (its winner) or an UNO call (its caller).
  * @param {GameEvent} event
+ * @param {boolean} uno whether it is an UNO call (`uno`, or a card played with the call)
  */
-export function celebrate(event) {
+export function celebrate(event, uno) {
   const seat = event.seat;
   if (!Number.isInteger(seat) || seat < 0) return;
   const you = seat === state.seat && !state.spectator;
   const name = nameOf(seat);
-  const uno = event.kind === "uno";
   const text = uno
     ? `${name} ${you ? "call" : "calls"} UNO!`
     : event.kind === "match_end"
       ? `${name} ${you ? "win" : "wins"} the match!`
       : `${name} ${you ? "win" : "wins"} the round!`;
-  banner(text, uno ? "uno" : "win");
-  burst(seatAnchor(seat), uno ? 14 : 26);
+  const anchor = seatAnchor(seat);
+  banner(text, uno ? "uno" : "win", anchor);
+  burst(anchor, uno ? 16 : 28);
 }
 
 /**
- * A banner across the top of the felt.
+ * A banner by the seat: above a seat in the felt's lower half (this player's: never over the hand),
+ * below one in its upper half.
  * @param {string} text
  * @param {string} kind
+ * @param {HTMLElement | null} anchor
  */
-function banner(text, kind) {
+function banner(text, kind, anchor) {
   const felt = document.getElementById("felt");
-  if (!felt || state.screen !== "table") return;
+  if (!felt || !anchor || state.screen !== "table") return;
   const layer = overlay();
   layer.querySelector(".celebration-banner")?.remove();
-  const box = felt.getBoundingClientRect();
-  const node = el("div", { class: `celebration-banner ${kind}`, text });
-  node.style.left = `${Math.round(box.left + box.width / 2 + window.scrollX)}px`;
-  node.style.top = `${Math.round(box.top + 10 + window.scrollY)}px`;
+  const area = felt.getBoundingClientRect();
+  const box = anchor.getBoundingClientRect();
+  const above = box.top + box.height / 2 > area.top + area.height / 2;
+  const node = el("div", { class: `celebration-banner ${kind}${above ? " above" : ""}`, text });
+  const x = Math.min(Math.max(box.left + box.width / 2, area.left + 90), area.right - 90);
+  node.style.left = `${Math.round(x + window.scrollX)}px`;
+  node.style.top = `${Math.round((above ? box.top - 8 : box.bottom + 8) + window.scrollY)}px`;
   layer.append(node);
   const ms = Math.max(motionMs(BANNER_MS), BANNER_MS * 0.6); // read in time even when motion is fast
   if (!reducedMotion() && "animate" in node) {
     node.animate(
       [
-        { transform: "translate(-50%, -8px) scale(0.85)", opacity: 0 },
-        { transform: "translate(-50%, 0) scale(1)", opacity: 1, offset: 0.15 },
-        { transform: "translate(-50%, 0) scale(1)", opacity: 1, offset: 0.85 },
-        { transform: "translate(-50%, -4px) scale(1)", opacity: 0 },
+        { scale: "0.85", opacity: 0 },
+        { scale: "1", opacity: 1, offset: 0.15 },
+        { scale: "1", opacity: 1, offset: 0.85 },
+        { scale: "1", opacity: 0 },
       ],
       { duration: ms, easing: "ease-out", fill: "forwards" },
     );
@@ -86,7 +92,7 @@ function burst(anchor, count) {
     spark.style.setProperty("--spark", BURST_COLOURS[i % BURST_COLOURS.length]);
     layer.append(spark);
     const angle = (i / count) * 2 * Math.PI + Math.random() * 0.4;
-    const reach = 38 + Math.random() * 40;
+    const reach = 50 + Math.random() * 45;
     const animation = spark.animate(
       [
         { transform: "translate(-50%, -50%) scale(0.4)", opacity: 1 },

@@ -265,7 +265,7 @@ function line(message) {
   const who = mine ? "You" : message.name;
   const time = new Date(message.time * 1000);
   const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
-  const short = typeof message.reaction === "string" || (message.text.length <= 5 && QUICK_REACTIONS.includes(message.text));
+  const short = message.text.length <= 5 && QUICK_REACTIONS.includes(message.text);
   const toMe = typeof message.reaction === "string" && message.to === state.seat && !state.spectator && message.to !== null;
   return el(
     "li",
@@ -275,7 +275,9 @@ function line(message) {
     },
     chatAvatar(message.seat, message.name),
     el("span", { class: "chat-name", text: who }),
-    el("span", { class: "chat-text", text: toMe ? `${message.reaction} → you` : message.text }),
+    typeof message.reaction === "string" && message.to !== null && message.to !== undefined
+      ? el("span", { class: "chat-text" }, el("span", { class: "chat-emoji", text: message.reaction }), ` → ${toMe ? "you" : message.text.split(" → ").slice(1).join(" → ")}`)
+      : el("span", { class: "chat-text", text: message.text }),
   );
 }
 

@@ -42,7 +42,8 @@ export function seatAnchor(seat) {
   }
   if (state.screen === "lobby") {
     if (seat === null) return document.getElementById("lobby-seats");
-    return document.querySelector(`#lobby-seats .seat-row[data-seat="${seat}"]`);
+    const row = document.querySelector(`#lobby-seats .seat-row[data-seat="${seat}"]`);
+    return /** @type {HTMLElement | null} */ (row?.querySelector(".avatar, .seat-name") ?? row); // over the name, not the row's middle
   }
   return null;
 }
@@ -73,7 +74,7 @@ export function showReaction(message) {
     { class: `bubble${target !== null ? " aimed" : ""}${message.seat === null ? " from-stands" : ""}` },
     message.seat === null ? el("span", { class: "bubble-from", text: "Spectator" }) : null,
     el("span", { class: "bubble-text", text: message.reaction }),
-    target !== null ? el("span", { class: "bubble-to", text: `→ ${toName}` }) : null,
+    target !== null ? el("span", { class: "bubble-to" }, el("span", { class: "bubble-arrow", "aria-hidden": "true", text: "➜" }), ` ${toName}`) : null,
   );
   if (target !== null) aim(bubble, anchor, seatAnchor(target));
   stack.append(bubble);
@@ -115,18 +116,22 @@ function place(stack, anchor, stands) {
  * @param {HTMLElement | null} to
  */
 function aim(bubble, from, to) {
-  if (!to) return;
+  const arrow = /** @type {HTMLElement | null} */ (bubble.querySelector(".bubble-arrow"));
+  if (!to || !arrow) return;
   const a = from.getBoundingClientRect();
   const b = to.getBoundingClientRect();
   const angle = Math.atan2(b.top + b.height / 2 - (a.top + a.height / 2), b.left + b.width / 2 - (a.left + a.width / 2));
-  bubble.style.setProperty("--aim", `${((angle * 180) / Math.PI).toFixed(1)}deg`);
-  bubble.classList.add("has-aim");
+  arrow.style.setProperty("--aim", `${((angle * 180) / Math.PI).toFixed(1)}deg`);
 }
 
 // ------------------------------------------------------------------ aiming a reaction at a seat
 
 /** The open menu of reactions aimed at a seat, if any. */
 let menu = /** @type {HTMLElement | null} */ (null);
+
+document.addEventListener("unokit:screen", () => {
+  for (const stack of overlay().querySelectorAll(".bubble-stack")) stack.remove(); // another screen: the seats moved
+});
 
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && menu) {

@@ -197,8 +197,9 @@ function showVoiceBar() {
  * @param {boolean} live
  */
 export function socialEvent(event, live) {
-  if (!live || !["uno", "round_end", "match_end"].includes(event.kind)) return;
-  import("./celebrate.js").then((fx) => fx.celebrate(event)).catch(() => {});
+  const uno = event.kind === "uno" || (event.kind === "play" && event.value === 1); // a card played with the call
+  if (!live || !(uno || event.kind === "round_end" || event.kind === "match_end")) return;
+  import("./celebrate.js").then((fx) => fx.celebrate(event, uno)).catch(() => {});
 }
 
 /** Wire the pickers, the aiming and the voice controls. */
