@@ -402,7 +402,8 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
         expect(page.locator("#voice-join")).to_have_attribute("aria-pressed", "false")  # off by default
         assert page.evaluate("window.unokitVoice === undefined"), "nothing of voice loaded until wanted"
     ann.click("#voice-join")
-    expect(ann.locator("#voice-mic")).to_have_text("🎙 Mic off")  # muted until pressed
+    expect(ann.locator("#voice-mic")).to_have_text("🎙Mic off")  # muted until pressed
+    expect(ann.locator("#voice-mic")).to_have_attribute("aria-pressed", "false")
     expect(bob.locator('#lobby-seats .seat-row[data-seat="0"] .badge.voice')).to_be_visible()
     bob.click("#voice-join")
     for page, other in ((ann, 1), (bob, 0)):
@@ -415,13 +416,23 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
     ann.click("#voice-mic")
     bob.click("#voice-mic")
     expect(ann.locator("#voice-mic")).to_have_attribute("aria-pressed", "true")
-    expect(ann.locator("#voice-mic")).to_have_text("🔴 Mic on")
+    expect(ann.locator("#voice-mic")).to_have_text("🔴Mic on")
     for page, other in ((ann, 1), (bob, 0)):
         page.wait_for_function(
             f"(seat) => ({INBOUND_AUDIO_BYTES})(seat).then((bytes) => bytes > 0)", arg=other, timeout=10_000
         )
     expect(ann.locator('#lobby-seats .seat-row[data-seat="1"] .badge.voice')).to_be_visible()
     shot(ann, f"social-voice-{label(viewport)}")
+    ann.click("#start-game")  # voice goes on at the table
+    expect(ann.locator("#hand .card")).to_have_count(7)
+    expect(bob.locator('#felt .seat[data-seat="0"] .badge.voice')).to_be_visible()
+    assert ann.evaluate("window.unokitVoice.peers.get(1).pc.connectionState") == "connected"
+    for page in (ann, bob):
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], "the top bar fits"
+        top = page.locator("#topbar").bounding_box()
+        assert top is not None and top["height"] < 60
+    ann.wait_for_timeout(600)
+    shot(bob, f"social-voice-table-{label(viewport)}")
     # the signalling went to its addressee alone: never to the spectator
     assert not [f for f in frames["watcher"] if f["type"] in ("signal", "voice")]
     assert {f["from"] for f in frames["ann"] if f["type"] == "signal"} == {1}
@@ -429,7 +440,7 @@ def test_two_pages_talk_over_webrtc_with_the_server_relaying_the_signals(
     kinds = {f["kind"] for f in frames["ann"] + frames["bob"] if f["type"] == "signal"}
     assert {"offer", "answer"} <= kinds
     bob.click("#voice-join")  # leaves
-    expect(ann.locator('#lobby-seats .seat-row[data-seat="1"] .badge.voice')).to_have_count(0)
+    expect(ann.locator('#felt .seat[data-seat="1"] .badge.voice')).to_have_count(0)
     ann.wait_for_function("() => window.unokitVoice.peers.size === 0")
     assert bob.evaluate("window.unokitVoice.stream") is None, "the microphone is let go"
     assert not errors, errors

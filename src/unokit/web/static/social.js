@@ -185,10 +185,19 @@ export function socialMessage(message) {
   }
 }
 
-/** The voice controls show in a room for a seated player. */
+const PHONE = "(max-width: 600px)";
+
+/** The voice controls show in a room for a seated player: in the top bar, but at the table on a
+ * phone, where the top bar is full, over the hand (by the thumb). */
 function showVoiceBar() {
   const bar = document.getElementById("voice-bar");
-  if (bar) show(bar, Boolean(state.code) && state.seat !== null && !state.spectator && (state.screen === "lobby" || state.screen === "table"));
+  if (!bar) return;
+  const home = state.screen === "table" && window.matchMedia(PHONE).matches ? $("#hand-area .hand-head") : $("#topbar .topbar-tools");
+  if (home && bar.parentElement !== home) {
+    if (home.classList.contains("topbar-tools")) home.prepend(bar);
+    else home.append(bar);
+  }
+  show(bar, Boolean(state.code) && state.seat !== null && !state.spectator && (state.screen === "lobby" || state.screen === "table"));
 }
 
 /**
@@ -207,6 +216,7 @@ export function bindSocial() {
   bindAiming();
   $("#voice-join")?.addEventListener("click", () => loadVoice().then((voice) => voice.toggleVoice()));
   $("#voice-mic")?.addEventListener("click", () => loadVoice().then((voice) => voice.toggleMic()));
+  window.matchMedia(PHONE).addEventListener("change", showVoiceBar);
   document.addEventListener("unokit:screen", () => {
     if (state.screen === "start" || state.screen === "join") import("./look.js").then((look) => look.buildPickers()).catch(() => {});
     showVoiceBar();
