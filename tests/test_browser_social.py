@@ -131,7 +131,7 @@ def test_avatars_chosen_on_the_device_show_on_the_seats_in_the_lobby_at_the_tabl
     for page in (ann, bob):
         expect(page.locator('#felt .seat[data-seat="0"] .avatar[data-avatar="fox"]')).to_be_visible()
         expect(page.locator('#felt .seat[data-seat="1"] .avatar[data-avatar="owl"]')).to_be_visible()
-        expect(page.locator('#felt .seat[data-seat="2"] .avatar[data-avatar="robot"]')).to_have_text("🤖")
+        expect(page.locator('#felt .seat[data-seat="2"] .avatar[data-avatar="robot"]')).to_have_attribute("data-glyph", "🤖")
     expect(bob.locator("#hand .card")).to_have_count(7)
     bob.wait_for_timeout(800)  # the deal's last flight lands
     shot(bob, f"social-table-avatars-{label(viewport)}")
@@ -139,7 +139,7 @@ def test_avatars_chosen_on_the_device_show_on_the_seats_in_the_lobby_at_the_tabl
     assert (stored["avatar"], stored["colour"]) == ("fox", "teal"), "remembered on the device"
     ann.goto(live_server.url + "/")  # the next visit starts from the same choice
     expect(ann.locator("#create-form .look-picker input[value=fox]")).to_be_checked()
-    expect(ann.locator("#create-form .look-picker summary .avatar")).to_have_text("🦊")
+    expect(ann.locator("#create-form .look-picker summary .avatar")).to_have_attribute("data-glyph", "🦊")
     no_errors(ann_watch, bob_watch)
 
 
@@ -206,8 +206,8 @@ def test_a_reaction_aimed_at_a_seat_is_a_bubble_over_the_sender_with_its_target(
     shot(watcher, f"social-table-aimed-spectator-{label(viewport)}")
     if viewport is PHONE:
         ann.click("#chat .chat-toggle")
-    expect(ann.locator("#chat .chat-line").last).to_contain_text("Bob👏 → you")
-    expect(bob.locator("#chat .chat-line").last).to_contain_text("You👏 → Ann") if viewport is DESKTOP else None
+    expect(ann.locator("#chat .chat-line").last).to_have_text("Bob👏 → you")
+    expect(bob.locator("#chat .chat-line").last).to_have_text("You👏 → Ann") if viewport is DESKTOP else None
     if viewport is PHONE:
         ann.click("#chat .chat-close")
     # several at once stack, at most three a seat; a spectator's shows in the stands

@@ -41,8 +41,8 @@ export function avatarNode(info, name, seat, extra = "") {
   const node = el("div", {
     class: classes,
     "aria-hidden": "true",
-    dataset: info.avatar ? { avatar: info.avatar } : {},
-    text: glyph ?? (name.trim().charAt(0).toUpperCase() || "?"),
+    // drawn by the style sheet (::after): a picture, not words of the seat's or the chat line's text
+    dataset: { glyph: glyph ?? (name.trim().charAt(0).toUpperCase() || "?"), ...(info.avatar ? { avatar: info.avatar } : {}) },
   });
   node.style.setProperty("--hue", String((seat * 67 + 200) % 360)); // a hue of its own per seat
   if (colour) node.style.setProperty("--seat-colour", colour);
@@ -55,7 +55,7 @@ export function avatarNode(info, name, seat, extra = "") {
  * @param {string} name
  */
 function smallAvatar(seat, name) {
-  if (seat === null) return el("span", { class: "avatar mini spectator-avatar", "aria-hidden": "true", text: "👀" });
+  if (seat === null) return el("span", { class: "avatar mini spectator-avatar", "aria-hidden": "true", dataset: { glyph: "👀" } });
   const info = state.seats.find((entry) => entry.seat === seat) ?? {};
   return avatarNode(info, name, seat, "mini");
 }
