@@ -131,7 +131,8 @@ def test_avatars_chosen_on_the_device_show_on_the_seats_in_the_lobby_at_the_tabl
     for page in (ann, bob):
         expect(page.locator('#felt .seat[data-seat="0"] .avatar[data-avatar="fox"]')).to_be_visible()
         expect(page.locator('#felt .seat[data-seat="1"] .avatar[data-avatar="owl"]')).to_be_visible()
-        expect(page.locator('#felt .seat[data-seat="2"] .avatar[data-avatar="robot"]')).to_have_attribute("data-glyph", "🤖")
+        bot = page.locator('#felt .seat[data-seat="2"] .avatar[data-avatar="robot"]')
+        expect(bot).to_have_attribute("data-glyph", "🤖")
     expect(bob.locator("#hand .card")).to_have_count(7)
     bob.wait_for_timeout(800)  # the deal's last flight lands
     shot(bob, f"social-table-avatars-{label(viewport)}")
