@@ -35,6 +35,10 @@ const voice = {
 export async function toggleVoice() {
   if (voice.on || voice.asking) return leaveVoice();
   if (state.seat === null || state.spectator) return undefined;
+  if (!window.isSecureContext) {
+    toast("Voice needs the game served over HTTPS (or opened on this computer as localhost).");
+    return undefined;
+  }
   if (!navigator.mediaDevices?.getUserMedia || typeof RTCPeerConnection === "undefined") {
     toast("This browser cannot do voice chat.");
     return undefined;
