@@ -75,8 +75,9 @@ def on_demand_modules() -> set[str]:
     return set(imports) - at_start - {"boot.js"}
 
 
-CODE_AND_STYLES_BUDGET = 250_000
-"""Bytes of code and styles the page may weigh (every ``.js``, ``.css`` and the HTML page, raw)."""
+CODE_AND_STYLES_BUDGET = 270_000
+"""Bytes of code and styles the page may weigh (every ``.js``, ``.css`` and the HTML page it loads at
+start, raw): 250,000, and 20,000 more for avatars, reactions and the voice controls (docs/web.md)."""
 
 
 def test_the_code_and_styles_stay_within_their_budget() -> None:
