@@ -1,6 +1,7 @@
 // Short celebrations (loaded when first needed): a burst over the seat of a round's or a match's
 // winner or of an UNO call, and a banner across the top of the felt, for a second or two.  They
-// lie over the page (no layout shift), under the dialogs, above the felt: never over the hand.
+// lie over the page in a layer of the window's size (no layout shift, no scrolling), under the
+// dialogs, above the felt: never over the hand.
 // With reduced motion, the banner only, still; the motion-speed setting paces them.
 
 import { el } from "./dom.js";
@@ -54,10 +55,10 @@ function banner(text, kind, anchor) {
   const above = box.top + box.height / 2 > area.top + area.height / 2;
   const node = el("div", { class: `celebration-banner ${kind}${above ? " above" : ""}`, text });
   const x = Math.min(Math.max(box.left + box.width / 2, area.left + 90), area.right - 90);
-  node.style.left = `${Math.round(x + window.scrollX)}px`;
-  node.style.top = `${Math.round((above ? box.top - 8 : box.bottom + 8) + window.scrollY)}px`;
+  node.style.left = `${Math.round(x)}px`;
+  node.style.top = `${Math.round(above ? box.top - 8 : box.bottom + 8)}px`;
   layer.append(node);
-  const ms = Math.max(motionMs(BANNER_MS), BANNER_MS * 0.6); // read in time even when motion is fast
+  const ms = reducedMotion() ? BANNER_MS : Math.max(motionMs(BANNER_MS), BANNER_MS * 0.6); // time to read it
   if (!reducedMotion() && "animate" in node) {
     node.animate(
       [
@@ -82,8 +83,8 @@ function burst(anchor, count) {
   const ms = motionMs(1100);
   if (ms < 120) return;
   const box = anchor.getBoundingClientRect();
-  const x = box.left + box.width / 2 + window.scrollX;
-  const y = box.top + Math.min(box.height / 2, 24) + window.scrollY;
+  const x = box.left + box.width / 2;
+  const y = box.top + Math.min(box.height / 2, 24);
   const layer = overlay();
   for (let i = 0; i < count; i += 1) {
     const spark = el("span", { class: `spark${i % 4 === 0 ? " star" : ""}` });

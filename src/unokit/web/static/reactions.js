@@ -105,8 +105,8 @@ function place(stack, anchor, stands) {
   const below = !stands && state.screen === "table" && box.top < window.innerHeight * 0.28 && anchor.closest("#opponents");
   const y = stands ? box.top + 8 : below ? box.bottom : box.top;
   stack.classList.toggle("below", Boolean(below) || stands);
-  stack.style.left = `${Math.round(Math.min(Math.max(x, 70), window.innerWidth - 70) + window.scrollX)}px`;
-  stack.style.top = `${Math.round(y + window.scrollY)}px`;
+  stack.style.left = `${Math.round(Math.min(Math.max(x, 70), window.innerWidth - 70))}px`;
+  stack.style.top = `${Math.round(y)}px`;
 }
 
 /**
@@ -128,6 +128,20 @@ function aim(bubble, from, to) {
 
 /** The open menu of reactions aimed at a seat, if any. */
 let menu = /** @type {HTMLElement | null} */ (null);
+
+let placing = 0;
+
+/** The page scrolled (a phone's table): the bubbles follow their seats. */
+function follow() {
+  placing = 0;
+  for (const stack of overlay().querySelectorAll(".bubble-stack")) {
+    const from = /** @type {HTMLElement} */ (stack).dataset.from;
+    const anchor = seatAnchor(from === "stands" ? null : Number(from));
+    if (anchor) place(/** @type {HTMLElement} */ (stack), anchor, from === "stands");
+  }
+}
+
+window.addEventListener("scroll", () => (placing ||= requestAnimationFrame(follow)), { passive: true });
 
 document.addEventListener("unokit:screen", () => {
   for (const stack of overlay().querySelectorAll(".bubble-stack")) stack.remove(); // another screen: the seats moved

@@ -168,9 +168,7 @@ export function socialMessage(message) {
     case "lobby":
     case "update":
       queueMicrotask(sendLook); // once the page took the seats in
-      if (voiceModule || message.seats?.some((/** @type {SeatInfo} */ seat) => seat.voice)) {
-        loadVoice().then((voice) => voice.onSeats(message.seats ?? [])).catch(() => {});
-      }
+      voiceModule?.then((voice) => voice.onSeats(message.seats ?? [])).catch(() => {}); // calls to seats gone from voice end
       showVoiceBar();
       break;
     case "voice":
