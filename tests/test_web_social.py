@@ -332,11 +332,17 @@ def test_a_signal_out_of_place_is_refused_and_relayed_to_nobody(
     close(ann, bob, watcher)
 
 
-def test_a_spectator_cannot_join_the_voice(server: RunningServer) -> None:
+def test_a_spectator_or_a_stranger_cannot_join_the_voice_nor_signal(server: RunningServer) -> None:
     _, ann, bob, watcher = room_of_three(server)
+    voice_on(ann, 0)
     watcher.send(type="voice", on=True)
     refused(watcher, "forbidden")
-    close(ann, bob, watcher)
+    stranger = Client(server.url)  # in no room
+    for message in ({"type": "voice", "on": True}, {"type": "signal", "to": 0, "kind": "offer", "data": "x"}):
+        stranger.send(**message)
+        refused(stranger, "forbidden")
+    assert not [m for m in ann.quiet(0.3) if m["type"] == "signal"]
+    close(ann, bob, watcher, stranger)
 
 
 def test_signals_are_rate_limited(server: RunningServer) -> None:
@@ -361,3 +367,15 @@ def test_signals_are_never_stored(tmp_path: Any) -> None:
         close(ann, bob, watcher)
     with open(db, "rb") as stored:
         assert b"UNIQUE-SDP-MARKER" not in stored.read()
+
+
+def test_ice_servers_are_named_on_the_command_line() -> None:
+    from unokit.cli.common import UsageError
+    from unokit.cli.serve import ice_server
+
+    assert ice_server("stun:stun.example.org:3478") == {"urls": "stun:stun.example.org:3478"}
+    turn = '{"urls": ["turn:turn.example.org:3478"], "username": "uno", "credential": "pw"}'
+    assert ice_server(turn) == {"urls": ["turn:turn.example.org:3478"], "username": "uno", "credential": "pw"}
+    for bad in ("http://example.org", "{not json", '{"username": "u"}', '{"urls": "stun:x", "port": 1}', '{"urls": 3}'):
+        with pytest.raises(UsageError):
+            ice_server(bad)
