@@ -356,6 +356,16 @@ def test_signals_are_rate_limited(server: RunningServer) -> None:
     close(ann, bob, watcher)
 
 
+def test_voice_changes_are_rate_limited(server: RunningServer) -> None:
+    _, ann, bob, watcher = room_of_three(server)
+    for on in (True, False, True, False, True):
+        ann.send(type="voice", on=on)
+        assert ann.expect("voice")["on"] is on
+    ann.send(type="voice", on=False)
+    refused(ann, "rate-limited")
+    close(ann, bob, watcher)
+
+
 def test_signals_are_never_stored(tmp_path: Any) -> None:
     db = str(tmp_path / "rooms.sqlite3")
     with RunningServer(db, fast_settings()) as running:

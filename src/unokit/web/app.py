@@ -335,6 +335,7 @@ class Connection:
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.chat_limiter = ChatLimiter()
         self.signal_limiter = SignalLimiter()
+        self.voice_limiter = ChatLimiter()
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -494,7 +495,10 @@ class Connection:
                 raise RoomError("rate-limited", "at most 5 changes in 10 seconds: wait a little")
             await set_look(room, member.seat, message.get("avatar"), message.get("colour"))
         elif kind == "voice":
-            set_voice(self.room(), member, message["on"], list(self.hub.settings.ice_servers))
+            room = self.room()
+            if not self.voice_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 voice changes in 10 seconds: wait a little")
+            set_voice(room, member, message["on"], list(self.hub.settings.ice_servers))
         elif kind == "signal":
             room = self.room()
             if not self.signal_limiter.allow():
