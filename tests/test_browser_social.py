@@ -141,6 +141,9 @@ def test_avatars_chosen_on_the_device_show_on_the_seats_in_the_lobby_at_the_tabl
     ann.goto(live_server.url + "/")  # the next visit starts from the same choice
     expect(ann.locator("#create-form .look-picker input[value=fox]")).to_be_checked()
     expect(ann.locator("#create-form .look-picker summary .avatar")).to_have_attribute("data-glyph", "🦊")
+    ann.locator("#create-form .look-picker summary").click()
+    ann.locator("#create-form .look-picker").scroll_into_view_if_needed()
+    shot(ann, f"social-picker-{label(viewport)}")
     no_errors(ann_watch, bob_watch)
 
 
