@@ -20,15 +20,8 @@ export function overlay() {
   return layer;
 }
 
-/** The polite announcer of reactions (when the chat's own log is out of sight). */
-function announcer() {
-  let node = document.getElementById("social-announce");
-  if (!node) {
-    node = el("div", { id: "social-announce", class: "visually-hidden", "aria-live": "polite", role: "status" });
-    document.body.append(node);
-  }
-  return node;
-}
+/** The polite announcer of reactions (when the chat's own log is out of sight): on the page from the start. */
+const announcer = () => document.getElementById("social-announce");
 
 /**
  * Where a seat shows now: its seat at the table, its row in the lobby; the stands for a spectator.
@@ -59,7 +52,8 @@ export function showReaction(message) {
   const who = message.seat !== null && message.seat === state.seat && !state.spectator ? "You" : message.name;
   const toName = target === null ? "" : target === state.seat && !state.spectator ? "you" : nameOf(target);
   const chatShown = Boolean(document.querySelector("#chat:not([hidden]) .chat-log")?.getClientRects().length);
-  if (!chatShown) announcer().textContent = `${who}: ${message.reaction}${toName ? ` to ${toName}` : ""}`;
+  const live = announcer();
+  if (!chatShown && live) live.textContent = `${who}: ${message.reaction}${toName ? ` to ${toName}` : ""}`;
   if (!anchor) return;
   const layer = overlay();
   const key = message.seat === null ? "stands" : String(message.seat);

@@ -54,13 +54,11 @@ export function avatarNode(info, name, seat, extra = "") {
  * @param {number | null} seat
  * @param {string} name
  */
-function smallAvatar(seat, name) {
+export function chatAvatar(seat, name) {
   if (seat === null) return el("span", { class: "avatar mini spectator-avatar", "aria-hidden": "true", dataset: { glyph: "👀" } });
   const info = state.seats.find((entry) => entry.seat === seat) ?? {};
   return avatarNode(info, name, seat, "mini");
 }
-
-export { smallAvatar as chatAvatar };
 
 // ------------------------------------------------------------------ the seat's look in a room
 
@@ -111,7 +109,7 @@ export function showReaction(message) {
 }
 
 /**
- * The seat a pointer event is on (another's, at the table or in the lobby), with its element.
+ * The seat a pointer event is on (another player's or a bot's, at the table or in the lobby), with its element.
  * @param {Event} event
  * @returns {[number, HTMLElement] | null}
  */
@@ -120,7 +118,9 @@ function seatOf(event) {
   const node = /** @type {HTMLElement | null} */ (target?.closest("#felt .seat, #lobby-seats .seat-row") ?? null);
   if (!node || target?.closest("button")) return null;
   const seat = Number(node.dataset.seat);
-  return Number.isInteger(seat) ? [seat, node] : null;
+  const info = state.seats.find((entry) => entry.seat === seat);
+  if (!info || info.kind === "open" || (seat === state.seat && !state.spectator)) return null; // nobody to react to
+  return [seat, node];
 }
 
 let pressTimer = 0;
