@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from unokit.web.chat import REACTIONS
-from unokit.web.social import AVATARS, BOT_AVATAR, COLOURS, MAX_SIGNAL
+from unokit.web.social import AVATARS, BOT_AVATAR, COLOURS, MAX_SIGNAL, SIGNAL_BURST
 from unokit.web.storage import SqliteStorage
 from web_support import Client, RunningServer, fast_settings
 
@@ -349,10 +349,10 @@ def test_signals_are_rate_limited(server: RunningServer) -> None:
     _, ann, bob, watcher = room_of_three(server)
     voice_on(ann, 0)
     voice_on(bob, 1)
-    for n in range(61):
+    for n in range(SIGNAL_BURST + 1):
         ann.send(type="signal", to=1, kind="candidate", data=str(n))
     refused(ann, "rate-limited")
-    assert len([m for m in bob.quiet(0.5) if m["type"] == "signal"]) == 60
+    assert len([m for m in bob.quiet(0.5) if m["type"] == "signal"]) == SIGNAL_BURST
     close(ann, bob, watcher)
 
 

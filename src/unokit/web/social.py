@@ -63,8 +63,9 @@ out on the felt."""
 SIGNAL_KINDS = ("offer", "answer", "candidate")
 MAX_SIGNAL = 6000
 """The longest ``signal`` data, in characters (an SDP offer of one audio track is about 1 to 3 kB)."""
-SIGNAL_BURST = 60
-"""Signals a connection may send within :data:`SIGNAL_WINDOW` seconds (ICE candidates come in bursts)."""
+SIGNAL_BURST = 150
+"""Signals a connection may send within :data:`SIGNAL_WINDOW` seconds: joining a full table's voice
+calls nine seats at once, an offer and a burst of ICE candidates each."""
 SIGNAL_WINDOW = 10.0
 
 

@@ -15,6 +15,8 @@ import { conn } from "./connection.js";
  * @property {RTCIceCandidateInit[]} pending candidates that came before the remote description
  */
 
+const CALL_GAP_MS = 250;
+
 const voice = {
   on: false,
   /** asked the server, not answered yet */
@@ -122,7 +124,11 @@ export function onVoiceMessage(message) {
     if (message.on && !voice.stream) conn.send({ type: "voice", on: false }); // left meanwhile
     if (Array.isArray(message.ice_servers)) voice.iceServers = message.ice_servers;
     if (voice.on) {
-      for (const seat of message.seats ?? []) if (seat !== state.seat && !voice.peers.has(seat)) call(seat);
+      // one call after another, a little apart: a full table's offers and candidates stay within the message rate
+      const seats = (message.seats ?? []).filter((/** @type {number} */ seat) => seat !== state.seat && !voice.peers.has(seat));
+      seats.forEach((/** @type {number} */ seat, /** @type {number} */ index) => {
+        setTimeout(() => voice.on && !voice.peers.has(seat) && call(seat).catch(() => hangUp(seat)), index * CALL_GAP_MS);
+      });
     }
     render();
   } else if (message.type === "signal" && voice.on) {
