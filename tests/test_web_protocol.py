@@ -26,9 +26,11 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "timer": 45,
         "public": True,
         "late_join": False,
+        "avatar": "owl",
+        "colour": "blue",
     },
-    "join": {"code": "ABCDEFGH", "name": "Bob"},
-    "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3},
+    "join": {"code": "ABCDEFGH", "name": "Bob", "avatar": "cat", "colour": "red"},
+    "resume": {"code": "ABCDEFGH", "secret": "x" * 32, "version": 3, "avatar": "fox", "colour": "slate"},
     "spectate": {"code": "ABCDEFGH", "version": 0},
     "seat": {"seat": 2, "bot": True},
     "rule_cards": {"texts": ["Skip your next turn", "Sing"]},
@@ -44,6 +46,10 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "kick": {"seat": 3},
     "leave": {},
     "back": {},
+    "react": {"reaction": "👏", "to": 1},
+    "look": {"avatar": "fox", "colour": "teal"},
+    "voice": {"on": True},
+    "signal": {"to": 1, "kind": "offer", "data": "v=0"},
 }
 """A valid message of every type (its fields, ``type`` aside)."""
 

@@ -170,6 +170,9 @@ def test_an_away_players_second_decision_is_made_at_bot_speed() -> None:
             "away": False,
             "auto": False,
             "claimed": False,
+            "avatar": None,
+            "colour": None,
+            "voice": False,
         }
         back.close()
         ann.close()
@@ -416,6 +419,9 @@ def test_a_late_arrival_watches_then_takes_a_bot_seat_at_the_next_round(server: 
         "away": False,
         "auto": False,
         "claimed": False,
+        "avatar": None,
+        "colour": None,
+        "voice": False,
     }
     assert (seated["seats"][2]["name"], seated["seats"][2]["kind"]) == ("Cy", "human")
     watched = [m for m in bob.received if m["type"] == "update" and m["you"] is None]

@@ -438,3 +438,92 @@ def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
             assert answer == {"type": "moved", "code": moved["code"], "seat": None}
             assert moved["secret"] not in json.dumps(other.received)
             other.close()
+
+
+def test_reactions_avatars_and_voice_signals_reach_only_whom_they_may(server: RunningServer) -> None:
+    """Reactions aimed at a seat, avatars and the voice chat, during a match: a ``chat`` reaction
+    holds its sender, its target and the reaction, nothing more; the seats' avatars are names of
+    the fixed sets; ``voice`` answers only its asker; a ``signal`` reaches its addressee alone, as
+    sent; none holds a hand, a card, a secret or its hash."""
+    ann = Client(server.url)
+    ann.send(type="create", name="Ann", edition="classic", seats=3, avatar="fox", colour="teal")
+    welcome = ann.expect("welcome")
+    code = welcome["code"]
+    bob = Client(server.url)
+    bob.send(type="join", code=code, name="Bob", avatar="owl", colour="blue")
+    bob_welcome = bob.expect("welcome")
+    watcher = Client(server.url)
+    watcher.send(type="spectate", code=code)
+    watcher.expect("lobby")
+    ann.send(type="seat", seat=2, bot=True)
+    ann.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
+    ann.send(type="start")
+    ann.expect("update")
+    bob.expect("update")
+    ann.send(type="react", reaction="👏", to=1)
+    bob.send(type="react", reaction="😂", to=2)
+    watcher.send(type="react", reaction="🎉", to=0)
+    bob.send(type="look", avatar="penguin")
+    for client in (ann, bob):
+        client.send(type="voice", on=True)
+        client.expect("voice")
+    watcher.send(type="voice", on=True)  # refused: a spectator has no seat to be reached at
+    watcher.send(type="signal", to=0, kind="offer", data="SPECTATOR-OFFER")  # refused
+    ann.send(type="signal", to=1, kind="offer", data="ANN-OFFER-TO-BOB")
+    bob.send(type="signal", to=0, kind="answer", data="BOB-ANSWER-TO-ANN")
+    bob.send(type="signal", to=2, kind="candidate", data="BOB-TO-THE-BOT")  # refused: not in voice
+    ann.expect("signal")
+    bob.expect("signal")
+    clients = {"ann": ann, "bob": bob, "watcher": watcher}
+    for client in clients.values():
+        client.quiet(0.4)
+        client.close()
+    secrets = {"ann": welcome["secret"], "bob": bob_welcome["secret"]}
+    hashes = {hash_secret(secret) for secret in secrets.values()}
+    cards = card_strings("classic")
+    hands = {
+        name: {card for m in client.received if m["type"] == "update" for card in m["view"]["hand"]}
+        for name, client in clients.items()
+    }
+    assert hands["ann"] and hands["bob"] and not hands["watcher"]
+    marks = {"ANN-OFFER-TO-BOB": "bob", "BOB-ANSWER-TO-ANN": "ann"}
+    for name, client in clients.items():
+        text = json.dumps(client.received)
+        for other, secret in secrets.items():
+            assert (secret in text) == (other == name), (name, other)
+        assert not any(digest in text for digest in hashes) and "secret_hash" not in text
+        assert "SPECTATOR-OFFER" not in text and "BOB-TO-THE-BOT" not in text
+        for mark, addressee in marks.items():
+            assert (mark in text) == (name == addressee), (name, mark)
+        for message in client.received:
+            kind = message["type"]
+            if kind == "chat" and "reaction" in message:
+                assert set(message) == {"type", "id", "seat", "name", "text", "time", "reaction", "to"}
+            elif kind == "voice":
+                assert name != "watcher" and set(message) == {"type", "on", "seats", "ice_servers"}
+            elif kind == "signal":
+                assert set(message) == {"type", "from", "kind", "data"}
+                assert (message["from"], message["data"]) in ((0, "ANN-OFFER-TO-BOB"), (1, "BOB-ANSWER-TO-ANN"))
+            elif kind in ("lobby", "update"):
+                for seat in message["seats"]:
+                    assert set(seat) == {
+                        "seat",
+                        "name",
+                        "kind",
+                        "away",
+                        "auto",
+                        "claimed",
+                        "avatar",
+                        "colour",
+                        "voice",
+                    } | ({"ready"} if kind == "lobby" else set())
+                    assert seat["avatar"] in (None, "robot", "fox", "owl", "penguin")
+                    assert seat["colour"] in (None, "teal", "blue")
+            if kind in ("chat", "voice", "signal", "error"):
+                assert not cards.intersection(strings_outside(message, lambda path: False)), (name, message)
+            other_hands = set().union(*(hand for other, hand in hands.items() if other != name))
+            if kind in ("chat", "voice", "signal"):
+                assert not other_hands.intersection(strings_outside(message, lambda path: False))
+    watcher_errors = [m["code"] for m in watcher.received if m["type"] == "error"]
+    assert watcher_errors == ["forbidden", "forbidden"]
+    assert [m["code"] for m in bob.received if m["type"] == "error"] == ["forbidden"]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any
 
 from unokit.cli.common import Screen, UsageError
 
@@ -76,6 +77,37 @@ def add_parser(commands: Commands) -> None:
         metavar="N",
         help="room codes one client address may look up a minute: join, resume, watch (default 60)",
     )
+    parser.add_argument(
+        "--ice-server",
+        action="append",
+        default=[],
+        metavar="URL|JSON",
+        help="a STUN or TURN server for the voice chat between browsers off one network: stun:HOST:PORT, or "
+        'a JSON object such as {"urls": "turn:HOST:3478", "username": "u", "credential": "p"} (repeatable; '
+        "by default none, which reaches players on one network)",
+    )
+
+
+def ice_server(text: str) -> dict[str, Any]:
+    """One ``--ice-server``: a STUN/TURN URL, or a JSON object of ``urls``, ``username`` and ``credential``.
+
+    >>> ice_server("stun:stun.example.org:3478")
+    {'urls': 'stun:stun.example.org:3478'}
+    """
+    if not text.lstrip().startswith("{"):
+        if not text.startswith(("stun:", "stuns:", "turn:", "turns:")):
+            raise UsageError(f"--ice-server takes a stun:, stuns:, turn: or turns: URL or a JSON object, not {text!r}")
+        return {"urls": text}
+    try:
+        server = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--ice-server: not JSON: {exc}") from None
+    allowed = {"urls", "username", "credential"}
+    if not isinstance(server, dict) or "urls" not in server or not set(server) <= allowed:
+        raise UsageError("--ice-server's JSON is an object of urls, and username and credential for TURN")
+    if not all(isinstance(value, (str, list)) for value in server.values()):
+        raise UsageError("--ice-server's JSON holds strings (urls may be a list of them)")
+    return dict(server)
 
 
 def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
@@ -113,6 +145,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
             proxy_network(proxy)
         except ValueError:
             raise UsageError(f"--trusted-proxy takes an IP address or network, not {proxy!r}") from None
+    ice_servers = tuple(ice_server(text) for text in args.ice_server)
     settings = ServerSettings(
         bot_delay=args.bot_delay,
         away_seconds=args.away_seconds,
@@ -122,6 +155,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         trusted_proxies=tuple(args.trusted_proxy),
         allowed_hosts=tuple(args.allowed_host),
         public_url=public_url,
+        ice_servers=ice_servers,
     )
     try:
         serve(args.host, args.port, args.db, settings)

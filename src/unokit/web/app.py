@@ -32,7 +32,7 @@ from unokit.editions.rulecards import MAX_RULE_LENGTH
 from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.rules import OPTIONS, PRESETS, Rules
 from unokit.web.assets import ClientAssets
-from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat
+from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat, post_reaction
 from unokit.web.guard import (
     AddressGuard,
     AllowedHosts,
@@ -67,6 +67,7 @@ from unokit.web.rooms import (
     code_tag,
     read_rule_message,
 )
+from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
 from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom
 
 __all__ = ["RateLimiter", "create_app", "options"]
@@ -379,6 +380,9 @@ class Connection:
         self.limiter = RateLimiter(hub.settings.rate, hub.settings.burst)
         self.chat_limiter = ChatLimiter()
         self.hint_limiter = ChatLimiter(HINT_BURST, HINT_WINDOW)
+
+        self.signal_limiter = SignalLimiter()
+        self.voice_limiter = ChatLimiter()
         self.refused = 0
         self.refused_since = time.monotonic()
         self.last_refusal_notice = -1.0
@@ -499,14 +503,15 @@ class Connection:
                 tutorial,
             )
             self.check_create()
-            room, secret = await self.hub.create(settings, message["name"])
+            look = (message.get("avatar"), message.get("colour"))
+            room, secret = await self.hub.create(settings, message["name"], look=look)
             self.created.append(time.monotonic())
             await self.enter(room, 0, secret)
         elif kind in ("join", "resume", "spectate") and (moved := moved_message(self.hub.get(message["code"]))):
             self.send(moved)  # the room's rematch has begun: its links lead there
         elif kind == "join":
             room = self.hub.get(message["code"])
-            seat, secret, claimed = await room.join(message["name"])
+            seat, secret, claimed = await room.join(message["name"], message.get("avatar"), message.get("colour"))
             await self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
         elif kind == "resume":
             room = self.hub.get(message["code"])
@@ -517,6 +522,8 @@ class Connection:
             seat, claimed = found
             claim = seat if claimed else None
             await self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
+            if not claimed and ("avatar" in message or "colour" in message):
+                await set_look(room, seat, message.get("avatar"), message.get("colour"))
         elif kind == "spectate":
             room = self.hub.get(message["code"])
             self.check_resync(room, message.get("version", 0))
@@ -526,6 +533,28 @@ class Connection:
             if not self.chat_limiter.allow():
                 raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
             await post_chat(room, member, message["text"])
+        elif kind == "react":
+            room = self.room()
+            if not self.chat_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
+            await post_reaction(room, member, message["reaction"], message.get("to"))
+        elif kind == "look":
+            room = self.room()
+            if member.seat is None:
+                raise RoomError("forbidden", "only a seated player has an avatar to choose")
+            if not self.chat_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 changes in 10 seconds: wait a little")
+            await set_look(room, member.seat, message.get("avatar"), message.get("colour"))
+        elif kind == "voice":
+            room = self.room()
+            if not self.voice_limiter.allow():
+                raise RoomError("rate-limited", "at most 5 voice changes in 10 seconds: wait a little")
+            set_voice(room, member, message["on"], list(self.hub.settings.ice_servers))
+        elif kind == "signal":
+            room = self.room()
+            if not self.signal_limiter.allow():
+                raise RoomError("rate-limited", "too many voice signals: wait a little")
+            relay_signal(room, member, message["to"], message["kind"], message["data"])
         elif kind == "rematch":
             await vote_rematch(self.room(), member)
         elif kind == "continue":

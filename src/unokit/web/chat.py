@@ -20,6 +20,7 @@ import time
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from unokit.web.settings import RoomError
 from unokit.web.storage import ChatRow
 
 if TYPE_CHECKING:
@@ -30,11 +31,13 @@ __all__ = [
     "CHAT_HISTORY",
     "CHAT_WINDOW",
     "MAX_CHAT",
+    "REACTIONS",
     "ChatLimiter",
     "chat_history",
     "chat_message",
     "clean_chat",
     "post_chat",
+    "post_reaction",
 ]
 
 MAX_CHAT = 200
@@ -45,6 +48,8 @@ CHAT_WINDOW = 10.0
 CHAT_HISTORY = 50
 """Chat messages sent to a member when it joins (``chat_history``)."""
 SPECTATOR_NAME = "Spectator"
+REACTIONS = ("👍", "😂", "😮", "😡", "👏", "🎉", "GG", "UNO!")
+"""The quick reactions (``react``): shown as a bubble over the sender's seat, and in the chat."""
 
 _REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
@@ -69,9 +74,10 @@ def chat_message(row: ChatRow) -> dict[str, Any]:
     return {"type": "chat", "id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "time": row.time}
 
 
-async def post_chat(room: Room, member: Member, text: str) -> None:
+async def post_chat(room: Room, member: Member, text: str, reaction: dict[str, Any] | None = None) -> None:
     """A chat message (already cleaned), stored, then sent to every member of ``room``.  A
-    spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`."""
+    spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`.  A reaction's
+    fields (``reaction``, ``to``) go with the live message only: the store keeps its text."""
     async with room.lock:
         seat = member.seat
         name = room.seats[seat].name if seat is not None else SPECTATOR_NAME
@@ -79,9 +85,22 @@ async def post_chat(room: Room, member: Member, text: str) -> None:
         await room.write(room.hub.storage.append_chat, room.code, row)
         room.chat_next += 1
         room.chat_log.append(row)
-        message = chat_message(row)
+        message = chat_message(row) | (reaction or {})
         for other in list(room.members):
             other.send(message)
+
+
+async def post_reaction(room: Room, member: Member, reaction: str, to: int | None) -> None:
+    """A quick reaction, maybe aimed at a seat (``to``: a player's or a bot's seat of the room,
+    not the sender's own; a spectator has no seat, so none is ever aimed at).  Its chat line reads
+    "👏 → Bob"; everyone's page shows it as a bubble over the sender's seat."""
+    if to is not None:
+        if to >= len(room.seats) or room.seats[to].kind == "open":
+            raise RoomError("malformed", f"seat {to} holds nobody to react to")
+        if to == member.seat:
+            raise RoomError("malformed", "a reaction is aimed at someone else")
+    text = reaction if to is None else f"{reaction} → {room.names()[to]}"
+    await post_chat(room, member, text, {"reaction": reaction, "to": to})
 
 
 def chat_history(room: Room) -> dict[str, Any]:

@@ -136,8 +136,15 @@ class Hub:
 
     # ------------------------------------------------------------ rooms
 
-    async def create(self, settings: RoomSettings, host_name: str, setup: FixedSetup | None = None) -> tuple[Room, str]:
-        """A new room with ``host_name`` in seat 0, stored; returns it and the host's secret.
+    async def create(
+        self,
+        settings: RoomSettings,
+        host_name: str,
+        setup: FixedSetup | None = None,
+        look: tuple[str | None, str | None] = (None, None),
+    ) -> tuple[Room, str]:
+        """A new room with ``host_name`` in seat 0 (with ``look``: their avatar and colour), stored;
+        returns it and the host's secret.
 
         ``setup`` fixes the game's seed and first deal (for tests: the ``create`` message
         never gives one)."""
@@ -146,6 +153,7 @@ class Hub:
         def seat_host(room: Room) -> None:
             host = room.seats[0]
             host.kind, host.name, host.secret_hash = "human", host_name, hash_secret(secret)
+            host.avatar, host.colour = look
             host.away_since = time.monotonic()  # the host's grace counts from now until they connect
 
         room = await self.new_room(settings, setup, seat_host)
@@ -263,6 +271,7 @@ class Hub:
                 row.rule_cards,
             )
             seat.claim_name, seat.claim_hash = row.claim_name, row.claim_hash
+            seat.avatar, seat.colour = row.avatar, row.colour
             seat.away_since = now
         room.chat_log.extend(chat)
         if room.chat_log:

@@ -28,7 +28,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from unokit.engine.rules import Rules
-from unokit.web.chat import clean_chat
+from unokit.web.chat import REACTIONS, clean_chat
+from unokit.web.social import AVATARS, COLOURS, MAX_SIGNAL, SIGNAL_KINDS
 
 __all__ = [
     "ERROR_CODES",
@@ -94,6 +95,8 @@ _CODE = _text(16)
 _VERSION = _int(0, MAX_VERSION)
 EDITION_NAMES = ("classic", "wild-jackpot", "space-jam", "all-wild")
 BOT_LEVELS = ("heuristic", "random", "ismcts")
+_AVATAR = Field("choice", required=False, choices=AVATARS)
+_COLOUR = Field("choice", required=False, choices=COLOURS)
 
 MESSAGES: dict[str, dict[str, Field]] = {
     "create": {
@@ -106,9 +109,17 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "public": Field("bool", required=False),
         "late_join": Field("bool", required=False),
         "tutorial": Field("bool", required=False),
+        "avatar": _AVATAR,
+        "colour": _COLOUR,
     },
-    "join": {"code": _CODE, "name": Field("name")},
-    "resume": {"code": _CODE, "secret": _text(64), "version": _int(0, MAX_VERSION, required=False)},
+    "join": {"code": _CODE, "name": Field("name"), "avatar": _AVATAR, "colour": _COLOUR},
+    "resume": {
+        "code": _CODE,
+        "secret": _text(64),
+        "version": _int(0, MAX_VERSION, required=False),
+        "avatar": _AVATAR,
+        "colour": _COLOUR,
+    },
     "spectate": {"code": _CODE, "version": _int(0, MAX_VERSION, required=False)},
     "seat": {"seat": _int(0, 9), "bot": Field("bool")},
     "rule_cards": {"texts": Field("texts", max_length=400, max_items=100)},
@@ -119,6 +130,10 @@ MESSAGES: dict[str, dict[str, Field]] = {
     "hint": {"version": _VERSION},
     "ping": {},
     "chat": {"text": Field("chat", max_length=1000)},
+    "react": {"reaction": Field("choice", choices=REACTIONS), "to": _int(0, 9, required=False)},
+    "look": {"avatar": _AVATAR, "colour": _COLOUR},
+    "voice": {"on": Field("bool")},
+    "signal": {"to": _int(0, 9), "kind": Field("choice", choices=SIGNAL_KINDS), "data": _text(MAX_SIGNAL)},
     "rematch": {},
     "continue": {},
     "kick": {"seat": _int(0, 9)},

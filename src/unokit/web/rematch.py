@@ -89,6 +89,7 @@ async def start_rematch(room: Room) -> Room:
                 secrets_of[old.index] = secret
                 seat.kind, seat.name, seat.secret_hash = "human", old.name, hash_secret(secret)
                 seat.rule_cards = list(old.rule_cards) if old.rule_cards is not None else None
+                seat.avatar, seat.colour = old.avatar, old.colour
                 seat.away_since = now  # until they arrive, as after a reload
             else:
                 seat.empty("bot")

@@ -56,6 +56,7 @@ from unokit.web.settings import (
     new_room_code,
     new_secret,
 )
+from unokit.web.social import BOT_AVATAR, leave_voice
 from unokit.web.storage import ChatRow, SeatRow, StorageError, hash_secret
 from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
 
@@ -110,6 +111,9 @@ class Seat:
     """A late arrival's name: this bot seat becomes theirs at the next round ..."""
     claim_hash: str | None = None
     """... and the hash of their secret."""
+    avatar: str | None = None
+    """The player's avatar and colour (:mod:`unokit.web.social`; ``None``: none chosen)."""
+    colour: str | None = None
 
     def row(self, bot: str) -> SeatRow:
         return SeatRow(
@@ -121,6 +125,8 @@ class Seat:
             self.rule_cards,
             self.claim_name,
             self.claim_hash,
+            self.avatar,
+            self.colour,
         )
 
     def take(self, new: Seat, old: Seat) -> None:
@@ -134,6 +140,7 @@ class Seat:
         """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
         self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""
         self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
+        self.avatar = self.colour = None
         self.auto = False
 
 
@@ -229,6 +236,9 @@ class Room:
         self.reading_until = 0.0
         """When play goes on without the players still reading (monotonic clock)."""
 
+        self.voice: dict[int, Member] = {}
+        """The seats in the voice chat, each with the one connection its signals go to (never stored)."""
+
     # ------------------------------------------------------------ queries
 
     @property
@@ -299,6 +309,7 @@ class Room:
             return
         self.members.remove(member)
         member.room = None
+        leave_voice(self, member)
         if not self.members:
             self.unwatched_since = time.monotonic()
         if member.seat is not None and self.is_away(member.seat):
@@ -427,9 +438,9 @@ class Room:
 
     # ------------------------------------------------------------ lobby
 
-    async def join(self, name: str) -> tuple[int, str, bool]:
-        """Take the lowest open seat, or during a match claim the lowest bot seat (``late_join``);
-        returns the seat, its new secret and whether it is a claim."""
+    async def join(self, name: str, avatar: str | None = None, colour: str | None = None) -> tuple[int, str, bool]:
+        """Take the lowest open seat (with the player's avatar and colour), or during a match claim
+        the lowest bot seat (``late_join``); returns the seat, its new secret and whether it is a claim."""
         secret = new_secret()
 
         def claim(seats: list[Seat]) -> tuple[int, str, bool]:
@@ -443,6 +454,7 @@ class Room:
             for seat in seats:
                 if seat.kind == "open":
                     seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
+                    seat.avatar, seat.colour = avatar, colour
                     return seat.index, secret, False
             raise RoomError("full", "every seat is taken")
 
@@ -756,6 +768,9 @@ class Room:
                 "away": self.is_away(s.index),
                 "auto": s.auto and s.kind == "human",
                 "claimed": s.claim_name is not None,
+                "avatar": BOT_AVATAR if s.kind == "bot" else s.avatar if s.kind == "human" else None,
+                "colour": s.colour if s.kind == "human" else None,
+                "voice": s.index in self.voice,
             }
             for s, name in zip(self.seats, self.names(), strict=True)
         ]

@@ -113,6 +113,9 @@ class ServerSettings:
     idle_minutes: float = 30.0
     """A match nobody (player or spectator) has been connected to for this long is put away: it
     leaves memory and its bots stop, it stays in the store and comes back when someone opens it."""
+    ice_servers: tuple[dict[str, Any], ...] = ()
+    """The STUN/TURN servers the browsers' voice chat may use (WebRTC ``iceServers``: ``urls``, and
+    ``username`` and ``credential`` for TURN); none by default, which reaches players on one network."""
 
 
 TUTORIAL_PACE = 2.5

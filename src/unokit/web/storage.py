@@ -91,6 +91,9 @@ class SeatRow:
     """A late arrival who takes this bot's seat at the next round: their name ..."""
     claim_hash: str | None = None
     """... and the SHA-256 of their secret."""
+    avatar: str | None = None
+    """The player's avatar and colour (names of :mod:`unokit.web.social`'s sets; ``None``: none chosen)."""
+    colour: str | None = None
 
 
 @dataclass
@@ -248,6 +251,8 @@ CREATE TABLE IF NOT EXISTS seats (
     rule_cards TEXT,
     claim_name TEXT,
     claim_hash TEXT,
+    avatar TEXT,
+    colour TEXT,
     PRIMARY KEY (code, seat)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -284,7 +289,7 @@ _ADDED_COLUMNS = {
         ("seed", "TEXT"),
         ("moved_to", "TEXT"),
     ),
-    "seats": (("claim_name", "TEXT"), ("claim_hash", "TEXT")),
+    "seats": (("claim_name", "TEXT"), ("claim_hash", "TEXT"), ("avatar", "TEXT"), ("colour", "TEXT")),
 }
 """Columns added since the first stores: added to a store that lacks them when it is opened."""
 
@@ -475,8 +480,8 @@ class SqliteStorage:
     def _insert_seats(db: sqlite3.Connection, code: str, seats: list[SeatRow]) -> None:
         db.execute("DELETE FROM seats WHERE code = ?", (code,))
         db.executemany(
-            "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (code, seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash,"
+            " avatar, colour) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     code,
@@ -488,6 +493,8 @@ class SqliteStorage:
                     json.dumps(s.rule_cards) if s.rule_cards is not None else None,
                     s.claim_name,
                     s.claim_hash,
+                    s.avatar,
+                    s.colour,
                 )
                 for s in seats
             ],
@@ -612,10 +619,19 @@ class SqliteStorage:
         code, settings, status, created, host, seed, moved_to = row
         seats = [
             SeatRow(
-                seat, name, kind, bot, secret_hash, json.loads(cards) if cards is not None else None, claim, claim_hash
+                seat,
+                name,
+                kind,
+                bot,
+                secret_hash,
+                json.loads(cards) if cards is not None else None,
+                claim,
+                claim_hash,
+                avatar,
+                colour,
             )
-            for seat, name, kind, bot, secret_hash, cards, claim, claim_hash in self.db.execute(
-                "SELECT seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash"
+            for seat, name, kind, bot, secret_hash, cards, claim, claim_hash, avatar, colour in self.db.execute(
+                "SELECT seat, name, kind, bot, secret_hash, rule_cards, claim_name, claim_hash, avatar, colour"
                 " FROM seats WHERE code = ? ORDER BY seat",
                 (code,),
             )

@@ -21,6 +21,7 @@ import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 import { sentence } from "./labels.js";
+import { bindSocial, socialEvent, socialMessage } from "./social.js";
 
 // ------------------------------------------------------------------ loaded on demand
 
@@ -46,6 +47,7 @@ const learn = () => import("./learn.js");
 
 /** @param {Message} message */
 function handleMessage(message) {
+  socialMessage(message); // avatars and voice: social.js
   switch (message.type) {
     case "welcome":
       return onWelcome(message);
@@ -172,6 +174,7 @@ function afterUpdate(message, events, live) {
 function onEvent(event, live) {
   addLog(event);
   if (live) eventSound(event); // until the table's event queue plays it as it presents the event
+  socialEvent(event, live);
   switch (event.kind) {
     case "dealer":
       state.roundHands = [];
@@ -269,6 +272,7 @@ function bind() {
     if (target) learn().then((module) => module.onLearnClick(target));
   });
   bindSettings();
+  bindSocial();
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());
   window.addEventListener("online", () => conn.wanted && conn.ensure());

@@ -1,12 +1,14 @@
 // The room chat, from the lobby to the table (a drawer with an unread count on a phone): quick
-// reactions, the last messages on entering and the chat's errors.  Every text goes in as text.
+// reactions (to everyone or aimed at a seat; each a bubble over its sender's seat too), the
+// writers' avatars, the last messages on entering and the chat's errors.  Every text goes in as text.
 
 import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
+import { REACTIONS, chatAvatar, react, showReaction } from "./social.js";
 
-/** One-tap reactions: sent as ordinary chat text. */
-const QUICK_REACTIONS = ["👍", "😂", "😮", "😡", "GG", "UNO!"];
+/** One-tap reactions (`react`): a bubble over the sender's seat, and a line of the chat. */
+const QUICK_REACTIONS = REACTIONS;
 const MAX_SHOWN = 100;
 const ERROR_MS = 6000;
 /** An error this soon after a chat message was sent is taken as that message's. */
@@ -48,8 +50,15 @@ function build() {
     })
   );
   const quick = QUICK_REACTIONS.map((text) =>
-    el("button", { class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => send(text) }),
+    el("button", { class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => sendReaction(text) }),
   );
+  const target = el("select", {
+    class: "chat-target",
+    "aria-label": "React to",
+    title: "Aim a reaction at a player (or long-press, right-click a seat)",
+    onfocus: fillTargets,
+    onpointerdown: fillTargets,
+  }, el("option", { value: "", text: "To all" }));
   const root = el(
     "aside",
     { id: "chat", class: "chat", "aria-label": "Chat", hidden: true },
@@ -71,7 +80,7 @@ function build() {
       ),
       el("ol", { class: "chat-log", "aria-live": "polite", onscroll: onLogScroll }),
       el("p", { class: "chat-empty muted", text: "No messages yet. Say hello!" }),
-      el("div", { class: "chat-quick", role: "group", "aria-label": "Quick reactions" }, quick),
+      el("div", { class: "chat-quick", role: "group", "aria-label": "Quick reactions" }, target, quick),
       el(
         "form",
         { class: "chat-form", autocomplete: "off", onsubmit: onSubmit },
@@ -110,6 +119,7 @@ function mountChat(screen) {
   if (root.dataset.screen !== screen) chat.open = false; // a drawer opened in the lobby stays there
   root.dataset.screen = screen;
   show(root, true);
+  fillTargets();
   setOpen(chat.open);
 }
 
@@ -169,8 +179,38 @@ function onSubmit(event) {
   }
 }
 
+const targetSelect = () => /** @type {HTMLSelectElement} */ ($(".chat-target", build()));
+
+/** The "to" list of the quick reactions: everyone, or another seat of the room. */
+function fillTargets() {
+  const select = targetSelect();
+  const kept = select.value;
+  const others = state.seats.filter((seat) => seat.kind !== "open" && !(seat.seat === state.seat && !state.spectator));
+  select.replaceChildren(
+    el("option", { value: "", text: "To all" }),
+    ...others.map((seat) => el("option", { value: String(seat.seat), text: `To ${seat.name}` })),
+  );
+  select.value = others.some((seat) => String(seat.seat) === kept) ? kept : "";
+}
+
 /**
- * Send a chat text (a reaction is one too).
+ * Send a quick reaction to the seat chosen in the "to" list (or to all).
+ * @param {string} reaction
+ */
+function sendReaction(reaction) {
+  fillTargets();
+  const to = targetSelect().value;
+  if (!react(reaction, to === "" ? null : Number(to))) {
+    sayError("Not connected: the reaction was not sent.");
+    return;
+  }
+  chat.sentAt = Date.now();
+  chat.lastSent = "";
+  sayError("");
+}
+
+/**
+ * Send a chat text.
  * @param {string} text
  * @returns {boolean} whether it went out
  */
@@ -232,14 +272,18 @@ function line(message) {
   const time = new Date(message.time * 1000);
   const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
   const short = message.text.length <= 5 && QUICK_REACTIONS.includes(message.text);
+  const toMe = typeof message.reaction === "string" && message.to === state.seat && !state.spectator && message.to !== null;
   return el(
     "li",
     {
       class: `chat-line${mine ? " mine" : ""}${message.seat === null ? " spectator" : ""}${short ? " reaction" : ""}`,
       title: stamp,
     },
+    chatAvatar(message.seat, message.name),
     el("span", { class: "chat-name", text: who }),
-    el("span", { class: "chat-text", text: message.text }),
+    typeof message.reaction === "string" && message.to !== null && message.to !== undefined
+      ? el("span", { class: "chat-text" }, el("span", { class: "chat-emoji", text: message.reaction }), ` → ${toMe ? "you" : message.text.split(" → ").slice(1).join(" → ")}`)
+      : el("span", { class: "chat-text", text: message.text }),
   );
 }
 
@@ -265,6 +309,7 @@ export function onChat(message) {
   if (!isChat(message)) return;
   const chatMessage = /** @type {ChatMessage} */ (message);
   if (!append(chatMessage)) return;
+  showReaction(chatMessage);
   const mine = isMine(chatMessage);
   if (!mine && isDrawer() && !chat.open) {
     chat.unread += 1;

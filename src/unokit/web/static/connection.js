@@ -3,6 +3,7 @@
 
 import { $, show, toast } from "./dom.js";
 import { state } from "./state.js";
+import { lookFields } from "./prefs.js";
 
 /** What the rest of the page registers: the message router and the table's redraw. */
 export const hooks = {
@@ -130,6 +131,7 @@ function helloMessage() {
  * @param {Message} hello
  */
 export function startConnection(hello) {
+  if (hello.type === "create" || hello.type === "join") hello = { ...hello, ...lookFields() }; // the avatar chosen here
   state.hello = hello;
   state.view = null;
   state.lobby = null;

@@ -7,6 +7,7 @@ import { conn } from "./connection.js";
 import { botLabel, optionsInWords, rulesInWords } from "./start.js";
 import { plural } from "./labels.js";
 import { loadSite, shareLink, site } from "./links.js";
+import { avatarNode } from "./social.js";
 
 const READ_DELAY_MS = 300;
 
@@ -61,6 +62,7 @@ export function renderLobby() {
     const badges = [badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind)];
     if (isHost) badges.push(badge("host", "host"));
     if (seat.away) badges.push(badge("away", "away"));
+    if (seat.voice) badges.push(badge("voice", "🎙 voice", "in the voice chat"));
     if (lobby.rule_cards && seat.kind === "human") {
       badges.push(badge(seat.ready ? "ready" : "", seat.ready ? "cards written" : "writing"));
     }
@@ -85,6 +87,7 @@ export function renderLobby() {
         "li",
         { class: `seat-row${isMe ? " me" : ""}${isHost ? " host" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
         isHost ? el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" }) : null, // read as "Host" too
+        seat.kind === "open" ? null : avatarNode(seat, seat.name, seat.seat, "mini"),
         el("span", { class: "seat-name", text: name, title: isMe ? seat.name : null }),
         el("span", { class: "badges" }, badges),
         el("span", { class: "controls" }, control),

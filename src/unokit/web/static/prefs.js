@@ -1,5 +1,5 @@
-// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks and
-// notifications.  Every change is told on `document` as "unokit:prefs".
+// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks,
+// notifications, and the avatar and colour the player shows at the table.  Every change is told on `document` as "unokit:prefs".
 
 import { stored } from "./state.js";
 
@@ -13,10 +13,16 @@ const PREFS_KEY = "unokit.prefs";
  * @property {boolean} colourBlind a symbol and a pattern on every colour
  * @property {boolean} notify a notification when it is your turn and the page is in the background
  * @property {boolean} hints a Hint button on your turn (the bot's move, asked of the server)
+ * @property {string | null} avatar the avatar shown on this player's seat (one of `AVATARS`; null: their initial)
+ * @property {string | null} colour the colour of their seat (one of `COLOURS`; null: the seat's own)
  */
 
+/** The avatars and colours a player may choose (the server's sets: unokit.web.social). */
+export const AVATARS = ["fox", "cat", "owl", "frog", "panda", "tiger", "octopus", "unicorn", "penguin", "rocket", "cactus", "ghost"];
+export const COLOURS = ["red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink", "slate"];
+
 /** @type {Prefs} */
-const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false };
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false, avatar: null, colour: null };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
@@ -31,6 +37,8 @@ function load() {
     if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
     if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
     if (typeof saved.hints === "boolean") prefs.hints = saved.hints;
+    if (AVATARS.includes(saved.avatar)) prefs.avatar = saved.avatar;
+    if (COLOURS.includes(saved.colour)) prefs.colour = saved.colour;
   }
   return prefs;
 }
@@ -49,6 +57,15 @@ export function setPref(name, value) {
   stored((storage) => storage.setItem(PREFS_KEY, JSON.stringify(prefs)), undefined);
   applyPrefs();
   document.dispatchEvent(new CustomEvent("unokit:prefs", { detail: { name, value } }));
+}
+
+/** The avatar and colour chosen on this device, as `create`, `join`, `resume` and `look` send them. */
+export function lookFields() {
+  /** @type {{avatar?: string, colour?: string}} */
+  const look = {};
+  if (prefs.avatar) look.avatar = prefs.avatar;
+  if (prefs.colour) look.colour = prefs.colour;
+  return look;
 }
 
 /** Whether motion should be cut short: the system asks for reduced motion. */

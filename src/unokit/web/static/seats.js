@@ -8,6 +8,7 @@ import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { plural } from "./labels.js";
+import { avatarNode } from "./social.js";
 
 const MAX_FAN = 9;
 const BACK = backNode();
@@ -116,12 +117,12 @@ function seatNode(view, seat, catchable) {
   if (info.kind === "bot") badges.push(badge("kind-bot", "bot"));
   if (info.away) badges.push(badge("away", "away"));
   if (info.auto) badges.push(badge("auto", "auto", "played by the bot"));
+  if (info.voice) badges.push(badge("voice", "🎙 voice", "in the voice chat"));
   const uno = unoState(view, seat);
   if (uno === "called") badges.push(badge("uno", "UNO!"));
   if (uno === "uncalled") badges.push(badge("no-uno", "no UNO"));
   const name = seatName(seat);
-  const avatar = el("div", { class: "avatar", "aria-hidden": "true", text: (info.name ?? name).trim().charAt(0).toUpperCase() || "?" });
-  avatar.style.setProperty("--hue", String((seat * 67 + 200) % 360)); // a hue of its own per seat
+  const avatar = avatarNode(info, info.name ?? name, seat); // the player's symbol and colour, or an initial on the seat's hue
   const score = view.scoring === "single-round" || view.scoring === "knockout" ? "" : `${view.scores[seat]} pts`;
   const node = el(
     "div",

@@ -5,7 +5,19 @@
 /** A message from the server (checked where it is read). */
 type Message = Record<string, any>;
 
-type SeatInfo = { seat: number; name: string; kind: string; away?: boolean; ready?: boolean; auto?: boolean };
+type SeatInfo = {
+  seat: number;
+  name: string;
+  kind: string;
+  away?: boolean;
+  ready?: boolean;
+  auto?: boolean;
+  /** the player's avatar and colour (names; null: none chosen), a bot's "robot" */
+  avatar?: string | null;
+  colour?: string | null;
+  /** in the room's voice chat */
+  voice?: boolean;
+};
 
 /** The room options (`lobby.options`, `update.options`). */
 type RoomOptions = { timer: number; public: boolean; late_join: boolean; tutorial?: boolean };
@@ -140,7 +152,16 @@ type RoomStatus = {
 };
 
 /** A chat line. */
-type ChatMessage = { id: number; seat: number | null; name: string; text: string; time: number };
+type ChatMessage = {
+  id: number;
+  seat: number | null;
+  name: string;
+  text: string;
+  time: number;
+  /** a quick reaction (live messages only), and the seat it is aimed at */
+  reaction?: string;
+  to?: number | null;
+};
 
 /** What the server answers for one step of a replay. */
 type ReplayStep = Record<string, any>;

@@ -1,0 +1,133 @@
+"""A table that feels social: each player's avatar and colour, and the room's optional voice chat.
+
+An avatar and a colour are names from fixed sets (:data:`AVATARS`, :data:`COLOURS`; the page
+draws them), chosen on the device and sent with ``create``, ``join``, ``resume`` or ``look``;
+anything else is ``malformed``.  They are stored with the seat, so a restart keeps them.  A bot
+wears :data:`BOT_AVATAR`.
+
+Voice goes between the players' browsers (WebRTC, a mesh among the seats that turned it on);
+the server only relays the signalling: a ``signal`` goes to the one connection that holds the
+named seat's voice, never to anyone else, and is never stored.  Only a seated player may turn
+voice on (a spectator has no seat to be reached at), and only a seat in voice may signal, to
+another seat in voice.
+
+>>> limiter = SignalLimiter(burst=2, window=1.0)
+>>> [limiter.allow(now=0.0) for _ in range(3)], limiter.allow(now=1.0)
+([True, True, False], True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from unokit.web.chat import ChatLimiter
+from unokit.web.settings import RoomError
+
+if TYPE_CHECKING:
+    from unokit.web.rooms import Member, Room
+
+__all__ = [
+    "AVATARS",
+    "BOT_AVATAR",
+    "COLOURS",
+    "MAX_SIGNAL",
+    "SIGNAL_KINDS",
+    "SignalLimiter",
+    "leave_voice",
+    "relay_signal",
+    "set_look",
+    "set_voice",
+    "voice_seats",
+]
+
+AVATARS = (
+    "fox",
+    "cat",
+    "owl",
+    "frog",
+    "panda",
+    "tiger",
+    "octopus",
+    "unicorn",
+    "penguin",
+    "rocket",
+    "cactus",
+    "ghost",
+)
+"""The avatars a player may choose (the page draws each as a symbol)."""
+BOT_AVATAR = "robot"
+"""Every bot's avatar (no player may choose it)."""
+COLOURS = ("red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink", "slate")
+"""The colours a player may choose: each dark enough for white text on it, light enough to stand
+out on the felt."""
+SIGNAL_KINDS = ("offer", "answer", "candidate")
+MAX_SIGNAL = 6000
+"""The longest ``signal`` data, in characters (an SDP offer of one audio track is about 1 to 3 kB)."""
+SIGNAL_BURST = 150
+"""Signals a connection may send within :data:`SIGNAL_WINDOW` seconds: joining a full table's voice
+calls nine seats at once, an offer and a burst of ICE candidates each."""
+SIGNAL_WINDOW = 10.0
+
+
+class SignalLimiter(ChatLimiter):
+    """At most :data:`SIGNAL_BURST` signals per :data:`SIGNAL_WINDOW` seconds (per connection)."""
+
+    def __init__(self, burst: int = SIGNAL_BURST, window: float = SIGNAL_WINDOW) -> None:
+        super().__init__(burst, window)
+
+
+async def set_look(room: Room, seat: int, avatar: str | None, colour: str | None) -> None:
+    """Give ``seat`` its player's avatar and colour (those left ``None`` stay), stored, then shown."""
+    current = room.seats[seat]
+    avatar = avatar if avatar is not None else current.avatar
+    colour = colour if colour is not None else current.colour
+    if (avatar, colour) == (current.avatar, current.colour):
+        return
+
+    def change(seats: list[Any]) -> None:
+        if seats[seat].kind != "human":
+            raise RoomError("forbidden", "only a player's own seat has an avatar to choose")
+        seats[seat].avatar, seats[seat].colour = avatar, colour
+
+    async with room.lock:
+        await room.change_seats(change)
+        room.changed()
+
+
+def voice_seats(room: Room) -> list[int]:
+    """The seats in the room's voice chat, in order."""
+    return sorted(room.voice)
+
+
+def set_voice(room: Room, member: Member, on: bool, ice_servers: list[dict[str, Any]]) -> None:
+    """Turn ``member``'s voice on or off; it is told the seats in voice (and the ICE servers to
+    reach them by), everyone sees who is in voice on the seats."""
+    seat = member.seat
+    if seat is None:
+        raise RoomError("forbidden", "only a seated player can join the voice chat")
+    if on:
+        room.voice[seat] = member  # a second tab of the same seat takes the voice over
+    elif room.voice.get(seat) is member:
+        del room.voice[seat]
+    member.send({"type": "voice", "on": on, "seats": voice_seats(room), "ice_servers": ice_servers})
+    room.changed()
+
+
+def leave_voice(room: Room, member: Member) -> None:
+    """A member that leaves the room leaves its voice too (the room tells everyone afterwards)."""
+    for seat, holder in list(room.voice.items()):
+        if holder is member:
+            del room.voice[seat]
+
+
+def relay_signal(room: Room, member: Member, to: int, kind: str, data: str) -> None:
+    """Pass a WebRTC signal from ``member``'s seat to the one connection holding seat ``to``'s voice."""
+    seat = member.seat
+    if seat is None or room.voice.get(seat) is not member:
+        raise RoomError("forbidden", "turn voice on before signalling")
+    if to == seat:
+        raise RoomError("forbidden", "a signal goes to another seat")
+    target = room.voice.get(to)
+    if target is None:
+        raise RoomError("forbidden", f"seat {to} is not in the voice chat")
+    target.send({"type": "signal", "from": seat, "kind": kind, "data": data})
