@@ -341,8 +341,9 @@ def test_serve_passes_its_limits_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr("unokit.web.server.serve", serve)
     options = ["--allowed-host", "uno.example", "--allowed-host", "[2001:db8::5]:8443", "--trusted-proxy", "10.0.0.0/8"]
     options += ["--connections-per-address", "8", "--rooms-per-hour", "4", "--lookups-per-minute", "20"]
-    assert main(["serve", "--host", "0.0.0.0", *options]) == 0
+    assert main(["serve", "--host", "0.0.0.0", "--results-seconds", "15", *options]) == 0
     settings = seen["settings"]
+    assert settings.results_seconds == 15
     assert settings.allowed_hosts == ("uno.example", "[2001:db8::5]:8443")
     assert settings.trusted_proxies == ("10.0.0.0/8",)
     assert (settings.connections_per_address, settings.address_creates_per_hour) == (8, 4)

@@ -366,3 +366,5 @@ def test_serve_command_checks_its_options(capsys: pytest.CaptureFixture[str]) ->
     assert main(["serve", "--bot-delay", "-1"]) == 2
     assert main(["serve", "--away-seconds", "5000"]) == 2
     assert "--away-seconds" in capsys.readouterr().err
+    assert main(["serve", "--results-seconds", "-1"]) == 2
+    assert "--results-seconds" in capsys.readouterr().err

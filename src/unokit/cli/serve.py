@@ -35,6 +35,13 @@ def add_parser(commands: Commands) -> None:
         help="seconds before a bot plays for a disconnected player (default 20)",
     )
     parser.add_argument(
+        "--results-seconds",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="after a round, the longest the next one waits for the players still reading its results (default 60)",
+    )
+    parser.add_argument(
         "--allowed-host",
         action="append",
         default=[],
@@ -117,6 +124,8 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         raise UsageError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if not 0 <= args.away_seconds <= 3600:
         raise UsageError(f"--away-seconds must be from 0 to 3600 seconds, not {args.away_seconds}")
+    if not 0 <= args.results_seconds <= 3600:
+        raise UsageError(f"--results-seconds must be from 0 to 3600 seconds, not {args.results_seconds}")
     for option, value in (
         ("--connections-per-address", args.connections_per_address),
         ("--rooms-per-hour", args.rooms_per_hour),
@@ -149,6 +158,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
     settings = ServerSettings(
         bot_delay=args.bot_delay,
         away_seconds=args.away_seconds,
+        results_seconds=args.results_seconds,
         connections_per_address=args.connections_per_address,
         address_creates_per_hour=args.rooms_per_hour,
         address_lookups_per_minute=args.lookups_per_minute,
