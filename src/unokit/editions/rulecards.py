@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from unokit.engine.errors import UnoError
+from unokit.i18n import Translator, catalog
 
 __all__ = [
     "CHOICE",
@@ -159,15 +160,16 @@ class RuleCard:
         """True when the engine carries the rule out; False for an honour task."""
         return self.effect is not None
 
-    def reading(self) -> str:
-        """How the card will be read, to show its writer.
+    def reading(self, lang: str | Translator = "en") -> str:
+        """How the card will be read, to show its writer (in ``lang``).
 
         >>> read_rule("Take 2 cards from the player with the most cards.").reading()
         'enforced: take 2 cards at random from the player with the most cards'
         """
+        t = catalog(lang) if isinstance(lang, str) else lang
         if self.effect is None:
-            return "honour task: everyone sees it and you confirm when done"
-        return f"enforced: {describe(self.effect)}"
+            return t("rule.reading.honour")
+        return t("rule.reading.enforced", effect=describe(self.effect, t))
 
 
 # ---------------------------------------------------------------- cleaning
@@ -309,56 +311,47 @@ def read_rule(text: object) -> RuleCard:
 
 # ---------------------------------------------------------------- descriptions
 
-_TARGET_NAMES = {
-    LEFT: "the player on your left",
-    RIGHT: "the player on your right",
-    NEXT: "the next player",
-    PREVIOUS: "the previous player",
-    MOST: "the player with the most cards",
-    FEWEST: "the player with the fewest cards",
-    CHOICE: "a player of your choice",
+_TARGET_IDS = {
+    LEFT: "left",
+    RIGHT: "right",
+    NEXT: "next",
+    PREVIOUS: "previous",
+    MOST: "most",
+    FEWEST: "fewest",
+    CHOICE: "choice",
 }
+"""Each target's part of its messages' ids: ``rule.give.left`` gives to the player on your left."""
+
+_VERB_IDS = {
+    DRAW: "rule.draw",
+    DRAW_TO: "rule.draw_to",
+    DISCARD: "rule.discard",
+    DISCARD_TO: "rule.discard_to",
+    PLAY_RUN: "rule.play_run",
+    PLAY_WILDS: "rule.play_wilds",
+    SKIP_TURN: "rule.skip_turn",
+    REVERSE: "rule.reverse",
+    EVERYONE_DRAWS: "rule.everyone_draws",
+    EVERYONE_DISCARDS: "rule.everyone_discards",
+}
+"""The message of each verb without a target."""
 
 
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
-def describe(effect: RuleEffect) -> str:
-    """Say in plain words what an effect does.
+def describe(effect: RuleEffect, lang: str | Translator = "en") -> str:
+    """Say in plain words what an effect does (in ``lang``).
 
     >>> describe(RuleEffect(DRAW_TO, 7))
     'draw until you hold 7 cards'
     >>> describe(RuleEffect(GIVE, 2, LEFT))
     'give 2 cards of your choice to the player on your left'
+    >>> describe(RuleEffect(GIVE, 2, LEFT), "es")
+    'da 2 cartas a tu elección al jugador de tu izquierda'
     """
-    cards = _cards(effect.count)
-    verb = effect.verb
-    if verb == DRAW:
-        return f"draw {cards}"
-    if verb == DRAW_TO:
-        return f"draw until you hold {cards}"
-    if verb == DISCARD:
-        return f"discard {cards} of your choice"
-    if verb == DISCARD_TO:
-        return f"discard until you hold {cards}"
-    if verb == PLAY_RUN:
-        return "play as many cards in a row as you can"
-    if verb == PLAY_WILDS:
-        return "play all of your Wild cards"
-    if verb == SKIP_TURN:
-        return "skip your next turn"
-    if verb == REVERSE:
-        return "reverse the direction of play"
-    if verb == GIVE:
-        return f"give {cards} of your choice to {_TARGET_NAMES[effect.target]}"
-    if verb == TAKE:
-        return f"take {cards} at random from {_TARGET_NAMES[effect.target]}"
-    if verb == SWAP:
-        return f"swap hands with {_TARGET_NAMES[effect.target]}"
-    if verb == EVERYONE_DRAWS:
-        return f"every player draws {cards}, you included"
-    return f"every player discards {cards} of their choice, you included"
+    t = catalog(lang) if isinstance(lang, str) else lang
+    if effect.verb in (GIVE, TAKE, SWAP):
+        message_id = f"rule.{effect.verb}.{_TARGET_IDS[effect.target]}"  # i18n: an id of a verb and target
+        return t(message_id, count=effect.count)
+    return t(_VERB_IDS[effect.verb], count=effect.count)
 
 
 # ---------------------------------------------------------------- the rule sheet

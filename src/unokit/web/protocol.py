@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from unokit.engine.rules import Rules
+from unokit.i18n import LANGUAGES
 from unokit.web.chat import clean_chat
 
 __all__ = [
@@ -95,6 +96,9 @@ _VERSION = _int(0, MAX_VERSION)
 EDITION_NAMES = ("classic", "wild-jackpot", "space-jam", "all-wild")
 BOT_LEVELS = ("heuristic", "random", "ismcts")
 
+_LANG = Field("choice", required=False, choices=LANGUAGES)
+"""The language the connection is spoken to in (else the request's ``Accept-Language``, else English)."""
+
 MESSAGES: dict[str, dict[str, Field]] = {
     "create": {
         "name": Field("name"),
@@ -106,10 +110,12 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "public": Field("bool", required=False),
         "late_join": Field("bool", required=False),
         "tutorial": Field("bool", required=False),
+        "lang": _LANG,
     },
-    "join": {"code": _CODE, "name": Field("name")},
-    "resume": {"code": _CODE, "secret": _text(64), "version": _int(0, MAX_VERSION, required=False)},
-    "spectate": {"code": _CODE, "version": _int(0, MAX_VERSION, required=False)},
+    "join": {"code": _CODE, "name": Field("name"), "lang": _LANG},
+    "resume": {"code": _CODE, "secret": _text(64), "version": _int(0, MAX_VERSION, required=False), "lang": _LANG},
+    "spectate": {"code": _CODE, "version": _int(0, MAX_VERSION, required=False), "lang": _LANG},
+    "lang": {"lang": Field("choice", choices=LANGUAGES)},
     "seat": {"seat": _int(0, 9), "bot": Field("bool")},
     "rule_cards": {"texts": Field("texts", max_length=400, max_items=100)},
     "read_rule": {"text": _text(400)},
