@@ -71,7 +71,8 @@ def cards_parts(cards: Sequence[int]) -> list[Part]:
 
 def card_words(card: int, lang: str | Translator = "en") -> list[Part]:
     """``R7 (red 7)``."""
-    return translator(lang).parts("card.with_code", code=card_part(card), name=card_long_name(card, lang))
+    t = translator(lang)
+    return t.parts("card.with_code", code=card_part(card), name=card_long_name(card, t))
 
 
 def plural(count: int, word: str) -> str:
@@ -208,7 +209,9 @@ class Narrator:
         if kind == "return":
             return t.parts("event.return")
         if kind == "play":
-            return say("event.play.uno" if value else "event.play", seat, card=self.card(data[0]))
+            if value:
+                return say("event.play.uno", seat, card=self.card(data[0]))
+            return say("event.play", seat, card=self.card(data[0]))
         if kind == "draw":
             if data:
                 return say("event.draw.cards", seat, count=value, cards=self.cards(data))
@@ -228,7 +231,9 @@ class Narrator:
                 return say("event.reveal.cards", seat, value, cards=self.cards(data))
             return say("event.reveal", seat, value)
         if kind == "verdict":
-            return say("event.verdict.guilty" if value else "event.verdict.innocent", seat)
+            if value:
+                return say("event.verdict.guilty", seat)
+            return say("event.verdict.innocent", seat)
         if kind == "accept":
             return say("event.accept", seat, value)
         if kind == "uno":
@@ -236,7 +241,9 @@ class Narrator:
         if kind == "catch":
             return say("event.catch", seat, value)
         if kind == "jam":
-            return say("event.jam.slam" if value else "event.jam.uno", seat)
+            if value:
+                return say("event.jam.slam", seat)
+            return say("event.jam.uno", seat)
         if kind == "discard":
             if value:
                 return say("event.discard.top", seat, card=self.card(data[0]))
@@ -258,11 +265,13 @@ class Narrator:
         if kind == "team_win":
             members = t.list([self.whom(s) for s in data])
             yours = self.you is not None and self.you in data
+            if len(data) > 1 and yours:
+                return t.parts("event.team_win.yours.members", members=members)
             if len(data) > 1:
-                key = "event.team_win.yours.members" if yours else "event.team_win.members"
-            else:
-                key = "event.team_win.yours" if yours else "event.team_win"
-            return t.parts(key, team=value + 1, members=members)
+                return t.parts("event.team_win.members", team=value + 1, members=members)
+            if yours:
+                return t.parts("event.team_win.yours")
+            return t.parts("event.team_win", team=value + 1)
         if kind == "knockout":
             return say("event.knockout", seat, count=value)
         if kind == "deflect":

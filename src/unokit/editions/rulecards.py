@@ -236,8 +236,8 @@ _TARGET_RES = tuple((target, re.compile(phrase)) for target, phrase in _TARGET_P
 _PARTS = {
     "<YOU>": r"(?:you (?:must )?)?",
     "<ALL>": r"(?:everyone|everybody|every player|each player|all (?:the )?players)",
-    "<COUNT>": r"(?P<n>" + _NUMBER + r"|an?(?= card\b))(?: cards?)?",
-    "<TARGET>": r"(?P<t>" + "|".join(phrase for _, phrase in _TARGET_PHRASES) + ")",
+    "<COUNT>": r"(?P<n>" + _NUMBER + r"|an?(?= card\b))(?: cards?)?",  # i18n: a pattern, not words
+    "<TARGET>": r"(?P<t>" + "|".join(phrase for _, phrase in _TARGET_PHRASES) + ")",  # i18n: a pattern
     "<PILE>": r"(?: from the (?:draw )?(?:pile|deck))?",
     "<HAND>": r"(?: in (?:your )?hand)?",
     "<MINE>": r"(?: of your choice)?(?: from your hand)?",
@@ -368,6 +368,7 @@ SUGGESTIONS: tuple[str, ...] = (
 )
 """The rule sheet's Customizable Card Suggestion List, verbatim (the first five are enforced)."""
 
+# i18n: rule cards are written in English (the sheet's grammar); this documents that grammar
 GRAMMAR = f"""\
 A rule card holds up to {MAX_RULE_LENGTH} characters of plain text. Text matching one of these forms is
 enforced; anything else is an honour task that everyone sees and you confirm when done.

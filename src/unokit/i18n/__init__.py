@@ -216,8 +216,10 @@ class Translator:
             return ""
         result = items[-1]
         for index in range(len(items) - 2, -1, -1):
-            last = index == len(items) - 2 and not unit
-            result = self("list.end" if last else "list.middle", head=items[index], tail=result)
+            if index == len(items) - 2 and not unit:
+                result = self("list.end", head=items[index], tail=result)
+            else:
+                result = self("list.middle", head=items[index], tail=result)
         return result
 
 

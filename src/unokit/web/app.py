@@ -342,7 +342,9 @@ async def _finished_match(request: Request, code: str, what: str) -> tuple[Store
     if stored is None:
         return refusal(request, 404, "error.not_found")
     if stored.status != "finished":
-        return refusal(request, 403, "error.replay_not_over" if what == "replay" else "error.record_not_over")
+        if what == "replay":
+            return refusal(request, 403, "error.replay_not_over")
+        return refusal(request, 403, "error.record_not_over")
     if record is None:  # pragma: no cover - a finished room always has a game
         return refusal(request, 404, "error.no_record")
     return stored, record

@@ -80,7 +80,7 @@ class Hint:
 
 def hint_seed(room_seed: int, seat: int, version: int) -> int:
     """The hint bot's seed for a room's seat at a version (the same question, the same answer)."""
-    return random.Random(f"hint:{room_seed}:{seat}:{version}").getrandbits(32)
+    return random.Random(f"hint:{room_seed}:{seat}:{version}").getrandbits(32)  # i18n: a seed, not words
 
 
 def hint_for(view: View, seed: int) -> Hint:

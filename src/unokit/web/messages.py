@@ -25,7 +25,7 @@ _SEAT_ACTIONS = frozenset({ActionType.TARGET, ActionType.CATCH})
 def asks_words(view: View, you: bool, t: Translator) -> str:
     """What the actor is asked (``Game.asks``) in the language of ``t``: spoken to them when ``you``."""
     key = "ask." + view.phase.replace("-", "_")  # i18n: the id of a phase's words
-    return t(key + ".you") if you else t(key + ".other")
+    return t(key + ".you") if you else t(key + ".other")  # i18n: ids
 
 
 def legal_entry(game: Game, view: View, action: int, names: list[str], t: Translator | None = None) -> dict[str, Any]:

@@ -55,7 +55,7 @@ class MatchReplay:
         self.steps = len(self.actions)
         players = int(record["players"])
         names = record.get("names") or []
-        self.names = [str(names[s]) if s < len(names) else f"Seat {s}" for s in range(players)]
+        self.names = [str(names[s]) if s < len(names) else f"Seat {s}" for s in range(players)]  # i18n: a name
         self.kinds = [kinds[s] if s < len(kinds) else "human" for s in range(players)]
         self.limit = max(2, positions)
         self.every = max(CHECKPOINT_EVERY, -(-self.steps // CHECKPOINTS))

@@ -131,7 +131,7 @@ class Seat:
 
     def empty(self, kind: str = "open") -> None:
         """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
-        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""
+        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""  # i18n: a name, the same for all
         self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
         self.auto = False
 
@@ -258,7 +258,7 @@ class Room:
     def names(self) -> list[str]:
         """The seats' names: the player's, the bot's, or ``Seat {index}`` for an open seat (0-based, as
         the bots' names and the engine's seats)."""
-        return [seat.name or f"Seat {seat.index}" for seat in self.seats]
+        return [seat.name or f"Seat {seat.index}" for seat in self.seats]  # i18n: a name, the same for all
 
     def is_away(self, seat: int) -> bool:
         """A human seat without a connection."""
