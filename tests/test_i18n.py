@@ -349,7 +349,7 @@ def test_the_narration_in_english_is_unchanged_and_each_language_speaks_to_you()
         "Bea juega 7 rojo y canta ¡UNO!",
         "Robas 2 cartas.",
         "¡Cé te pilla sin cantar UNO!",
-        "Tu equipo (ti y Cé) gana la ronda.",
+        "Tu equipo (tú y Cé) gana la ronda.",
     ]
     german = plain(Narrator(names, you=None, codes=False, lang="de").event(events[0]))
     assert german == "Bea spielt 7 Rot und ruft UNO!"

@@ -166,7 +166,8 @@ class Narrator:
         return self.t("person.you") if seat == self.you else self.names[seat]
 
     def whom(self, seat: int) -> str:
-        return self.t("person.you_object") if seat == self.you else self.names[seat]
+        """The seat among others named in a list (``Ann and you``)."""
+        return self.t("person.you_in_list") if seat == self.you else self.names[seat]
 
     def say(self, base: str, seat: int, other: int | None = None, **values: Any) -> list[Part]:
         """Message ``base`` spoken of ``seat`` (and of ``other``, who may be you): ``base.you``,
