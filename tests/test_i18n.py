@@ -19,8 +19,9 @@ from babel.numbers import format_decimal
 from unokit.editions import EDITIONS, rulecards
 from unokit.engine.cards import Colour, Kind, card_long_name, colour_id, kind_term, parse_card
 from unokit.engine.errors import UnoError
+from unokit.engine.game import Game
 from unokit.engine.phases import HOUSE_PHASE_NAMES, PHASE_NAMES
-from unokit.engine.rules import OPTIONS
+from unokit.engine.rules import OPTIONS, Rules
 from unokit.i18n import (
     LANGUAGES,
     PLURAL_CATEGORIES,
@@ -32,8 +33,9 @@ from unokit.i18n import (
     negotiate,
     placeholders,
 )
-from unokit.narrate import LEVER_OUTCOME_IDS, Narrator, plain
+from unokit.narrate import LEVER_OUTCOME_IDS, Narrator, describe_action, plain
 from unokit.web.hints import WHY_IDS
+from unokit.web.messages import asks_words
 from unokit.web.protocol import EDITION_NAMES
 from web_support import Client, RunningServer, fast_settings
 
@@ -454,3 +456,41 @@ def test_a_lang_message_outside_a_room_changes_the_language_of_what_follows(serv
     client.send(type="join", code="ZZZZZZZZ", name="Zoé")
     assert client.expect("error")["message"] == "aucune salle n'a ce code"
     client.close()
+
+
+HOUSE = {
+    "stacking": "same",
+    "stack_deflect": "both",
+    "seven_swap": True,
+    "zero_pass": True,
+    "jump_in": True,
+    "multi_play": "number",
+    "multi_play_bomb": True,
+    "mercy": True,
+    "teams": True,
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize(
+    ("edition", "rules"),
+    [("classic", {}), ("space-jam", {}), ("all-wild", {}), ("wild-jackpot", {}), ("classic", HOUSE)],
+)
+def test_whole_games_are_told_in_every_language(lang: str, edition: str, rules: dict[str, Any]) -> None:
+    """Random games: every event, move and ask has its words, with no placeholder left unfilled."""
+    t = catalog(lang)
+    names = ["Ann", "Bea", "Cé", "Dirk"]
+    for seed in range(2):
+        game, rng = Game(edition, 4, seed=seed, rules=Rules.from_dict(rules)), random.Random(seed)
+        narrator = Narrator(names, you=0, scoring=game.scoring, edition=edition, codes=False, lang=lang)
+        for _ in range(1500):
+            if game.is_over:
+                break
+            view = game.view(0)
+            narrator.learn(view.public)
+            words = [asks_words(view, game.actor == 0, t)]
+            words += [describe_action(game, view, action, names, t) for action in view.legal_actions]
+            words += [plain(narrator.event(event)) for event in game.events[narrator.told :]]
+            narrator.told = len(game.events)
+            assert all(word and "{" not in word and "}" not in word for word in words), words
+            game.apply(game.actor, rng.choice(game.legal_actions(game.actor)))
