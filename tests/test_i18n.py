@@ -178,6 +178,7 @@ _LITERAL_CALLS = [
         r"""\b(?:t|self|english|self\.t|member\.t|other\.t)(?:\.parts)?\(\s*"([a-z0-9_]+(?:\.[a-z0-9_]+)+)"\s*[,)]"""
     ),
     re.compile(r"""\bRoomError\(\s*"[a-z-]+",\s*"([a-z0-9_.]+)"\s*[,)]"""),
+    re.compile(r"""\bRuleTextError\(\s*"([a-z0-9_.]+)"\s*[,)]"""),
     re.compile(r"""\.error\(\s*"[a-z-]+",\s*"([a-z0-9_.]+)"\s*[,)]"""),
     re.compile(r"""\brefusal\(\s*request,\s*\d+,\s*"([a-z0-9_.]+)"\s*[,)]"""),
 ]
@@ -209,6 +210,7 @@ def family_ids() -> set[str]:
         ids |= {f"option.{name}.label", f"option.{name}.help"}
         ids |= {f"option.{name}.choice.{choice.replace('-', '_')}" for choice in spec.labelled_choices}
     ids |= set(WHY_IDS.values()) | set(LEVER_OUTCOME_IDS) | set(rulecards._VERB_IDS.values())
+    ids |= set(rulecards._REFUSED.values())
     for verb in (rulecards.GIVE, rulecards.TAKE, rulecards.SWAP):
         for target in ("left", "right", "next", "previous", "most", "fewest", "choice"):
             ids.add(f"rule.{verb}.{target}")
@@ -455,6 +457,11 @@ def test_a_lang_message_outside_a_room_changes_the_language_of_what_follows(serv
     assert client.quiet(0.3) == [], "nothing to answer outside a room"
     client.send(type="join", code="ZZZZZZZZ", name="Zoé")
     assert client.expect("error")["message"] == "aucune salle n'a ce code"
+    client.send(type="read_rule", text="Pioche 2 \u200b")
+    assert client.expect("error")["message"] == "le texte de la règle contient un caractère de mise en forme (U+200B)"
+    client.send(type="read_rule", text="Draw 2 cards")
+    reading = client.expect("reading")
+    assert reading["reading"] == "appliquée : piochez 2 cartes" and reading["enforced"]
     client.close()
 
 

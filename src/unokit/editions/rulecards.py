@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from unokit.engine.errors import UnoError
-from unokit.i18n import Translator, catalog
+from unokit.i18n import Translator, Words, catalog, english
 
 __all__ = [
     "CHOICE",
@@ -68,7 +69,12 @@ _MAX_COUNT = 30
 
 
 class RuleTextError(UnoError):
-    """Rule text that cannot be written on a card (empty, too long, control/format characters)."""
+    """Rule text that cannot be written on a card (empty, too long, control/format characters):
+    :attr:`words` is the reason as a message of :mod:`unokit.i18n` (the error's text is its English)."""
+
+    def __init__(self, message_id: str, /, **values: Any) -> None:
+        self.words = Words(message_id, values)
+        super().__init__(english(message_id, **values))
 
 
 # ---------------------------------------------------------------- verbs and targets
@@ -153,7 +159,7 @@ class RuleCard:
 
     def __post_init__(self) -> None:
         if clean_rule_text(self.text) != self.text:
-            raise RuleTextError("rule card text must be cleaned (see clean_rule_text)")
+            raise RuleTextError("error.rule_text.uncleaned")
 
     @property
     def enforced(self) -> bool:
@@ -178,12 +184,13 @@ class RuleCard:
 # which are refused like other controls (tab, newline, \r, \v and \f do collapse).
 _BLANK = re.compile(r"[^\S\x1c-\x1f\x85]+")
 _REFUSED = {
-    "Cc": "a control",
-    "Cf": "a format",
-    "Cs": "a surrogate",
-    "Co": "a private-use",
-    "Cn": "an unassigned",
+    "Cc": "error.rule_text.control",
+    "Cf": "error.rule_text.format",
+    "Cs": "error.rule_text.surrogate",
+    "Co": "error.rule_text.private_use",
+    "Cn": "error.rule_text.unassigned",
 }
+"""The message refusing each category of character a card cannot hold."""
 
 
 def clean_rule_text(text: object) -> str:
@@ -200,16 +207,16 @@ def clean_rule_text(text: object) -> str:
     unokit.editions.rulecards.RuleTextError: rule text contains a format character (U+200B)
     """
     if not isinstance(text, str):
-        raise RuleTextError(f"rule text must be a string, not {type(text).__name__}")
+        raise RuleTextError("error.rule_text.type", type=type(text).__name__)
     cleaned = _BLANK.sub(" ", text).strip(" ")
     if not cleaned:
-        raise RuleTextError("rule text is empty")
+        raise RuleTextError("error.rule_text.empty")
     for char in cleaned:
-        kind = _REFUSED.get(unicodedata.category(char))
-        if kind is not None:
-            raise RuleTextError(f"rule text contains {kind} character (U+{ord(char):04X})")
+        refused = _REFUSED.get(unicodedata.category(char))
+        if refused is not None:
+            raise RuleTextError(refused, code=f"{ord(char):04X}")  # i18n: a code point in hex
     if len(cleaned) > MAX_RULE_LENGTH:
-        raise RuleTextError(f"rule text is {len(cleaned)} characters long; a card holds at most {MAX_RULE_LENGTH}")
+        raise RuleTextError("error.rule_text.long", length=len(cleaned), limit=MAX_RULE_LENGTH)
     return cleaned
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "Translator",
     "UnknownLanguageError",
     "UnknownMessageError",
+    "Words",
     "catalog",
     "english",
     "format_number",
@@ -67,6 +69,15 @@ class UnknownLanguageError(ValueError):
     def __init__(self, lang: object) -> None:
         super().__init__(f"unknown language {lang!r}; shipped: {', '.join(LANGUAGES)}")
         self.lang = lang
+
+
+@dataclass(frozen=True)
+class Words:
+    """A message not yet put in words: the value of another message's placeholder (an error's reason),
+    worded in the language of the message it goes in."""
+
+    message_id: str
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- plural rules (CLDR cardinals, integers)
@@ -201,10 +212,13 @@ class Translator:
         """Message ``message_id`` as styled parts: a value may be a part ``(text, style)`` or a list of parts."""
         count = values.get("count")
         text = self.message(message_id, count if isinstance(count, int) else None)
-        shown = {
-            name: self.number(value) if isinstance(value, int | float) else value for name, value in values.items()
-        }
+        shown = {name: self._shown(value) for name, value in values.items()}
         return _fill(text, shown, message_id)
+
+    def _shown(self, value: Any) -> Any:
+        if isinstance(value, Words):
+            return self(value.message_id, **value.values)
+        return self.number(value) if isinstance(value, int | float) else value
 
     def __call__(self, message_id: str, /, **values: Any) -> str:
         return _text(self.parts(message_id, **values))

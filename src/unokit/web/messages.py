@@ -56,7 +56,7 @@ def read_rule_message(text: str, t: Translator | None = None) -> dict[str, Any]:
     try:
         card = rulecards.read_rule(text)
     except rulecards.RuleTextError as exc:
-        raise RoomError("bad-rule-card", "error.detail", detail=str(exc)) from None
+        raise RoomError("bad-rule-card", "error.detail", detail=exc.words) from None
     reading = card.reading(t or catalog("en"))
     return {"type": "reading", "text": card.text, "reading": reading, "enforced": card.enforced}
 

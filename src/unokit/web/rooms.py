@@ -498,7 +498,7 @@ class Room:
             try:
                 cleaned.append(rulecards.clean_rule_text(text))
             except rulecards.RuleTextError as exc:
-                raise RoomError("bad-rule-card", "error.rule_card", number=number, detail=str(exc)) from None
+                raise RoomError("bad-rule-card", "error.rule_card", number=number, detail=exc.words) from None
         seat = member.seat
 
         def change(seats: list[Seat]) -> None:
