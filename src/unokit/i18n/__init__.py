@@ -8,9 +8,13 @@ the language's digit grouping.  Code refers to messages by id, through a :class:
     t = catalog("es")
     t("event.draw.other", name="Ana", count=2)
 
-By convention a literal id is always the first argument of a call to a name ``t`` (or
-``self.t``), or of :func:`english`, so that a scan of the sources finds every id in use; ids
-made from data (an option's name, a colour) are checked by the tests against that data.
+By convention a literal id is written whole, as a string, where a scan of the sources finds it
+(``tests/test_i18n.py`` does): the first argument of ``t(...)`` or ``t.parts(...)`` (a translator
+named ``t``, ``self.t``, ``member.t``), of :func:`english` and :class:`~unokit.web.settings.RoomError`
+or ``RuleTextError`` after its code, or of a narrator's ``say`` (one message per person: the id's
+``.you``, ``.other``, ``.other_you``).  Ids made from data (an option's name, a colour, a phase)
+are checked by the tests against that data.  A message's value may itself be a message
+(:class:`Words`), worded in the language of the message it goes in.
 
 >>> t = catalog("en")
 >>> t("event.stack", count=1)

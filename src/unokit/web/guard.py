@@ -37,7 +37,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from unokit.i18n import catalog, english, negotiate
+from unokit.i18n import catalog, negotiate
 from unokit.web.settings import RoomError, ServerSettings
 
 __all__ = [
@@ -406,7 +406,9 @@ def refuse_room_request(request: Request) -> Response | None:
     guard = _guard(request)
     record = guard.record(client_key(request))
     if not record.requests.allow():
-        return JSONResponse({"error": english("error.flood_requests")}, status_code=429)
+        lang = negotiate(request.headers.get("accept-language"))
+        t = catalog(lang)
+        return JSONResponse({"error": t("error.flood_requests")}, status_code=429, headers={"content-language": lang})
     code = request.path_params.get("code")
     if code is not None:
         try:

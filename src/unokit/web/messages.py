@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from unokit.editions import rulecards
@@ -45,10 +46,18 @@ def legal_entry(game: Game, view: View, action: int, names: list[str], t: Transl
     }
 
 
+@lru_cache(maxsize=4096)
+def _reading(text: str, lang: str) -> tuple[str, str, bool]:
+    """How rule card ``text`` reads in ``lang``, and whether it is enforced (the same for every member
+    of that language: kept, as the cards are read again in every update)."""
+    card = rulecards.read_rule(text)
+    return card.text, card.reading(lang), card.enforced
+
+
 def reading_entry(text: str, t: Translator | None = None) -> dict[str, Any]:
     """A rule card as the lobby shows its writer: text, reading (in the language of ``t``), enforced or not."""
-    card = rulecards.read_rule(text)
-    return {"text": card.text, "reading": card.reading(t or catalog("en")), "enforced": card.enforced}
+    cleaned, reading, enforced = _reading(text, t.lang if t is not None else "en")
+    return {"text": cleaned, "reading": reading, "enforced": enforced}
 
 
 def read_rule_message(text: str, t: Translator | None = None) -> dict[str, Any]:
