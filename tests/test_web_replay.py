@@ -22,6 +22,7 @@ from unokit.engine.cards import card_name
 from unokit.engine.events import SECRET_KINDS, event_to_dict, redact
 from unokit.engine.game import Game
 from unokit.engine.record import replay
+from unokit.i18n import catalog
 from unokit.narrate import Narrator, plain
 from unokit.web.replays import CHECKPOINT_EVERY, MatchReplay, ReplayCache
 from unokit.web.rooms import FixedSetup
@@ -202,3 +203,24 @@ def test_positions_come_from_cached_ones(monkeypatch: pytest.MonkeyPatch, finish
     for code in ("A", "B", "C"):
         cache.add(code, record, [])
     assert cache.get("A") is None and cache.get("B") is not None and list(cache.matches) == ["C", "B"]
+
+
+def test_a_replay_is_narrated_in_the_asked_language(
+    server: RunningServer, finished: tuple[str, dict[str, Any]]
+) -> None:
+    code, record = finished
+    names = list(record["names"])
+    for lang in ("es", "fr", "de", "en"):
+        status, headers, body = get(f"{server.http}/api/rooms/{code}/replay/0?lang={lang}")
+        assert status == 200 and headers["content-language"] == lang
+        dealer = next(event for event in body["events"] if event["kind"] == "dealer")
+        round_title = catalog(lang)("event.round", round=dealer["value"])
+        assert dealer["text"] == catalog(lang)("event.dealer.other", round=round_title, name=names[dealer["seat"]])
+        assert body["asks"] == catalog(lang)("ask." + body["view"]["phase"].replace("-", "_") + ".other")
+    request = urllib.request.Request(f"{server.http}/api/rooms/{code}/replay/1", headers={"Accept-Language": "de-AT"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["content-language"] == "de"
+    status, headers, body = get(f"{server.http}/api/rooms/{code}/replay/0?lang=xx")
+    assert status == 400 and "unknown language xx" in body["error"]
+    status, headers, body = get(f"{server.http}/api/rooms/{code}/replay/{len(record['actions']) + 1}?lang=fr")
+    assert (status, headers["content-language"]) == (400, "fr") and body["error"].startswith("l'étape est")

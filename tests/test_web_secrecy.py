@@ -527,3 +527,48 @@ def test_reactions_avatars_and_voice_signals_reach_only_whom_they_may(server: Ru
     watcher_errors = [m["code"] for m in watcher.received if m["type"] == "error"]
     assert watcher_errors == ["forbidden", "forbidden"]
     assert [m["code"] for m in bob.received if m["type"] == "error"] == ["forbidden"]
+
+
+def test_a_lang_message_answers_the_members_own_state_in_its_language_and_nothing_more(server: RunningServer) -> None:
+    """A ``lang`` message re-sends the member's own update (no events) in the new language: the same view,
+    legal moves and seats as a ``sync`` shows it, no other seat's cards nor a rule card not yet shown."""
+    code, secret = server.create_fixed_room(FixedSetup(SEED), "wild-jackpot", seats=4, rules={"target_score": 300})
+    host = Client(server.url)
+    host.send(type="resume", code=code, secret=secret)
+    host.expect("welcome")
+    guest = Client(server.url)
+    guest.send(type="join", code=code, name="Bob", lang="de")
+    guest.expect("welcome")
+    for seat, client in ((0, host), (1, guest)):
+        client.send(type="rule_cards", texts=SECRET_RULES[seat])
+        client.expect("lobby", where=lambda m: bool(m["rule_cards"]["mine"]))
+    guest.send(type="lang", lang="fr")
+    lobby = guest.expect("lobby")
+    assert [entry["text"] for entry in lobby["rule_cards"]["mine"]] == SECRET_RULES[1], "its own cards alone"
+    assert lobby["rule_cards"]["mine"][1]["reading"].startswith("appliquée"), "read in French"
+    for seat in (2, 3):
+        host.send(type="seat", seat=seat, bot=True)
+        host.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    host.send(type="start")
+    update = guest.expect("update")
+    for lang in ("es", "de", "en"):
+        guest.quiet(0.2)
+        guest.send(type="lang", lang=lang)
+        answer = guest.expect("update")
+        guest.send(type="sync", version=answer["version"])
+        synced = guest.expect("update")
+        assert answer["events"] == [] == synced["events"]
+        assert set(answer) == set(update)
+        same = ("view", "seats", "you", "version", "finished", "claimed_seat", "rematch", "host")
+        for key in same:
+            assert answer[key] == synced[key], key
+        assert [move["action"] for move in answer["legal"]] == [move["action"] for move in synced["legal"]]
+        named = set(strings_outside_allowed(answer)) & card_strings("wild-jackpot")
+        assert named <= set(answer["view"]["hand"]) | {answer["view"]["top_card"]}, named
+        shown = {text for _, text, _ in answer["view"]["public"].get("rule_cards_shown", ())}
+        text = json.dumps(answer)
+        assert not any(rule in text for rule in SECRET_RULES[0] if rule not in shown), (
+            "no hidden rule card of another seat"
+        )
+    host.close()
+    guest.close()

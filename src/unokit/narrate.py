@@ -2,13 +2,16 @@
 
 A :class:`Narrator` turns events into sentences addressed to one seat ("You play ...")
 or to nobody in particular; :func:`describe_action` says what an action does. Output is
-a list of parts, each plain text or ``(text, style)``; :func:`plain` joins them.
+a list of parts, each plain text or ``(text, style)``; :func:`plain` joins them.  The words
+come from the message catalogs (:mod:`unokit.i18n`), in English unless a language is given.
 
 >>> narrator = Narrator(["Ann", "Bob"], you=1)
 >>> plain(narrator.event(("draw", 0, 2, ())))
 'Ann draws 2 cards.'
 >>> plain(narrator.event(("pass", 1, 0, ())))
 'You pass.'
+>>> plain(Narrator(["Ann", "Bob"], you=1, lang="fr").event(("draw", 0, 2, ())))
+'Ann pioche 2 cartes.'
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ from typing import Any
 from unokit.editions import get_edition, rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot
 from unokit.engine.actions import ActionType
-from unokit.engine.cards import CARD_COLOUR, COLOUR_NAMES, Kind, card_long_name, card_name
+from unokit.engine.cards import CARD_COLOUR, Kind, card_long_name, card_name, colour_term
 from unokit.engine.events import Event, event_to_dict
 from unokit.engine.game import Game
 from unokit.engine.views import View
+from unokit.i18n import Translator, catalog
 
 __all__ = [
     "Narrator",
@@ -35,6 +39,7 @@ __all__ = [
     "plain",
     "plural",
     "rule_target_words",
+    "translator",
 ]
 
 Part = str | tuple[str, str]
@@ -44,45 +49,61 @@ _CARD_STYLES = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue"
 _WILD_STYLE = "bold magenta"
 
 
+def translator(lang: str | Translator = "en") -> Translator:
+    """The translator of ``lang`` (a language code, or a translator already)."""
+    return lang if isinstance(lang, Translator) else catalog(lang)
+
+
 def card_part(card: int) -> tuple[str, str]:
     colour = CARD_COLOUR[card]
     return card_name(card), _CARD_STYLES.get(colour, _WILD_STYLE)
 
 
 def cards_parts(cards: Sequence[int]) -> list[Part]:
+    """Cards in notation, ``R7 W`` (the terminal's; notation, not words)."""
     parts: list[Part] = []
     for index, card in enumerate(cards):
         if index:
             parts.append(" ")
         parts.append(card_part(card))
-    return parts or ["no cards"]
+    return parts or [catalog("en")("cards.none")]
 
 
-def card_words(card: int) -> list[Part]:
+def card_words(card: int, lang: str | Translator = "en") -> list[Part]:
     """``R7 (red 7)``."""
-    return [card_part(card), f" ({card_long_name(card)})"]
+    t = translator(lang)
+    return t.parts("card.with_code", code=card_part(card), name=card_long_name(card, t))
 
 
 def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    """``3 cards``: the terminal's English counts (``unokit.cli``; the catalogs hold the narration's)."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"  # i18n: terminal-only English, not narration
 
 
-def direction_words(direction: int) -> str:
-    return "clockwise" if direction > 0 else "counter-clockwise"
+def direction_words(direction: int, lang: str | Translator = "en") -> str:
+    t = translator(lang)
+    return t("direction.clockwise") if direction > 0 else t("direction.counterclockwise")
 
 
 def plain(parts: Sequence[Part] | None) -> str:
     """The text of ``parts`` without styles (``""`` for ``None``)."""
     if parts is None:
         return ""
-    return "".join(part if isinstance(part, str) else part[0] for part in parts)
+    return "".join(part if isinstance(part, str) else part[0] for part in parts)  # styled parts to text
 
 
 # ---------------------------------------------------------------- events in words
 
 
-_LEVER_WORDS = ("choose a player", "right", "left", "everyone", "discard colours", "draw four")
-"""The lever's outcomes (``unokit.editions.wild_jackpot.LEVER_OUTCOMES``) as the narration names them."""
+LEVER_OUTCOME_IDS = (
+    "lever.outcome.choose_player",
+    "lever.outcome.right",
+    "lever.outcome.left",
+    "lever.outcome.everyone",
+    "lever.outcome.discard_colours",
+    "lever.outcome.draw_four",
+)
+"""The lever's outcomes (``unokit.editions.wild_jackpot.LEVER_OUTCOMES``): their words' ids."""
 
 
 class Narrator:
@@ -90,7 +111,10 @@ class Narrator:
 
     ``codes``: cards are told in notation and by name, ``R7 (red 7)``, as the terminal shows the moves
     to type; without, by name alone (``red 7``, a list of cards ``red 7, Wild``), as the web page shows
-    its cards in pictures.
+    its cards in pictures.  ``lang``: the language (a code or a :class:`~unokit.i18n.Translator`).
+
+    A sentence whose grammar depends on who is spoken of has one message per case: ``<id>.you``
+    (the subject is you), ``<id>.other_you`` (someone else acts on you), ``<id>.other``.
 
     UNO Wild Jackpot: rule cards are told with their text, which the narrator learns from
     views (:meth:`learn`) as the cards are dispensed."""
@@ -102,10 +126,12 @@ class Narrator:
         scoring: str = "winner-collects",
         edition: str = "classic",
         codes: bool = True,
+        lang: str | Translator = "en",
     ) -> None:
         self.names = list(names)
         self.codes = codes
         self.you = you
+        self.t = translator(lang)
         self.scored = scoring not in ("single-round", "knockout")
         self.round = 0
         self.told = 0
@@ -122,196 +148,216 @@ class Narrator:
     def card(self, card: int) -> list[Part]:
         """A card: ``R7 (red 7)``, or ``red 7`` without codes."""
         if self.codes:
-            return card_words(card)
-        return [(card_long_name(card), card_part(card)[1])]
+            return card_words(card, self.t)
+        return [(card_long_name(card, self.t), card_part(card)[1])]
 
     def cards(self, cards: Sequence[int]) -> list[Part]:
         """Cards: ``R7 W``, or ``red 7, Wild`` without codes."""
+        if not cards:
+            return [self.t("cards.none")]
         if self.codes:
             return cards_parts(cards)
-        parts: list[Part] = []
-        for index, card in enumerate(cards):
-            parts += [", "] if index else []
-            parts += self.card(card)
-        return parts or ["no cards"]
+        parts: list[Part] = self.card(cards[0])
+        for card in cards[1:]:
+            parts = self.t.parts("list.middle", head=parts, tail=self.card(card))
+        return parts
 
     def who(self, seat: int) -> str:
-        return "You" if seat == self.you else self.names[seat]
+        return self.t("person.you") if seat == self.you else self.names[seat]
 
     def whom(self, seat: int) -> str:
-        return "you" if seat == self.you else self.names[seat]
+        """The seat among others named in a list (``Ann and you``)."""
+        return self.t("person.you_in_list") if seat == self.you else self.names[seat]
 
-    def self_or(self, seat: int, other: int) -> str:
-        """``other`` as the object of a sentence whose subject is ``seat``."""
-        if other != seat:
-            return self.whom(other)
-        return "yourself" if seat == self.you else "themselves"
-
-    def whose(self, seat: int, capital: bool = False) -> str:
+    def say(self, base: str, seat: int, other: int | None = None, **values: Any) -> list[Part]:
+        """Message ``base`` spoken of ``seat`` (and of ``other``, who may be you): ``base.you``,
+        ``base.other_you`` or ``base.other``, with ``name`` and ``other`` the seats' names."""
         if seat == self.you:
-            return "Your" if capital else "your"
-        return f"{self.names[seat]}'s"
-
-    def says(self, seat: int, verb: str, third: str | None = None) -> str:
-        """``You draw`` / ``Bot 1 draws``."""
-        if seat == self.you:
-            return f"You {verb}"
-        return f"{self.names[seat]} {third if third is not None else verb + 's'}"
+            case = "you"
+        elif other is not None and other == self.you:
+            case = "other_you"
+        else:
+            case = "other"
+        names = {"name": self.names[seat]}
+        if other is not None:
+            names["other"] = self.names[other]
+        return self.t.parts(f"{base}.{case}", **names, **values)  # i18n: id of a case, see the docstring
 
     def scores(self, scores: Sequence[int]) -> str:
-        return ", ".join(f"{self.who(s)} {scores[s]}" for s in range(len(scores)))
+        entries = [
+            self.t("score.you", points=scores[s])
+            if s == self.you
+            else self.t("score.other", name=self.names[s], points=scores[s])
+            for s in range(len(scores))
+        ]
+        return self.t.list(entries, unit=True)
 
     def event(self, event: Event) -> list[Part] | None:
         """One line for ``event`` (``None`` if it needs none)."""
         kind, seat, value, data = event
+        t, say = self.t, self.say
         if kind == "dealer_draw":
-            return [self.says(seat, "draw"), " ", *self.card(data[0]), " to choose the dealer"]
+            return say("event.dealer_draw", seat, card=self.card(data[0]))
         if kind == "dealer":
             self.round = value
-            return [(f"— Round {value} —", "bold"), " ", self.says(seat, "deal"), "."]
+            return say("event.dealer", seat, round=(t("event.round", round=value), "bold"))
         if kind == "deal":
             if data:
-                return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}: ", *self.cards(sorted(data))]
-            return [self.says(seat, "are", "is"), f" dealt {plural(value, 'card')}."]
+                return say("event.deal.cards", seat, count=value, cards=self.cards(sorted(data)))
+            return say("event.deal", seat, count=value)
         if kind == "flip":
-            return ["Start card: ", *self.card(data[0]), "."]
+            return t.parts("event.flip", card=self.card(data[0]))
         if kind == "return":
-            return ["A Wild Draw Four cannot start the game: it goes back into the draw pile."]
+            return t.parts("event.return")
         if kind == "play":
-            tail = " and ", ("calls UNO!" if seat != self.you else "call UNO!", "bold")
-            return [self.says(seat, "play"), " ", *self.card(data[0]), *(tail if value else (".",))]
+            if value:
+                return say("event.play.uno", seat, card=self.card(data[0]))
+            return say("event.play", seat, card=self.card(data[0]))
         if kind == "draw":
-            text = self.says(seat, "draw") + f" {plural(value, 'card')}"
-            return [text, ": ", *self.cards(data)] if data else [text, "."]
+            if data:
+                return say("event.draw.cards", seat, count=value, cards=self.cards(data))
+            return say("event.draw", seat, count=value)
         if kind == "pass":
-            return [self.says(seat, "pass", "passes"), "."]
+            return say("event.pass", seat)
         if kind == "colour":
-            return [self.says(seat, "choose"), " ", (COLOUR_NAMES[value], _CARD_STYLES[value]), "."]
+            return say("event.colour", seat, colour=(colour_term(value, t), _CARD_STYLES[value]))
         if kind == "skip":
-            return [self.says(seat, "are", "is"), " skipped."]
+            return say("event.skip", seat)
         if kind == "reverse":
-            return [self.says(seat, "reverse"), f" the direction: play now goes {direction_words(value)}."]
+            return say("event.reverse", seat, direction=direction_words(value, t))
         if kind == "challenge":
-            return [self.says(seat, "challenge"), f" {self.whose(value)} Wild Draw Four."]
+            return say("event.challenge", seat, value)
         if kind == "reveal":
-            text = f"{self.whose(seat, capital=True)} hand is shown to {self.whom(value)}"
-            return [text, ": ", *self.cards(data)] if data else [text, "."]
+            if data:
+                return say("event.reveal.cards", seat, value, cards=self.cards(data))
+            return say("event.reveal", seat, value)
         if kind == "verdict":
             if value:
-                return ["Guilty: ", self.says(seat, "were", "was"), " bluffing."]
-            return ["Not guilty: ", self.says(seat, "had no card", "had no card"), " of the colour in play."]
+                return say("event.verdict.guilty", seat)
+            return say("event.verdict.innocent", seat)
         if kind == "accept":
-            return [self.says(seat, "accept"), f" {self.whose(value)} Wild Draw Four."]
+            return say("event.accept", seat, value)
         if kind == "uno":
-            return [self.says(seat, "call"), " ", ("UNO!", "bold")]
+            return say("event.uno", seat)
         if kind == "catch":
-            return [self.says(seat, "catch", "catches"), f" {self.whom(value)} without UNO!"]
+            return say("event.catch", seat, value)
         if kind == "jam":
-            side = "Slam side up: discard" if value else "UNO side up: draw"
-            return [self.says(seat, "drop"), f" the Jam card. It lands {side}."]
+            if value:
+                return say("event.jam.slam", seat)
+            return say("event.jam.uno", seat)
         if kind == "discard":
             if value:
-                return [self.says(seat, "discard"), " ", *self.card(data[0]), " on top of the discard pile."]
-            under = " under the Jam card." if self.edition == "space-jam" else " under the top card."
-            return [self.says(seat, "discard"), " ", *self.card(data[0]), under]
+                return say("event.discard.top", seat, card=self.card(data[0]))
+            if self.edition == "space-jam":
+                return say("event.discard.under_jam", seat, card=self.card(data[0]))
+            return say("event.discard.under", seat, card=self.card(data[0]))
         if kind == "target":
-            return [self.says(seat, "choose"), f" {self.self_or(seat, value)}."]
+            if value == seat:
+                return say("event.target.self", seat)
+            return say("event.target", seat, value)
         if kind == "swap":
-            return [self.says(seat, "swap"), f" hands with {self.whom(value)}."]
+            return say("event.swap", seat, value)
         if kind == "stack":  # the card that starts a stack or adds to one (its play was told before)
-            return [f"The stacked penalty stands at {plural(value, 'card')}."]
+            return t.parts("event.stack", count=value)
         if kind == "stack_draw":
-            return [self.says(seat, "take"), f" the penalty of {plural(value, 'card')}."]
+            return say("event.stack_draw", seat, count=value)
         if kind == "pass_hands":
-            return [f"Every hand passes {direction_words(value)}."]
+            return t.parts("event.pass_hands", direction=direction_words(value, t))
         if kind == "team_win":
-            named = [self.whom(s) for s in data]
-            members = f" ({', '.join(named[:-1])} and {named[-1]})" if len(named) > 1 else ""
-            team = "Your team" if self.you is not None and self.you in data else f"Team {value + 1}"
-            return [f"{team}{members} wins the round."]
+            members = t.list([self.whom(s) for s in data])
+            yours = self.you is not None and self.you in data
+            if len(data) > 1 and yours:
+                return t.parts("event.team_win.yours.members", members=members)
+            if len(data) > 1:
+                return t.parts("event.team_win.members", team=value + 1, members=members)
+            if yours:
+                return t.parts("event.team_win.yours")
+            return t.parts("event.team_win", team=value + 1)
         if kind == "knockout":
-            return [self.says(seat, "leave"), f" the match, knocked out with {plural(value, 'card')}."]
+            return say("event.knockout", seat, count=value)
         if kind == "deflect":
-            return [self.says(seat, "deflect"), f" the penalty of {plural(value, 'card')}."]
+            return say("event.deflect", seat, count=value)
         if kind == "jump":
-            return [self.says(seat, "jump", "jumps"), f" in ahead of {self.whom(value)}!"]
+            return say("event.jump", seat, value)
         if kind == "mercy":
-            return [self.says(seat, "hold", "holds"), f" {plural(value, 'card')}: out of the round!"]
+            return say("event.mercy", seat, count=value)
         if kind == "bomb":
-            return [self.says(seat, "drop"), f" a bomb of {plural(value, 'card')}: everyone else draws 1."]
+            return say("event.bomb", seat, count=value)
         if kind == "reshuffle":
-            return [f"The discards ({plural(value, 'card')}) are shuffled into a new draw pile."]
+            return t.parts("event.reshuffle", count=value)
         if kind == "hand":
+            indent = "  "  # i18n: indentation under the round's result, not a word
             if not data:
-                return [f"  {self.who(seat)}: out"]
-            points = f" ({plural(value, 'point')})" if self.scored else ""
-            return [f"  {self.who(seat)}: ", *self.cards(data), points]
+                return [indent, *say("event.hand.out", seat)]
+            if self.scored:
+                return [indent, *say("event.hand.points", seat, cards=self.cards(data), count=value)]
+            return [indent, *say("event.hand", seat, cards=self.cards(data))]
         if kind == "round_end":
-            scored = value and self.scored
-            won = f" and {'score' if seat == self.you else 'scores'} {plural(value, 'point')}" if scored else ""
-            line: list[Part] = [(self.says(seat, "win") + f" round {self.round}{won}!", "bold")]
-            return [*line, f" Scores: {self.scores(data)}."] if self.scored else line
+            if value and self.scored:
+                line = say("event.round_end.points", seat, round=self.round, count=value)
+            else:
+                line = say("event.round_end", seat, round=self.round)
+            won: list[Part] = [(plain(line), "bold")]
+            return t.parts("event.scores", line=won, scores=self.scores(data)) if self.scored else won
         if kind == "match_end":
-            line = [(self.says(seat, "win") + f" the match after {plural(value, 'round')}!", "bold")]
-            return [*line, f" Final scores: {self.scores(data)}."] if self.scored else line
+            won = [(plain(say("event.match_end", seat, count=value)), "bold")]
+            return t.parts("event.final_scores", line=won, scores=self.scores(data)) if self.scored else won
         jackpot = self.jackpot_event(event)
         if jackpot is not None:
             return jackpot
-        return [f"{kind} {seat} {value}"]  # pragma: no cover - every event kind is handled above
+        return [f"{kind} {seat} {value}"]  # pragma: no cover - every event kind is handled above; i18n: notation
 
     def lever(self, seat: int, outcome: int) -> list[Part]:
-        head: list[Part] = [self.says(seat, "pull"), " the lever: ", (_LEVER_WORDS[outcome - 1], "bold")]
+        pulled = (self.t(LEVER_OUTCOME_IDS[outcome - 1]), "bold")
         if outcome == 1:
-            return [*head, ". ", self.says(seat, "choose"), " who performs a rule card."]
-        if outcome in (2, 3):
-            side = "right" if outcome == 2 else "left"
-            return [*head, f". The player on {self.whose(seat)} {side} performs a rule card."]
+            return self.say("event.lever.choose_player", seat, outcome=pulled)
+        if outcome == 2:
+            return self.say("event.lever.right", seat, outcome=pulled)
+        if outcome == 3:
+            return self.say("event.lever.left", seat, outcome=pulled)
         if outcome == 4:
-            return [*head, ". Every player performs a rule card."]
+            return self.say("event.lever.everyone", seat, outcome=pulled)
         if outcome == 5:
-            return [*head, ". ", self.says(seat, "may", "may"), " discard up to one card of each colour."]
-        return [*head, "."]
+            return self.say("event.lever.discard_colours", seat, outcome=pulled)
+        return self.say("event.lever.draw_four", seat, outcome=pulled)
 
     def rule(self, seat: int, rid: int) -> list[Part]:
         text = self.rule_texts.get(rid)
         if text is None:  # not shown to this narrator: only its number is known
-            return [self.says(seat, "perform"), f" rule card {rid}."]
+            return self.say("event.rule.unknown", seat, number=rid)
         card = rulecards.read_rule(text)
         if card.effect is not None:
-            how = f"enforced: {rulecards.describe(card.effect)}"
-        else:
-            confirms = "you confirm" if seat == self.you else f"{self.names[seat]} confirms"
-            how = f"an honour task, not enforced: {confirms} when it is done"
-        return [self.says(seat, "perform"), ' a rule card: "', text, f'" ({how}).']
+            return self.say("event.rule.enforced", seat, text=text, effect=rulecards.describe(card.effect, self.t))
+        return self.say("event.rule.honour", seat, text=text)
 
     def jackpot_event(self, event: Event) -> list[Part] | None:
         """Words for the events of UNO Wild Jackpot (``None`` for other kinds)."""
         kind, seat, value, data = event
+        say = self.say
         if kind == "lever":
             return self.lever(seat, value)
         if kind == "dispense":
             if value < 0:
-                return [f"The dispenser is empty: no rule card for {self.whom(seat)}."]
-            return [f"A rule card is dispensed to {self.whom(seat)}."]
+                return say("event.dispense.empty", seat)
+            return say("event.dispense", seat)
         if kind == "rule":
             return self.rule(seat, value)
         if kind == "rule_reshuffle":
-            return [f"The used rule cards ({value}) are shuffled back into the dispenser."]
+            return self.t.parts("event.rule_reshuffle", count=value)
         if kind == "run_end":
-            return [self.says(seat, "can", "can"), " play no more cards in a row."]
+            return say("event.run_end", seat)
         if kind == "lose_turn":
-            return [self.says(seat, "will", "will"), f" lose {'your' if seat == self.you else 'their'} next turn."]
+            return say("event.lose_turn", seat)
         if kind == "done":
-            return [self.says(seat, "are", "is"), " done."]
+            return say("event.done", seat)
         if kind == "take":
-            text = self.says(seat, "take") + " "
             if data:
-                return [text + f"{plural(len(data), 'card')} at random from {self.whom(value)}: ", *self.cards(data)]
-            return [text + f"cards at random from {self.whom(value)}."]
+                return say("event.take.cards", seat, value, count=len(data), cards=self.cards(data))
+            return say("event.take", seat, value)
         if kind == "give":
             if data:
-                return [self.says(seat, "give"), f" {self.whom(value)} ", *self.card(data[0]), "."]
-            return [self.says(seat, "give"), f" {self.whom(value)} a card."]
+                return say("event.give.card", seat, value, card=self.card(data[0]))
+            return say("event.give", seat, value)
         return None
 
 
@@ -341,67 +387,71 @@ def narrate_events(
     return entries
 
 
-def describe_action(game: Game, view: View, action: int, names: Sequence[str]) -> str:
-    """What an action does, in words."""
+def describe_action(game: Game, view: View, action: int, names: Sequence[str], lang: str | Translator = "en") -> str:
+    """What an action does, in words (addressed to the player who may take it)."""
+    t = translator(lang)
     kind, arg = game.actions.decode(action)
     if kind is ActionType.PLAY:
-        return f"play {card_long_name(arg)}"
+        return t("action.play", card=card_long_name(arg, t))
     if kind is ActionType.PLAY_UNO:
-        return f"play {card_long_name(arg)} and call UNO"
+        return t("action.play_uno", card=card_long_name(arg, t))
     if kind is ActionType.DRAW:
-        return "draw a card"
+        return t("action.draw")
     if kind is ActionType.PASS and view.phase == "multi":
-        return "end your turn"
+        return t("action.end_turn")
     if kind is ActionType.PASS:
-        return "keep the card you drew and end your turn"
+        return t("action.keep")
     if kind is ActionType.COLOUR:
-        return f"choose {COLOUR_NAMES[arg]}"
+        return t("action.colour", colour=colour_term(arg, t))
     if kind is ActionType.CHALLENGE:
-        return "challenge: say the Wild Draw Four was a bluff"
+        return t("action.challenge")
     if kind is ActionType.ACCEPT:
         total = view.state.get("stack_total", 0)
         if view.phase == "stack" and total:
-            return f"draw the penalty of {total} and lose your turn"
-        return "accept it: draw 4 and lose your turn"
+            return t("action.accept_stack", count=total)
+        return t("action.accept")
     if kind is ActionType.TARGET:
         target_kind = view.decision["target_kind"]
         if target_kind in (Kind.WILD_FORCED_SWAP, Kind.SEVEN):
-            return f"swap hands with {names[arg]}"
+            return t("action.swap", name=names[arg])
         if target_kind == Kind.WILD_TARGETED_DRAW_TWO:
-            return f"make {names[arg]} draw 2"
+            return t("action.target_draw_two", name=names[arg])
         if target_kind == TARGET_PERFORMER:
-            return f"{names[arg]} performs a rule card"
+            return t("action.performer", name=names[arg])
         if target_kind == TARGET_OF_RULE:
-            return rule_target_words(game, view, names[arg])
-        return f"choose {names[arg]}"
+            return rule_target_words(game, view, names[arg], t)
+        return t("action.target", name=names[arg])
     if kind is ActionType.DISCARD:
         if view.phase == "lever-discard":
-            return f"discard {card_long_name(arg)} on top of the discard pile"
-        return f"discard {card_long_name(arg)}"
+            return t("action.discard_top", card=card_long_name(arg, t))
+        return t("action.discard", card=card_long_name(arg, t))
     if kind is ActionType.CALL_UNO:
-        return "call UNO"
+        return t("action.call_uno")
     if kind is ActionType.JUMP:
-        return f"jump in with {card_long_name(arg)}"
+        return t("action.jump", card=card_long_name(arg, t))
     if kind is ActionType.JUMP_UNO:
-        return f"jump in with {card_long_name(arg)} and call UNO"
+        return t("action.jump_uno", card=card_long_name(arg, t))
     if kind is ActionType.DONE:
         if view.phase == "lever-discard":
-            return "discard no more cards"
-        return "confirm that the honour task is done"
+            return t("action.discard_done")
+        return t("action.honour_done")
     if kind is ActionType.GIVE:
         target = view.decision.get("give_to", -1)
-        return f"give {card_long_name(arg)} to {names[target]}" if target >= 0 else f"give {card_long_name(arg)}"
-    return f"catch {names[arg]}, who draws {game.rules.uno_penalty}"
+        if target >= 0:
+            return t("action.give_to", card=card_long_name(arg, t), name=names[target])
+        return t("action.give", card=card_long_name(arg, t))
+    return t("action.catch", name=names[arg], count=game.rules.uno_penalty)
 
 
-def rule_target_words(game: Game, view: View, name: str) -> str:
+def rule_target_words(game: Game, view: View, name: str, lang: str | Translator = "en") -> str:
     """What choosing ``name`` does for the rule card being performed (UNO Wild Jackpot)."""
+    t = translator(lang)
     rid = view.decision.get("target_rule", -1)
     effect = WildJackpot.card(game, rid).effect if rid >= 0 else None
     if effect is None:
-        return f"choose {name}"
+        return t("action.target", name=name)
     if effect.verb == rulecards.GIVE:
-        return f"give {plural(effect.count, 'card')} to {name}"
+        return t("action.rule_give", count=effect.count, name=name)
     if effect.verb == rulecards.TAKE:
-        return f"take {plural(effect.count, 'card')} at random from {name}"
-    return f"swap hands with {name}"
+        return t("action.rule_take", count=effect.count, name=name)
+    return t("action.swap", name=name)

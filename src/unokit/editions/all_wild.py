@@ -20,6 +20,7 @@ from unokit.engine.actions import ActionSpace
 from unokit.engine.cards import CARD_KIND, NO_COLOUR, Kind, wild
 from unokit.engine.edition import Edition
 from unokit.engine.phases import OP_BEGIN
+from unokit.i18n import english
 
 if TYPE_CHECKING:
     from unokit.engine.game import Game
@@ -40,10 +41,7 @@ class AllWild(Edition):
 
     name = "all-wild"
     title = "UNO All Wild"
-    summary = (
-        "Every card is wild, so any card goes on any card: Skip Two, Targeted Draw Two and Forced "
-        "Swap decide the round."
-    )
+    summary = english("edition.all_wild.summary")
     colours_matter = False
     draw_values = {Kind.WILD_DRAW_TWO: 2, Kind.WILD_DRAW_FOUR: 4}
     reverse_kind = Kind.WILD_REVERSE

@@ -13,6 +13,7 @@ from unokit.editions.effects import (
 )
 from unokit.engine.cards import Kind, make_card, wild
 from unokit.engine.edition import CLASSIC_COLOURS, ColourSet, Edition
+from unokit.i18n import english
 
 
 def standard_deck(colours: ColourSet, wilds: dict[int, int]) -> tuple[tuple[int, int], ...]:
@@ -31,10 +32,7 @@ class Classic(Edition):
 
     name = "classic"
     title = "Classic UNO"
-    summary = (
-        "The original: match the top card by colour, number or symbol; Skip, Reverse, Draw Two and "
-        "Wild Draw Four shake things up."
-    )
+    summary = english("edition.classic.summary")
     composition = standard_deck(CLASSIC_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4})
     points = {Kind.SKIP: 20, Kind.REVERSE: 20, Kind.DRAW_TWO: 20, Kind.WILD: 50, Kind.WILD_DRAW_FOUR: 50}
     effect_table = {

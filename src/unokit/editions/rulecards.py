@@ -21,8 +21,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 
 from unokit.engine.errors import UnoError
+from unokit.i18n import Translator, Words, catalog, english
 
 __all__ = [
     "CHOICE",
@@ -67,7 +69,12 @@ _MAX_COUNT = 30
 
 
 class RuleTextError(UnoError):
-    """Rule text that cannot be written on a card (empty, too long, control/format characters)."""
+    """Rule text that cannot be written on a card (empty, too long, control/format characters):
+    :attr:`words` is the reason as a message of :mod:`unokit.i18n` (the error's text is its English)."""
+
+    def __init__(self, message_id: str, /, **values: Any) -> None:
+        self.words = Words(message_id, values)
+        super().__init__(english(message_id, **values))
 
 
 # ---------------------------------------------------------------- verbs and targets
@@ -152,22 +159,23 @@ class RuleCard:
 
     def __post_init__(self) -> None:
         if clean_rule_text(self.text) != self.text:
-            raise RuleTextError("rule card text must be cleaned (see clean_rule_text)")
+            raise RuleTextError("error.rule_text.uncleaned")
 
     @property
     def enforced(self) -> bool:
         """True when the engine carries the rule out; False for an honour task."""
         return self.effect is not None
 
-    def reading(self) -> str:
-        """How the card will be read, to show its writer.
+    def reading(self, lang: str | Translator = "en") -> str:
+        """How the card will be read, to show its writer (in ``lang``).
 
         >>> read_rule("Take 2 cards from the player with the most cards.").reading()
         'enforced: take 2 cards at random from the player with the most cards'
         """
+        t = catalog(lang) if isinstance(lang, str) else lang
         if self.effect is None:
-            return "honour task: everyone sees it and you confirm when done"
-        return f"enforced: {describe(self.effect)}"
+            return t("rule.reading.honour")
+        return t("rule.reading.enforced", effect=describe(self.effect, t))
 
 
 # ---------------------------------------------------------------- cleaning
@@ -176,12 +184,13 @@ class RuleCard:
 # which are refused like other controls (tab, newline, \r, \v and \f do collapse).
 _BLANK = re.compile(r"[^\S\x1c-\x1f\x85]+")
 _REFUSED = {
-    "Cc": "a control",
-    "Cf": "a format",
-    "Cs": "a surrogate",
-    "Co": "a private-use",
-    "Cn": "an unassigned",
+    "Cc": "error.rule_text.control",
+    "Cf": "error.rule_text.format",
+    "Cs": "error.rule_text.surrogate",
+    "Co": "error.rule_text.private_use",
+    "Cn": "error.rule_text.unassigned",
 }
+"""The message refusing each category of character a card cannot hold."""
 
 
 def clean_rule_text(text: object) -> str:
@@ -198,16 +207,16 @@ def clean_rule_text(text: object) -> str:
     unokit.editions.rulecards.RuleTextError: rule text contains a format character (U+200B)
     """
     if not isinstance(text, str):
-        raise RuleTextError(f"rule text must be a string, not {type(text).__name__}")
+        raise RuleTextError("error.rule_text.type", type=type(text).__name__)
     cleaned = _BLANK.sub(" ", text).strip(" ")
     if not cleaned:
-        raise RuleTextError("rule text is empty")
+        raise RuleTextError("error.rule_text.empty")
     for char in cleaned:
-        kind = _REFUSED.get(unicodedata.category(char))
-        if kind is not None:
-            raise RuleTextError(f"rule text contains {kind} character (U+{ord(char):04X})")
+        refused = _REFUSED.get(unicodedata.category(char))
+        if refused is not None:
+            raise RuleTextError(refused, code=f"{ord(char):04X}")  # i18n: a code point in hex
     if len(cleaned) > MAX_RULE_LENGTH:
-        raise RuleTextError(f"rule text is {len(cleaned)} characters long; a card holds at most {MAX_RULE_LENGTH}")
+        raise RuleTextError("error.rule_text.long", length=len(cleaned), limit=MAX_RULE_LENGTH)
     return cleaned
 
 
@@ -234,8 +243,8 @@ _TARGET_RES = tuple((target, re.compile(phrase)) for target, phrase in _TARGET_P
 _PARTS = {
     "<YOU>": r"(?:you (?:must )?)?",
     "<ALL>": r"(?:everyone|everybody|every player|each player|all (?:the )?players)",
-    "<COUNT>": r"(?P<n>" + _NUMBER + r"|an?(?= card\b))(?: cards?)?",
-    "<TARGET>": r"(?P<t>" + "|".join(phrase for _, phrase in _TARGET_PHRASES) + ")",
+    "<COUNT>": r"(?P<n>" + _NUMBER + r"|an?(?= card\b))(?: cards?)?",  # i18n: a pattern, not words
+    "<TARGET>": r"(?P<t>" + "|".join(phrase for _, phrase in _TARGET_PHRASES) + ")",  # i18n: a pattern
     "<PILE>": r"(?: from the (?:draw )?(?:pile|deck))?",
     "<HAND>": r"(?: in (?:your )?hand)?",
     "<MINE>": r"(?: of your choice)?(?: from your hand)?",
@@ -309,56 +318,47 @@ def read_rule(text: object) -> RuleCard:
 
 # ---------------------------------------------------------------- descriptions
 
-_TARGET_NAMES = {
-    LEFT: "the player on your left",
-    RIGHT: "the player on your right",
-    NEXT: "the next player",
-    PREVIOUS: "the previous player",
-    MOST: "the player with the most cards",
-    FEWEST: "the player with the fewest cards",
-    CHOICE: "a player of your choice",
+_TARGET_IDS = {
+    LEFT: "left",
+    RIGHT: "right",
+    NEXT: "next",
+    PREVIOUS: "previous",
+    MOST: "most",
+    FEWEST: "fewest",
+    CHOICE: "choice",
 }
+"""Each target's part of its messages' ids: ``rule.give.left`` gives to the player on your left."""
+
+_VERB_IDS = {
+    DRAW: "rule.draw",
+    DRAW_TO: "rule.draw_to",
+    DISCARD: "rule.discard",
+    DISCARD_TO: "rule.discard_to",
+    PLAY_RUN: "rule.play_run",
+    PLAY_WILDS: "rule.play_wilds",
+    SKIP_TURN: "rule.skip_turn",
+    REVERSE: "rule.reverse",
+    EVERYONE_DRAWS: "rule.everyone_draws",
+    EVERYONE_DISCARDS: "rule.everyone_discards",
+}
+"""The message of each verb without a target."""
 
 
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
-def describe(effect: RuleEffect) -> str:
-    """Say in plain words what an effect does.
+def describe(effect: RuleEffect, lang: str | Translator = "en") -> str:
+    """Say in plain words what an effect does (in ``lang``).
 
     >>> describe(RuleEffect(DRAW_TO, 7))
     'draw until you hold 7 cards'
     >>> describe(RuleEffect(GIVE, 2, LEFT))
     'give 2 cards of your choice to the player on your left'
+    >>> describe(RuleEffect(GIVE, 2, LEFT), "es")
+    'da 2 cartas a tu elección al jugador de tu izquierda'
     """
-    cards = _cards(effect.count)
-    verb = effect.verb
-    if verb == DRAW:
-        return f"draw {cards}"
-    if verb == DRAW_TO:
-        return f"draw until you hold {cards}"
-    if verb == DISCARD:
-        return f"discard {cards} of your choice"
-    if verb == DISCARD_TO:
-        return f"discard until you hold {cards}"
-    if verb == PLAY_RUN:
-        return "play as many cards in a row as you can"
-    if verb == PLAY_WILDS:
-        return "play all of your Wild cards"
-    if verb == SKIP_TURN:
-        return "skip your next turn"
-    if verb == REVERSE:
-        return "reverse the direction of play"
-    if verb == GIVE:
-        return f"give {cards} of your choice to {_TARGET_NAMES[effect.target]}"
-    if verb == TAKE:
-        return f"take {cards} at random from {_TARGET_NAMES[effect.target]}"
-    if verb == SWAP:
-        return f"swap hands with {_TARGET_NAMES[effect.target]}"
-    if verb == EVERYONE_DRAWS:
-        return f"every player draws {cards}, you included"
-    return f"every player discards {cards} of their choice, you included"
+    t = catalog(lang) if isinstance(lang, str) else lang
+    if effect.verb in (GIVE, TAKE, SWAP):
+        message_id = f"rule.{effect.verb}.{_TARGET_IDS[effect.target]}"  # i18n: an id of a verb and target
+        return t(message_id, count=effect.count)
+    return t(_VERB_IDS[effect.verb], count=effect.count)
 
 
 # ---------------------------------------------------------------- the rule sheet
@@ -375,6 +375,7 @@ SUGGESTIONS: tuple[str, ...] = (
 )
 """The rule sheet's Customizable Card Suggestion List, verbatim (the first five are enforced)."""
 
+# i18n: rule cards are written in English (the sheet's grammar); this documents that grammar
 GRAMMAR = f"""\
 A rule card holds up to {MAX_RULE_LENGTH} characters of plain text. Text matching one of these forms is
 enforced; anything else is an honour task that everyone sees and you confirm when done.

@@ -9,6 +9,7 @@ from unokit.editions.effects import jam_effect
 from unokit.engine.cards import Colour, Kind
 from unokit.engine.edition import ColourSet
 from unokit.engine.phases import OP_DISCARD, OP_JAM
+from unokit.i18n import english
 
 if TYPE_CHECKING:
     from unokit.engine.game import Game
@@ -21,10 +22,7 @@ class SpaceJam(Classic):
 
     name = "space-jam"
     title = "UNO Space Jam"
-    summary = (
-        "Orange replaces green, and the Wild Jam card is dropped: Slam side up you discard two "
-        "cards, UNO side up you draw two."
-    )
+    summary = english("edition.space_jam.summary")
     colours = SPACE_JAM_COLOURS
     composition = standard_deck(SPACE_JAM_COLOURS, {Kind.WILD: 4, Kind.WILD_DRAW_FOUR: 4, Kind.WILD_JAM: 4})
     points = {**Classic.points, Kind.WILD_JAM: 50}

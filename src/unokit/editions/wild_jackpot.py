@@ -29,6 +29,7 @@ from unokit.engine.edition import CLASSIC_COLOURS
 from unokit.engine.errors import SetupError
 from unokit.engine.phases import OP_COLOUR, OP_DISCARD, OP_END_ROUND, TARGET
 from unokit.engine.rules import LEVER_OUTCOMES
+from unokit.i18n import english
 
 if TYPE_CHECKING:
     from unokit.engine.game import Game
@@ -113,10 +114,7 @@ class WildJackpot(Classic):
 
     name = "wild-jackpot"
     title = "UNO Wild Jackpot"
-    summary = (
-        "Classic UNO plus Jackpot cards: play one and pull the lever, and someone performs a rule "
-        "card the players wrote."
-    )
+    summary = english("edition.wild_jackpot.summary")
     composition = jackpot_deck()
     points = {**Classic.points, Kind.JACKPOT: 40, Kind.WILD_JACKPOT: 50}
     effect_table = {**Classic.effect_table, Kind.JACKPOT: jackpot_effect, Kind.WILD_JACKPOT: wild_jackpot_effect}

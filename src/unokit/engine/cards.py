@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from unokit.engine.errors import NotationError
+from unokit.i18n import Translator, catalog, english
 
 
 class Colour(IntEnum):
@@ -33,7 +34,8 @@ NO_COLOUR = 5
 """The colour slot of a wild card; also the current colour when none applies."""
 
 COLOUR_LETTERS = "RYGBO"
-COLOUR_NAMES = ("red", "yellow", "green", "blue", "orange")
+COLOUR_NAMES = tuple(english("colour." + colour.name.lower()) for colour in Colour)  # i18n: ids
+"""The colours' English names (from the English catalog), as notation accepts them."""
 
 
 class Kind(IntEnum):
@@ -86,23 +88,19 @@ KIND_SYMBOLS: dict[Kind, str] = {
     Kind.WILD_FORCED_SWAP: "WX",
 }
 
-KIND_NAMES: dict[Kind, str] = {
-    **{Kind(n): str(n) for n in range(10)},
-    Kind.SKIP: "Skip",
-    Kind.REVERSE: "Reverse",
-    Kind.DRAW_TWO: "Draw Two",
-    Kind.JACKPOT: "Jackpot",
-    Kind.WILD: "Wild",
-    Kind.WILD_DRAW_FOUR: "Wild Draw Four",
-    Kind.WILD_JAM: "Wild Welcome to the Jam",
-    Kind.WILD_JACKPOT: "Wild Jackpot",
-    Kind.WILD_REVERSE: "Wild Reverse",
-    Kind.WILD_SKIP: "Wild Skip",
-    Kind.WILD_SKIP_TWO: "Wild Skip Two",
-    Kind.WILD_DRAW_TWO: "Wild Draw Two",
-    Kind.WILD_TARGETED_DRAW_TWO: "Wild Targeted Draw Two",
-    Kind.WILD_FORCED_SWAP: "Wild Forced Swap",
-}
+
+def kind_term(kind: int) -> str:
+    """The catalog id of a kind's name (``kind.skip``), or ``""`` for a number, which is its digit."""
+    return "" if kind <= Kind.NINE else "kind." + Kind(kind).name.lower()  # i18n: an id, not words
+
+
+def colour_id(colour: int) -> str:
+    """The catalog id of a colour's name (``colour.red``)."""
+    return "colour." + Colour(colour).name.lower()  # i18n: an id, not words
+
+
+KIND_NAMES: dict[Kind, str] = {kind: english(kind_term(kind)) if kind_term(kind) else str(int(kind)) for kind in Kind}
+"""Each kind's English name (from the English catalog): ``Skip``, ``Wild Draw Four``, ``7``."""
 
 CARD_SPACE = 6 * 32
 """Every card integer is below this bound."""
@@ -161,13 +159,20 @@ def card_name(card: int) -> str:
     return CARD_NAME[card]
 
 
-def card_long_name(card: int) -> str:
-    """A human name such as ``'red 7'`` or ``'Wild Draw Four'``."""
-    kind = Kind(CARD_KIND[card])
+def colour_term(colour: int, lang: str | Translator = "en") -> str:
+    """A colour's name in a language: ``red``, ``rojo``."""
+    return (catalog(lang) if isinstance(lang, str) else lang)(colour_id(colour))
+
+
+def card_long_name(card: int, lang: str | Translator = "en") -> str:
+    """A human name such as ``'red 7'`` or ``'Wild Draw Four'`` (in ``lang``: ``'7 rojo'``)."""
+    t = catalog(lang) if isinstance(lang, str) else lang
+    kind = CARD_KIND[card]
     colour = CARD_COLOUR[card]
+    name = t(kind_term(kind)) if kind_term(kind) else str(kind)
     if colour == NO_COLOUR:
-        return KIND_NAMES[kind]
-    return f"{COLOUR_NAMES[colour]} {KIND_NAMES[kind]}"
+        return name
+    return t("card.coloured", colour=t(colour_id(colour)), kind=name)
 
 
 def parse_card(text: str) -> int:

@@ -12,11 +12,12 @@ unokit.engine.errors.UnknownOptionError: unknown rule option 'spinning'; known: 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import Any
 
 from unokit.engine.errors import UnknownOptionError
+from unokit.i18n import Translator, catalog
 
 SCORING_METHODS = ("edition", "winner-collects", "running-tally", "single-round", "knockout")
 FORCED_SWAP_FINAL = ("wins", "swaps")
@@ -34,8 +35,10 @@ class OptionSpec:
     ``kind`` is ``int``, ``float``, ``bool``, ``choice`` (one of ``choices``), ``ints``
     (``length`` whole numbers, not all zero) or ``deck`` (card and count pairs); numbers, and
     the counts of ``ints`` and ``deck``, lie from ``low`` to ``high``.  ``editions`` is
-    ``None`` when the option matters in every edition.  ``label``, ``help`` and
-    ``choice_labels`` are its words for players (``GET /api/options`` serves them)."""
+    ``None`` when the option matters in every edition.  Its words for players live in the message
+    catalogs (``option.<name>.label``, ``.help``, ``.choice.<choice>``; ``GET /api/options`` serves
+    them in each language): :meth:`words` reads them, :attr:`label`, :attr:`help` and
+    :attr:`choice_labels` in English."""
 
     kind: str
     low: float = 0
@@ -45,15 +48,38 @@ class OptionSpec:
     editions: tuple[str, ...] | None = None
     group: str = ""
     """``house`` for a house rule (off by default; see :mod:`unokit.editions.house`), else empty."""
-    label: str = ""
-    """The option in a few words, as a player reads it (the web game's form, the terminal)."""
-    help: str = ""
-    """A sentence on what the option does."""
-    choice_labels: tuple[str, ...] = ()
-    """Each of ``choices`` in words, in the same order."""
     requires: str = ""
     """The option this one works with: a value other than the default is refused while that
     option is at its default (``stack_deflect`` means nothing without ``stacking``)."""
+    name: str = ""
+    """The option's name (a key of :data:`OPTIONS`): its words' ids begin ``option.<name>``."""
+
+    def words(self, lang: str | Translator = "en") -> tuple[str, str, tuple[str, ...]]:
+        """The label, help and choice labels (one per choice, in order) in ``lang``."""
+        t = catalog(lang) if isinstance(lang, str) else lang
+        base = "option." + self.name  # i18n: ids of an option's words
+        choices = tuple(t(base + ".choice." + choice.replace("-", "_")) for choice in self.labelled_choices)
+        return t(base + ".label"), t(base + ".help"), choices
+
+    @property
+    def labelled_choices(self) -> tuple[str, ...]:
+        """The choices that have words: every choice of a ``choice``, each weight of ``lever_weights``."""
+        return self.choices if self.kind in ("choice", "ints") else ()
+
+    @property
+    def label(self) -> str:
+        """The option in a few words, as a player reads it (the web game's form, the terminal), in English."""
+        return self.words()[0]
+
+    @property
+    def help(self) -> str:
+        """A sentence on what the option does, in English."""
+        return self.words()[1]
+
+    @property
+    def choice_labels(self) -> tuple[str, ...]:
+        """Each of ``choices`` in words, in the same order, in English."""
+        return self.words()[2]
 
 
 _WILD_DRAW_FOUR = ("classic", "space-jam", "wild-jackpot")
@@ -65,85 +91,55 @@ OPTIONS: dict[str, OptionSpec] = {
     "scoring": OptionSpec(
         "choice",
         choices=SCORING_METHODS,
-        label="Scoring",
-        help="How a round is scored and when the match ends.",
-        choice_labels=(
-            "As the edition's sheet says (All Wild: one round; the others: winner collects)",
-            "Winner collects the others' points",
-            "Running tally: the lowest total wins",
-            "One round: the first out wins",
-            "Knockout: the most cards leaves the match each round",
-        ),
     ),
     "target_score": OptionSpec(
         "int",
         1,
         1_000_000,
-        label="Target score",
-        help="The score that ends the match (not used when one round decides it).",
     ),
     "hand_size": OptionSpec(
         "int",
         1,
         30,
-        label="Cards dealt",
-        help="How many cards each player is dealt at the start of a round.",
     ),
     "allow_bluff": OptionSpec(
         "bool",
         editions=_WILD_DRAW_FOUR,
-        label="Wild Draw Four may be bluffed (and challenged)",
-        help="A Wild Draw Four may be played while holding the colour in play; the next player may challenge it.",
     ),
     "challenger_plays_after_catching_bluff": OptionSpec(
         "bool",
         editions=_WILD_DRAW_FOUR,
-        label="A challenger who catches a bluff still plays",
-        help="After catching a bluff, the challenger still takes their turn.",
     ),
     "two_player_reverse_skips": OptionSpec(
         "bool",
-        label="With two players a Reverse acts as a Skip",
-        help="With only two players, a Reverse lets you play again.",
     ),
     "uno_penalty": OptionSpec(
         "int",
         0,
         20,
-        label="Cards drawn when caught without UNO",
-        help="Caught with one card and no “UNO!” call: draw this many.",
     ),
     "jam_slam_chance": OptionSpec(
         "float",
         0,
         1,
         editions=("space-jam",),
-        label="Chance the Jam card lands Slam side up",
-        help="From 0 (never) to 1 (always).",
     ),
     "jam_discard": OptionSpec(
         "int",
         0,
         20,
         editions=("space-jam",),
-        label="Cards discarded on a Slam",
-        help="Cards the player discards when the Jam lands Slam side up.",
     ),
     "jam_draw": OptionSpec(
         "int",
         0,
         20,
         editions=("space-jam",),
-        label="Cards drawn when the Jam lands UNO side up",
-        help="Cards the player draws when the Jam lands UNO side up.",
     ),
     "forced_swap_final_card": OptionSpec(
         "choice",
         choices=FORCED_SWAP_FINAL,
         editions=("all-wild",),
-        label="Forced Swap as the final card",
-        help="Whether a Wild Forced Swap played as your last card wins at once.",
-        choice_labels=("It wins at once", "The hands are swapped first"),
     ),
     "lever_weights": OptionSpec(
         "ints",
@@ -151,165 +147,104 @@ OPTIONS: dict[str, OptionSpec] = {
         1000,
         length=6,
         editions=("wild-jackpot",),
-        label="Lever odds (relative weights of the six outcomes)",
-        help="0 means the lever never stops there; equal weights make every outcome as likely.",
         choices=LEVER_OUTCOMES,  # what each weight is for
-        choice_labels=(
-            "A player of your choice",
-            "The player on your right",
-            "The player on your left",
-            "Everyone",
-            "Discard one of each colour",
-            "Draw four",
-        ),
     ),
     "rule_card_count": OptionSpec(
         "int",
         1,
         100,
         editions=("wild-jackpot",),
-        label="Rule cards in the game",
-        help="Rule cards written by the players and loaded into the dispenser (shared out among the seats).",
     ),
     "deck": OptionSpec(
         "deck",
         0,
         1000,
-        label="Deck",
-        help="The deck's cards and their counts, instead of the edition's.",
     ),
     "stacking": OptionSpec(
         "choice",
         choices=STACKING_MODES,
         group="house",
-        label="Stacking draw cards",
-        help="A draw card may be answered with another: the penalty adds up and passes on, and the first "
-        "player who cannot or will not add draws it all.",
-        choice_labels=(
-            "Off",
-            "Draw Two on Draw Two",
-            "Same card on same card (+2 on +2, +4 on +4)",
-            "Any draw card on any (+4 on +2, +2 of the colour on +4)",
-            "Equal or higher (+2 or +4 on +2, +4 on +4)",
-        ),
     ),
     "stack_deflect": OptionSpec(
         "choice",
         choices=DEFLECT_MODES,
         group="house",
         requires="stacking",
-        label="Deflecting a stack",
-        help="Facing a stack, a Reverse or Skip that matches sends the penalty on to someone else.",
-        choice_labels=("Off", "A Reverse sends it back", "A Skip passes it on", "A Reverse or a Skip"),
     ),
     "stack_revenge": OptionSpec(
         "bool",
         group="house",
         requires="stacking",
-        label="A stacked card counts double",
-        help="Each card added to a stack adds twice its value.",
     ),
     "wild_draw_four_challenge": OptionSpec(
         "bool",
         editions=_WILD_DRAW_FOUR,
         group="house",
-        label="A Wild Draw Four may be challenged",
-        help="The player hit by a Wild Draw Four may say it was played while holding the colour, as the sheets allow.",
     ),
     "seven_swap": OptionSpec(
         "bool",
         editions=_NUMBERED,
         group="house",
-        label="Seven: swap hands",
-        help="Playing a 7, you swap hands with a player of your choice.",
     ),
     "zero_pass": OptionSpec(
         "bool",
         editions=_NUMBERED,
         group="house",
-        label="Zero: pass the hands on",
-        help="Playing a 0, every hand moves on to the next player in the direction of play.",
     ),
     "force_play": OptionSpec(
         "bool",
         group="house",
-        label="Force play",
-        help="A card you draw that can be played must be played.",
     ),
     "draw_to_match": OptionSpec(
         "bool",
         group="house",
-        label="Draw to match",
-        help="Drawing, you keep drawing until you get a card you can play.",
     ),
     "must_play": OptionSpec(
         "bool",
         group="house",
-        label="Draw only without a card to play",
-        help="You may draw only when no card in your hand can be played.",
     ),
     "hand_limit": OptionSpec(
         "int",
         0,
         200,
         group="house",
-        label="No drawing from this many cards (0: no limit)",
-        help="Holding this many cards or more, you pass instead of drawing.",
     ),
     "no_action_finish": OptionSpec(
         "bool",
         group="house",
-        label="No going out on an action card",
-        help="Your last card may not be a Skip, Reverse, draw card or other action card.",
     ),
     "no_wild_finish": OptionSpec(
         "bool",
         editions=_WILD_DRAW_FOUR,
         group="house",
-        label="No going out on a wild card",
-        help="Your last card may not be a wild card.",
     ),
     "call_uno": OptionSpec(
         "bool",
         group="house",
-        label="Players call UNO (and can be caught)",
-        help="Off: nobody calls UNO and nobody is caught (silent UNO).",
     ),
     "teams": OptionSpec(
         "bool",
         group="house",
-        label="Teams (partners sit across)",
-        help="2 against 2 (or 3 against 3): a team wins the round when a partner goes out, and scores the "
-        "other team's cards.",
     ),
     "jump_in": OptionSpec(
         "bool",
         group="house",
-        label="Jump-in",
-        help="Holding a card identical to the top card, play it out of turn; play goes on from you.",
     ),
     "multi_play": OptionSpec(
         "choice",
         choices=MULTI_PLAY_MODES,
         editions=_NUMBERED,
         group="house",
-        label="Several cards of one number in a turn",
-        help="After playing a number, you may play more cards of that number before your turn ends.",
-        choice_labels=("Off", "Identical cards (same colour and number)", "Same number, any colour"),
     ),
     "multi_play_bomb": OptionSpec(
         "bool",
         editions=_NUMBERED,
         group="house",
         requires="multi_play",
-        label="Three or more at once: everyone draws one",
-        help="Playing three or more cards at once makes every other player draw one.",
     ),
     "mercy": OptionSpec(
         "bool",
         group="house",
-        label="Mercy: out of the round at the limit",
-        help="A player who holds the mercy limit or more is out of the round; the last one in wins it.",
     ),
     "mercy_limit": OptionSpec(
         "int",
@@ -317,10 +252,9 @@ OPTIONS: dict[str, OptionSpec] = {
         200,
         group="house",
         requires="mercy",
-        label="Mercy limit (cards)",
-        help="How many cards put a player out of the round when mercy is on.",
     ),
 }
+OPTIONS = {name: replace(spec, name=name) for name, spec in OPTIONS.items()}
 """Every rule option's values and editions: :class:`Rules` checks its values against this table."""
 
 HOUSE_OPTIONS = tuple(name for name, spec in OPTIONS.items() if spec.group == "house")

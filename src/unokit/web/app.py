@@ -31,6 +31,7 @@ from unokit.editions import get_edition
 from unokit.editions.rulecards import MAX_RULE_LENGTH
 from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.rules import OPTIONS, PRESETS, Rules
+from unokit.i18n import LANGUAGES, Translator, catalog, english, is_language, negotiate
 from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat, post_reaction
 from unokit.web.guard import (
@@ -88,13 +89,19 @@ FLOOD_LIMIT = 200
 FLOOD_WINDOW = 10.0
 
 
-def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
+TERM_PREFIXES = ("colour.", "kind.", "card.")
+"""The catalog ids of the card terms ``GET /api/options`` gives the page (``terms``)."""
+
+
+def options(min_timer: int = MIN_TIMER, lang: str = "en") -> dict[str, Any]:
     """What ``GET /api/options`` answers: editions, rule options with their limits, group (``house``
     for a house rule), words (label, help, choice labels) and the option each one works with
     (``requires``; all from :data:`unokit.engine.rules.OPTIONS`), the presets (each a set
     of options, :data:`unokit.engine.rules.PRESETS`: the client fills its form from them), bot levels, and the
     server's limits (``min_timer``: the shortest turn timer it allows).  The deck override is
-    not offered."""
+    not offered.  The words (labels, help, choice labels, edition summaries, and ``terms``: the names
+    of colours and cards, ``colour.*``, ``kind.*``, ``card.*``) are in ``lang``."""
+    t = catalog(lang)
     defaults = Rules()
     rules: dict[str, dict[str, Any]] = {}
     for name, spec in OPTIONS.items():
@@ -115,17 +122,17 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
             entry["group"] = spec.group
         if spec.requires:
             entry["requires"] = spec.requires
-        entry["label"] = spec.label
-        entry["help"] = spec.help
-        if spec.choice_labels:
-            entry["choice_labels"] = dict(zip(spec.choices, spec.choice_labels, strict=True))
+        entry["label"], entry["help"], choice_labels = spec.words(t)
+        if choice_labels:
+            entry["choice_labels"] = dict(zip(spec.choices, choice_labels, strict=True))
         value = getattr(defaults, name)
         entry["default"] = list(value) if isinstance(value, tuple) else value
         rules[name] = entry
     return {
         "editions": list(EDITION_NAMES),
         "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},
-        "edition_summaries": {name: get_edition(name).summary for name in EDITION_NAMES},
+        "edition_summaries": {name: edition_summary(name, t) for name in EDITION_NAMES},
+        "terms": {key: t.message(key) for key in sorted(t.messages) if key.startswith(TERM_PREFIXES)},
         "rules": rules,
         "presets": {name: dict(values) for name, values in PRESETS.items()},
         "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
@@ -141,7 +148,40 @@ def options(min_timer: int = MIN_TIMER) -> dict[str, Any]:
     }
 
 
+def edition_summary(edition: str, t: Translator) -> str:
+    """An edition's summary in the language of ``t``."""
+    return t("edition." + edition.replace("-", "_") + ".summary")  # i18n: the id of an edition's summary
+
+
 # ---------------------------------------------------------------- HTTP
+
+
+def request_lang(request: Request) -> str | None:
+    """The language an HTTP request asks for: ``?lang=xx``, else its ``Accept-Language``, else English;
+    ``None`` when ``?lang`` names a language that is not shipped."""
+    asked = request.query_params.get("lang")
+    if asked is not None:
+        return asked if is_language(asked) else None
+    return negotiate(request.headers.get("accept-language"))
+
+
+def answer(data: dict[str, Any], lang: str, status_code: int = 200) -> JSONResponse:
+    """A JSON answer with words in ``lang`` (said by ``Content-Language``)."""
+    return JSONResponse(data, status_code=status_code, headers={"content-language": lang})
+
+
+def refusal(request: Request, status_code: int, message_id: str, /, **values: Any) -> JSONResponse:
+    """An HTTP error whose words are message ``message_id``, in the request's language."""
+    lang = request_lang(request) or "en"
+    return answer({"error": catalog(lang)(message_id, **values)}, lang, status_code)
+
+
+def unknown_lang(request: Request) -> JSONResponse:
+    """The answer to a ``?lang`` that is not shipped."""
+    shipped = ", ".join(LANGUAGES)  # i18n: language codes
+    return answer(
+        {"error": english("error.lang", lang=request.query_params.get("lang", ""), shipped=shipped)}, "en", 400
+    )
 
 
 async def page(request: Request) -> Response:
@@ -156,7 +196,10 @@ async def static_file(request: Request) -> Response:
 
 async def api_options(request: Request) -> Response:
     hub: Hub = request.app.state.hub
-    return JSONResponse(options(hub.settings.min_timer))
+    lang = request_lang(request)
+    if lang is None:
+        return unknown_lang(request)
+    return answer(options(hub.settings.min_timer, lang), lang)
 
 
 async def api_site(request: Request) -> Response:
@@ -200,7 +243,7 @@ async def api_rooms(request: Request) -> Response:
     try:
         lobbies = await hub.store.read(hub.storage.public_lobbies, PUBLIC_ROOMS)
     except StorageError:
-        return store_unreadable()
+        return store_unreadable(request)
     rooms = []
     for found in lobbies:
         settings = RoomSettings.from_dict(found.settings)
@@ -230,9 +273,9 @@ async def api_room(request: Request) -> Response:
     try:
         stored = await hub.store.read(hub.storage.load_room, code) if len(code) == CODE_LENGTH else None
     except StorageError:
-        return store_unreadable()
+        return store_unreadable(request)
     if stored is None:
-        return JSONResponse({"error": "no room has that code"}, status_code=404)
+        return refusal(request, 404, "error.not_found")
     settings = RoomSettings.from_dict(stored.settings)
     takeable = sum(1 for seat in stored.seats if seat.kind == "bot" and seat.claim_name is None)
     return JSONResponse(
@@ -253,7 +296,7 @@ async def api_record(request: Request) -> Response:
     if refused is not None:
         return refused
     code = str(request.path_params["code"]).strip().upper()
-    found = await _finished_match(request.app.state.hub, code, "record")
+    found = await _finished_match(request, code, "record")
     if isinstance(found, Response):
         return found
     return JSONResponse(found[1])
@@ -269,9 +312,9 @@ async def api_room_qr(request: Request) -> Response:
     try:
         found = len(code) == CODE_LENGTH and await hub.store.read(hub.storage.room_exists, code)
     except StorageError:
-        return store_unreadable()
+        return store_unreadable(request)
     if not found:
-        return JSONResponse({"error": "no room has that code"}, status_code=404)
+        return refusal(request, 404, "error.not_found")
     site: Site = request.app.state.site
     host = request.headers.get("host")
     base = site.reachable_base(host, request.client.host if request.client else None)
@@ -279,13 +322,15 @@ async def api_room_qr(request: Request) -> Response:
     return Response(qr_svg(f"{base}/r/{code}"), media_type="image/svg+xml", headers={"cache-control": "no-store"})
 
 
-def store_unreadable() -> Response:
+def store_unreadable(request: Request) -> Response:
     """The answer while the store cannot be read."""
-    return JSONResponse({"error": "the server cannot read its rooms just now: try again in a moment"}, status_code=503)
+    return refusal(request, 503, "error.store_read")
 
 
-async def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, dict[str, Any]] | Response:
-    """The stored room and record of the finished match ``code``, or the error answer."""
+async def _finished_match(request: Request, code: str, what: str) -> tuple[StoredRoom, dict[str, Any]] | Response:
+    """The stored room and record of the finished match ``code``, or the error answer.  ``what``:
+    ``record`` or ``replay``, what is asked for."""
+    hub: Hub = request.app.state.hub
 
     def load() -> tuple[StoredRoom | None, dict[str, Any] | None]:
         stored = hub.storage.load_room(code)
@@ -294,13 +339,15 @@ async def _finished_match(hub: Hub, code: str, what: str) -> tuple[StoredRoom, d
     try:
         stored, record = await hub.store.read(load) if len(code) == CODE_LENGTH else (None, None)
     except StorageError:
-        return store_unreadable()
+        return store_unreadable(request)
     if stored is None:
-        return JSONResponse({"error": "no room has that code"}, status_code=404)
+        return refusal(request, 404, "error.not_found")
     if stored.status != "finished":
-        return JSONResponse({"error": f"the {what} is shown once the match is over"}, status_code=403)
+        if what == "replay":
+            return refusal(request, 403, "error.replay_not_over")
+        return refusal(request, 403, "error.record_not_over")
     if record is None:  # pragma: no cover - a finished room always has a game
-        return JSONResponse({"error": "no record"}, status_code=404)
+        return refusal(request, 404, "error.no_record")
     return stored, record
 
 
@@ -312,24 +359,27 @@ async def api_replay(request: Request) -> Response:
     refused = _refused_for_rate(request)
     if refused is not None:
         return refused
+    lang = request_lang(request)
+    if lang is None:
+        return unknown_lang(request)
     replays: ReplayCache = request.app.state.replays
     code = str(request.path_params["code"]).strip().upper()
     match = replays.get(code)
     if match is None:
-        found = await _finished_match(request.app.state.hub, code, "replay")
+        found = await _finished_match(request, code, "replay")
         if isinstance(found, Response):
             return found
         stored, record = found
         match = replays.add(code, record, [row.kind for row in sorted(stored.seats, key=lambda row: row.seat)])
     text = str(request.path_params["step"])
     if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
-        return JSONResponse({"error": f"the step is a whole number from 0 to {match.steps}"}, status_code=400)
+        return refusal(request, 400, "error.step", steps=match.steps)
     try:
-        position = await asyncio.to_thread(match.position, int(text))
+        position = await asyncio.to_thread(match.position, int(text), lang)
     except Exception:
         log.exception("room %s: the replay of step %s failed", code_tag(code), text)
-        return JSONResponse({"error": "the server could not replay that step"}, status_code=500)
-    return JSONResponse({"code": code, **position})
+        return refusal(request, 500, "error.replay_failed")
+    return answer({"code": code, **position}, lang)
 
 
 class SecurityHeaders:
@@ -373,7 +423,7 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.queued = 0
         """Bytes in :attr:`outbox`."""
-        self.member = Member(self.send)
+        self.member = Member(self.send, lang=negotiate(websocket.headers.get("accept-language")))
         self.resynced_at = -math.inf
         self.created: collections.deque[float] = collections.deque()
         """When this connection created its rooms in the last hour."""
@@ -415,7 +465,7 @@ class Connection:
             return
         now = time.monotonic()
         if now - self.resynced_at < settings.resync_seconds:
-            raise RoomError("rate-limited", f"one full resync every {settings.resync_seconds:g} s: wait, then sync")
+            raise RoomError("rate-limited", "error.resync", seconds=settings.resync_seconds)
         self.resynced_at = now
 
     def check_create(self) -> None:
@@ -424,11 +474,12 @@ class Connection:
         while self.created and now - self.created[0] > 3600:
             self.created.popleft()
         if len(self.created) >= self.hub.settings.creates_per_hour:
-            raise RoomError("rate-limited", "this connection has created as many rooms as it may for now")
+            raise RoomError("rate-limited", "error.connection_rooms")
         check_room_creation(self.websocket)
 
-    def error(self, code: str, message: str) -> None:
-        self.send({"type": "error", "code": code, "message": message})
+    def error(self, code: str, message_id: str, /, **values: Any) -> None:
+        """Send an ``error`` whose words are message ``message_id``, in the connection's language."""
+        self.send({"type": "error", "code": code, "message": self.member.t(message_id, **values)})
 
     async def pump(self) -> None:
         """Write the queued messages to the socket, in order."""
@@ -449,7 +500,7 @@ class Connection:
             self.refused += 1
             if now - self.last_refusal_notice >= 0.5:
                 self.last_refusal_notice = now
-                self.error("rate-limited", "too many messages: slow down")
+                self.error("rate-limited", "error.flood_slow")
             return self.refused < FLOOD_LIMIT
         try:
             message = parse_message(text)
@@ -458,18 +509,18 @@ class Connection:
                 await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
             await self.handle(message)
         except ProtocolError as exc:
-            self.error("malformed", str(exc))
+            self.error("malformed", "error.detail", detail=str(exc))
         except RoomError as exc:
-            self.error(exc.code, exc.message)
+            self.send({"type": "error", "code": exc.code, "message": exc.words(self.member.t)})
         except Exception:
             log.exception("error handling a client message")
-            self.error("server", "the server could not handle that message")
+            self.error("server", "error.server")
         return True
 
     def room(self) -> Room:
         room = self.member.room
         if room is None:
-            raise RoomError("forbidden", "create, join, resume or spectate a room first")
+            raise RoomError("forbidden", "error.no_room_yet")
         return room
 
     def leave(self) -> None:
@@ -486,10 +537,15 @@ class Connection:
     async def handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         member = self.member
-        if kind == "ping":
+        if "lang" in message:  # the first message's language, or a ``lang`` message: spoken from now on
+            member.set_lang(message["lang"])
+        if kind == "lang":
+            if member.room is not None:
+                member.room.send_state(member)
+        elif kind == "ping":
             self.send({"type": "pong"})
         elif kind == "read_rule":
-            self.send(read_rule_message(message["text"]))
+            self.send(read_rule_message(message["text"], member.t))
         elif kind == "create":
             tutorial = message.get("tutorial", False)  # a guided first game: no timer, unlisted, nobody joins late
             settings = RoomSettings(
@@ -517,7 +573,7 @@ class Connection:
             room = self.hub.get(message["code"])
             found = room.seat_of_secret(message["secret"])
             if found is None:
-                raise RoomError("forbidden", "that secret opens no seat in this room")
+                raise RoomError("forbidden", "error.bad_secret")
             self.check_resync(room, message.get("version", 0))
             seat, claimed = found
             claim = seat if claimed else None
@@ -531,29 +587,29 @@ class Connection:
         elif kind == "chat":
             room = self.room()
             if not self.chat_limiter.allow():
-                raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
+                raise RoomError("rate-limited", "error.chat_rate")
             await post_chat(room, member, message["text"])
         elif kind == "react":
             room = self.room()
             if not self.chat_limiter.allow():
-                raise RoomError("rate-limited", "at most 5 chat messages in 10 seconds: wait a little")
+                raise RoomError("rate-limited", "error.chat_rate")
             await post_reaction(room, member, message["reaction"], message.get("to"))
         elif kind == "look":
             room = self.room()
             if member.seat is None:
-                raise RoomError("forbidden", "only a seated player has an avatar to choose")
+                raise RoomError("forbidden", "error.look_seated")
             if not self.chat_limiter.allow():
-                raise RoomError("rate-limited", "at most 5 changes in 10 seconds: wait a little")
+                raise RoomError("rate-limited", "error.look_rate")
             await set_look(room, member.seat, message.get("avatar"), message.get("colour"))
         elif kind == "voice":
             room = self.room()
             if not self.voice_limiter.allow():
-                raise RoomError("rate-limited", "at most 5 voice changes in 10 seconds: wait a little")
+                raise RoomError("rate-limited", "error.voice_rate")
             set_voice(room, member, message["on"], list(self.hub.settings.ice_servers))
         elif kind == "signal":
             room = self.room()
             if not self.signal_limiter.allow():
-                raise RoomError("rate-limited", "too many voice signals: wait a little")
+                raise RoomError("rate-limited", "error.signal_rate")
             relay_signal(room, member, message["to"], message["kind"], message["data"])
         elif kind == "rematch":
             await vote_rematch(self.room(), member)
@@ -576,7 +632,7 @@ class Connection:
         elif kind == "hint":
             room = self.room()
             if not self.hint_limiter.allow():
-                raise RoomError("rate-limited", f"at most {HINT_BURST} hints in {HINT_WINDOW:g} seconds: wait a little")
+                raise RoomError("rate-limited", "error.hint_rate", count=HINT_BURST, seconds=HINT_WINDOW)
             self.send(room.hint(member, message["version"]))
         elif kind == "sync":
             room = self.room()
@@ -600,7 +656,7 @@ async def game_socket(websocket: WebSocket) -> None:
             text = frame.get("text")
             data = text if text is not None else frame.get("bytes") or b""
             if not await connection.receive(data):
-                connection.error("rate-limited", "flooding: the connection is closed")
+                connection.error("rate-limited", "error.flooding")
                 connection.closing = True
                 connection.outbox.put_nowait(None)
                 break

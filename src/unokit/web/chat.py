@@ -96,9 +96,9 @@ async def post_reaction(room: Room, member: Member, reaction: str, to: int | Non
     "👏 → Bob"; everyone's page shows it as a bubble over the sender's seat."""
     if to is not None:
         if to >= len(room.seats) or room.seats[to].kind == "open":
-            raise RoomError("malformed", f"seat {to} holds nobody to react to")
+            raise RoomError("malformed", "error.react_nobody", seat=to)
         if to == member.seat:
-            raise RoomError("malformed", "a reaction is aimed at someone else")
+            raise RoomError("malformed", "error.react_self")
     text = reaction if to is None else f"{reaction} → {room.names()[to]}"
     await post_chat(room, member, text, {"reaction": reaction, "to": to})
 

@@ -37,6 +37,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from unokit.i18n import catalog, negotiate
 from unokit.web.settings import RoomError, ServerSettings
 
 __all__ = [
@@ -388,7 +389,7 @@ def check_room_creation(connection: HTTPConnection) -> None:
     guard = _guard(connection)
     if not guard.record(client_key(connection)).creations.allow():
         guard.notice(f"an address created {guard.settings.address_creates_per_hour} rooms within an hour")
-        raise RoomError("rate-limited", "your address has created as many rooms as it may for now: wait a while")
+        raise RoomError("rate-limited", "error.address_rooms")
 
 
 def check_room_lookup(connection: HTTPConnection, code: str) -> None:
@@ -396,7 +397,7 @@ def check_room_lookup(connection: HTTPConnection, code: str) -> None:
     guard = _guard(connection)
     if not guard.record(client_key(connection)).allow_lookup(code.strip().upper()):
         guard.notice(f"an address looked up {guard.settings.address_lookups_per_minute} room codes within a minute")
-        raise RoomError("rate-limited", "too many room codes tried from your address: wait a minute")
+        raise RoomError("rate-limited", "error.address_codes")
 
 
 def refuse_room_request(request: Request) -> Response | None:
@@ -405,13 +406,18 @@ def refuse_room_request(request: Request) -> Response | None:
     guard = _guard(request)
     record = guard.record(client_key(request))
     if not record.requests.allow():
-        return JSONResponse({"error": "too many requests: slow down"}, status_code=429)
+        lang = negotiate(request.headers.get("accept-language"))
+        t = catalog(lang)
+        return JSONResponse({"error": t("error.flood_requests")}, status_code=429, headers={"content-language": lang})
     code = request.path_params.get("code")
     if code is not None:
         try:
             check_room_lookup(request, str(code))
         except RoomError as exc:
-            return JSONResponse({"error": exc.message}, status_code=429)
+            lang = negotiate(request.headers.get("accept-language"))
+            return JSONResponse(
+                {"error": exc.words(catalog(lang))}, status_code=429, headers={"content-language": lang}
+            )
     return None
 
 

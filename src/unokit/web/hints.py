@@ -24,8 +24,9 @@ from unokit.editions import get_edition
 from unokit.engine.actions import ActionType
 from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_NUMBER, NO_COLOUR
 from unokit.engine.views import View
+from unokit.i18n import Translator, catalog, english
 
-__all__ = ["HINT_BOT", "HINT_BURST", "HINT_WINDOW", "Hint", "hint_for", "hint_seed"]
+__all__ = ["HINT_BOT", "HINT_BURST", "HINT_WINDOW", "WHY", "WHY_IDS", "Hint", "hint_for", "hint_seed"]
 
 HINT_BOT = "heuristic"
 """The bot whose move a hint shows (the rules-of-thumb player: quick, and its choices can be told)."""
@@ -34,26 +35,29 @@ HINT_BURST = 5
 HINT_WINDOW = 10.0
 """... per this many seconds, per connection."""
 
-WHY = {
-    "only": "It is the only move you have.",
-    "draw-none": "No card in your hand can be played now, so you draw one.",
-    "draw-keep": "Drawing keeps your cards for later; the bot would rather not play them now.",
-    "uno": "It is your next-to-last card: play it and call UNO, or you can be caught and draw two.",
-    "last": "It is your last card: play it to go out and win the round.",
-    "attack": "The next player holds few cards: this card slows them down.",
-    "number": "A number card of the colour you hold most keeps your special cards for when you need them.",
-    "match": "It matches the card on the pile and keeps your special cards for later.",
-    "action": "It plays an action card while it still hurts the next player.",
-    "wild": "A wild card lets you pick the colour you hold most of.",
-    "colour": "You hold more cards of this colour than of any other.",
-    "challenge": "The bot judges a challenge worth the risk here.",
-    "accept": "A challenge that fails costs two more cards: the bot would rather take the four.",
-    "pass": "The drawn card is better kept for later.",
-    "play-drawn": "The card you drew can be played at once.",
-    "target": "This player holds the fewest cards: they are the nearest to going out.",
-    "other": "This is the move the bot would make from what you can see.",
+WHY_IDS = {
+    "only": "hint.only",
+    "draw-none": "hint.draw_none",
+    "draw-keep": "hint.draw_keep",
+    "uno": "hint.uno",
+    "last": "hint.last",
+    "attack": "hint.attack",
+    "number": "hint.number",
+    "match": "hint.match",
+    "action": "hint.action",
+    "wild": "hint.wild",
+    "colour": "hint.colour",
+    "challenge": "hint.challenge",
+    "accept": "hint.accept",
+    "pass": "hint.pass",
+    "play-drawn": "hint.play_drawn",
+    "target": "hint.target",
+    "other": "hint.other",
 }
-"""The sentence said with each kind of hint."""
+"""The message said with each kind of hint."""
+
+WHY = {reason: english(message_id) for reason, message_id in WHY_IDS.items()}
+"""The sentence said with each kind of hint, in English."""
 
 
 @dataclass(frozen=True)
@@ -61,19 +65,29 @@ class Hint:
     """The bot's move (an action of ``view.legal_actions``) and why, in a sentence."""
 
     action: int
-    why: str
+    reason: str
+    """The kind of hint: a key of :data:`WHY_IDS`."""
+
+    @property
+    def why(self) -> str:
+        """Why, in English."""
+        return WHY[self.reason]
+
+    def words(self, lang: str | Translator = "en") -> str:
+        """Why, in ``lang``."""
+        return (catalog(lang) if isinstance(lang, str) else lang)(WHY_IDS[self.reason])
 
 
 def hint_seed(room_seed: int, seat: int, version: int) -> int:
     """The hint bot's seed for a room's seat at a version (the same question, the same answer)."""
-    return random.Random(f"hint:{room_seed}:{seat}:{version}").getrandbits(32)
+    return random.Random(f"hint:{room_seed}:{seat}:{version}").getrandbits(32)  # i18n: a seed, not words
 
 
 def hint_for(view: View, seed: int) -> Hint:
     """The heuristic bot's move for the seat of ``view``, from that view only, and why."""
     bot = make_bot(HINT_BOT, seed=seed, edition=view.edition)
     action = bot.choose(view)
-    return Hint(action, WHY[_why(view, action)])
+    return Hint(action, _why(view, action))
 
 
 def _why(view: View, action: int) -> str:

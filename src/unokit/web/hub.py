@@ -26,7 +26,7 @@ from unokit.engine.record import replay
 from unokit.engine.rules import Rules
 from unokit.web.chat import CHAT_HISTORY
 from unokit.web.protocol import MAX_TIMER
-from unokit.web.rooms import STORE_REFUSED, Room
+from unokit.web.rooms import Room
 from unokit.web.settings import (
     CODE_LENGTH,
     FixedSetup,
@@ -172,9 +172,9 @@ class Hub:
         self.expire_lobbies()
         active = sum(1 for room in self.rooms.values() if room.status != "finished") + len(self.reserved)
         if active >= self.settings.max_rooms:
-            raise RoomError("full", "the server holds as many rooms as it can: try again later")
+            raise RoomError("full", "error.server_full")
         if settings.timer and not self.settings.min_timer <= settings.timer <= MAX_TIMER:
-            raise RoomError("malformed", f"the turn timer is 0 (none) or {self.settings.min_timer} to {MAX_TIMER} s")
+            raise RoomError("malformed", "error.timer", low=self.settings.min_timer, high=MAX_TIMER)
         try:
             rules = Rules.from_dict(settings.rules)
             Game(  # refuses a set-up that cannot be played
@@ -186,7 +186,7 @@ class Hub:
                 dealer=setup.dealer if setup is not None else None,
             )
         except UnoError as exc:
-            raise RoomError("malformed", str(exc)) from None
+            raise RoomError("malformed", "error.detail", detail=str(exc)) from None
         settings = dataclasses.replace(settings, rules=rules.to_dict())
         created = time.time()
         for _ in range(20):
@@ -212,18 +212,18 @@ class Hub:
                 continue
             except StorageError as exc:
                 log.warning("a room could not be stored: %s", exc)
-                raise RoomError("store", STORE_REFUSED) from None
+                raise RoomError("store", "error.store_refused") from None
             finally:
                 self.reserved.discard(code)
             self.rooms[code] = room
             return room
-        raise RoomError("server", "no free room code")  # pragma: no cover - 31**8 codes
+        raise RoomError("server", "error.no_code")  # pragma: no cover - 31**8 codes
 
     def get(self, code: str) -> Room:
         """The room of ``code`` in memory (:meth:`fetch` brings one back from the store); ``not-found`` otherwise."""
         room = self.rooms.get(code.strip().upper())
         if room is None:
-            raise RoomError("not-found", "no room has that code")
+            raise RoomError("not-found", "error.not_found")
         return room
 
     async def fetch(self, code: str) -> Room:
@@ -235,14 +235,14 @@ class Hub:
         if room is not None:
             return room
         if len(code) != CODE_LENGTH:
-            raise RoomError("not-found", "no room has that code")
+            raise RoomError("not-found", "error.not_found")
         try:
             stored, chat, game = await self.store.read(self.load, code)
         except StorageError as exc:
             log.warning("a room could not be read from the store: %s", exc)
-            raise RoomError("store", "the server cannot read its rooms just now: try again in a moment") from None
+            raise RoomError("store", "error.store_read") from None
         if stored is None:
-            raise RoomError("not-found", "no room has that code")
+            raise RoomError("not-found", "error.not_found")
         room = self.rooms.get(code)  # brought back meanwhile by another connection
         return room if room is not None else self.restore(stored, chat, game)
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from unokit.engine.rules import Rules
+from unokit.i18n import LANGUAGES
 from unokit.web.chat import REACTIONS, clean_chat
 from unokit.web.social import AVATARS, COLOURS, MAX_SIGNAL, SIGNAL_KINDS
 
@@ -98,6 +99,9 @@ BOT_LEVELS = ("heuristic", "random", "ismcts")
 _AVATAR = Field("choice", required=False, choices=AVATARS)
 _COLOUR = Field("choice", required=False, choices=COLOURS)
 
+_LANG = Field("choice", required=False, choices=LANGUAGES)
+"""The language the connection is spoken to in (else the request's ``Accept-Language``, else English)."""
+
 MESSAGES: dict[str, dict[str, Field]] = {
     "create": {
         "name": Field("name"),
@@ -111,16 +115,19 @@ MESSAGES: dict[str, dict[str, Field]] = {
         "tutorial": Field("bool", required=False),
         "avatar": _AVATAR,
         "colour": _COLOUR,
+        "lang": _LANG,
     },
-    "join": {"code": _CODE, "name": Field("name"), "avatar": _AVATAR, "colour": _COLOUR},
+    "join": {"code": _CODE, "name": Field("name"), "avatar": _AVATAR, "colour": _COLOUR, "lang": _LANG},
     "resume": {
         "code": _CODE,
         "secret": _text(64),
         "version": _int(0, MAX_VERSION, required=False),
         "avatar": _AVATAR,
         "colour": _COLOUR,
+        "lang": _LANG,
     },
-    "spectate": {"code": _CODE, "version": _int(0, MAX_VERSION, required=False)},
+    "spectate": {"code": _CODE, "version": _int(0, MAX_VERSION, required=False), "lang": _LANG},
+    "lang": {"lang": Field("choice", choices=LANGUAGES)},
     "seat": {"seat": _int(0, 9), "bot": Field("bool")},
     "rule_cards": {"texts": Field("texts", max_length=400, max_items=100)},
     "read_rule": {"text": _text(400)},

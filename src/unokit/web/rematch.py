@@ -48,9 +48,9 @@ async def vote_rematch(room: Room, member: Member) -> None:
     """A player of the finished match asks for a rematch; it begins once every connected player has."""
     async with room.lock:
         if room.game is None or not room.game.is_over:
-            raise RoomError("forbidden", "a rematch is voted once the match is over")
+            raise RoomError("forbidden", "error.rematch_over")
         if member.seat is None or room.seats[member.seat].kind != "human":
-            raise RoomError("forbidden", "only the players vote for a rematch")
+            raise RoomError("forbidden", "error.rematch_players")
         if room.moved_to is not None:  # too late: the rematch has begun without this seat
             member.send({"type": "moved", "code": room.moved_to, "seat": None})
             return

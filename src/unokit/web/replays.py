@@ -28,7 +28,9 @@ from typing import Any
 
 from unokit.engine.game import Game
 from unokit.engine.record import replay
+from unokit.i18n import catalog
 from unokit.narrate import Narrator, narrate_events
+from unokit.web.messages import asks_words, view_words
 
 __all__ = ["MatchReplay", "ReplayCache"]
 
@@ -53,7 +55,7 @@ class MatchReplay:
         self.steps = len(self.actions)
         players = int(record["players"])
         names = record.get("names") or []
-        self.names = [str(names[s]) if s < len(names) else f"Seat {s}" for s in range(players)]
+        self.names = [str(names[s]) if s < len(names) else f"Seat {s}" for s in range(players)]  # i18n: a name
         self.kinds = [kinds[s] if s < len(kinds) else "human" for s in range(players)]
         self.limit = max(2, positions)
         self.every = max(CHECKPOINT_EVERY, -(-self.steps // CHECKPOINTS))
@@ -65,9 +67,9 @@ class MatchReplay:
         """How many events the match had after each step replayed so far."""
         self.lock = threading.Lock()
 
-    def position(self, step: int) -> dict[str, Any]:
+    def position(self, step: int, lang: str = "en") -> dict[str, Any]:
         """The replay's answer for ``step`` (0 to :attr:`steps`): the spectator's view and the
-        events of the step-th action (of the deal, for step 0), narrated."""
+        events of the step-th action (of the deal, for step 0), narrated in ``lang``."""
         if not 0 <= step <= self.steps:
             raise ValueError(f"step must be from 0 to {self.steps}, not {step}")
         with self.lock:
@@ -77,15 +79,16 @@ class MatchReplay:
             start = self.marks[step - 1] if step > 0 else 0
             end = self.marks[step]
             view = game.view(None)
-            narrator = Narrator(self.names, you=None, scoring=game.scoring, edition=game.edition.name, codes=False)
+            t = catalog(lang)
+            narrator = Narrator(self.names, None, game.scoring, game.edition.name, codes=False, lang=t)
             narrator.learn(view.public)
             events = narrate_events(narrator, view.history, start, end)
             return {
                 "step": step,
                 "steps": self.steps,
                 "edition": game.edition.name,
-                "view": view.to_dict(history=False),
-                "asks": game.asks(),
+                "view": view_words(view, t),
+                "asks": asks_words(view, False, t),
                 "events": events,
                 "seats": [
                     {"seat": s, "name": name, "kind": kind, "away": False}

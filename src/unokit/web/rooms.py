@@ -38,10 +38,11 @@ from unokit.engine.game import Game
 from unokit.engine.record import to_record
 from unokit.engine.rules import Rules
 from unokit.engine.views import View
+from unokit.i18n import Translator, catalog
 from unokit.narrate import Narrator, narrate_events
 from unokit.web.chat import CHAT_HISTORY, chat_history
 from unokit.web.hints import hint_for, hint_seed
-from unokit.web.messages import legal_entry, read_rule_message, reading_entry
+from unokit.web.messages import asks_words, legal_entry, read_rule_message, reading_entry, view_words
 from unokit.web.rematch import check_rematch, rematch_status
 from unokit.web.settings import (
     CODE_ALPHABET,
@@ -85,8 +86,6 @@ STORE_RETRY = 0.5
 """Seconds before a room's bots try again after the store refused a write; doubled after each
 refusal, up to :data:`STORE_RETRY_MAX`."""
 STORE_RETRY_MAX = 15.0
-STORE_REFUSED = "the server cannot save the game just now, so nothing changed: try again in a moment"
-STORE_TROUBLE = "the server cannot save the game just now: play waits until it can"
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -138,7 +137,7 @@ class Seat:
 
     def empty(self, kind: str = "open") -> None:
         """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
-        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""
+        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""  # i18n: a name, the same for all
         self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
         self.avatar = self.colour = None
         self.auto = False
@@ -165,6 +164,18 @@ class Member:
     narrator: Narrator | None = field(default=None, repr=False)
     claim: int | None = None
     """A late arrival's claimed seat: watched as a spectator until the next round."""
+    lang: str = "en"
+    """The member's language (:data:`unokit.i18n.LANGUAGES`): every word it is sent is in it."""
+
+    @property
+    def t(self) -> Translator:
+        """The member's translator."""
+        return catalog(self.lang)
+
+    def set_lang(self, lang: str) -> None:
+        """Speak ``lang`` from now on (the narration already sent keeps its language)."""
+        if lang != self.lang:
+            self.lang, self.narrator = lang, None
 
 
 class Room:
@@ -257,7 +268,7 @@ class Room:
     def names(self) -> list[str]:
         """The seats' names: the player's, the bot's, or ``Seat {index}`` for an open seat (0-based, as
         the bots' names and the engine's seats)."""
-        return [seat.name or f"Seat {seat.index}" for seat in self.seats]
+        return [seat.name or f"Seat {seat.index}" for seat in self.seats]  # i18n: a name, the same for all
 
     def is_away(self, seat: int) -> bool:
         """A human seat without a connection."""
@@ -372,7 +383,7 @@ class Room:
         """``continue``: the member's player has closed the round's results (anyone else's, or a
         late one, changes nothing)."""
         if self.game is None:
-            raise RoomError("forbidden", "the match has not begun")
+            raise RoomError("forbidden", "error.not_begun")
         if member.seat is None or member.seat not in self.reading:
             return
         self.read(member.seat)
@@ -403,7 +414,7 @@ class Room:
             result = await writing
         except StorageError as exc:
             self.refused(exc)
-            raise RoomError("store", STORE_REFUSED) from None
+            raise RoomError("store", "error.store_refused") from None
         if self.trouble is not None:
             log.info("room %s: the store takes its writes again", self.tag)
             self.trouble, self.refusals = None, 0
@@ -423,7 +434,7 @@ class Room:
             log.error("room %s: automatic step refused: %s", self.tag, exc.message)
         elif self.refusals == 1:
             for member in list(self.members):
-                member.send({"type": "error", "code": "store", "message": STORE_TROUBLE})
+                member.send({"type": "error", "code": "store", "message": member.t("error.store_trouble")})
 
     async def change_seats(self, change: Callable[[list[Seat]], R]) -> R:
         """Make ``change`` to a copy of the seats, store the copy, then make it to the room's seats:
@@ -450,13 +461,13 @@ class Room:
                         seat.claim_name, seat.claim_hash = name, hash_secret(secret)
                         return seat.index, secret, True
             if self.status != "lobby":
-                raise RoomError("started", "the match has begun: you may watch it")
+                raise RoomError("started", "error.begun_watch")
             for seat in seats:
                 if seat.kind == "open":
                     seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
                     seat.avatar, seat.colour = avatar, colour
                     return seat.index, secret, False
-            raise RoomError("full", "every seat is taken")
+            raise RoomError("full", "error.seats_taken")
 
         async with self.lock:
             return await self.change_seats(claim)
@@ -467,15 +478,15 @@ class Room:
         def change(seats: list[Seat]) -> None:
             self.check_host(member)
             if index >= len(seats) or index == self.host:
-                raise RoomError("forbidden", f"seat {index} cannot be changed")
+                raise RoomError("forbidden", "error.seat_fixed", seat=index)
             seat = seats[index]
             if bot:
                 if seat.kind == "human" and not self.is_away(index):
-                    raise RoomError("forbidden", f"{seat.name} is seated there")
+                    raise RoomError("forbidden", "error.seat_taken", name=seat.name)
                 seat.empty("bot")
             else:
                 if seat.kind != "bot":
-                    raise RoomError("forbidden", f"seat {index} holds no bot")
+                    raise RoomError("forbidden", "error.seat_no_bot", seat=index)
                 seat.empty()
 
         async with self.lock:
@@ -488,23 +499,23 @@ class Room:
     async def write_rule_cards(self, member: Member, texts: list[str]) -> None:
         """A seat's rule cards (Wild Jackpot lobby)."""
         if not self.jackpot:
-            raise RoomError("forbidden", "only UNO Wild Jackpot has rule cards")
+            raise RoomError("forbidden", "error.jackpot_only")
         if member.seat is None:
-            raise RoomError("forbidden", "spectators write no rule cards")
+            raise RoomError("forbidden", "error.spectator_rule_cards")
         count = self.rule_card_count()
         if len(texts) != count:
-            raise RoomError("bad-rule-card", f"write exactly {count} rule cards, not {len(texts)}")
+            raise RoomError("bad-rule-card", "error.rule_card_count", count=count, given=len(texts))
         cleaned = []
         for number, text in enumerate(texts, 1):
             try:
                 cleaned.append(rulecards.clean_rule_text(text))
             except rulecards.RuleTextError as exc:
-                raise RoomError("bad-rule-card", f"rule card {number}: {exc}") from None
+                raise RoomError("bad-rule-card", "error.rule_card", number=number, detail=exc.words) from None
         seat = member.seat
 
         def change(seats: list[Seat]) -> None:
             if self.status != "lobby":
-                raise RoomError("started", "rule cards are written before the match begins")
+                raise RoomError("started", "error.rule_cards_late")
             seats[seat].rule_cards = cleaned
 
         async with self.lock:
@@ -513,9 +524,9 @@ class Room:
 
     def check_host(self, member: Member) -> None:
         if member.seat is None or member.seat != self.host:
-            raise RoomError("forbidden", "only the host may do that")
+            raise RoomError("forbidden", "error.host_only")
         if self.status != "lobby":
-            raise RoomError("started", "the match has begun")
+            raise RoomError("started", "error.begun")
 
     async def set_host(self, seat: int | None) -> None:
         """The host's seat, stored first.  The room's lock is held."""
@@ -546,13 +557,13 @@ class Room:
         def change(seats: list[Seat]) -> None:
             self.check_host(member)
             if index >= len(seats) or index == self.host or seats[index].kind != "human":
-                raise RoomError("forbidden", f"seat {index} holds no other player")
+                raise RoomError("forbidden", "error.seat_no_player", seat=index)
             seats[index].empty()
 
         async with self.lock:
             await self.change_seats(change)
             for other in [m for m in self.members if m.seat == index]:
-                other.send({"type": "removed", "message": "the host removed you from the room"})
+                other.send({"type": "removed", "message": other.t("room.removed")})
                 self.detach(other)
             self.changed()
 
@@ -577,7 +588,7 @@ class Room:
     def back(self, member: Member) -> None:
         """A player takes their seat back from the room's bot."""
         if member.seat is None:
-            raise RoomError("forbidden", "spectators have no seat to take back")
+            raise RoomError("forbidden", "error.spectator_no_seat")
         self.take_back(member.seat)
 
     def take_back(self, seat: int) -> None:
@@ -591,7 +602,7 @@ class Room:
             self.check_host(member)
             empty = [seat.index for seat in self.seats if seat.kind == "open"]
             if empty:
-                raise RoomError("forbidden", f"seats {', '.join(map(str, empty))} are open: fill them with bots")
+                raise RoomError("forbidden", "error.open_seats", seats=", ".join(map(str, empty)))  # i18n: seat numbers
             await self.start_match()
 
     async def start_match(self) -> None:
@@ -632,46 +643,48 @@ class Room:
         async with self.lock:
             game = self.game
             if game is None:
-                raise RoomError("forbidden", "the match has not begun")
+                raise RoomError("forbidden", "error.not_begun")
             seat = member.seat
             if seat is None:
-                raise RoomError("forbidden", "spectators do not play")
+                raise RoomError("forbidden", "error.spectator_play")
             self.take_back(seat)  # any action, even one refused, shows the player is back
             if version != self.version:
-                raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+                raise RoomError("stale", "error.stale", version=self.version, given=version)
             if self.reading:
-                raise RoomError("forbidden", "the next round begins once everyone has read the results")
+                raise RoomError("forbidden", "error.reading")
             try:
                 action = game.actions.parse(text)
             except NotationError as exc:
-                raise RoomError("illegal", str(exc)) from None
+                raise RoomError("illegal", "error.detail", detail=str(exc)) from None
             try:
                 await self.apply(seat, action)
             except WrongPlayerError as exc:  # the engine's: not this seat's decision
-                raise RoomError("not-your-turn", f"{exc} (it is {self.names()[game.actor]}'s decision)") from None
+                raise RoomError(
+                    "not-your-turn", "error.not_your_turn", detail=str(exc), name=self.names()[game.actor]
+                ) from None
             except UnoError as exc:  # the engine's reason, GameOverError included
-                raise RoomError("illegal", str(exc)) from None
+                raise RoomError("illegal", "error.detail", detail=str(exc)) from None
 
     def hint(self, member: Member, version: int) -> dict[str, Any]:
         """The ``hint`` answer: the heuristic bot's move for the member's own decision, computed
         from that seat's view alone (:func:`unokit.web.hints.hint_for`)."""
         game = self.game
         if game is None or game.is_over:
-            raise RoomError("forbidden", "hints are given during a match")
+            raise RoomError("forbidden", "error.hint_match")
         seat = member.seat
         if seat is None:
-            raise RoomError("forbidden", "spectators get no hints")
+            raise RoomError("forbidden", "error.hint_spectator")
         if version != self.version:
-            raise RoomError("stale", f"the game has moved on (version {self.version}, not {version}): sync")
+            raise RoomError("stale", "error.stale", version=self.version, given=version)
         if seat != game.actor or seat not in game.deciders():
-            raise RoomError("not-your-turn", "a hint is given for your own decision, when it is yours")
+            raise RoomError("not-your-turn", "error.hint_turn")
         view = game.view(seat)
         hint = hint_for(view, hint_seed(self.seed, seat, version))
         return {
             "type": "hint",
             "version": version,
-            "move": legal_entry(game, view, hint.action, self.names()),
-            "why": hint.why,
+            "move": legal_entry(game, view, hint.action, self.names(), member.t),
+            "why": hint.words(member.t),
         }
 
     async def apply(self, seat: int, action: int) -> None:
@@ -748,7 +761,7 @@ class Room:
             except Exception:
                 log.exception("room %s: an update could not be made for a connection", self.tag)
                 member.version, member.narrator = 0, None
-                member.send({"type": "error", "code": "server", "message": "the server missed an update: it follows"})
+                member.send({"type": "error", "code": "server", "message": member.t("error.missed_update")})
         self.hub.schedule(self)
 
     def send_state(self, member: Member) -> None:
@@ -786,7 +799,7 @@ class Room:
             mine = self.seats[member.seat].rule_cards if member.seat is not None else None
             rule_cards = {
                 "count": self.rule_card_count(),
-                "mine": [reading_entry(text) for text in mine or ()],
+                "mine": [reading_entry(text, member.t) for text in mine or ()],
                 "suggestions": list(rulecards.SUGGESTIONS),
             }
         return {
@@ -810,24 +823,25 @@ class Room:
         seat = member.seat
         view: View = game.view(seat)
         names = self.names()
+        t = member.t
         narrator = member.narrator
         if narrator is None:
             narrator = member.narrator = Narrator(
-                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False
+                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=member.t
             )
         narrator.learn(view.public)
         history = view.history
         events = narrate_events(narrator, history, member.version)
         member.version = len(history)
-        legal = [] if self.reading else [legal_entry(game, view, action, names) for action in view.legal_actions]
+        legal = [] if self.reading else [legal_entry(game, view, action, names, t) for action in view.legal_actions]
         return {
             "type": "update",
             "code": self.code,
             "version": member.version,
-            "view": view.to_dict(history=False),
+            "view": view_words(view, t),
             "events": events,
             "legal": legal,
-            "asks": game.asks(you=seat is not None and seat == game.actor),
+            "asks": asks_words(view, seat is not None and seat == game.actor, t),
             "seats": self.seats_message(),
             "you": seat,
             "finished": game.is_over,

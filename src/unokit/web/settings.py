@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from unokit.engine.rules import without_idle_options
+from unokit.i18n import Translator, english
 
 __all__ = [
     "CODE_ALPHABET",
@@ -49,12 +50,19 @@ def new_secret() -> str:
 
 
 class RoomError(Exception):
-    """A request refused: ``code`` is one of the protocol's error codes."""
+    """A request refused: ``code`` is one of the protocol's error codes; ``message_id`` and ``values``
+    its words (a message of :mod:`unokit.i18n`), :attr:`message` in English, :meth:`words` in a language."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message_id: str, /, **values: Any) -> None:
         self.code = code
-        self.message = message
+        self.message_id = message_id
+        self.values = values
+        self.message = english(message_id, **values)
+        super().__init__(self.message)
+
+    def words(self, t: Translator) -> str:
+        """The message in the language of ``t``."""
+        return t(self.message_id, **self.values)
 
 
 @dataclass(frozen=True)

@@ -86,7 +86,7 @@ async def set_look(room: Room, seat: int, avatar: str | None, colour: str | None
 
     def change(seats: list[Any]) -> None:
         if seats[seat].kind != "human":
-            raise RoomError("forbidden", "only a player's own seat has an avatar to choose")
+            raise RoomError("forbidden", "error.look_own")
         seats[seat].avatar, seats[seat].colour = avatar, colour
 
     async with room.lock:
@@ -104,7 +104,7 @@ def set_voice(room: Room, member: Member, on: bool, ice_servers: list[dict[str, 
     reach them by), everyone sees who is in voice on the seats."""
     seat = member.seat
     if seat is None:
-        raise RoomError("forbidden", "only a seated player can join the voice chat")
+        raise RoomError("forbidden", "error.voice_seated")
     if on:
         room.voice[seat] = member  # a second tab of the same seat takes the voice over
     elif room.voice.get(seat) is member:
@@ -124,10 +124,10 @@ def relay_signal(room: Room, member: Member, to: int, kind: str, data: str) -> N
     """Pass a WebRTC signal from ``member``'s seat to the one connection holding seat ``to``'s voice."""
     seat = member.seat
     if seat is None or room.voice.get(seat) is not member:
-        raise RoomError("forbidden", "turn voice on before signalling")
+        raise RoomError("forbidden", "error.voice_first")
     if to == seat:
-        raise RoomError("forbidden", "a signal goes to another seat")
+        raise RoomError("forbidden", "error.signal_self")
     target = room.voice.get(to)
     if target is None:
-        raise RoomError("forbidden", f"seat {to} is not in the voice chat")
+        raise RoomError("forbidden", "error.signal_not_in_voice", seat=to)
     target.send({"type": "signal", "from": seat, "kind": kind, "data": data})
