@@ -1,7 +1,8 @@
-// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks and
-// notifications.  Every change is told on `document` as "unokit:prefs".
+// The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks,
+// notifications, hints and the page's language.  Every change is told on `document` as "unokit:prefs".
 
 import { stored } from "./state.js";
+import { isLanguage } from "./i18n.js";
 
 const PREFS_KEY = "unokit.prefs";
 
@@ -13,10 +14,11 @@ const PREFS_KEY = "unokit.prefs";
  * @property {boolean} colourBlind a symbol and a pattern on every colour
  * @property {boolean} notify a notification when it is your turn and the page is in the background
  * @property {boolean} hints a Hint button on your turn (the bot's move, asked of the server)
+ * @property {"auto" | import("./i18n.js").Language} language "auto": the browser's languages decide
  */
 
 /** @type {Prefs} */
-const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false };
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false, language: "auto" };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
@@ -31,6 +33,7 @@ function load() {
     if (typeof saved.colourBlind === "boolean") prefs.colourBlind = saved.colourBlind;
     if (typeof saved.notify === "boolean") prefs.notify = saved.notify;
     if (typeof saved.hints === "boolean") prefs.hints = saved.hints;
+    if (isLanguage(saved.language)) prefs.language = saved.language;
   }
   return prefs;
 }
