@@ -69,13 +69,19 @@ export const conn = {
       }
       if (message && typeof message === "object") hooks.message(message);
     };
-    if (early && ws.readyState === WebSocket.OPEN) opened(); // its hello is sent
+    // boot.js's early resume says the language it resolved: one resolved differently here is told at once
+    const tellLanguage = () => {
+      if (early && early.hello.lang !== language() && serverSpeaks(language())) this.send({ type: "lang", lang: language() }, true);
+    };
+    if (early && ws.readyState === WebSocket.OPEN) {
+      opened(); // its hello is sent
+      tellLanguage();
+    }
     ws.addEventListener("open", () => {
       opened();
       const hello = early ? null : helloMessage();
-      // boot.js's early resume says the language it resolved; a different one now is told at once
-      if (early && early.hello.lang !== language() && serverSpeaks(language())) this.send({ type: "lang", lang: language() }, true);
       if (hello) ws.send(JSON.stringify(hello));
+      tellLanguage();
     });
     for (const data of early?.messages ?? []) received(data);
     if (early) early.messages = null;

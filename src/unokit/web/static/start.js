@@ -18,27 +18,33 @@ const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
 const PUBLIC_REFRESH_MS = 4000;
 const QUICK_SEATS = 4;
 
-/** @type {Promise<Options> | null} */
+/** @type {{lang: string, answer: Promise<Options>} | null} the request of /api/options under way */
 let optionsLoading = null;
+
+/** @param {string} lang */
+async function fetchOptions(lang) {
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
+  const response = await fetch(`/api/options?lang=${lang}`);
+  // eslint-disable-next-line no-restricted-syntax -- for developers, in the console, not words
+  if (!response.ok) throw new Error(`options: HTTP ${response.status}`);
+  return /** @type {Options} */ (await response.json());
+}
 
 /**
  * The game options of `/api/options` in the page's language, fetched once per language; their card
  * terms go to i18n.js, the languages the server speaks are remembered (connection.js, boot.js).
+ * @returns {Promise<Options>}
  */
 export async function loadOptions() {
   if (state.options) return state.options;
   const lang = language();
-  optionsLoading ??= (async () => {
-    // eslint-disable-next-line no-restricted-syntax -- an address, not words
-    const response = await fetch(`/api/options?lang=${lang}`);
-    // eslint-disable-next-line no-restricted-syntax -- for developers, in the console, not words
-    if (!response.ok) throw new Error(`options: HTTP ${response.status}`);
-    return /** @type {Options} */ (await response.json());
-  })().finally(() => {
-    optionsLoading = null;
+  if (optionsLoading?.lang !== lang) optionsLoading = { lang, answer: fetchOptions(lang) };
+  const loading = optionsLoading;
+  const options = await loading.answer.finally(() => {
+    if (optionsLoading === loading) optionsLoading = null;
   });
-  const options = await optionsLoading;
   if (lang !== language()) return loadOptions(); // the language changed meanwhile
+  if (state.options) return state.options;
   state.options = options;
   setTerms(options.terms);
   if (Array.isArray(options.languages)) {
@@ -87,6 +93,8 @@ const PRESET_NAMES = {
   chaos: "start.preset.chaos",
 };
 
+/** The room form's fields with a line of help under them. */
+const HELPED_FIELDS = ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"];
 const TIMER_CHOICES = [0, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300];
 const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
@@ -432,7 +440,7 @@ function buildForm(options) {
     if (seconds && (seconds < low || seconds > high)) continue;
     form.timer.append(el("option", { value: seconds, text: timerLabel(seconds), selected: seconds === 30 }));
   }
-  for (const name of ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"]) {
+  for (const name of HELPED_FIELDS) {
     const field = form[name];
     const label = field?.closest("label");
     if (label && !label.nextElementSibling?.matches(".help")) label.after(help(name));
@@ -461,7 +469,10 @@ export function relabelStart() {
     return control.name ? [{ name: control.name, value: control.value, checked: control.checked }] : [];
   });
   for (const name of ["edition", "scoring", "bot", "timer"]) form[name].replaceChildren();
-  for (const note of $$("#create-form label + .help")) note.remove();
+  for (const name of HELPED_FIELDS) {
+    const note = form[name]?.closest("label")?.nextElementSibling;
+    if (note?.matches(".help")) note.remove();
+  }
   buildForm(options);
   for (const { name, value, checked } of kept) {
     const control = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
