@@ -245,6 +245,12 @@ def test_the_language_chosen_in_the_settings_is_spoken_at_once_and_remembered(
         assert_no_english(page, "de")
         if server_speaks(page, "de"):
             assert {"type": "lang", "lang": "de"} in page.sent  # type: ignore[attr-defined]
+
+        # a reload resumes the seat through boot.js's early socket, in the language chosen
+        page.reload()
+        expect(page.locator("#lobby-wait")).to_have_text("Warte, bis Ana (Gastgeber) startet.")
+        resume = [frame for frame in page.sent if frame["type"] == "resume"][-1]  # type: ignore[attr-defined]
+        assert resume.get("lang") == ("de" if server_speaks(page, "de") else None)
         page.click("#settings-button")
         page.select_option("#pref-language", "auto")
         expect(page.locator("#lobby-wait")).to_have_text("Waiting for Ana (the host) to start.")
