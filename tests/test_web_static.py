@@ -73,7 +73,9 @@ def test_every_module_is_preloaded() -> None:
     assert on_demand <= imported, f"modules nothing loads: {sorted(on_demand - imported)}"
 
 
-CODE_AND_STYLES_BUDGET = 285_000  # 265,000 until the page's words moved to catalogs (i18n.js, ids: 20 kB)
+CODE_AND_STYLES_BUDGET = (
+    295_000  # 265,000 until the words moved to catalogs (i18n.js, ids: 20 kB for the page, 8 kB for the table)
+)
 """Bytes of code and styles the page may weigh at start (the ``.css``, the HTML page, boot.js and the
 modules loaded at start, raw)."""
 ON_DEMAND_BUDGET = 60_000
