@@ -123,7 +123,7 @@ export const savedName = () => stored((storage) => storage.getItem(NAME_KEY) ?? 
  * @param {number | null} seat
  */
 export function seatName(seat) {
-  if (seat === state.seat && seat !== null) return t("page.you");
+  if (seat === state.seat && seat !== null) return "You";
   const entry = state.seats.find((s) => s.seat === seat);
   return entry?.name ?? ""; // the server names every seat
 }
