@@ -2,6 +2,51 @@
 import js from "@eslint/js";
 import globals from "globals";
 
+/**
+ * Words a player reads come from the message catalogs (static/locales), whole sentences with named
+ * blanks: code builds no text from words.  Refused: a template literal whose literal parts hold
+ * letters, and `+` / `+=` with a string literal holding letters.  A template of something that is
+ * not words (a class name, a CSS value, an address, an id, a card's notation) is allowed where it
+ * stands, with `// eslint-disable-next-line no-restricted-syntax -- why`.
+ */
+const NO_WORDS_BUILT_IN_CODE = [
+  "error",
+  {
+    selector: "TemplateLiteral > TemplateElement[value.raw=/[A-Za-z\\u00C0-\\u024F]/]",
+    message: "Words come from the catalogs: t(\"id\", {blanks}); a template of non-words needs a commented exception.",
+  },
+  {
+    selector: "BinaryExpression[operator='+'] > Literal[value=/[A-Za-z\\u00C0-\\u024F]/]",
+    message: "No text built with +: a whole message of the catalogs, t(\"id\", {blanks}).",
+  },
+  {
+    selector: "AssignmentExpression[operator='+='] > Literal[value=/[A-Za-z\\u00C0-\\u024F]/]",
+    message: "No text built with +=: a whole message of the catalogs, t(\"id\", {blanks}).",
+  },
+];
+
+/** The modules whose words are still being moved into the catalogs (table.json, learn.json, and the
+ * social modules' later): the rule covers each as soon as it is taken off this list. */
+const WORDS_NOT_YET_IN_CATALOGS = [
+  "animation.js",
+  "attention.js",
+  "cards.js",
+  "chat.js",
+  "coach.js",
+  "dialogs.js",
+  "hand.js",
+  "howto.js",
+  "labels.js",
+  "learn-styles.js",
+  "learn-text.js",
+  "learn.js",
+  "motion.js",
+  "replay.js",
+  "seats.js",
+  "table.js",
+  "uno.js",
+].map((name) => `src/unokit/web/static/${name}`);
+
 export default [
   js.configs.recommended,
   {
@@ -11,6 +56,11 @@ export default [
       sourceType: "module",
       globals: globals.browser,
     },
+  },
+  {
+    files: ["src/unokit/web/static/**/*.js"],
+    ignores: WORDS_NOT_YET_IN_CATALOGS,
+    rules: { "no-restricted-syntax": NO_WORDS_BUILT_IN_CODE },
   },
   {
     files: ["eslint.config.js"],

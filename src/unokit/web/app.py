@@ -191,7 +191,11 @@ async def page(request: Request) -> Response:
 
 async def static_file(request: Request) -> Response:
     assets: ClientAssets = request.app.state.assets
-    return assets.file_response(request, str(request.path_params["name"]), request.path_params.get("version"))
+    params = request.path_params
+    name = str(params["name"])
+    if "lang" in params:  # a message catalog: /static/[<version>/]locales/<lang>/<namespace>.json
+        name = f"locales/{params['lang']}/{name}"
+    return assets.file_response(request, name, params.get("version"))
 
 
 async def api_options(request: Request) -> Response:
@@ -722,6 +726,8 @@ def create_app(
         WebSocketRoute("/ws", game_socket),
         Route("/static/{name}", static_file),
         Route("/static/{version}/{name}", static_file),
+        Route("/static/locales/{lang}/{name}", static_file),
+        Route("/static/{version}/locales/{lang}/{name}", static_file),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub

@@ -104,11 +104,12 @@ def join_stylesheets(page: bytes, contents: dict[str, bytes]) -> tuple[bytes, by
 
 
 class ClientAssets:
-    """Every file of ``folder`` (flat: no sub-folders), and the page ``index.html`` naming them
-    under :attr:`version`."""
+    """Every file of ``folder`` (flat, but for the message catalogs ``locales/<lang>/<namespace>.json``),
+    and the page ``index.html`` naming them under :attr:`version`."""
 
     def __init__(self, folder: Path) -> None:
-        contents = {path.name: path.read_bytes() for path in sorted(folder.glob("*")) if path.is_file()}
+        paths = [*sorted(folder.glob("*")), *sorted(folder.glob("locales/*/*.json"))]
+        contents = {path.relative_to(folder).as_posix(): path.read_bytes() for path in paths if path.is_file()}
         digest = hashlib.sha256()
         for name, body in contents.items():
             digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())

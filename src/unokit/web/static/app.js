@@ -6,15 +6,15 @@
 // address asks for.  The other modules, by concern: docs/web.md, "The browser client".
 
 import { $, toast } from "./dom.js";
-import { state, storeSeat, forgetSeat, setScreen } from "./state.js";
-import { conn, hooks } from "./connection.js";
-import { loadOptions, showStart, showJoin, watch, enterRoom, bindStart } from "./start.js";
+import { state, storeSeat, forgetSeat, setScreen, showRoomLabel } from "./state.js";
+import { conn, hooks, serverSpeaks } from "./connection.js";
+import { loadOptions, showStart, showJoin, watch, enterRoom, bindStart, relabelStart } from "./start.js";
 import { onLobby, onReading, showReading, renderLobby, bindLobby } from "./lobby.js";
 import { addLog, renderTable } from "./table.js";
 import { tableKey } from "./hand.js";
 import { showNextResult, closeResults, dropStaleDecision } from "./dialogs.js";
 import { presentUpdate, presenter } from "./animation.js";
-import { applyPrefs } from "./prefs.js";
+import { applyPrefs, prefs } from "./prefs.js";
 import { onChat, onChatHistory, chatError, bindChat } from "./chat.js";
 import { onRoomWelcome, onRoomUpdate, onMoved, onRemoved, onLeft, bindRoom, continueIfRead } from "./room.js";
 import { eventSound } from "./sound.js";
@@ -22,6 +22,7 @@ import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 import { sentence } from "./labels.js";
 import { bindSocial, socialEvent, socialMessage } from "./social.js";
+import { language, resolveLanguage, t, useLanguage } from "./i18n.js";
 
 // ------------------------------------------------------------------ loaded on demand
 
@@ -82,6 +83,7 @@ function onWelcome(message) {
   state.seat = typeof message.seat === "number" ? message.seat : null;
   state.spectator = state.seat === null;
   state.host = Boolean(message.host);
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   state.invite = message.invite || `/r/${message.code}`;
   state.hello = null;
   if (typeof message.secret === "string" && message.secret) {
@@ -89,6 +91,7 @@ function onWelcome(message) {
     storeSeat(/** @type {string} */ (state.code), message.secret, state.seat);
   }
   onRoomWelcome(message);
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   const path = `/r/${state.code}`;
   if (location.pathname !== path) history.replaceState(null, "", path);
   setScreen(state.view ? "table" : state.screen === "start" || state.screen === "join" ? "lobby" : state.screen);
@@ -97,7 +100,7 @@ function onWelcome(message) {
 /** @param {Message} message */
 function onError(message) {
   if (chatError(message)) return undefined; // said in the chat
-  const text = typeof message.message === "string" ? message.message : "Something went wrong.";
+  const text = typeof message.message === "string" ? message.message : t("toast.error");
   const code = message.code;
   if (code === "bad-rule-card" && state.expect.length) {
     const expected = state.expect.shift();
@@ -233,6 +236,28 @@ function onKey(event) {
   tableKey(event);
 }
 
+// ------------------------------------------------------------------ language
+
+/**
+ * Speak the language the settings now choose: the marked elements, the options' words and card
+ * terms (/api/options in that language), the server's words (a `lang` message) and the screen shown.
+ * Other modules redraw their words on the "unokit:language" event of `document`.
+ */
+async function changeLanguage() {
+  const lang = resolveLanguage(prefs.language);
+  if (lang === language()) return;
+  await useLanguage(lang);
+  state.options = null;
+  await loadOptions().catch(() => null);
+  if (conn.ws?.readyState === WebSocket.OPEN && serverSpeaks(lang)) conn.send({ type: "lang", lang }, true);
+  showRoomLabel();
+  if (state.screen === "start") relabelStart();
+  else if (state.screen === "join" && state.code) showJoin(state.code);
+  else if (state.screen === "lobby" && state.lobby) renderLobby();
+  else if (state.view) renderTable();
+  document.dispatchEvent(new CustomEvent("unokit:language", { detail: lang }));
+}
+
 // ------------------------------------------------------------------ start-up
 
 function route() {
@@ -260,6 +285,7 @@ function bind() {
   presenter.showResults = showNextResult;
   bindStart();
   $("#replay-button").addEventListener("click", () => {
+    // eslint-disable-next-line no-restricted-syntax -- an address, not words
     history.pushState(null, "", `/r/${state.code}?replay`);
     openReplay(/** @type {string} */ (state.code));
   });
@@ -273,15 +299,23 @@ function bind() {
   });
   bindSettings();
   bindSocial();
+  document.addEventListener("unokit:prefs", (event) => {
+    if (/** @type {CustomEvent} */ (event).detail?.name === "language") changeLanguage();
+  });
   document.addEventListener("keydown", onKey);
   window.addEventListener("popstate", () => location.reload());
   window.addEventListener("online", () => conn.wanted && conn.ensure());
 }
 
+// the page's words before it is drawn (only the chosen language's catalogs), and the options in that
+// language beside them (useLanguage sets the language at once)
+const words = useLanguage(resolveLanguage(prefs.language));
+const options = loadOptions();
+await Promise.all([words.catch((error) => console.error(error)), options.catch(() => null)]);
 applyPrefs();
 bind();
 route();
-loadOptions()
+options
   .then(() => {
     if (state.screen === "lobby") renderLobby();
   })

@@ -2,8 +2,33 @@
 // Messages are handed to the handler that app.js registers, so this module imports no screen.
 
 import { $, show, toast } from "./dom.js";
-import { state } from "./state.js";
+import { state, stored } from "./state.js";
 import { lookFields } from "./prefs.js";
+import { language, t } from "./i18n.js";
+
+/** Where the languages the server speaks are remembered (boot.js reads them for its early `resume`). */
+export const SERVER_LANGUAGES_KEY = "unokit.languages";
+
+/**
+ * Whether the server takes `lang` in messages: /api/options lists the languages it speaks (this
+ * answer, or a former one remembered on the device).
+ * @param {string} lang
+ */
+export function serverSpeaks(lang) {
+  const languages = state.options?.languages ?? stored((storage) => JSON.parse(storage.getItem(SERVER_LANGUAGES_KEY) ?? "[]"), []);
+  return Array.isArray(languages) && languages.includes(lang);
+}
+
+/**
+ * A first message of a socket (create, join, resume, spectate) in the page's language.
+ * @template {Record<string, unknown>} T
+ * @param {T} hello
+ * @returns {T}
+ */
+export function withLanguage(hello) {
+  const lang = language();
+  return serverSpeaks(lang) ? { ...hello, lang } : hello;
+}
 
 /** What the rest of the page registers: the message router and the table's redraw. */
 export const hooks = {
@@ -45,11 +70,19 @@ export const conn = {
       }
       if (message && typeof message === "object") hooks.message(message);
     };
-    if (early && ws.readyState === WebSocket.OPEN) opened(); // its hello is sent
+    // boot.js's early resume says the language it resolved: one resolved differently here is told at once
+    const tellLanguage = () => {
+      if (early && early.hello.lang !== language() && serverSpeaks(language())) this.send({ type: "lang", lang: language() }, true);
+    };
+    if (early && ws.readyState === WebSocket.OPEN) {
+      opened(); // its hello is sent
+      tellLanguage();
+    }
     ws.addEventListener("open", () => {
       opened();
       const hello = early ? null : helloMessage();
       if (hello) ws.send(JSON.stringify(hello));
+      tellLanguage();
     });
     for (const data of early?.messages ?? []) received(data);
     if (early) early.messages = null;
@@ -78,7 +111,7 @@ export const conn = {
       this.ws.send(JSON.stringify(message));
       return true;
     }
-    if (!quiet) toast("Not connected: reconnecting…");
+    if (!quiet) toast(t("toast.offline"));
     return false;
   },
 
@@ -90,12 +123,13 @@ export const conn = {
 /** @param {"connecting" | "connected" | "reconnecting"} status */
 function setConn(status) {
   const node = $("#conn");
-  node.textContent = { connecting: "connecting…", connected: "online", reconnecting: "reconnecting…" }[status];
+  node.textContent = t({ connecting: "conn.connecting", connected: "conn.connected", reconnecting: "conn.reconnecting" }[status]);
   node.dataset.status = status;
   show(node);
 }
 
 function socketAddress() {
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 }
 
@@ -120,10 +154,10 @@ function takeEarlySocket(hello) {
 /** What to send when a socket opens: resume a held seat, else the pending create / join / spectate. */
 function helloMessage() {
   if (state.code && state.secret) {
-    return { type: "resume", code: state.code, secret: state.secret, version: state.version };
+    return withLanguage({ type: "resume", code: state.code, secret: state.secret, version: state.version });
   }
-  if (state.code && state.spectator) return { type: "spectate", code: state.code, version: state.version };
-  return state.hello;
+  if (state.code && state.spectator) return withLanguage({ type: "spectate", code: state.code, version: state.version });
+  return state.hello && withLanguage(state.hello);
 }
 
 /**
@@ -136,7 +170,7 @@ export function startConnection(hello) {
   state.view = null;
   state.lobby = null;
   state.version = 0;
-  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(hello));
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(withLanguage(hello)));
   else conn.connect();
 }
 

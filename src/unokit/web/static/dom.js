@@ -86,6 +86,7 @@ export function morphChildren(parent, models) {
  * @param {string} text
  * @param {string} [title]
  */
+// eslint-disable-next-line no-restricted-syntax -- class names, not words
 export const badge = (kind, text, title) => el("span", { class: `badge ${kind}`, text, title });
 
 /** @param {HTMLElement} node */
@@ -123,4 +124,19 @@ export function scrollToEnd(...nodes) {
     });
   }
   for (const node of nodes) if (node) scrollingToEnd.add(node);
+}
+
+/** Stands for an element in a message's blank: `t("join.title", { code: MARK })` (see `textAround`). */
+export const MARK = "\u0001";
+
+/**
+ * Make `node` say `text`, with the element `inner` where `text` holds MARK: a whole message around
+ * an element (the room code in "Join room ABCD"), in the word order of the language.
+ * @param {Element} node
+ * @param {string} text
+ * @param {Element} inner
+ */
+export function textAround(node, text, inner) {
+  const [before, after = ""] = text.split(MARK);
+  node.replaceChildren(before, inner, after);
 }

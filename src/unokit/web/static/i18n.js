@@ -67,7 +67,10 @@ export function language() {
 export async function loadNamespace(namespace) {
   const key = `${current}/${namespace}`;
   if (loaded.has(key)) return;
-  const response = await fetch(`/static/locales/${key}.json`);
+  // beside this module: under the page's version, so kept for good like the code
+  // eslint-disable-next-line no-restricted-syntax -- a file's address, not words
+  const response = await fetch(new URL(`locales/${key}.json`, import.meta.url));
+  // eslint-disable-next-line no-restricted-syntax -- for developers, in the console, not words
   if (!response.ok) throw new Error(`no catalog ${key}: ${response.status}`);
   /** @type {Record<string, Message>} */
   const catalog = await response.json();
@@ -122,6 +125,7 @@ function format(message, params) {
 export function t(id, params = {}) {
   const message = messages.get(id);
   if (message === undefined) {
+    // eslint-disable-next-line no-restricted-syntax -- for developers, in the console, not words
     console.error(`no message ${id} in ${current}`);
     return id;
   }

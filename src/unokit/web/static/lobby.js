@@ -1,13 +1,13 @@
 // The lobby: seats (the host's crown, removing a player), host controls, the room's rules and options,
 // leaving, the invite link and its QR code, the rule-card editor, and "Play now"'s bots and start.
 
-import { $, badge, el, show, toast } from "./dom.js";
+import { $, MARK, badge, el, show, textAround, toast } from "./dom.js";
 import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { botLabel, optionsInWords, rulesInWords } from "./start.js";
-import { plural } from "./labels.js";
+import { t } from "./i18n.js";
 import { loadSite, shareLink, site } from "./links.js";
-import { avatarNode } from "./social.js";
+import { avatarNode, voiceBadge } from "./social.js";
 
 const READ_DELAY_MS = 300;
 
@@ -41,16 +41,17 @@ function quickPlay() {
 let quickFilled = false;
 
 /** @type {Record<string, string>} */
-const KIND_WORDS = { human: "player", bot: "bot", open: "open" };
+const KIND_WORDS = { human: "lobby.seat.human", bot: "lobby.seat.bot", open: "lobby.seat.open" };
 
 export function renderLobby() {
   const lobby = state.lobby;
   if (!lobby) return;
   $("#lobby-code").textContent = state.code;
+  textAround($("#lobby-title"), t("lobby.title", { code: MARK }), $("#lobby-code"));
   renderInvite();
   const changed = rulesInWords(changedRules(lobby.rules ?? {}, lobby.edition));
-  const bots = `${botLabel(lobby.bot, true)} bots`;
-  $("#lobby-rules").textContent = [editionTitle(lobby.edition), `${lobby.players ?? lobby.seats.length} seats`, bots, ...changed].join(" · ");
+  const seats = t("lobby.seats", { count: lobby.players ?? lobby.seats.length });
+  $("#lobby-rules").textContent = [editionTitle(lobby.edition), seats, botLabel(lobby.bot, true), ...changed].join(" · ");
   $("#lobby-options").replaceChildren(...optionsInWords(lobby.options).map((text) => el("li", { text })));
   const list = $("#lobby-seats");
   list.replaceChildren();
@@ -59,34 +60,36 @@ export function renderLobby() {
     if (seat.kind === "open") open += 1;
     const isMe = seat.seat === state.seat;
     const isHost = seat.seat === lobby.host;
-    const badges = [badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind)];
-    if (isHost) badges.push(badge("host", "host"));
-    if (seat.away) badges.push(badge("away", "away"));
-    if (seat.voice) badges.push(badge("voice", "🎙 voice", "in the voice chat"));
+    // eslint-disable-next-line no-restricted-syntax -- a class name, not words
+    const badges = [badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ? t(KIND_WORDS[seat.kind]) : seat.kind)];
+    if (isHost) badges.push(badge("host", t("lobby.seat.host")));
+    if (seat.away) badges.push(badge("away", t("lobby.seat.away")));
+    if (seat.voice) badges.push(voiceBadge());
     if (lobby.rule_cards && seat.kind === "human") {
-      badges.push(badge(seat.ready ? "ready" : "", seat.ready ? "cards written" : "writing"));
+      badges.push(badge(seat.ready ? "ready" : "", t(seat.ready ? "lobby.seat.ready" : "lobby.seat.writing")));
     }
     let control = null;
     if (state.host && !isMe) {
       const free = seat.kind === "open";
       if (free || seat.kind === "bot") {
-        control = el("button", { text: free ? "Add bot" : "Remove bot", dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) });
+        control = el("button", { text: t(free ? "lobby.add_bot" : "lobby.remove_bot"), dataset: { seat: seat.seat }, onclick: () => setBot(seat.seat, free) });
       } else if (seat.kind === "human") {
         control = el("button", {
           class: "kick",
-          text: "Remove",
-          title: `Remove ${seat.name} from the room`,
+          text: t("lobby.kick"),
+          title: t("lobby.kick.title", { name: seat.name }),
           dataset: { seat: seat.seat },
           onclick: () => conn.send({ type: "kick", seat: seat.seat }),
         });
       }
     }
-    const name = isMe ? "You" : seat.name; // an open seat's: "Seat N"
+    const name = isMe ? t("page.you") : seat.name; // an open seat's: "Seat N"
     list.append(
       el(
         "li",
+        // eslint-disable-next-line no-restricted-syntax -- class names, not words
         { class: `seat-row${isMe ? " me" : ""}${isHost ? " host" : ""}`, dataset: { seat: seat.seat, kind: seat.kind } },
-        isHost ? el("span", { class: "crown", title: "Host", "aria-label": "Host", text: "👑" }) : null, // read as "Host" too
+        isHost ? el("span", { class: "crown", title: t("lobby.host"), "aria-label": t("lobby.host"), text: "👑" }) : null, // read as "Host" too
         seat.kind === "open" ? null : avatarNode(seat, seat.name, seat.seat, "mini"),
         el("span", { class: "seat-name", text: name, title: isMe ? seat.name : null }),
         el("span", { class: "badges" }, badges),
@@ -100,10 +103,10 @@ export function renderLobby() {
   const hostName = lobby.seats.find((seat) => seat.seat === lobby.host)?.name;
   wait.textContent =
     state.seat === null
-      ? "You are watching this room."
+      ? t("lobby.wait.watching")
       : hostName
-        ? `Waiting for ${hostName} (the host) to start.`
-        : "Nobody hosts this room now: the next player to join or come back will.";
+        ? t("lobby.wait.host", { name: hostName })
+        : t("lobby.wait.no_host");
   show($("#leave-room"), state.seat !== null);
   $("#fill-bots").toggleAttribute("disabled", open === 0);
   $("#start-game").toggleAttribute("disabled", open > 0);
@@ -113,14 +116,16 @@ export function renderLobby() {
 /** The invite link (on the address friends reach), a word on who can open it, its QR code. */
 function renderInvite() {
   if (!state.code) return;
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   /** @type {HTMLInputElement} */ ($("#invite-link")).value = shareLink(state.invite || `/r/${state.code}`);
   const note = $("#invite-note");
   note.textContent = site.localOnly
-    ? "Only this computer can open this link: to let friends on your network in, run the server with --host 0.0.0.0."
-    : site.network ? "Friends on the same network (Wi-Fi) open it, or scan the code." : "";
+    ? t("lobby.invite.local_only")
+    : site.network ? t("lobby.invite.network") : "";
   show(note, Boolean(note.textContent));
   show($("#invite-qr-box"), !site.localOnly);
   const qr = $("#invite-qr");
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   const source = `/api/rooms/${state.code}/qr.svg`;
   if (qr.getAttribute("src") !== source) qr.setAttribute("src", source);
 }
@@ -158,6 +163,7 @@ function fillBots() {
 }
 
 /** @param {number} index */
+// eslint-disable-next-line no-restricted-syntax -- a CSS selector, not words
 const ruleInput = (index) => /** @type {HTMLInputElement} */ ($(`#rule-inputs [name=rule-${index}]`));
 
 function renderRuleEditor() {
@@ -180,22 +186,26 @@ function renderRuleEditor() {
         el("input", {
           type: "text",
           maxlength: 120,
+          // eslint-disable-next-line no-restricted-syntax -- a field's name, not words
           name: `rule-${index}`,
           placeholder: placeholders[index % placeholders.length],
-          "aria-label": `Rule card ${index + 1}`,
         })
       );
       input.value = mine[index]?.text ?? "";
       input.addEventListener("input", () => scheduleReading(index));
       const reading = el("p", { class: "reading muted", dataset: { index }, "aria-live": "polite" });
-      box.append(el("div", { class: "rule-input" }, el("label", {}, `Card ${index + 1}`, " ", input), reading));
+      box.append(el("div", { class: "rule-input" }, el("label", {}, el("span", { class: "rule-card-name" }), " ", input), reading));
       if (mine[index]) showReading(index, mine[index].text, mine[index].reading, mine[index].enforced);
     }
   }
-  const status = $("#rule-status");
-  if (mine.length) {
-    status.textContent = `Submitted ${plural(mine.length, "rule card")}. You may change them until the start.`;
+  for (let index = 0; index < cards.count; index += 1) {
+    // named each time: the words follow the page's language
+    ruleInput(index).setAttribute("aria-label", t("lobby.rules.card_label", { number: index + 1 }));
+    // eslint-disable-next-line no-restricted-syntax -- a CSS selector, not words
+    $(`#rule-inputs .rule-input:nth-child(${index + 1}) .rule-card-name`).textContent = t("lobby.rules.card", { number: index + 1 });
   }
+  const status = $("#rule-status");
+  if (mine.length) status.textContent = t("lobby.rules.submitted", { count: mine.length });
 }
 
 /** @type {Map<number, number>} */
@@ -240,15 +250,21 @@ export function onReading(message) {
  */
 export function showReading(index, text, reading, enforced) {
   const input = ruleInput(index);
+  // eslint-disable-next-line no-restricted-syntax -- a CSS selector, not words
   const node = $(`#rule-inputs .reading[data-index="${index}"]`);
   if (!input || !node) return;
   if (text && input.value !== text && input.value.trim() !== text.trim()) return; // outdated reply
   const [kind, head] =
-    enforced === true ? ["enforced", "Enforced"] : enforced === false ? ["honour", "Honour task"] : [text ? "bad" : "muted", "Cannot be written"];
+    enforced === true
+      ? ["enforced", t("lobby.rules.enforced")]
+      : enforced === false
+        ? ["honour", t("lobby.rules.honour")]
+        : [text ? "bad" : "muted", t("lobby.rules.unreadable")];
+  // eslint-disable-next-line no-restricted-syntax -- class names, not words
   node.className = `reading ${kind}`;
   node.replaceChildren();
   // the reading without its leading "enforced:" / "honour task:", shown as a heading instead
-  if (text) node.append(el("strong", { text: `${head}: ` }), String(reading ?? "").replace(/^(enforced|honour task):\s*/i, ""));
+  if (text) node.append(el("strong", { text: t("lobby.rules.head", { head }) }), " ", String(reading ?? "").replace(/^(enforced|honour task):\s*/i, ""));
 }
 
 /** @param {SubmitEvent} event */
@@ -264,7 +280,7 @@ function onSubmitRules(event) {
   }
   if (!conn.send({ type: "rule_cards", texts })) return;
   state.expect.push({ kind: "submit" });
-  $("#rule-status").textContent = "Submitting…";
+  $("#rule-status").textContent = t("lobby.rules.submitting");
   setTimeout(() => takeExpected("submit"), 3000); // the lobby message that follows confirms
 }
 
@@ -283,7 +299,7 @@ async function copyInvite() {
     input.select();
     copied = document.execCommand?.("copy");
   }
-  toast(copied ? "Invite link copied." : "Select the link and copy it.");
+  toast(t(copied ? "toast.copied" : "toast.copy_failed"));
 }
 
 export function bindLobby() {

@@ -1,7 +1,8 @@
 // The player's preferences, kept in localStorage: sound, motion speed, colour-blind marks,
-// notifications, and the avatar and colour the player shows at the table.  Every change is told on `document` as "unokit:prefs".
+// notifications, hints, the page's language, and the avatar and colour the player shows at the table.  Every change is told on `document` as "unokit:prefs".
 
 import { stored } from "./state.js";
+import { isLanguage } from "./i18n.js";
 
 const PREFS_KEY = "unokit.prefs";
 
@@ -15,6 +16,7 @@ const PREFS_KEY = "unokit.prefs";
  * @property {boolean} hints a Hint button on your turn (the bot's move, asked of the server)
  * @property {string | null} avatar the avatar shown on this player's seat (one of `AVATARS`; null: their initial)
  * @property {string | null} colour the colour of their seat (one of `COLOURS`; null: the seat's own)
+ * @property {"auto" | import("./i18n.js").Language} language "auto": the browser's languages decide
  */
 
 /** The avatars and colours a player may choose (the server's sets: unokit.web.social). */
@@ -22,7 +24,7 @@ export const AVATARS = ["fox", "cat", "owl", "frog", "panda", "tiger", "octopus"
 export const COLOURS = ["red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink", "slate"];
 
 /** @type {Prefs} */
-const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false, avatar: null, colour: null };
+const DEFAULTS = { muted: false, speed: "normal", colourBlind: false, notify: false, hints: false, language: "auto", avatar: null, colour: null };
 
 /** How long motion lasts at each speed, as a factor of its normal duration. */
 const SPEED_FACTORS = { slow: 1.6, normal: 1, fast: 0.45 };
@@ -39,6 +41,7 @@ function load() {
     if (typeof saved.hints === "boolean") prefs.hints = saved.hints;
     if (AVATARS.includes(saved.avatar)) prefs.avatar = saved.avatar;
     if (COLOURS.includes(saved.colour)) prefs.colour = saved.colour;
+    if (isLanguage(saved.language)) prefs.language = saved.language;
   }
   return prefs;
 }

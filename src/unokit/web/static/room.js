@@ -7,6 +7,7 @@ import { conn } from "./connection.js";
 import { showStart } from "./start.js";
 import { resetChat } from "./chat.js";
 import { capitalize, seatList } from "./labels.js";
+import { t } from "./i18n.js";
 
 /**
  * A late arrival watches until the next round, when they take seat `seat`.
@@ -74,6 +75,7 @@ const seatInfo = (seat) => state.seats.find((entry) => entry.seat === seat);
 const banner = (role, icon, text, button) =>
   el(
     "div",
+    // eslint-disable-next-line no-restricted-syntax -- class names, not words
     { class: `banner ${role}`, dataset: { role } },
     el("span", { class: "banner-icon", "aria-hidden": "true", text: icon }),
     el("span", { class: "banner-text", text }),
@@ -81,21 +83,21 @@ const banner = (role, icon, text, button) =>
   );
 
 /** Draw the banners above the table and the rematch vote (also in the match results). */
-function renderRoomBanner() {
+export function renderRoomBanner() {
   const box = $("#room-banner");
   const parts = [];
   if (state.screen === "table") {
     if (state.claimedSeat !== null) {
-      const was = seatInfo(state.claimedSeat)?.name ?? `Bot ${state.claimedSeat}`;
-      parts.push(banner("claimed", "🪑", `You take seat ${state.claimedSeat} (was ${was}) at the next round. Until then you are watching.`));
+      const was = seatInfo(state.claimedSeat)?.name ?? t("page.bot_name", { number: state.claimedSeat });
+      parts.push(banner("claimed", "🪑", t("page.banner.claimed", { seat: state.claimedSeat, was })));
     }
     if (state.seat !== null && seatInfo(state.seat)?.auto && !state.rematch) {
       parts.push(
         banner(
           "auto",
           "🤖",
-          "The bot is playing for you.",
-          el("button", { id: "im-back", class: "primary", text: "I'm back", onclick: () => conn.send({ type: "back" }) }),
+          t("page.banner.auto"),
+          el("button", { id: "im-back", class: "primary", text: t("page.banner.back"), onclick: () => conn.send({ type: "back" }) }),
         ),
       );
     }
@@ -105,6 +107,7 @@ function renderRoomBanner() {
   show(box, parts.length > 0);
   // the felt leaves the banners room, so that the table still fits the window
   const height = parts.length ? box.getBoundingClientRect().height + 10 : 0;
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   document.documentElement.style.setProperty("--banner-h", `${Math.ceil(height)}px`);
   renderResultsRematch();
   renderLeave();
@@ -134,16 +137,17 @@ function rematchBox(id) {
   const player = state.seat !== null && seatInfo(state.seat)?.kind === "human";
   const voted = player && rematch.votes.includes(/** @type {number} */ (state.seat));
   const lines = [];
-  if (rematch.votes.length) lines.push(`Ready for a rematch: ${names(rematch.votes)}.`);
-  if (rematch.waiting.length) lines.push(`Waiting for ${names(rematch.waiting)}.`);
-  if (!lines.length) lines.push(player ? "Play again with the same seats and rules?" : "The players may ask for a rematch; you will follow them.");
+  if (rematch.votes.length) lines.push(t("page.rematch.ready", { names: names(rematch.votes) }));
+  if (rematch.waiting.length) lines.push(t("page.rematch.waiting", { names: names(rematch.waiting) }));
+  if (!lines.length) lines.push(t(player ? "page.rematch.ask" : "page.rematch.follow"));
   return el(
     "div",
     { id, class: "rematch-box", dataset: { role: "rematch" } },
     player
       ? el("button", {
+          // eslint-disable-next-line no-restricted-syntax -- class names, not words
           class: `rematch-button ${voted ? "" : "primary"}`.trim(),
-          text: voted ? "✓ Rematch asked" : "Rematch",
+          text: t(voted ? "page.rematch.asked" : "page.rematch.button"),
           disabled: voted,
           onclick: () => conn.send({ type: "rematch" }),
         })
@@ -164,6 +168,7 @@ export function onMoved(message) {
   if (seated) storeSeat(code, message.secret, message.seat);
   closeSocket();
   // an old link of the room: the seat this browser was given in the rematch, if any, else watch it
+  // eslint-disable-next-line no-restricted-syntax -- addresses, not words
   location.assign(seated || storedSeat(code) ? `/r/${code}` : `/r/${code}?watch`);
 }
 
@@ -173,15 +178,15 @@ export function onMoved(message) {
  */
 export function onRemoved(message) {
   if (state.code) forgetSeat(state.code);
-  const text = typeof message.message === "string" && message.message ? message.message : "the host removed you from the room";
-  backToStart(`${capitalize(text)}.`);
+  const text = typeof message.message === "string" && message.message ? `${capitalize(message.message)}.` : t("toast.removed");
+  backToStart(text);
 }
 
 /** This connection left the room (a seat in a match is kept for a return). */
 export function onLeft() {
   if (state.code && !state.view) forgetSeat(state.code);
   const match = Boolean(state.view) && !state.finished;
-  backToStart(match ? "You left the match: the bot plays for you. Open the room's link to come back." : "You left the room.");
+  backToStart(t(match ? "toast.left_match" : "toast.left_room"));
 }
 
 function closeSocket() {
@@ -217,7 +222,7 @@ function renderLeave() {
   const button = $("#leave-match");
   const atTable = state.screen === "table" && Boolean(state.code);
   show(button, atTable);
-  button.title = leavingHandsOver() ? "Leave the match: the bot plays your seat until you come back" : "Leave the table";
+  button.title = t(leavingHandsOver() ? "page.leave.title_match" : "page.leave.title");
   if (!atTable) askLeave(false);
 }
 
@@ -243,7 +248,6 @@ function buildLeave() {
   const button = el("button", {
     id: "leave-match",
     class: "leave-button",
-    text: "Leave",
     "aria-haspopup": "dialog",
     "aria-expanded": "false",
     "aria-controls": "leave-confirm",
@@ -253,31 +257,40 @@ function buildLeave() {
   const box = el(
     "div",
     { id: "leave-confirm", class: "leave-confirm", role: "dialog", "aria-labelledby": "leave-confirm-title", hidden: true },
-    el("h2", { id: "leave-confirm-title", text: "Leave the match?" }),
-    el("p", { text: "The bot plays your seat from now on. Open the room's link again to take your seat back." }),
+    el("h2", { id: "leave-confirm-title" }),
+    el("p", { id: "leave-confirm-text" }),
     el(
       "div",
       { class: "row" },
       el("button", {
         id: "leave-confirmed",
         class: "danger",
-        text: "Leave",
         onclick: () => {
           askLeave(false);
           conn.send({ type: "leave" });
         },
       }),
-      el("button", { id: "leave-stay", class: "primary", text: "Stay", onclick: () => askLeave(false) }),
+      el("button", { id: "leave-stay", class: "primary", onclick: () => askLeave(false) }),
     ),
   );
   $("#topbar .topbar-tools").prepend(button);
   $("#topbar").append(box);
+  labelLeave();
   box.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {
       askLeave(false);
       button.focus();
     }
   });
+}
+
+/** The words of the Leave button and its confirmation, in the page's language. */
+function labelLeave() {
+  $("#leave-match").textContent = t("page.leave");
+  $("#leave-confirmed").textContent = t("page.leave");
+  $("#leave-stay").textContent = t("page.leave.stay");
+  $("#leave-confirm-title").textContent = t("page.leave.confirm_title");
+  $("#leave-confirm-text").textContent = t("page.leave.confirm_text");
 }
 
 /** Hide the banners on the other screens; the top bar's Leave; `continue` once the results close. */
@@ -290,5 +303,9 @@ export function bindRoom() {
   document.addEventListener("unokit:screen", () => {
     renderRoomBanner();
     renderLeave();
+  });
+  document.addEventListener("unokit:language", () => {
+    labelLeave();
+    renderRoomBanner(); // its words, the Leave button's title too
   });
 }

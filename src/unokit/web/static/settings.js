@@ -1,8 +1,9 @@
 // The top bar's mute button and settings menu (sound, motion speed, colour-blind marks, turn
-// notifications, hints), made of native controls so that the keyboard works; Escape closes it.
+// notifications, hints, language), made of native controls so that the keyboard works; Escape closes it.
 
-import { $, $$, show } from "./dom.js";
+import { $, $$, el, show } from "./dom.js";
 import { prefs, setPref } from "./prefs.js";
+import { LANGUAGES, LANGUAGE_NAMES, isLanguage, t } from "./i18n.js";
 import { askNotificationPermission } from "./attention.js";
 import { playSound } from "./sound.js";
 
@@ -43,6 +44,7 @@ function menu() {
 
 /** @param {string} selector */
 const input = (selector) => /** @type {HTMLInputElement} */ ($(selector));
+const languageSelect = () => /** @type {HTMLSelectElement} */ ($("#pref-language"));
 const speeds = () => /** @type {HTMLInputElement[]} */ ($$('#settings-menu input[name="pref-speed"]'));
 
 function openMenu(open = true) {
@@ -70,7 +72,7 @@ function syncControls() {
     mute.replaceChildren(speakerIcon(prefs.muted));
     mute.dataset.muted = String(prefs.muted);
   }
-  const label = prefs.muted ? "Sound off: turn the sound on" : "Sound on: mute";
+  const label = t(prefs.muted ? "settings.sound_off" : "settings.sound_on");
   mute.title = label;
   mute.setAttribute("aria-label", label);
   input("#pref-muted").checked = prefs.muted;
@@ -79,6 +81,15 @@ function syncControls() {
   input("#pref-hints").checked = prefs.hints;
   const allowed = "Notification" in window && Notification.permission === "granted";
   input("#pref-notify").checked = prefs.notify && allowed;
+  languageSelect().value = prefs.language;
+}
+
+/** The language choice: Automatic (the browser's languages), then each language in its own name. */
+function buildLanguageChoice() {
+  const choices = [el("option", { value: "auto", text: t("settings.language.auto") })];
+  for (const lang of LANGUAGES) choices.push(el("option", { value: lang, lang, text: LANGUAGE_NAMES[lang] }));
+  languageSelect().replaceChildren(...choices);
+  languageSelect().value = prefs.language;
 }
 
 /** @param {string} text */
@@ -98,13 +109,13 @@ async function onNotifyChange(event) {
   }
   if (!("Notification" in window)) {
     box.checked = false;
-    notifyNote("This browser cannot show notifications.");
+    notifyNote(t("settings.notify.unsupported"));
     return;
   }
   const allowed = await askNotificationPermission();
   box.checked = allowed;
   setPref("notify", allowed);
-  notifyNote(allowed ? "" : "Notifications are blocked for this site: allow them in the browser's site settings.");
+  notifyNote(allowed ? "" : t("settings.notify.blocked"));
 }
 
 export function bindSettings() {
@@ -129,6 +140,16 @@ export function bindSettings() {
   $("#pref-notify").addEventListener("change", onNotifyChange);
   const hints = input("#pref-hints");
   hints.addEventListener("change", () => setPref("hints", hints.checked));
+  buildLanguageChoice();
+  const languages = languageSelect();
+  languages.addEventListener("change", () => {
+    const value = languages.value;
+    setPref("language", isLanguage(value) ? value : "auto");
+  });
+  document.addEventListener("unokit:language", () => {
+    buildLanguageChoice(); // "Automatic" in the new language
+    syncControls();
+  });
   $("#settings-close").addEventListener("click", closeMenu);
   menu().addEventListener("keydown", (event) => {
     event.stopPropagation(); // the table's keys do not act from the menu

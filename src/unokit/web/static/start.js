@@ -2,11 +2,12 @@
 // code), the join page of /r/CODE (join, take a bot's seat, watch or replay, as the room allows) and
 // the words every option is shown with.
 
-import { $, $$, el, show, toast } from "./dom.js";
-import { state, editionTitle, storedSeat, rememberName, savedName, setScreen } from "./state.js";
-import { conn, startConnection } from "./connection.js";
+import { $, $$, MARK, el, show, textAround, toast } from "./dom.js";
+import { state, editionTitle, storedSeat, rememberName, savedName, setScreen, stored } from "./state.js";
+import { conn, startConnection, SERVER_LANGUAGES_KEY } from "./connection.js";
 import { cardNode } from "./cards.js";
-import { capitalize, plural } from "./labels.js";
+import { capitalize } from "./labels.js";
+import { language, setTerms, t } from "./i18n.js";
 
 /** @typedef {Omit<HTMLFormElement, "name"> & {name: HTMLInputElement} & Record<string, any>} Form a form with its named fields */
 
@@ -16,15 +17,40 @@ const asForm = (node) => /** @type {Form} */ (/** @type {unknown} */ (node));
 /** Between two refreshes of the public rooms. */
 const PUBLIC_REFRESH_MS = 4000;
 const QUICK_SEATS = 4;
-const QUICK_NAME = "Player";
 
-/** The game options of `/api/options`, fetched once. */
+/** @type {{lang: string, answer: Promise<Options>} | null} the request of /api/options under way */
+let optionsLoading = null;
+
+/** @param {string} lang */
+async function fetchOptions(lang) {
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
+  const response = await fetch(`/api/options?lang=${lang}`);
+  // eslint-disable-next-line no-restricted-syntax -- for developers, in the console, not words
+  if (!response.ok) throw new Error(`options: HTTP ${response.status}`);
+  return /** @type {Options} */ (await response.json());
+}
+
+/**
+ * The game options of `/api/options` in the page's language, fetched once per language; their card
+ * terms go to i18n.js, the languages the server speaks are remembered (connection.js, boot.js).
+ * @returns {Promise<Options>}
+ */
 export async function loadOptions() {
   if (state.options) return state.options;
-  const response = await fetch("/api/options");
-  if (!response.ok) throw new Error(`options: HTTP ${response.status}`);
-  state.options = /** @type {Options} */ (await response.json());
-  return state.options;
+  const lang = language();
+  if (optionsLoading?.lang !== lang) optionsLoading = { lang, answer: fetchOptions(lang) };
+  const loading = optionsLoading;
+  const options = await loading.answer.finally(() => {
+    if (optionsLoading === loading) optionsLoading = null;
+  });
+  if (lang !== language()) return loadOptions(); // the language changed meanwhile
+  if (state.options) return state.options;
+  state.options = options;
+  setTerms(options.terms);
+  if (Array.isArray(options.languages)) {
+    stored((storage) => storage.setItem(SERVER_LANGUAGES_KEY, JSON.stringify(options.languages)), undefined);
+  }
+  return options;
 }
 
 // --- words
@@ -38,25 +64,37 @@ const EDITION_CARDS = {
   "all-wild": ["WS2", "WT2", "WX"],
 };
 
-/** A line of help under each room option (the rule options' come from the server). */
+/** The message of the line of help under each room option (the rule options' come from the server). */
 /** @type {Record<string, string>} */
 const OPTION_HELP = {
-  seats: "Players and bots around the table, 2 to 10. Empty seats can be filled with bots in the lobby.",
-  bot: "How well the bots that fill empty seats play.",
-  timer: "Time for each move; when it runs out a bot plays that move and keeps the seat until the player is back.",
-  public: "The room is listed under “Open rooms” on this page, so anyone can join while seats are free.",
-  late_join: "During a match a newcomer takes over a bot's seat from the next round, and watches until then.",
+  seats: "start.help.seats",
+  bot: "start.help.bot",
+  timer: "start.help.timer",
+  public: "start.help.public",
+  late_join: "start.help.late_join",
 };
 
-/** @type {Record<string, string>} */
-const BOT_LABELS = {
-  random: "Easy: plays any card it may",
-  heuristic: "Normal: plays sensibly",
-  ismcts: "Hard: thinks ahead",
+/** The messages of each bot level: in the form, and the lobby's "Normal bots". */
+/** @type {Record<string, {label: string, bots: string}>} */
+const BOT_WORDS = {
+  random: { label: "start.bot.random", bots: "lobby.bots.random" },
+  heuristic: { label: "start.bot.heuristic", bots: "lobby.bots.heuristic" },
+  ismcts: { label: "start.bot.ismcts", bots: "lobby.bots.ismcts" },
 };
-/** @type {Record<string, string>} */
-const BOT_SHORT = { random: "easy", heuristic: "normal", ismcts: "hard" };
 
+/** The presets' names (the server's ids). */
+/** @type {Record<string, string>} */
+const PRESET_NAMES = {
+  official: "start.preset.official",
+  house: "start.preset.house",
+  party: "start.preset.party",
+  "no-mercy": "start.preset.no_mercy",
+  teams: "start.preset.teams",
+  chaos: "start.preset.chaos",
+};
+
+/** The room form's fields with a line of help under them. */
+const HELPED_FIELDS = ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"];
 const TIMER_CHOICES = [0, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300];
 const FIXED_OPTIONS = new Set(["target_score", "scoring", "deck"]);
 
@@ -85,17 +123,20 @@ const choiceLabel = (name, choice) => state.options?.rules?.[name]?.choice_label
  */
 const itemLabel = (name, index) => Object.values(state.options?.rules?.[name]?.choice_labels ?? {})[index] ?? `#${index + 1}`;
 
-/** @param {string | undefined} level */
-export function botLabel(level, short = false) {
-  const key = level ?? "heuristic";
-  return (short ? BOT_SHORT[key] : BOT_LABELS[key]) ?? humanize(key);
+/**
+ * A bot level in words: the form's label, or the lobby's "Normal bots" (`bots`).
+ * @param {string | undefined} level
+ */
+export function botLabel(level, bots = false) {
+  const words = BOT_WORDS[level ?? "heuristic"];
+  return words ? t(bots ? words.bots : words.label) : humanize(level ?? "");
 }
 
 /** @param {number} seconds */
 function timerLabel(seconds) {
-  if (!seconds) return "Off: no time limit";
-  if (seconds % 60 === 0) return `${plural(seconds / 60, "minute")} per move`;
-  return `${seconds} seconds per move`;
+  if (!seconds) return t("start.timer.off");
+  if (seconds % 60 === 0) return t("start.timer.minutes", { count: seconds / 60 });
+  return t("start.timer.seconds", { count: seconds });
 }
 
 /**
@@ -105,9 +146,9 @@ function timerLabel(seconds) {
 export function optionsInWords(options) {
   if (!options) return [];
   return [
-    options.timer ? `Turn timer: ${timerLabel(options.timer)}` : "No turn timer",
-    options.public ? "Listed publicly" : "Invite only",
-    options.late_join ? "Latecomers take a bot's seat" : "No latecomers",
+    options.timer ? t("start.options.timer", { timer: timerLabel(options.timer) }) : t("start.options.no_timer"),
+    t(options.public ? "start.options.public" : "start.options.private"),
+    t(options.late_join ? "start.options.late_join" : "start.options.no_late_join"),
   ];
 }
 
@@ -116,9 +157,9 @@ export function optionsInWords(options) {
  * @param {unknown} value
  */
 function valueInWords(name, value) {
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  if (Array.isArray(value)) return value.map((item, index) => `${itemLabel(name, index)} ${item}`).join(", ");
-  if (name === "jam_slam_chance" && typeof value === "number") return `${Math.round(value * 100)}%`;
+  if (typeof value === "boolean") return t(value ? "start.value.yes" : "start.value.no");
+  if (Array.isArray(value)) return value.map((item, index) => t("start.value.item", { label: itemLabel(name, index), value: item })).join(", ");
+  if (name === "jam_slam_chance" && typeof value === "number") return new Intl.NumberFormat(language(), { style: "percent" }).format(value);
   return choiceLabel(name, value);
 }
 
@@ -127,14 +168,14 @@ function valueInWords(name, value) {
  * @param {Record<string, unknown>} rules
  */
 export function rulesInWords(rules) {
-  return Object.entries(rules).map(([name, value]) => `${optionLabel(name)}: ${valueInWords(name, value)}`);
+  return Object.entries(rules).map(([name, value]) => t("start.rule", { label: optionLabel(name), value: valueInWords(name, value) }));
 }
 
 /**
  * The line of help under option `name` (an empty one if it has none).
  * @param {string} name
  */
-const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? state.options?.rules?.[name]?.help ?? "" });
+const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ? t(OPTION_HELP[name]) : state.options?.rules?.[name]?.help ?? "" });
 
 // --- the form
 
@@ -146,7 +187,7 @@ const help = (name) => el("small", { class: "help", text: OPTION_HELP[name] ?? s
 function presetInWords(options, name) {
   const values = options.presets?.[name] ?? {};
   const words = rulesInWords(values);
-  return words.length ? `${words.join("; ")}.` : "The rule sheets as printed: no house rules.";
+  return words.length ? t("start.preset.summary", { rules: words.join("; ") }) : t("start.preset.none");
 }
 
 /** @param {Options} options */
@@ -156,7 +197,7 @@ function buildRuleFields(options) {
   box.replaceChildren();
   house.replaceChildren();
   const presets = Object.keys(options.presets ?? {});
-  $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: humanize(name) })));
+  $("#preset").replaceChildren(...presets.map((name) => el("option", { value: name, text: PRESET_NAMES[name] ? t(PRESET_NAMES[name]) : humanize(name) })));
   show($("#preset-field"), presets.length > 0);
   $("#preset-summary").textContent = presets.length ? presetInWords(options, presets[0]) : "";
   for (const [name, spec] of Object.entries(options.rules ?? {})) {
@@ -172,8 +213,10 @@ function buildRuleFields(options) {
           selected: JSON.stringify(choice) === JSON.stringify(def),
         }),
       );
+      // eslint-disable-next-line no-restricted-syntax -- a field's name, not words
       control = el("label", {}, label, " ", el("select", { name: `rule.${name}` }, choices));
     } else if (typeof def === "boolean" || spec.type === "bool") {
+      // eslint-disable-next-line no-restricted-syntax -- a field's name, not words
       control = el("label", { class: "check" }, el("input", { type: "checkbox", name: `rule.${name}`, checked: Boolean(def) }), " ", label);
     } else if (Array.isArray(def)) {
       const inputs = def.map((value, index) =>
@@ -182,12 +225,14 @@ function buildRuleFields(options) {
           { class: "inline" },
           itemLabel(name, index),
           " ",
+          // eslint-disable-next-line no-restricted-syntax -- a field's name, not words
           el("input", { type: "number", name: `rule.${name}.${index}`, min: spec.min, max: spec.max, value }),
         ),
       );
       control = el("fieldset", {}, el("legend", { text: label }), inputs);
     } else if (typeof def === "number" || spec.type === "int" || spec.type === "float") {
       const step = spec.type === "float" || (typeof def === "number" && !Number.isInteger(def)) ? "0.05" : "1";
+      // eslint-disable-next-line no-restricted-syntax -- a field's name, not words
       control = el("label", {}, label, " ", el("input", { type: "number", name: `rule.${name}`, value: def ?? "", min: spec.min, max: spec.max, step }));
     } else {
       continue;
@@ -222,6 +267,7 @@ function syncRequires() {
   const rules = state.options?.rules ?? {};
   for (const field of $$('[data-requires]:not([data-requires=""])')) {
     const needed = /** @type {string} */ (field.dataset.requires);
+    // eslint-disable-next-line no-restricted-syntax -- a CSS selector, not words
     const value = fieldValue($(`.rule-field[data-option="${needed}"]`));
     const off = JSON.stringify(value) === JSON.stringify(rules[needed]?.default);
     for (const control of $$("input, select", field)) /** @type {HTMLInputElement} */ (control).disabled = off;
@@ -267,14 +313,14 @@ function applyPreset(options, name) {
   syncRequires();
   const seats = Number(form.seats.value);
   if (values.teams && (seats < 4 || seats % 2)) {
-    change(form.seats.closest("label"), "Seats", () => {
+    change(form.seats.closest("label"), t("start.create.seats"), () => {
       form.seats.value = String(seats < 4 ? 4 : Math.min(10, seats + 1)); // two teams of two or more
       return true;
     });
     filterRuleFields();
   }
   if ("scoring" in values) {
-    change(form.scoring.closest("label"), "Scoring", () => {
+    change(form.scoring.closest("label"), t("start.create.scoring"), () => {
       const before = form.scoring.value;
       form.scoring.value = values.scoring;
       return before !== form.scoring.value;
@@ -282,7 +328,9 @@ function applyPreset(options, name) {
   }
   syncTarget();
   const words = presetInWords(options, name);
-  $("#preset-summary").textContent = `${words} ${changed.length ? `Changed: ${changed.join(", ")}.` : "Nothing changed."}`;
+  $("#preset-summary").textContent = changed.length
+    ? t("start.preset.changed", { summary: words, changed: changed.join(", ") })
+    : t("start.preset.unchanged", { summary: words });
 }
 
 function chosenEdition() {
@@ -301,7 +349,7 @@ function filterRuleFields() {
     show(field, inEdition && fits);
   }
   for (const tile of $$("#editions .edition")) tile.setAttribute("aria-pressed", String(tile.dataset.edition === edition));
-  $("#play-now-note").textContent = `${editionTitle(edition)}: you and ${QUICK_SEATS - 1} bots, the usual rules.`;
+  $("#play-now-note").textContent = t("start.play_now.note", { edition: editionTitle(edition), count: QUICK_SEATS - 1 });
 }
 
 /** The target score means nothing when a single round or knockouts decide the match (UNO All Wild's
@@ -392,7 +440,7 @@ function buildForm(options) {
     if (seconds && (seconds < low || seconds > high)) continue;
     form.timer.append(el("option", { value: seconds, text: timerLabel(seconds), selected: seconds === 30 }));
   }
-  for (const name of ["seats", "scoring", "target_score", "bot", "timer", "public", "late_join"]) {
+  for (const name of HELPED_FIELDS) {
     const field = form[name];
     const label = field?.closest("label");
     if (label && !label.nextElementSibling?.matches(".help")) label.after(help(name));
@@ -400,6 +448,42 @@ function buildForm(options) {
   buildEditions(options);
   buildRuleFields(options);
   syncTarget();
+  showEditionTitles();
+}
+
+/** The how-to-play links' edition titles, as printed (from /api/options). */
+function showEditionTitles() {
+  for (const link of $$("[data-edition-title]")) link.textContent = editionTitle(link.dataset.editionTitle);
+}
+
+/**
+ * The start page in the language just chosen: its form built again from the options in that
+ * language, with the values written or chosen kept.
+ */
+export function relabelStart() {
+  const form = asForm($("#create-form"));
+  const options = state.options;
+  if (!options || !form.edition.options.length) return;
+  const kept = [...form.elements].flatMap((field) => {
+    const control = /** @type {HTMLInputElement} */ (field);
+    return control.name ? [{ name: control.name, value: control.value, checked: control.checked }] : [];
+  });
+  for (const name of ["edition", "scoring", "bot", "timer"]) form[name].replaceChildren();
+  for (const name of HELPED_FIELDS) {
+    const note = form[name]?.closest("label")?.nextElementSibling;
+    if (note?.matches(".help")) note.remove();
+  }
+  buildForm(options);
+  for (const { name, value, checked } of kept) {
+    const control = /** @type {HTMLInputElement | null} */ (form.elements.namedItem(name));
+    if (!control || !("value" in control)) continue;
+    if (control.type === "checkbox") control.checked = checked;
+    else control.value = value;
+  }
+  filterRuleFields();
+  syncRequires();
+  syncTarget();
+  refreshPublic();
 }
 
 export async function showStart() {
@@ -410,11 +494,12 @@ export async function showStart() {
   const joinForm = asForm($("#join-code-form"));
   if (!joinForm.name.value) joinForm.name.value = savedName();
   refreshPublic();
+  showEditionTitles();
   let options;
   try {
     options = await loadOptions();
   } catch {
-    toast("Could not load the game options. Is the server running?");
+    toast(t("toast.options"));
     return;
   }
   if (form.edition.options.length) return;
@@ -428,7 +513,7 @@ function onCreate(event) {
   const name = form.name.value.trim();
   if (!name) {
     form.name.focus();
-    return toast("Write your name first.");
+    return toast(t("toast.name"));
   }
   rememberName(name);
   const options = state.options ?? { rules: {} };
@@ -449,7 +534,7 @@ function onCreate(event) {
 
 /** "Play now against bots": a room with the usual rules; the lobby fills it with bots and starts. */
 function playNow() {
-  const name = asForm($("#create-form")).name.value.trim() || savedName() || QUICK_NAME;
+  const name = asForm($("#create-form")).name.value.trim() || savedName() || t("start.quick_name");
   state.quickPlay = true;
   startConnection({ type: "create", name, edition: chosenEdition(), seats: QUICK_SEATS });
 }
@@ -477,12 +562,13 @@ function startName() {
  */
 function joinRoom(code, name) {
   if (storedSeat(code)) {
+    // eslint-disable-next-line no-restricted-syntax -- an address, not words
     history.pushState(null, "", `/r/${code}`);
     return enterRoom(code);
   }
   if (!name) {
     asForm($("#join-code-form")).name.focus();
-    return toast("Write your name first.");
+    return toast(t("toast.name"));
   }
   rememberName(name);
   state.code = code;
@@ -496,7 +582,7 @@ function onJoinCode(event) {
   event.preventDefault();
   const form = asForm(event.currentTarget);
   const code = cleanCode(form.code.value);
-  if (!code) return toast("Write the room code.");
+  if (!code) return toast(t("toast.code"));
   return joinRoom(code, form.name.value.trim());
 }
 
@@ -529,10 +615,11 @@ function renderPublic(rooms) {
   for (const room of rooms) {
     const taken = room.players - room.open;
     const details = [
-      `${room.open} of ${room.players} seats free`,
-      ...optionsInWords(room.options).filter((text) => text !== "Listed publicly"),
+      t("start.rooms.free", { open: room.open, count: room.players }),
+      ...optionsInWords(room.options).filter((text) => text !== t("start.options.public")),
       ...rulesInWords(room.rules ?? {}),
     ];
+    const edition = editionTitle(room.edition);
     list.append(
       el(
         "li",
@@ -540,14 +627,16 @@ function renderPublic(rooms) {
         el(
           "div",
           { class: "public-info" },
-          el("strong", { text: editionTitle(room.edition) }),
-          el("span", { class: "public-host", text: room.host ? ` hosted by ${room.host}` : " (no host yet)" }),
+          el("strong", { text: edition }),
+          el("span", { class: "public-host" }, " ", room.host ? t("start.rooms.host", { name: room.host }) : t("start.rooms.no_host")),
           el("span", { class: "public-details muted", text: details.join(" · ") }),
         ),
         el("button", {
           class: "primary",
-          text: "Join",
-          "aria-label": `Join the ${editionTitle(room.edition)} room${room.host ? ` of ${room.host}` : ""} (${taken} seated)`,
+          text: t("start.join.submit"),
+          "aria-label": room.host
+            ? t("start.rooms.join_label", { edition, name: room.host, count: taken })
+            : t("start.rooms.join_label_no_host", { edition, count: taken }),
           onclick: () => joinRoom(room.code, startName()),
         }),
       ),
@@ -564,6 +653,7 @@ export function watch(code) {
   state.spectator = true;
   state.secret = null;
   state.version = 0;
+  // eslint-disable-next-line no-restricted-syntax -- an address, not words
   history.replaceState(null, "", `/r/${code}?watch`); // a reload keeps watching
   startConnection({ type: "spectate", code, version: 0 });
 }
@@ -575,6 +665,7 @@ export function watch(code) {
  */
 async function roomStatus(code) {
   try {
+    // eslint-disable-next-line no-restricted-syntax -- an address, not words
     const response = await fetch(`/api/rooms/${encodeURIComponent(code)}`, { cache: "no-store" });
     if (response.status === 404) return null;
     if (!response.ok) return undefined;
@@ -590,24 +681,16 @@ async function roomStatus(code) {
  */
 function joinChoices(room) {
   const choice = (join = "", note = "", watch = true, replay = false) => ({ join, watch, replay, note });
-  if (room === undefined) return choice("Join");
-  if (room === null) return choice("", "No room has that code. Check the link, or set up a new room from the home page.", false);
-  const game = editionTitle(room.edition);
-  if (room.status === "finished") {
-    return choice("", `This ${game} match is over. Watch its replay, or set up a new room from the home page.`, false, true);
-  }
+  if (room === undefined) return choice(t("start.join.submit"));
+  if (room === null) return choice("", t("join.unknown"), false);
+  const edition = editionTitle(room.edition);
+  if (room.status === "finished") return choice("", t("join.finished", { edition }), false, true);
   if (room.status === "playing") {
-    if (room.late_seats > 0) {
-      return choice(
-        "Join — you take a bot's seat at the next round",
-        `A ${game} match is being played. Join to take over a bot's seat when the next round is dealt (you watch until then), or just watch.`,
-      );
-    }
-    const why = room.options?.late_join ? "every bot's seat is already taken" : "this room lets nobody join once the match has begun";
-    return choice("", `A ${game} match is being played and ${why}: you may watch it.`);
+    if (room.late_seats > 0) return choice(t("join.late.button"), t("join.late", { edition }));
+    return choice("", t(room.options?.late_join ? "join.playing.taken" : "join.playing.closed", { edition }));
   }
-  if (room.open > 0) return choice("Join", `${game}: ${plural(room.open, "seat")} of ${room.players} free. The match has not begun.`);
-  return choice("", `${game}: every seat is taken, so you may only watch.`);
+  if (room.open > 0) return choice(t("start.join.submit"), t("join.open", { edition, count: room.open, players: room.players }));
+  return choice("", t("join.full", { edition }));
 }
 
 /**
@@ -618,6 +701,7 @@ export function showJoin(code) {
   state.code = code;
   setScreen("join");
   $("#join-code").textContent = code;
+  textAround($("#join-title"), t("join.title", { code: MARK }), $("#join-code"));
   const form = asForm($("#join-form"));
   if (!form.name.value) form.name.value = savedName();
   for (const id of ["#replay-button", "#join-fields", "#join-submit", "#watch"]) show($(id), false);
@@ -629,7 +713,7 @@ export function showJoin(code) {
     const choice = joinChoices(room);
     $("#join").dataset.status = room === null ? "unknown" : room?.status ?? "";
     $("#join-note").textContent = choice.note;
-    $("#join-submit").textContent = choice.join || "Join";
+    $("#join-submit").textContent = choice.join || t("start.join.submit");
     show($("#join-fields"), Boolean(choice.join));
     show($("#join-submit"), Boolean(choice.join));
     show($("#watch"), choice.watch);
@@ -643,7 +727,7 @@ export function showJoin(code) {
 function onJoin(event) {
   event.preventDefault();
   const name = asForm(event.currentTarget).name.value.trim();
-  if (!name) return toast("Write your name first.");
+  if (!name) return toast(t("toast.name"));
   rememberName(name);
   state.quickPlay = false;
   startConnection({ type: "join", code: state.code, name });
@@ -686,7 +770,7 @@ export function bindStart() {
   $("#watch-code").addEventListener("click", () => {
     const code = cleanCode(asForm($("#join-code-form")).code.value);
     if (code) watch(code);
-    else toast("Write the room code.");
+    else toast(t("toast.code"));
   });
   $("#join-form").addEventListener("submit", onJoin);
   $("#watch").addEventListener("click", () => watch(/** @type {string} */ (state.code)));

@@ -2,6 +2,7 @@
 // Legality always comes from the server's `legal` list.
 
 import { $, $$, show } from "./dom.js";
+import { t } from "./i18n.js";
 
 const STORE_PREFIX = "unokit.seat.";
 const NAME_KEY = "unokit.name";
@@ -143,10 +144,7 @@ export function setScreen(name) {
     show($("#decision"), false);
     document.body.classList.remove("has-decision");
   }
-  const label = $("#room-label");
-  const role = name === "replay" ? " · replay" : state.spectator ? " · watching" : "";
-  label.textContent = state.code ? `Room ${state.code}${role}` : "";
-  show(label, Boolean(state.code));
+  showRoomLabel();
   document.dispatchEvent(new CustomEvent("unokit:screen", { detail: name }));
 }
 
@@ -182,4 +180,13 @@ export function myDecisions() {
 export function unoState(view, seat) {
   if (view.uncalled.includes(seat)) return "uncalled";
   return (view.called ?? []).includes(seat) ? "called" : null;
+}
+
+/** The top bar's room label: the code, and whether this page replays or watches it. */
+export function showRoomLabel() {
+  const label = $("#room-label");
+  const code = state.code ?? "";
+  const id = state.screen === "replay" ? "top.room.replay" : state.spectator ? "top.room.watching" : "top.room";
+  label.textContent = code ? t(id, { code }) : "";
+  show(label, Boolean(code));
 }

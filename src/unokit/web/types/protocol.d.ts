@@ -110,6 +110,10 @@ type Options = {
   /** each preset's house rules (the others at their defaults) */
   presets?: Record<string, Record<string, any>>;
   bots?: string[];
+  /** the languages the server speaks (`lang` of the first message, `?lang=`) */
+  languages?: string[];
+  /** the card terms (colour.*, kind.*, card.*) in the asked language, for i18n.js's `term` */
+  terms?: Record<string, string | Record<string, string>>;
 };
 
 type MyRuleCard = { text: string; reading: string; enforced: boolean };
