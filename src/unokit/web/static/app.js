@@ -22,6 +22,7 @@ import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 import { sentence } from "./labels.js";
 import { bindSocial, socialEvent, socialMessage } from "./social.js";
+import { resolveLanguage, useLanguage } from "./i18n.js";
 
 // ------------------------------------------------------------------ loaded on demand
 
@@ -279,6 +280,7 @@ function bind() {
 }
 
 applyPrefs();
+await useLanguage(resolveLanguage(null));
 bind();
 route();
 loadOptions()
