@@ -7,7 +7,7 @@ import { conn } from "./connection.js";
 import { botLabel, optionsInWords, rulesInWords } from "./start.js";
 import { plural } from "./labels.js";
 import { loadSite, shareLink, site } from "./links.js";
-import { avatarNode } from "./social.js";
+import { avatarNode, voiceBadge } from "./social.js";
 
 const READ_DELAY_MS = 300;
 
@@ -62,7 +62,7 @@ export function renderLobby() {
     const badges = [badge(`kind-${seat.kind}`, KIND_WORDS[seat.kind] ?? seat.kind)];
     if (isHost) badges.push(badge("host", "host"));
     if (seat.away) badges.push(badge("away", "away"));
-    if (seat.voice) badges.push(badge("voice", "🎙 voice", "in the voice chat"));
+    if (seat.voice) badges.push(voiceBadge());
     if (lobby.rule_cards && seat.kind === "human") {
       badges.push(badge(seat.ready ? "ready" : "", seat.ready ? "cards written" : "writing"));
     }
