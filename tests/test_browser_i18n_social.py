@@ -359,3 +359,21 @@ def test_german_words_fit_the_picker_bubbles_voice_controls_and_top_bar(
     page.wait_for_timeout(350)
     shot(page, f"celebration-{size}")
     fits(page, ".celebration-banner")
+
+
+@pytest.mark.parametrize("pages", ["de"], indirect=True)
+def test_a_change_of_language_in_the_settings_translates_the_voice_controls_and_the_picker(
+    live_server: LiveServer, pages: Pages
+) -> None:
+    ann = pages.open()
+    create_room(ann, live_server.url, 2)
+    join_voice(ann)
+    expect(ann.locator("#voice-join .voice-word")).to_have_text("Auflegen")
+    ann.click("#settings-button")
+    ann.select_option("#pref-language", "fr")
+    expect(ann.locator("html")).to_have_attribute("lang", "fr")
+    expect(ann.locator("#voice-join .voice-word")).to_have_text("Raccrocher")
+    expect(ann.locator("#voice-mic")).to_have_attribute("aria-label", "Micro coupé. Appuyez pour parler")
+    expect(ann.locator("#voice-bar")).to_have_attribute("aria-label", "Chat vocal")
+    expect(ann.locator("#create-form .look-label")).to_have_text("Votre avatar et votre couleur")
+    expect(ann.locator('#create-form .look-choice:has(input[value="owl"])')).to_have_attribute("title", "hibou")
