@@ -8,15 +8,17 @@ import { el } from "./dom.js";
 import { state } from "./state.js";
 import { motionMs, reducedMotion } from "./prefs.js";
 import { overlay, seatAnchor } from "./reactions.js";
+import { t } from "./i18n.js";
 
 const BURST_COLOURS = ["#ffd54a", "#ff6b6b", "#4fc3f7", "#81c784", "#ffffff", "#ff9f43"];
 const BANNER_MS = 1800;
 
-/** @param {number} seat */
-function nameOf(seat) {
-  if (seat === state.seat && !state.spectator) return "You";
-  return state.seats.find((entry) => entry.seat === seat)?.name ?? `Seat ${seat}`;
-}
+/** The words of each celebration: this player's, another's. */
+const WORDS = {
+  uno: ["social.celebrate.uno.you", "social.celebrate.uno.other"],
+  round_end: ["social.celebrate.round.you", "social.celebrate.round.other"],
+  match_end: ["social.celebrate.match.you", "social.celebrate.match.other"],
+};
 
 /**
  * Celebrate a game event: `round_end`, `match_end` (its winner) or an UNO call (its caller).
@@ -27,12 +29,9 @@ export function celebrate(event, uno) {
   const seat = event.seat;
   if (!Number.isInteger(seat) || seat < 0) return;
   const you = seat === state.seat && !state.spectator;
-  const name = nameOf(seat);
-  const text = uno
-    ? `${name} ${you ? "call" : "calls"} UNO!`
-    : event.kind === "match_end"
-      ? `${name} ${you ? "win" : "wins"} the match!`
-      : `${name} ${you ? "win" : "wins"} the round!`;
+  const name = state.seats.find((entry) => entry.seat === seat)?.name ?? t("social.seat", { seat });
+  const [mine, other] = WORDS[uno ? "uno" : event.kind === "match_end" ? "match_end" : "round_end"];
+  const text = you ? t(mine) : t(other, { name });
   const anchor = seatAnchor(seat);
   banner(text, uno ? "uno" : "win", anchor);
   burst(anchor, uno ? 16 : 28);
@@ -53,9 +52,12 @@ function banner(text, kind, anchor) {
   const area = felt.getBoundingClientRect();
   const box = anchor.getBoundingClientRect();
   const above = box.top + box.height / 2 > area.top + area.height / 2;
+  // eslint-disable-next-line no-restricted-syntax -- class names, not words
   const node = el("div", { class: `celebration-banner ${kind}${above ? " above" : ""}`, text });
   const x = Math.min(Math.max(box.left + box.width / 2, area.left + 90), area.right - 90);
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   node.style.left = `${Math.round(x)}px`;
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   node.style.top = `${Math.round(above ? box.top - 8 : box.bottom + 8)}px`;
   layer.append(node);
   const ms = reducedMotion() ? BANNER_MS : Math.max(motionMs(BANNER_MS), BANNER_MS * 0.6); // time to read it
@@ -87,8 +89,11 @@ function burst(anchor, count) {
   const y = box.top + Math.min(box.height / 2, 24);
   const layer = overlay();
   for (let i = 0; i < count; i += 1) {
+    // eslint-disable-next-line no-restricted-syntax -- class names, not words
     const spark = el("span", { class: `spark${i % 4 === 0 ? " star" : ""}` });
+    // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
     spark.style.left = `${Math.round(x)}px`;
+    // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
     spark.style.top = `${Math.round(y)}px`;
     spark.style.setProperty("--spark", BURST_COLOURS[i % BURST_COLOURS.length]);
     layer.append(spark);
@@ -98,6 +103,7 @@ function burst(anchor, count) {
       [
         { transform: "translate(-50%, -50%) scale(0.4)", opacity: 1 },
         {
+          // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
           transform: `translate(calc(-50% + ${(Math.cos(angle) * reach).toFixed(1)}px), calc(-50% + ${(Math.sin(angle) * reach).toFixed(1)}px)) scale(1)`,
           opacity: 0,
         },

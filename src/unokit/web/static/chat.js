@@ -5,7 +5,7 @@
 import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
-import { REACTIONS, chatAvatar, react, showReaction } from "./social.js";
+import { REACTIONS, aimedReaction, chatAvatar, fillReactionTargets, react, reactionNotSent, showReaction } from "./social.js";
 
 /** One-tap reactions (`react`): a bubble over the sender's seat, and a line of the chat. */
 const QUICK_REACTIONS = REACTIONS;
@@ -52,13 +52,7 @@ function build() {
   const quick = QUICK_REACTIONS.map((text) =>
     el("button", { class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => sendReaction(text) }),
   );
-  const target = el("select", {
-    class: "chat-target",
-    "aria-label": "React to",
-    title: "Aim a reaction at a player (or long-press, right-click a seat)",
-    onfocus: fillTargets,
-    onpointerdown: fillTargets,
-  }, el("option", { value: "", text: "To all" }));
+  const target = el("select", { class: "chat-target", onfocus: fillTargets, onpointerdown: fillTargets }); // named and filled by social.js
   const root = el(
     "aside",
     { id: "chat", class: "chat", "aria-label": "Chat", hidden: true },
@@ -183,14 +177,7 @@ const targetSelect = () => /** @type {HTMLSelectElement} */ ($(".chat-target", b
 
 /** The "to" list of the quick reactions: everyone, or another seat of the room. */
 function fillTargets() {
-  const select = targetSelect();
-  const kept = select.value;
-  const others = state.seats.filter((seat) => seat.kind !== "open" && !(seat.seat === state.seat && !state.spectator));
-  select.replaceChildren(
-    el("option", { value: "", text: "To all" }),
-    ...others.map((seat) => el("option", { value: String(seat.seat), text: `To ${seat.name}` })),
-  );
-  select.value = others.some((seat) => String(seat.seat) === kept) ? kept : "";
+  fillReactionTargets(targetSelect());
 }
 
 /**
@@ -201,7 +188,7 @@ function sendReaction(reaction) {
   fillTargets();
   const to = targetSelect().value;
   if (!react(reaction, to === "" ? null : Number(to))) {
-    sayError("Not connected: the reaction was not sent.");
+    sayError(reactionNotSent());
     return;
   }
   chat.sentAt = Date.now();
@@ -272,7 +259,6 @@ function line(message) {
   const time = new Date(message.time * 1000);
   const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
   const short = message.text.length <= 5 && QUICK_REACTIONS.includes(message.text);
-  const toMe = typeof message.reaction === "string" && message.to === state.seat && !state.spectator && message.to !== null;
   return el(
     "li",
     {
@@ -282,7 +268,7 @@ function line(message) {
     chatAvatar(message.seat, message.name),
     el("span", { class: "chat-name", text: who }),
     typeof message.reaction === "string" && message.to !== null && message.to !== undefined
-      ? el("span", { class: "chat-text" }, el("span", { class: "chat-emoji", text: message.reaction }), ` → ${toMe ? "you" : message.text.split(" → ").slice(1).join(" → ")}`)
+      ? aimedReaction(message)
       : el("span", { class: "chat-text", text: message.text }),
   );
 }

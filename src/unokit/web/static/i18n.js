@@ -13,7 +13,7 @@ export const LANGUAGES = /** @type {const} */ (["en", "es", "fr", "de"]);
 export const LANGUAGE_NAMES = { en: "English", es: "Español", fr: "Français", de: "Deutsch" };
 
 /** The catalogs every page loads; others (the guided game's "learn") are loaded when wanted. */
-export const START_NAMESPACES = ["page", "table"];
+export const START_NAMESPACES = ["page", "table", "social"];
 
 /** @typedef {string | Record<string, string>} Message */
 

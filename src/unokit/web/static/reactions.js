@@ -6,6 +6,7 @@
 import { el } from "./dom.js";
 import { state } from "./state.js";
 import { REACTIONS, react } from "./social.js";
+import { t } from "./i18n.js";
 
 const BUBBLE_MS = 4000;
 const MAX_BUBBLES = 3;
@@ -31,10 +32,12 @@ const announcer = () => document.getElementById("social-announce");
 export function seatAnchor(seat) {
   if (state.screen === "table") {
     if (seat === null) return document.getElementById("felt");
+    // eslint-disable-next-line no-restricted-syntax -- a selector, not words
     return document.querySelector(`#felt .seat[data-seat="${seat}"]`);
   }
   if (state.screen === "lobby") {
     if (seat === null) return document.getElementById("lobby-seats");
+    // eslint-disable-next-line no-restricted-syntax -- a selector, not words
     const row = document.querySelector(`#lobby-seats .seat-row[data-seat="${seat}"]`);
     return /** @type {HTMLElement | null} */ (row?.querySelector(".avatar, .seat-name") ?? row); // over the name, not the row's middle
   }
@@ -49,14 +52,15 @@ export function showReaction(message) {
   if (typeof message.reaction !== "string") return;
   const target = typeof message.to === "number" ? message.to : null;
   const anchor = seatAnchor(message.seat);
-  const who = message.seat !== null && message.seat === state.seat && !state.spectator ? "You" : message.name;
-  const toName = target === null ? "" : target === state.seat && !state.spectator ? "you" : nameOf(target);
+  const toMe = target !== null && target === state.seat && !state.spectator;
+  const toName = target === null ? "" : toMe ? t("social.aimed.you") : nameOf(target);
   const chatShown = Boolean(document.querySelector("#chat:not([hidden]) .chat-log")?.getClientRects().length);
   const live = announcer();
-  if (!chatShown && live) live.textContent = `${who}: ${message.reaction}${toName ? ` to ${toName}` : ""}`;
+  if (!chatShown && live) live.textContent = announcement(message, target, toMe);
   if (!anchor) return;
   const layer = overlay();
   const key = message.seat === null ? "stands" : String(message.seat);
+  // eslint-disable-next-line no-restricted-syntax -- a selector, not words
   let stack = /** @type {HTMLElement | null} */ (layer.querySelector(`.bubble-stack[data-from="${key}"]`));
   if (!stack) {
     stack = el("div", { class: "bubble-stack", dataset: { from: key } });
@@ -65,10 +69,11 @@ export function showReaction(message) {
   place(stack, anchor, message.seat === null);
   const bubble = el(
     "div",
+    // eslint-disable-next-line no-restricted-syntax -- class names, not words
     { class: `bubble${target !== null ? " aimed" : ""}${message.seat === null ? " from-stands" : ""}` },
-    message.seat === null ? el("span", { class: "bubble-from", text: "Spectator" }) : null,
+    message.seat === null ? el("span", { class: "bubble-from", text: t("social.bubble.spectator") }) : null,
     el("span", { class: "bubble-text", text: message.reaction }),
-    target !== null ? el("span", { class: "bubble-to" }, el("span", { class: "bubble-arrow", "aria-hidden": "true", text: "➜" }), ` ${toName}`) : null,
+    target !== null ? el("span", { class: "bubble-to" }, el("span", { class: "bubble-arrow", "aria-hidden": "true", text: "➜" }), " ", toName) : null,
   );
   if (target !== null) aim(bubble, anchor, seatAnchor(target));
   stack.append(bubble);
@@ -84,7 +89,23 @@ export function showReaction(message) {
 
 /** @param {number} seat */
 function nameOf(seat) {
-  return state.seats.find((entry) => entry.seat === seat)?.name ?? `Seat ${seat}`;
+  return state.seats.find((entry) => entry.seat === seat)?.name ?? t("social.seat", { seat });
+}
+
+/**
+ * What screen readers are told of a reaction: who, what, and to whom.
+ * @param {ChatMessage} message
+ * @param {number | null} target
+ * @param {boolean} toMe
+ */
+function announcement(message, target, toMe) {
+  const reaction = String(message.reaction);
+  const mine = message.seat !== null && message.seat === state.seat && !state.spectator;
+  if (mine) return target === null ? t("social.announce.mine", { reaction }) : t("social.announce.mine_to", { reaction, target: nameOf(target) });
+  const name = message.name;
+  if (target === null) return t("social.announce.other", { name, reaction });
+  if (toMe) return t("social.announce.other_to_you", { name, reaction });
+  return t("social.announce.other_to", { name, reaction, target: nameOf(target) });
 }
 
 /**
@@ -99,7 +120,9 @@ function place(stack, anchor, stands) {
   const below = !stands && state.screen === "table" && box.top < window.innerHeight * 0.28 && anchor.closest("#opponents");
   const y = stands ? box.top + 8 : below ? box.bottom : box.top;
   stack.classList.toggle("below", Boolean(below) || stands);
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   stack.style.left = `${Math.round(Math.min(Math.max(x, 70), window.innerWidth - 70))}px`;
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   stack.style.top = `${Math.round(y)}px`;
 }
 
@@ -115,6 +138,7 @@ function aim(bubble, from, to) {
   const a = from.getBoundingClientRect();
   const b = to.getBoundingClientRect();
   const angle = Math.atan2(b.top + b.height / 2 - (a.top + a.height / 2), b.left + b.width / 2 - (a.left + a.width / 2));
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   arrow.style.setProperty("--aim", `${((angle * 180) / Math.PI).toFixed(1)}deg`);
 }
 
@@ -168,8 +192,8 @@ export function openReactMenu(seat, anchor) {
     el("button", {
       class: "react-menu-button",
       text: reaction,
-      title: `${reaction} to ${name}`,
-      "aria-label": `${reaction} to ${name}`,
+      title: t("social.menu.reaction", { reaction, name }),
+      "aria-label": t("social.menu.reaction", { reaction, name }),
       onclick: () => {
         react(reaction, seat);
         closeMenu();
@@ -179,17 +203,19 @@ export function openReactMenu(seat, anchor) {
   );
   menu = el(
     "div",
-    { class: "react-menu", role: "dialog", "aria-label": `React to ${name}` },
-    el("p", { class: "react-menu-title", text: `React to ${name}` }),
+    { class: "react-menu", role: "dialog", "aria-label": t("social.menu.title", { name }) },
+    el("p", { class: "react-menu-title", text: t("social.menu.title", { name }) }),
     el("div", { class: "react-menu-buttons" }, buttons),
-    el("button", { class: "react-menu-close", "aria-label": "Close", text: "×", onclick: closeMenu }),
+    el("button", { class: "react-menu-close", "aria-label": t("social.menu.close"), text: "×", onclick: closeMenu }),
   );
   document.body.append(menu);
   const box = anchor.getBoundingClientRect();
   const width = menu.offsetWidth;
   const left = Math.min(Math.max(box.left + box.width / 2 - width / 2, 6), window.innerWidth - width - 6);
   const above = box.top > menu.offsetHeight + 12;
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   menu.style.left = `${Math.round(left + window.scrollX)}px`;
+  // eslint-disable-next-line no-restricted-syntax -- a CSS value, not words
   menu.style.top = `${Math.round((above ? box.top - menu.offsetHeight - 6 : box.bottom + 6) + window.scrollY)}px`;
   /** @type {HTMLElement | null} */ (menu.querySelector("button"))?.focus();
 }

@@ -8,7 +8,7 @@ import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { plural } from "./labels.js";
-import { avatarNode } from "./social.js";
+import { avatarNode, voiceBadge } from "./social.js";
 
 const MAX_FAN = 9;
 const BACK = backNode();
@@ -117,7 +117,7 @@ function seatNode(view, seat, catchable) {
   if (info.kind === "bot") badges.push(badge("kind-bot", "bot"));
   if (info.away) badges.push(badge("away", "away"));
   if (info.auto) badges.push(badge("auto", "auto", "played by the bot"));
-  if (info.voice) badges.push(badge("voice", "🎙 voice", "in the voice chat"));
+  if (info.voice) badges.push(voiceBadge());
   const uno = unoState(view, seat);
   if (uno === "called") badges.push(badge("uno", "UNO!"));
   if (uno === "uncalled") badges.push(badge("no-uno", "no UNO"));

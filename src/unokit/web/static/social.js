@@ -3,10 +3,11 @@
 // by a long press or a right click on it (or the chat's "to" list), short celebrations
 // (celebrate.js) and the voice chat (voice.js), both loaded when first needed.
 
-import { $, el, show } from "./dom.js";
+import { $, badge, el, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
 import { lookFields } from "./prefs.js";
+import { t } from "./i18n.js";
 
 /** The quick reactions (the server's set: unokit.web.chat.REACTIONS). */
 export const REACTIONS = ["👍", "😂", "😮", "😡", "👏", "🎉", "GG", "UNO!"];
@@ -60,6 +61,11 @@ export function chatAvatar(seat, name) {
   return avatarNode(info, name, seat, "mini");
 }
 
+/** The badge of a seat in the voice chat (lobby and table). */
+export function voiceBadge() {
+  return badge("voice", t("social.badge.voice"), t("social.badge.voice.title"));
+}
+
 // ------------------------------------------------------------------ the seat's look in a room
 
 /** What this device last asked its seat to look like (room, seat, avatar, colour). */
@@ -90,6 +96,35 @@ export function react(reaction, to) {
   if (to !== null) message.to = to;
   return conn.send(message);
 }
+
+/**
+ * Fill the chat's "to" list of the quick reactions: everyone, or another seat of the room.
+ * @param {HTMLSelectElement} select
+ */
+export function fillReactionTargets(select) {
+  const kept = select.value;
+  const others = state.seats.filter((seat) => seat.kind !== "open" && !(seat.seat === state.seat && !state.spectator));
+  select.setAttribute("aria-label", t("social.chat.target"));
+  select.title = t("social.chat.target.title");
+  select.replaceChildren(
+    el("option", { value: "", text: t("social.chat.to_all") }),
+    ...others.map((seat) => el("option", { value: String(seat.seat), text: t("social.chat.to_name", { name: seat.name }) })),
+  );
+  select.value = others.some((seat) => String(seat.seat) === kept) ? kept : "";
+}
+
+/**
+ * A reaction aimed at a seat as a chat line shows it: the reaction, an arrow and its target.
+ * @param {ChatMessage} message
+ */
+export function aimedReaction(message) {
+  const toMe = message.to === state.seat && !state.spectator;
+  const target = toMe ? t("social.aimed.you") : message.text.split(" → ").slice(1).join(" → "); // the server's "👍 → Ann"
+  return el("span", { class: "chat-text" }, el("span", { class: "chat-emoji", text: message.reaction }), " → ", target);
+}
+
+/** What the chat says when a reaction could not be sent. */
+export const reactionNotSent = () => t("social.chat.not_sent");
 
 /** @type {Promise<typeof import("./reactions.js")> | null} */
 let reactionsModule = null;

@@ -7,6 +7,7 @@
 import { $, el, show, toast } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
+import { t } from "./i18n.js";
 
 /**
  * @typedef {object} Peer
@@ -30,6 +31,8 @@ const voice = {
   peers: new Map(),
 };
 
+document.addEventListener("unokit:language", render); // the controls' words in the language chosen
+
 /** For the tests and the curious: the peers by seat. */
 /** @type {Window & {unokitVoice?: typeof voice}} */ (window).unokitVoice = voice;
 
@@ -38,11 +41,11 @@ export async function toggleVoice() {
   if (voice.on || voice.asking) return leaveVoice();
   if (state.seat === null || state.spectator) return undefined;
   if (!window.isSecureContext) {
-    toast("Voice needs the game served over HTTPS (or opened on this computer as localhost).");
+    toast(t("social.voice.insecure"));
     return undefined;
   }
   if (!navigator.mediaDevices?.getUserMedia || typeof RTCPeerConnection === "undefined") {
-    toast("This browser cannot do voice chat.");
+    toast(t("social.voice.unsupported"));
     return undefined;
   }
   voice.asking = true;
@@ -52,7 +55,7 @@ export async function toggleVoice() {
   } catch {
     voice.asking = false;
     render();
-    toast("No microphone: voice needs one, and your permission.");
+    toast(t("social.voice.no_mic"));
     return undefined;
   }
   setMic(false);
@@ -85,14 +88,16 @@ function setMic(on) {
 }
 
 /**
- * A control's symbol and word (the word hides on a phone; the button's name says it all).
+ * A control's symbol and word (the word hides on a phone; the button's name says it all): the
+ * messages `id` (the word) and `id.name` (the name).
  * @param {HTMLElement} button
  * @param {string} icon
- * @param {string} word
- * @param {string} name
+ * @param {string} id
  */
-function labelled(button, icon, word, name) {
-  button.replaceChildren(el("span", { "aria-hidden": "true", text: icon }), el("span", { class: "voice-word", text: word }));
+function labelled(button, icon, id) {
+  // eslint-disable-next-line no-restricted-syntax -- a message id, not words
+  const name = t(`${id}.name`);
+  button.replaceChildren(el("span", { "aria-hidden": "true", text: icon }), el("span", { class: "voice-word", text: t(id) }));
   button.setAttribute("aria-label", name);
   button.title = name;
 }
@@ -103,14 +108,12 @@ function render() {
   const mic = $("#voice-mic");
   if (!join || !mic) return;
   join.setAttribute("aria-pressed", String(voice.on));
-  if (voice.asking) labelled(join, "🎧", "Joining…", "Joining the voice chat");
-  else if (voice.on) labelled(join, "🎧", "Leave voice", "Leave the voice chat");
-  else labelled(join, "🎧", "Voice", "Join the voice chat (your microphone stays muted until you press Mic)");
+  labelled(join, "🎧", voice.asking ? "social.voice.joining" : voice.on ? "social.voice.leave" : "social.voice.join");
   show(mic, voice.on);
   mic.setAttribute("aria-pressed", String(voice.micOn));
   mic.classList.toggle("live", voice.micOn);
-  if (voice.micOn) labelled(mic, "🔴", "Mic on", "Microphone on: the others hear you. Press to mute");
-  else labelled(mic, "🎙", "Mic off", "Microphone muted. Press to talk");
+  if (voice.micOn) labelled(mic, "🔴", "social.voice.mic_on");
+  else labelled(mic, "🎙", "social.voice.mic_off");
 }
 
 /**
