@@ -387,6 +387,7 @@ def test_options_are_worded_in_the_asked_language(server: RunningServer) -> None
         assert options["rules"]["stacking"]["label"] == t("option.stacking.label")
         assert options["rules"]["scoring"]["choice_labels"]["knockout"] == t("option.scoring.choice.knockout")
         assert options["edition_summaries"]["space-jam"] == t("edition.space_jam.summary")
+        assert options["languages"] == ["en", "es", "fr", "de"]
         terms = options["terms"]
         assert set(terms) == {key for key in ENGLISH if key.startswith(("colour.", "kind.", "card."))}
         assert terms["kind.wild_draw_four"] == t("kind.wild_draw_four")

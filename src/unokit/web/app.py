@@ -132,6 +132,7 @@ def options(min_timer: int = MIN_TIMER, lang: str = "en") -> dict[str, Any]:
         "editions": list(EDITION_NAMES),
         "edition_titles": {name: get_edition(name).title for name in EDITION_NAMES},
         "edition_summaries": {name: edition_summary(name, t) for name in EDITION_NAMES},
+        "languages": list(LANGUAGES),
         "terms": {key: t.message(key) for key in sorted(t.messages) if key.startswith(TERM_PREFIXES)},
         "rules": rules,
         "presets": {name: dict(values) for name, values in PRESETS.items()},
