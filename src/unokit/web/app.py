@@ -195,7 +195,7 @@ async def static_file(request: Request) -> Response:
     params = request.path_params
     name = str(params["name"])
     if "lang" in params:  # a message catalog: /static/[<version>/]locales/<lang>/<namespace>.json
-        name = f"locales/{params['lang']}/{name}"
+        name = f"locales/{params['lang']}/{name}"  # i18n: a file's path, not words
     return assets.file_response(request, name, params.get("version"))
 
 
