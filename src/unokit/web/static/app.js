@@ -21,6 +21,7 @@ import { eventSound } from "./sound.js";
 import { noticeUpdate } from "./attention.js";
 import { bindSettings } from "./settings.js";
 import { sentence } from "./labels.js";
+import { loadNamespace, resolveLanguage, setTerms, useLanguage } from "./i18n.js"; // the page's language (minimal wiring)
 
 // ------------------------------------------------------------------ loaded on demand
 
@@ -275,6 +276,11 @@ function bind() {
 }
 
 applyPrefs();
+// --- the page's language (minimal, until the settings' language choice wires it in) ---
+await useLanguage(resolveLanguage(null)).catch((error) => console.warn("no page catalog yet", error));
+await loadNamespace("table"); // the table's words, whatever the start page's catalog
+await loadOptions().then((options) => setTerms(/** @type {{terms?: Record<string, string>}} */ (options).terms), () => {}); // the server's card terms
+// --- end of the page's language ---
 bind();
 route();
 loadOptions()
