@@ -143,11 +143,12 @@ def terms_of(url: str, lang: str) -> dict[str, str]:
 
 
 def without_server_words(text: str, url: str, lang: str) -> str:
-    """``text`` without the server's words for the scoring (shown beside the round's number)."""
+    """``text`` without the server's words for the scoring (shown beside the round's number, its first
+    letter small)."""
     with urllib.request.urlopen(f"{url}/api/options?lang={lang}", timeout=10) as response:
         labels = json.load(response)["rules"]["scoring"].get("choice_labels", {})
     for label in labels.values():
-        text = text.replace(label, "")
+        text = text.replace(label, "").replace(label[:1].lower() + label[1:], "")  # shown mid-sentence
     return text
 
 
