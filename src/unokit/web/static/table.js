@@ -215,7 +215,7 @@ function renderRulesShown(view) {
   const shown = info.rule_cards_shown;
   show($("#rules-shown-panel"), Boolean(shown));
   if (!shown) return;
-  $("#dispenser").textContent = t("table.dispenser", { count: info.rule_cards_in_dispenser ?? 0, used: info.rule_cards_used ?? 0 });
+  $("#dispenser").textContent = t("table.dispenser", { left: info.rule_cards_in_dispenser ?? 0, count: info.rule_cards_used ?? 0 });
   const items = shown.map(([, text, reading]) =>
     el(
       "li",
