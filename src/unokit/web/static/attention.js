@@ -5,10 +5,8 @@
 import { state, myDecisions } from "./state.js";
 import { prefs } from "./prefs.js";
 import { playSound } from "./sound.js";
-import { capitalize } from "./labels.js";
-
-/** The title's cue, put before the page's own title. */
-const TITLE_CUE = "● Your turn — ";
+import { sentence } from "./labels.js";
+import { t } from "./i18n.js";
 /** The last seconds of a turn timer that tick. */
 const TICK_SECONDS = 5;
 
@@ -52,7 +50,7 @@ function refreshTitle() {
   const cue = document.hidden && attention.myTurn && isMyTurn();
   if (cue && attention.baseTitle === null) {
     attention.baseTitle = document.title;
-    document.title = TITLE_CUE + document.title;
+    document.title = t("attention.title", { title: document.title }); // the cue before the page's own title
   } else if (!cue && attention.baseTitle !== null) {
     document.title = attention.baseTitle;
     attention.baseTitle = null;
@@ -63,8 +61,8 @@ function notify() {
   if (!prefs.notify || !("Notification" in window) || Notification.permission !== "granted") return;
   closeNotification();
   try {
-    const note = new Notification("Your turn in unokit", {
-      body: state.asks ? `${capitalize(state.asks)}.` : "",
+    const note = new Notification(t("attention.notification"), {
+      body: state.asks ? sentence(state.asks) : "",
       tag: "unokit-turn",
       icon: "/static/favicon.svg",
     });

@@ -6,6 +6,7 @@ import { $, el, scrollToEnd, show } from "./dom.js";
 import { state } from "./state.js";
 import { conn } from "./connection.js";
 import { REACTIONS, aimedReaction, chatAvatar, fillReactionTargets, react, reactionNotSent, showReaction } from "./social.js";
+import { t } from "./i18n.js";
 
 /** One-tap reactions (`react`): a bubble over the sender's seat, and a line of the chat. */
 const QUICK_REACTIONS = REACTIONS;
@@ -43,25 +44,25 @@ function build() {
       name: "text",
       class: "chat-input",
       maxlength: chat.maxLength,
-      placeholder: "Say something…",
-      "aria-label": "Chat message",
+      placeholder: t("chat.placeholder"),
+      "aria-label": t("chat.input"),
       autocomplete: "off",
       oninput: updateCount,
     })
   );
   const quick = QUICK_REACTIONS.map((text) =>
-    el("button", { class: "chat-quick-button", text, title: `Send “${text}”`, onclick: () => sendReaction(text) }),
+    el("button", { class: "chat-quick-button", text, title: t("chat.quick.send", { text }), onclick: () => sendReaction(text) }),
   );
   const target = el("select", { class: "chat-target", onfocus: fillTargets, onpointerdown: fillTargets }); // named and filled by social.js
   const root = el(
     "aside",
-    { id: "chat", class: "chat", "aria-label": "Chat", hidden: true },
+    { id: "chat", class: "chat", "aria-label": t("chat.title"), hidden: true },
     el(
       "button",
       { class: "chat-toggle", "aria-expanded": "false", "aria-controls": "chat-panel", onclick: () => setOpen(!chat.open) },
       el("span", { class: "chat-toggle-icon", "aria-hidden": "true", text: "💬" }),
-      el("span", { class: "chat-toggle-label", text: "Chat" }),
-      el("span", { class: "chat-unread", hidden: true, "aria-label": "unread messages" }),
+      el("span", { class: "chat-toggle-label", text: t("chat.title") }),
+      el("span", { class: "chat-unread", hidden: true, "aria-label": t("chat.unread") }),
     ),
     el(
       "div",
@@ -69,17 +70,17 @@ function build() {
       el(
         "div",
         { class: "chat-head" },
-        el("h3", { text: "Chat" }),
-        el("button", { class: "chat-close", "aria-label": "Close the chat", text: "×", onclick: () => setOpen(false) }),
+        el("h3", { text: t("chat.title") }),
+        el("button", { class: "chat-close", "aria-label": t("chat.close"), text: "×", onclick: () => setOpen(false) }),
       ),
       el("ol", { class: "chat-log", "aria-live": "polite", onscroll: onLogScroll }),
-      el("p", { class: "chat-empty muted", text: "No messages yet. Say hello!" }),
-      el("div", { class: "chat-quick", role: "group", "aria-label": "Quick reactions" }, target, quick),
+      el("p", { class: "chat-empty muted", text: t("chat.empty") }),
+      el("div", { class: "chat-quick", role: "group", "aria-label": t("chat.quick") }, target, quick),
       el(
         "form",
         { class: "chat-form", autocomplete: "off", onsubmit: onSubmit },
         input,
-        el("button", { type: "submit", class: "chat-send", text: "Send" }),
+        el("button", { type: "submit", class: "chat-send", text: t("chat.send") }),
       ),
       el(
         "p",
@@ -126,6 +127,7 @@ function setOpen(open) {
   $(".chat-toggle", root).setAttribute("aria-expanded", String(shown));
   // a drawer open: the page gets room below for what it would cover (the hand, Submit rule cards)
   const sheet = open && isDrawer() && !root.hidden ? $(".chat-panel", root).getBoundingClientRect().height : 0;
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   document.documentElement.style.setProperty("--chat-sheet", `${Math.ceil(sheet)}px`);
   document.documentElement.classList.toggle("chat-sheet-open", sheet > 0);
   if (shown) {
@@ -203,11 +205,11 @@ function sendReaction(reaction) {
  */
 function send(text) {
   if (text.length > chat.maxLength) {
-    sayError(`A message holds at most ${chat.maxLength} characters.`);
+    sayError(t("chat.error.long", { count: chat.maxLength }));
     return false;
   }
   if (!conn.send({ type: "chat", text })) {
-    sayError("Not connected: the message was not sent.");
+    sayError(t("chat.error.offline"));
     return false;
   }
   chat.sentAt = Date.now();
@@ -232,9 +234,9 @@ export function chatError(message) {
   if (!chat.sentAt || Date.now() - chat.sentAt > ERROR_WINDOW_MS) return false;
   const input = chatInput();
   if (message.code === "rate-limited") {
-    sayError("Easy there: a few messages at a time. Wait a few seconds and send it again.");
+    sayError(t("chat.error.rate"));
   } else if (message.code === "malformed") {
-    sayError(`That message cannot be sent: plain text on one line, up to ${chat.maxLength} characters.`);
+    sayError(t("chat.error.malformed", { count: chat.maxLength }));
   } else {
     return false;
   }
@@ -255,13 +257,14 @@ const isMine = (message) => message.seat !== null && message.seat === state.seat
  */
 function line(message) {
   const mine = isMine(message);
-  const who = mine ? "You" : message.name;
+  const who = mine ? t("seat.you") : message.name;
   const time = new Date(message.time * 1000);
   const stamp = Number.isFinite(time.getTime()) ? time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
   const short = message.text.length <= 5 && QUICK_REACTIONS.includes(message.text);
   return el(
     "li",
     {
+      // eslint-disable-next-line no-restricted-syntax -- class names
       class: `chat-line${mine ? " mine" : ""}${message.seat === null ? " spectator" : ""}${short ? " reaction" : ""}`,
       title: stamp,
     },

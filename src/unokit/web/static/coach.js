@@ -5,10 +5,10 @@
 // dismissed for good.  Loaded on demand (learn.js) when the room is a guided game.
 
 import { $, el, show } from "./dom.js";
-import { COLOUR_NAMES, cardLongName } from "./cards.js";
+import { cardLongName, colourWord, kindWord } from "./cards.js";
 import { state, seatName, myDecisions } from "./state.js";
-import { say } from "./learn-text.js";
-import { cardMeanings } from "./howto.js";
+import { andList } from "./labels.js";
+import { cardMeanings, say } from "./howto.js";
 
 /** @typedef {{topic: string, text: string, version: number}} Note a message for one version of the game */
 
@@ -42,12 +42,13 @@ const isNumber = (kind) => /^[0-9]$/.test(kind);
 function symbolWords(/** @type {string} */ top) {
   const { kind } = parse(top);
   if (isNumber(kind)) return say("coach.symbol.number", { number: kind });
-  return say("coach.symbol.kind", { kind: meanings[kind]?.name ?? kind });
+  return say("coach.symbol.kind", { kind: kindWord(kind) });
 }
 
 /** The colour in force, in words. */
 function colourWords() {
-  return COLOUR_NAMES[state.view?.colour ?? ""] ?? "";
+  const colour = state.view?.colour ?? "";
+  return colour ? colourWord(colour) : "";
 }
 
 /**
@@ -108,7 +109,7 @@ function summary() {
   const won = view.winner === state.seat;
   const lines = [won ? say("coach.end.won") : say("coach.end.lost", { winner: seatName(view.winner) })];
   const names = [...seen].map((kind) => meanings[kind]?.name).filter(Boolean);
-  if (names.length) lines.push(say("coach.end.seen", { cards: names.join(", ") }));
+  if (names.length) lines.push(say("coach.end.seen", { cards: andList(names) }));
   return lines.join(" ");
 }
 

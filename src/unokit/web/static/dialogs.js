@@ -5,11 +5,12 @@
 // celebrate the winner with confetti (none with reduced motion).
 
 import { $, $$, badge, el, show, sleep } from "./dom.js";
-import { COLOUR_NAMES, cardNode, sortedHand } from "./cards.js";
+import { COLOUR_NAMES, cardNode, colourWord, kindWord, sortedHand } from "./cards.js";
 import { state, seatName, myDecisions, ruleText, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { motionMs, reducedMotion } from "./prefs.js";
-import { capitalize, plural } from "./labels.js";
+import { andList, capitalize } from "./labels.js";
+import { language, t } from "./i18n.js";
 import { unoButton, unoWithCard, withUnoCall } from "./uno.js";
 import { shareLink } from "./links.js";
 
@@ -18,14 +19,14 @@ import { shareLink } from "./links.js";
 
 /** @type {Record<string, string>} */
 const DIALOG_TITLES = {
-  drawn: "You drew a card",
-  colour: "Choose a colour",
-  challenge: "A Wild Draw Four is played on you",
-  discard: "Discard a card",
-  target: "Choose a player",
-  "lever-discard": "Discard up to one card of each colour",
-  honour: "Honour task",
-  give: "Give a card",
+  drawn: "dialog.title.drawn",
+  colour: "dialog.title.colour",
+  challenge: "dialog.title.challenge",
+  discard: "dialog.title.discard",
+  target: "dialog.title.target",
+  "lever-discard": "dialog.title.lever_discard",
+  honour: "dialog.title.honour",
+  give: "dialog.title.give",
 };
 
 /**
@@ -102,7 +103,9 @@ export function dropStaleDecision(message) {
   const actor = message.view?.actor;
   const status = $("#status");
   status.textContent = typeof actor === "number" && typeof message.asks === "string" && message.asks
-    ? actor === state.seat && message.legal.length ? `Your move: ${message.asks}.` : `${seatName(actor)} to ${message.asks}.`
+    ? actor === state.seat && message.legal.length
+      ? t("table.status.mine", { asks: message.asks })
+      : t("table.status.other", { name: seatName(actor), asks: message.asks })
     : "";
   status.classList.remove("mine");
   renderDecision(state.view);
@@ -120,7 +123,8 @@ export function renderDecision(view) {
   let cancel = false;
   if (view && phaseDialog(view)) {
     choiceOpen = null;
-    title = DIALOG_TITLES[view.phase] ?? capitalize(state.asks);
+    const titleId = DIALOG_TITLES[view.phase];
+    title = titleId ? t(titleId, { card: kindWord("W+4") }) : capitalize(state.asks);
     detail = decisionDetail(view);
     entries = withoutUnoPlays(state.legal); // with the UNO calls and catches open meanwhile
   } else if (choiceOpen && mine.length) {
@@ -154,7 +158,7 @@ export function renderDecision(view) {
   handBox.replaceChildren();
   if (colours && hand.length && !state.spectator) {
     handBox.append(
-      el("span", { class: "decision-hand-label", text: "Your hand" }),
+      el("span", { class: "decision-hand-label", text: t("dialog.hand") }),
       el("span", { class: "decision-hand-cards" }, sortedHand(hand).map((card) => cardNode(card, { small: true }))),
     );
   }
@@ -166,7 +170,7 @@ export function renderDecision(view) {
   const uno = !cancel && unoWithCard() ? unoButton() : null;
   if (uno) options.append(el("div", { class: "uno-wrap decision-uno" }, uno)); // the table's race button, here meanwhile
   if (cancel) {
-    options.append(el("button", { class: "act cancel", text: "Cancel", onclick: cancelChoice }));
+    options.append(el("button", { class: "act cancel", text: t("dialog.cancel"), onclick: cancelChoice }));
   }
   show(box);
   if (opening) placeDecision();
@@ -198,25 +202,28 @@ function placeDecision() {
     return;
   }
   const above = Math.max(0, cards.top - margin); // the room above the hand, in the window
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   box.style.bottom = `${Math.max(0, window.innerHeight - above)}px`;
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   panel.style.maxHeight = `${Math.max(160, above - margin)}px`;
 }
 
 /**
- * The words of a target choice, said to the player: "You" for their own seat.
+ * The words of a target choice, said to the player: "You" for their own seat (the server's English
+ * label is turned to the second person; other languages keep the label, which names the player).
  * @param {LegalEntry} entry
  */
 function targetWords(entry) {
   const seat = /** @type {number} */ (entry.seat);
   const label = entry.label || entry.action;
   const who = seatName(seat);
-  if (seat !== state.seat) return { who, what: label };
+  if (seat !== state.seat || language() !== "en") return { who, what: label };
   const name = state.seats.find((s) => s.seat === seat)?.name ?? "";
   let what = label;
   if (name && label.startsWith(`${name} `)) {
-    what = `You ${label.slice(name.length + 1).replace(/^performs\b/, "perform")}`;
+    what = [who, label.slice(name.length + 1).replace(/^performs\b/, "perform")].join(" ");
   } else if (name) {
-    what = label.split(name).join("you");
+    what = label.split(name).join(t("seat.you.mid"));
   }
   return { who, what };
 }
@@ -243,14 +250,15 @@ function decisionButton(entry, index, hand) {
   if (entry.colour) {
     const colour = COLOUR_NAMES[entry.colour] ?? "";
     const count = hand.filter((card) => card[0] === entry.colour).length; // wild cards start with W
+    // eslint-disable-next-line no-restricted-syntax -- class names
     props.class += ` colour-option c-${colour}`;
     return el(
       "button",
       props,
       key,
       el("span", { class: "cb-mark", "aria-hidden": "true" }),
-      el("span", { class: "colour-name", text: capitalize(colour) }),
-      hand.length ? el("span", { class: "colour-count", text: `${count} in your hand` }) : null,
+      el("span", { class: "colour-name", text: capitalize(colourWord(colour)) }),
+      hand.length ? el("span", { class: "colour-count", text: t("dialog.colour.count", { count }) }) : null,
     );
   }
   if (entry.card) {
@@ -258,17 +266,20 @@ function decisionButton(entry, index, hand) {
   }
   if (entry.type === "target" && typeof entry.seat === "number") {
     const { who, what } = targetWords(entry);
+    // eslint-disable-next-line no-restricted-syntax -- class names
     props.class += ` target-option${entry.seat === state.seat ? " me" : ""}`;
     const count = state.view?.hand_sizes?.[entry.seat];
     return el(
       "button",
       { ...props, dataset: { ...props.dataset, seat: entry.seat } },
       key,
-      el("span", { class: "target-who" }, el("strong", { text: who }), typeof count === "number" ? el("span", { class: "muted", text: ` · ${plural(count, "card")}` }) : null),
+      el("span", { class: "target-who" }, el("strong", { text: who }), typeof count === "number" ? el("span", { class: "muted", text: t("dialog.target.cards", { count }) }) : null),
       el("span", { class: "target-what", text: what }),
     );
   }
+  // eslint-disable-next-line no-restricted-syntax -- a class name, not words
   if (entry.type === "call_uno") props.class += " uno-button";
+  // eslint-disable-next-line no-restricted-syntax -- a class name, not words
   if (entry.type === "catch") props.class += " catch";
   return el("button", props, key, label);
 }
@@ -279,14 +290,14 @@ function decisionButton(entry, index, hand) {
  */
 function ruleWords(id) {
   const rule = id >= 0 ? ruleText(id) : null;
-  return rule ? `Rule card: “${rule.text}” (${rule.reading})` : "";
+  return rule ? t("dialog.rule", { text: rule.text, reading: rule.reading }) : "";
 }
 
 /** @param {View} view */
 function decisionDetail(view) {
   const decision = view.decision ?? {};
   const ruleShown = view.phase === "honour" || (view.phase === "target" && decision.target_rule >= 0);
-  return ruleShown ? phaseDetail(view) : `${phaseDetail(view)} ${ruleWords(decision.rule)}`.trim();
+  return ruleShown ? phaseDetail(view) : [phaseDetail(view), ruleWords(decision.rule)].filter(Boolean).join(" ");
 }
 
 /** @param {View} view */
@@ -294,11 +305,11 @@ function phaseDetail(view) {
   const decision = view.decision ?? {};
   switch (view.phase) {
     case "challenge":
-      return decision.bluffer >= 0 ? `${seatName(decision.bluffer)} played it.` : "";
+      return decision.bluffer >= 0 ? t("dialog.challenge.by", { name: seatName(decision.bluffer) }) : "";
     case "discard":
-      return decision.discards_left ? `You have ${decision.discards_left} left to discard.` : "";
+      return decision.discards_left ? t("dialog.discard.left", { count: decision.discards_left }) : "";
     case "give":
-      return decision.give_to >= 0 ? `To ${seatName(decision.give_to)}: you have ${decision.give_left} left to give.` : "";
+      return decision.give_to >= 0 ? t("dialog.give.left", { name: seatName(decision.give_to), count: decision.give_left }) : "";
     case "target":
     case "honour":
       return ruleWords(view.phase === "honour" ? decision.rule : decision.target_rule);
@@ -361,19 +372,22 @@ function countUp(node, from, to, ms, generation) {
  */
 function roundWords(roundEvent, scoring, round, named) {
   const you = roundEvent.seat === state.seat;
-  const who = seatName(roundEvent.seat);
+  const name = seatName(roundEvent.seat);
   const team = teamOf(roundEvent.seat);
+  const count = roundEvent.value;
   if (team >= 0) {
-    const went = `${you ? "You went" : `${who} went`} out: ${teamName(team)} wins the round.`;
+    const words = { name, team: teamName(team), count };
+    const went = you ? t("results.team.out.you", words) : t("results.team.out.other", words);
     if (scoring === "single-round") return went;
-    if (scoring === "running-tally") return `${went} Each team adds the points left in its own hands.`;
-    return `${went} Both partners collect the ${plural(roundEvent.value, "point")} left in the other team's hands.`;
+    if (scoring === "running-tally") return [went, t("results.team.tally")].join(" ");
+    return [went, t("results.team.collect", words)].join(" ");
   }
-  if (scoring === "single-round" || scoring === "knockout") return `${you ? "You went" : `${who} went`} out first.`;
-  const won = named ? "" : `${you ? "You win" : `${who} wins`} round ${round}. `;
-  if (scoring === "running-tally") return `${won}Every player adds the points left in their own hand to their score.`;
-  const points = plural(roundEvent.value, "point");
-  return `${won}${you ? "You collect" : `${who} collects`} the ${points} left in the other hands.`;
+  if (scoring === "single-round" || scoring === "knockout") return you ? t("results.out.you") : t("results.out.other", { name });
+  const lines = [];
+  if (!named) lines.push(you ? t("results.round.you", { round }) : t("results.round.other", { name, round }));
+  if (scoring === "running-tally") lines.push(t("results.tally"));
+  else lines.push(you ? t("results.collect.you", { count }) : t("results.collect.other", { name, count }));
+  return lines.join(" ");
 }
 
 /**
@@ -390,24 +404,30 @@ function teamOf(seat) {
  * @param {number} team
  */
 function teamName(team) {
-  if (state.seat !== null && !state.spectator && teamOf(state.seat) === team) return "your team";
+  if (state.seat !== null && !state.spectator && teamOf(state.seat) === team) return t("results.team.yours");
   const teams = state.view?.teams ?? [];
-  const members = teams.flatMap((t, seat) => (t === team ? [seatName(seat)] : []));
-  return `team ${["A", "B"][team] ?? team + 1} (${members.join(" and ")})`;
+  const members = andList(teams.flatMap((of, seat) => (of === team ? [seatName(seat)] : [])));
+  return t("results.team.named", { team: ["A", "B"][team] ?? String(team + 1), members });
 }
+
+/** The ids of the results' titles: who won (you, another player, a team) what (the match, a round, the game). */
+const WIN_TITLES = {
+  match: { you: "results.title.match.you", other: "results.title.match.other", team: "results.title.match.team" },
+  round: { you: "results.title.round.you", other: "results.title.round.other", team: "results.title.round.team" },
+  game: { you: "results.title.you", other: "results.title.other", team: "results.title.team" },
+};
 
 /**
  * The title of a result won by `seat`: "You win…", "Your team wins…", "Bot 2 wins…".
  * @param {number} seat
- * @param {string} what e.g. " the match" or " round 3"
+ * @param {keyof typeof WIN_TITLES} what
+ * @param {number} [round]
  */
-function winTitle(seat, what) {
+function winTitle(seat, what, round = 0) {
   const team = teamOf(seat);
-  if (team >= 0) {
-    const name = teamName(team);
-    return `${name.charAt(0).toUpperCase()}${name.slice(1)} wins${what}!`;
-  }
-  return seat === state.seat ? `You win${what}!` : `${seatName(seat)} wins${what}!`;
+  const ids = WIN_TITLES[what];
+  if (team >= 0) return t(ids.team, { team: capitalize(teamName(team)), round });
+  return seat === state.seat ? t(ids.you, { round }) : t(ids.other, { name: seatName(seat), round });
 }
 
 /**
@@ -416,10 +436,10 @@ function winTitle(seat, what) {
  * @param {number} target
  */
 function scoringNote(scoring, target) {
-  if (scoring === "single-round") return "A single round: the first player out wins. No points are counted.";
-  if (scoring === "knockout") return "Knockout: after each round the player left with the most cards leaves the match; the last one in wins.";
-  if (scoring === "running-tally") return `When a score reaches ${target}, the lowest score wins.`;
-  return `The first to ${plural(target, "point")} wins.`;
+  if (scoring === "single-round") return t("results.note.single");
+  if (scoring === "knockout") return t("results.note.knockout");
+  if (scoring === "running-tally") return t("results.note.tally", { count: target });
+  return t("results.note.target", { count: target });
 }
 
 /** Show the next queued result, unless one is shown. */
@@ -439,17 +459,18 @@ export function showNextResult() {
   const single = scoring === "single-round" || scoring === "knockout"; // no points counted
 
   if (match) {
-    $("#results-title").textContent = winTitle(winner, single ? "" : " the match");
+    $("#results-title").textContent = winTitle(winner, single ? "game" : "match");
   } else {
-    $("#results-title").textContent = winTitle(/** @type {GameEvent} */ (roundEvent).seat, ` round ${round}`);
+    $("#results-title").textContent = winTitle(/** @type {GameEvent} */ (roundEvent).seat, "round", round);
   }
   const lines = [];
   if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
   if (match && !single) {
     const mine = (result.event.scores ?? [])[winner];
-    if (scoring === "running-tally") lines.push(`${youWin ? "You have" : `${winnerName} has`} the lowest score: ${mine}.`);
-    else lines.push(`${youWin ? "You reach" : `${winnerName} reaches`} ${plural(mine, "point")}.`);
-    lines.push(`The match took ${plural(round, "round")}.`);
+    const words = { name: winnerName, score: mine, count: mine };
+    if (scoring === "running-tally") lines.push(youWin ? t("results.lowest.you", words) : t("results.lowest.other", words));
+    else lines.push(youWin ? t("results.reach.you", words) : t("results.reach.other", words));
+    lines.push(t("results.rounds", { count: round }));
   }
   $("#results-sub").textContent = lines.join(" ");
   $("#results-note").textContent = scoringNote(scoring, target);
@@ -474,22 +495,23 @@ export function showNextResult() {
     );
     const out = cards.length === 0;
     const isWinner = roundEvent ? hand.seat === roundEvent.seat : false;
-    let totalText = plural(hand.value, "pt");
-    if (single) totalText = out ? "" : plural(cards.length, "card");
+    let totalText = t("results.points", { count: hand.value });
+    if (single) totalText = out ? "" : t("table.cards", { count: cards.length });
     else if (scoring === "running-tally") totalText = `+${hand.value}`;
     else if (isWinner && roundEvent) totalText = `+${roundEvent.value}`; // what the winner collects
-    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : plural(0, "pt");
+    const startText = single || out ? "" : scoring === "running-tally" ? "+0" : t("results.points", { count: 0 });
+    // eslint-disable-next-line no-restricted-syntax -- class names
     const total = el("td", { class: `num hand-total${isWinner && !single ? " collected" : ""}`, text: startText });
     body.append(
       el(
         "tr",
         { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat } },
-        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? badge("out", "out") : null),
+        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? badge("out", t("results.out")) : null),
         el(
           "td",
           { class: "result-cards" },
           out
-            ? el("span", { class: "muted", text: hand.seat === state.seat ? "You played every card" : "No cards left" })
+            ? el("span", { class: "muted", text: hand.seat === state.seat ? t("results.empty.you") : t("results.empty") })
             : el("div", { class: "result-card-row" }, cells),
         ),
         total,
@@ -518,7 +540,7 @@ export function showNextResult() {
       el(
         "tr",
         { class: [seat === winner ? "winner" : "", seat === state.seat ? "me" : ""].join(" ").trim(), dataset: { seat } },
-        el("td", {}, seatName(seat), seat === winner && match ? el("span", { class: "trophy", text: " 🏆", "aria-label": "winner" }) : null),
+        el("td", {}, seatName(seat), seat === winner && match ? el("span", { class: "trophy", text: " 🏆", "aria-label": t("results.winner") }) : null),
         gain,
         cell,
       ),
@@ -529,10 +551,11 @@ export function showNextResult() {
   show($("#results-scores"), !single);
 
   const replay = $("#results-replay");
+  // eslint-disable-next-line no-restricted-syntax -- a URL
   replay.setAttribute("href", shareLink(`/r/${state.code}?replay`));
   show(replay, match);
   show($("#results-new"), match);
-  $("#results-close").textContent = match ? "Close" : "Continue";
+  $("#results-close").textContent = match ? t("results.close") : t("results.continue");
   show(overlay);
   $(".overlay-box", overlay).scrollTop = 0;
   $("#results-close").focus({ preventScroll: true });
@@ -572,7 +595,7 @@ async function countResult(generation, rows, scoreCells, scores, gains, winner, 
       }
       if (row.points && scoring !== "single-round") {
         sum += row.points[index];
-        row.total.textContent = scoring === "running-tally" ? `+${sum}` : plural(sum, "pt");
+        row.total.textContent = scoring === "running-tally" ? `+${sum}` : t("results.points", { count: sum });
       }
       if (perCard) await sleep(perCard);
     }
@@ -617,6 +640,7 @@ function celebrate(winner, match) {
   const width = window.innerWidth;
   const height = window.innerHeight;
   for (let i = 0; i < count; i += 1) {
+    // eslint-disable-next-line no-restricted-syntax -- class names
     const piece = el("span", { class: `confetti${i % 3 === 0 ? " round" : ""}` });
     piece.style.setProperty("background", CONFETTI_COLOURS[i % CONFETTI_COLOURS.length]);
     piece.style.setProperty("left", `${50 + (Math.random() - 0.5) * 20}%`);
@@ -628,7 +652,9 @@ function celebrate(winner, match) {
     const animation = piece.animate(
       [
         { transform: "translate(0, 0) rotate(0deg)", opacity: 1 },
+        // eslint-disable-next-line no-restricted-syntax -- CSS
         { transform: `translate(${dx * 0.6}px, ${-up}px) rotate(${spin * 0.5}deg)`, opacity: 1, offset: 0.4 },
+        // eslint-disable-next-line no-restricted-syntax -- CSS
         { transform: `translate(${dx}px, ${height * 0.1}px) rotate(${spin}deg)`, opacity: 0 },
       ],
       { duration, delay: Math.random() * motionMs(250), easing: "cubic-bezier(0.2, 0.7, 0.4, 1)", fill: "forwards" },

@@ -7,7 +7,7 @@ import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
 import { openChoice, choiceIsOpen, cancelChoice, dropChoice } from "./dialogs.js";
 import { unoArmed, disarmUno, pressUno } from "./uno.js";
-import { plural } from "./labels.js";
+import { t } from "./i18n.js";
 
 /**
  * The legal actions that play `card`.
@@ -16,6 +16,13 @@ import { plural } from "./labels.js";
 function cardActions(card) {
   return state.legal.filter((entry) => entry.card === card);
 }
+
+/** The hand's heading, with points or without, by the state of its UNO call. */
+/** @type {Record<string, Record<string, string>>} */
+const LABEL_IDS = {
+  plain: { none: "hand.label", called: "hand.label.uno", uncalled: "hand.label.no_uno" },
+  points: { none: "hand.label.points", called: "hand.label.points.uno", uncalled: "hand.label.points.no_uno" },
+};
 
 /** @param {View} view */
 export function renderHand(view) {
@@ -32,10 +39,10 @@ export function renderHand(view) {
   const cards = sortedHand(view.hand ?? []);
   const count = cards.length;
   const uno = unoState(view, state.seat);
-  const score = view.scoring === "single-round" || view.scoring === "knockout" ? "" : ` · ${view.scores[state.seat]} pts`;
-  $("#me-label").textContent = `${seatName(state.seat)} · ${plural(count, "card")}${score}${
-    uno === "called" ? " · UNO!" : uno === "uncalled" ? " · UNO not called!" : ""
-  }`;
+  const scored = view.scoring !== "single-round" && view.scoring !== "knockout";
+  const words = { name: seatName(state.seat), count, points: view.scores[state.seat] };
+  const ids = scored ? LABEL_IDS.points : LABEL_IDS.plain;
+  $("#me-label").textContent = t(ids[uno ?? "none"] ?? ids.none, words);
   if (state.selected >= count) state.selected = count - 1;
   const nodes = cards.map((card, index) => {
     const actions = cardActions(card);
@@ -68,11 +75,13 @@ function fitHand() {
   const gap = 6;
   if (count < 2 || !handWidth || count * width + (count - 1) * gap <= handWidth) {
     hand.classList.remove("overlapping", "fits");
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     hand.style.setProperty("--overlap", `${gap}px`);
     return;
   }
   const slice = Math.max(width * 0.42, 20); // what shows of each card but the last: its corner index
   const step = Math.max(slice, (handWidth - width) / (count - 1));
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   hand.style.setProperty("--overlap", `${(step - width).toFixed(1)}px`);
   hand.classList.add("overlapping");
   hand.classList.toggle("fits", width + step * (count - 1) <= handWidth + 0.5);
@@ -96,7 +105,7 @@ if (typeof ResizeObserver !== "undefined") {
  */
 function playCard(card) {
   const actions = cardActions(card);
-  if (!actions.length) return toast(`${cardLongName(card)} cannot be played now.`);
+  if (!actions.length) return toast(t("hand.refused", { card: cardLongName(card) }));
   const calls = actions.filter((entry) => entry.type === "play_uno" || entry.type === "jump_uno");
   const plain = actions.filter((entry) => entry.type !== "play_uno" && entry.type !== "jump_uno");
   const chosen = unoArmed() && calls.length ? calls : plain.length ? plain : actions;
@@ -104,7 +113,7 @@ function playCard(card) {
     disarmUno();
     return act(chosen[0].action);
   }
-  openChoice(`Play ${cardLongName(card)}`, "", chosen);
+  openChoice(t("hand.choice", { card: cardLongName(card) }), "", chosen);
   return undefined;
 }
 
@@ -119,6 +128,7 @@ export function tableKey(event) {
   const key = event.key;
   if (!decision.hidden) {
     if (/^[1-9]$/.test(key)) {
+      // eslint-disable-next-line no-restricted-syntax -- a CSS selector
       const button = $(`#decision-options button[data-key="${key}"]:not([disabled])`);
       if (button) {
         event.preventDefault();

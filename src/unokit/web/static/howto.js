@@ -2,18 +2,39 @@
 // special card does, a turn, calling UNO and scoring, and each edition's own parts (the Jam card,
 // All Wild's eight wild cards, the Wild Jackpot lever and rule cards).  Shown as the page
 // /how-to-play/EDITION and, from the table and the lobby, in a dialog over the game.
-// Loaded on demand (learn.js); its words are in learn-text.js.
+// Loaded on demand (learn.js); its words are the catalog "learn" (locales/LANG/learn.json), the
+// cards named with the server's card terms.
 
 import { el } from "./dom.js";
-import { cardNode } from "./cards.js";
+import { cardLongName, cardNode, colourWord, kindWord } from "./cards.js";
 import { editionTitle } from "./state.js";
-import { say } from "./learn-text.js";
+import { t } from "./i18n.js";
+
+/** The card terms the learn messages name cards with: {skip}, {wild_draw_four}, {red}, {red_7}... */
+function cardTerms() {
+  return {
+    skip: kindWord("S"), reverse: kindWord("R"), draw_two: kindWord("+2"), jackpot: kindWord("$"), wild: kindWord("W"),
+    wild_draw_four: kindWord("W+4"), wild_jam: kindWord("WJ"), wild_jackpot: kindWord("W$"),
+    red: colourWord("R"), yellow: colourWord("Y"), green: colourWord("G"), blue: colourWord("B"), orange: colourWord("O"),
+    red_7: cardLongName("R7"),
+  };
+}
+
+/**
+ * A message of the catalog "learn", its card terms and `params` filled in.
+ * @param {string} id
+ * @param {Record<string, string | number>} [params]
+ */
+export function say(id, params = {}) {
+  return t(id, { ...cardTerms(), ...params });
+}
 
 export const EDITIONS = ["classic", "space-jam", "all-wild", "wild-jackpot"];
 
 /**
- * One kind of card in a deck: the faces drawn, how many there are, and its message keys.
- * @typedef {{faces: string[], count: number, name: string, does: string}} DeckEntry
+ * One kind of card in a deck: the faces drawn, how many there are, its kind ("" for the numbers)
+ * and the id of what it does.
+ * @typedef {{faces: string[], count: number, kind: string, does: string}} DeckEntry
  */
 
 /**
@@ -23,7 +44,8 @@ export const EDITIONS = ["classic", "space-jam", "all-wild", "wild-jackpot"];
  * @param {string} [does] the key of what it does, when the edition's differs
  * @returns {DeckEntry}
  */
-const entry = (kind, faces, count, does) => ({ faces, count, name: `card.${kind}`, does: does ?? `card.${kind}.does` });
+// eslint-disable-next-line no-restricted-syntax -- a message id from the card's notation
+const entry = (kind, faces, count, does) => ({ faces, count, kind, does: does ?? `card.${kind}.does` });
 
 /** Each edition's deck, as its rule sheet lists it. */
 /** @type {Record<string, {size: number, cards: DeckEntry[]}>} */
@@ -31,7 +53,7 @@ const DECKS = {
   classic: {
     size: 108,
     cards: [
-      { faces: ["R7", "Y3", "G0", "B9"], count: 76, name: "card.numbers", does: "card.numbers.classic" },
+      { faces: ["R7", "Y3", "G0", "B9"], count: 76, kind: "", does: "card.numbers.classic" },
       entry("S", ["BS"], 8),
       entry("R", ["YR"], 8),
       entry("+2", ["G+2"], 8),
@@ -42,7 +64,7 @@ const DECKS = {
   "space-jam": {
     size: 112,
     cards: [
-      { faces: ["O7", "R3", "Y0", "B9"], count: 76, name: "card.numbers", does: "card.numbers.space-jam" },
+      { faces: ["O7", "R3", "Y0", "B9"], count: 76, kind: "", does: "card.numbers.space-jam" },
       entry("S", ["OS"], 8),
       entry("R", ["BR"], 8),
       entry("+2", ["Y+2"], 8),
@@ -67,7 +89,7 @@ const DECKS = {
   "wild-jackpot": {
     size: 108,
     cards: [
-      { faces: ["G7", "R3", "Y0", "B9"], count: 60, name: "card.numbers", does: "card.numbers.wild-jackpot" },
+      { faces: ["G7", "R3", "Y0", "B9"], count: 60, kind: "", does: "card.numbers.wild-jackpot" },
       entry("S", ["RS"], 8),
       entry("R", ["GR"], 8),
       entry("+2", ["B+2"], 8),
@@ -97,9 +119,8 @@ export function cardMeanings(edition) {
   /** @type {Record<string, {name: string, does: string}>} */
   const meanings = {};
   for (const item of (DECKS[edition] ?? DECKS.classic).cards) {
-    if (item.name === "card.numbers") continue;
-    const kind = item.name.slice("card.".length);
-    meanings[kind] = { name: say(item.name), does: say(item.does) };
+    if (!item.kind) continue;
+    meanings[item.kind] = { name: kindWord(item.kind), does: say(item.does) };
   }
   return meanings;
 }
@@ -122,7 +143,7 @@ function deckRow(item) {
     el(
       "span",
       { class: "howto-words" },
-      el("strong", { text: say(item.name) }),
+      el("strong", { text: item.kind ? kindWord(item.kind) : say("card.numbers") }),
       el("span", { class: "howto-count muted", text: say("howto.count", { count: item.count }) }),
       el("span", { class: "howto-does", text: say(item.does) }),
     ),
@@ -145,7 +166,7 @@ function example(edition) {
 /** The edition's own parts. @param {string} edition */
 function editionParts(edition) {
   if (edition === "wild-jackpot") {
-    const outcomes = [1, 2, 3, 4, 5, 6].map((n) => el("li", { text: say(`lever.${n}`) }));
+    const outcomes = ["lever.1", "lever.2", "lever.3", "lever.4", "lever.5", "lever.6"].map((id) => el("li", { text: say(id) }));
     return [
       section(say("lever.title"), para("lever.intro"), el("ol", { class: "howto-lever" }, outcomes), para("lever.after")),
       section(say("rules.title"), para("rules.text")),
@@ -174,6 +195,7 @@ export function howtoArticle(edition, { summary = "", unknown = false, titleId =
     "nav",
     { class: "howto-nav", "aria-label": say("howto.more.title") },
     EDITIONS.map((name) =>
+      // eslint-disable-next-line no-restricted-syntax -- a URL
       link(`/how-to-play/${name}`, editionTitle(name), name === edition ? "current" : ""),
     ),
   );
@@ -207,6 +229,7 @@ export function howtoArticle(edition, { summary = "", unknown = false, titleId =
     section(say("howto.turn.title"), para(allWild ? "turn.all-wild" : "turn.match"), example(edition), para(allWild ? "turn.all-wild.draw" : "turn.draw")),
     ...editionParts(edition),
     section(say("howto.uno.title"), para("uno.say"), para("uno.catch")),
+    // eslint-disable-next-line no-restricted-syntax -- a message id from the edition's id
     section(say("howto.score.title"), para(`score.${edition}`)),
   );
 }

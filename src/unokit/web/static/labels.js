@@ -1,7 +1,10 @@
-// Words: plurals, capitals and lists of names.
+// Words: lists of names, capitals and sentences, in the page's language.
+
+import { language, t } from "./i18n.js";
 
 /**
- * "1 point", "2 points", "1 card", "0 cards".
+ * "1 point", "2 points": English only, for the modules whose words are not in the catalogs yet.
+ * @deprecated use a plural message of the catalogs (a `{count}` chooses its form)
  * @param {number} count
  * @param {string} word
  */
@@ -15,21 +18,29 @@ export function plural(count, word) {
  */
 export function sentence(text) {
   const trimmed = text.trim();
-  return trimmed ? capitalize(/[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`) : trimmed;
+  return trimmed ? capitalize(/[.!?…]$/.test(trimmed) ? trimmed : trimmed.concat(".")) : trimmed;
 }
 
 /** @param {string} text */
 export function capitalize(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return text.charAt(0).toLocaleUpperCase(language()) + text.slice(1);
 }
 
 /**
- * Names joined as a sentence says them: "Ann", "Ann and you", "Ann, Bob and you".
+ * A label (a capital first) put mid-sentence: its first letter small, but in German, whose nouns
+ * keep their capitals ("Winner collects…" → "winner collects…").
+ * @param {string} text
+ */
+export function midSentence(text) {
+  return language() === "de" ? text : text.charAt(0).toLocaleLowerCase(language()) + text.slice(1);
+}
+
+/**
+ * Names joined as the language says them: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("Ann, Bob y Cy").
  * @param {string[]} names
  */
 export function andList(names) {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+  return new Intl.ListFormat(language(), { style: "long", type: "conjunction" }).format(names);
 }
 
 /**
@@ -40,5 +51,5 @@ export function andList(names) {
  */
 export function seatList(seats, you, nameOf) {
   const others = seats.filter((seat) => seat !== you).map(nameOf);
-  return andList(seats.includes(/** @type {number} */ (you)) ? [...others, "you"] : others);
+  return andList(seats.includes(/** @type {number} */ (you)) ? [...others, t("seat.you.mid")] : others);
 }

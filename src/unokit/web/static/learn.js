@@ -2,23 +2,23 @@
 // /how-to-play pages, the top bar's "How to play" (a dialog over the lobby or the table, for the
 // room's edition, so the game goes on), "Learn to play: a guided first game" (a room of the player
 // and slow bots that coach.js coaches), and hints (the Hint button asks the server for the bot's
-// move, which lights up where the player would make it).  Its words are in learn-text.js, its
-// styles in learn-styles.js.
+// move, which lights up where the player would make it).  Its words are the catalog "learn" of the
+// page's language (fetched when this module loads), its styles in learn-styles.js.
 
 import { $, el, show } from "./dom.js";
 import { state, savedName, setScreen } from "./state.js";
 import { conn, startConnection } from "./connection.js";
 import { loadOptions } from "./start.js";
-import { say } from "./learn-text.js";
-import { howtoArticle, EDITIONS } from "./howto.js";
+import { howtoArticle, EDITIONS, say } from "./howto.js";
+import { loadNamespace, t } from "./i18n.js";
 import { adoptLearnStyles } from "./learn-styles.js";
 
 /** The guided first game: the player and two bots, one round, no timer (the server slows its bots). */
 const TUTORIAL_SEATS = 3;
 const TUTORIAL_RULES = { scoring: "single-round" };
-const TUTORIAL_NAME = "Player";
 
 adoptLearnStyles();
+await loadNamespace("learn");
 
 // ------------------------------------------------------------------ how to play
 
@@ -78,7 +78,7 @@ export async function showHowtoPage(path) {
   $("#howto-body").replaceChildren(shown);
   screen.dataset.edition = EDITIONS.includes(edition) ? edition : "classic";
   setScreen("howto");
-  document.title = `${shown.querySelector("h1")?.textContent ?? ""} · unokit`;
+  document.title = t("learn.page.title", { title: shown.querySelector("h1")?.textContent ?? "" });
   window.scrollTo(0, 0);
 }
 
@@ -132,7 +132,7 @@ export function startTutorial(edition) {
   state.quickPlay = true;
   startConnection({
     type: "create",
-    name: savedName() || TUTORIAL_NAME,
+    name: savedName() || t("learn.player"),
     edition: EDITIONS.includes(edition) ? edition : "classic",
     seats: TUTORIAL_SEATS,
     rules: TUTORIAL_RULES,
@@ -151,6 +151,7 @@ export function coachGame(message) {
   import("./coach.js").then((coach) =>
     coach.startCoach({
       edition: message.view?.edition ?? "classic",
+      // eslint-disable-next-line no-restricted-syntax -- a URL
       again: (/** @type {string} */ edition) => location.assign(`/?learn=${encodeURIComponent(edition)}`),
     }),
   );
@@ -202,11 +203,13 @@ function placesOf(entry) {
   /** @type {Element[]} */
   const places = [];
   if (entry.card && (entry.type === "play" || entry.type === "play_uno")) {
+    // eslint-disable-next-line no-restricted-syntax -- a CSS selector
     const card = document.querySelector(`#hand .card[data-card="${CSS.escape(entry.card)}"]`);
     if (card) places.push(card);
     if (entry.type === "play_uno") places.push(...document.querySelectorAll("#uno-button"));
   }
   if (entry.type === "draw") places.push($("#draw-pile"));
+  // eslint-disable-next-line no-restricted-syntax -- a CSS selector
   places.push(...document.querySelectorAll(`[data-action="${CSS.escape(entry.action ?? "")}"]`));
   return places;
 }

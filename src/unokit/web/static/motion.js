@@ -4,7 +4,8 @@
 // smaller faster, 0 none) and resolves when done; cards landed on the pile stay until `clearLanded`.
 
 import { $, $$, el, sleep } from "./dom.js";
-import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
+import { COLOUR_NAMES, backNode, cardNode, colourWord } from "./cards.js";
+import { t } from "./i18n.js";
 import { state, seatName } from "./state.js";
 import { seatElement, seatAngle } from "./seats.js";
 
@@ -63,6 +64,7 @@ function fly(node, from, to, ms, { delay = 0, keep = false, spin = 0, fromScale 
   const w = size ? size.w : node.offsetWidth; // many cards of one size: measured once, not once each
   const h = size ? size.h : node.offsetHeight;
   const at = (/** @type {Box} */ box, /** @type {number} */ scale, /** @type {number} */ turn) =>
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     `translate(${(box.x - w / 2).toFixed(1)}px, ${(box.y - h / 2).toFixed(1)}px) scale(${scale}) rotate(${turn}deg)`;
   const animation = node.animate(
     [
@@ -128,8 +130,11 @@ export function clearMotion() {
  */
 async function marker(box, text, kind, ms) {
   if (!box || ms < MIN_MS) return;
+  // eslint-disable-next-line no-restricted-syntax -- class names
   const node = el("div", { class: `marker ${kind}`, text });
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   node.style.left = `${box.x}px`;
+  // eslint-disable-next-line no-restricted-syntax -- CSS
   node.style.top = `${box.y}px`;
   layer().append(node);
   const animation = node.animate(
@@ -180,6 +185,7 @@ async function playFx(event, pace) {
   /** @type {Box | null} */
   let from = null;
   if (event.seat === state.seat && card) {
+    // eslint-disable-next-line no-restricted-syntax -- a CSS selector
     const source = $(`#hand .card[data-card="${CSS.escape(card)}"]`);
     from = boxOf(source);
     if (source) source.style.visibility = "hidden";
@@ -301,8 +307,11 @@ async function reverseFx(pace) {
     for (const old of arrow.getAnimations()) old.cancel();
     return arrow.animate(
       [
+        // eslint-disable-next-line no-restricted-syntax -- CSS
         { transform: `rotate(${from}deg) scale(1)` },
+        // eslint-disable-next-line no-restricted-syntax -- CSS
         { transform: `rotate(${from + 90}deg) scale(1.6)` },
+        // eslint-disable-next-line no-restricted-syntax -- CSS
         { transform: `rotate(${from + 180}deg) scale(1)` },
       ],
       { duration: ms, easing: "ease-in-out", fill: "forwards" },
@@ -321,11 +330,16 @@ async function reverseFx(pace) {
  */
 function effectBox(kind, ...children) {
   const area = effectArea();
+  // eslint-disable-next-line no-restricted-syntax -- class names
   const node = el("div", { class: `effect ${kind}` }, children);
   if (area) {
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     node.style.left = `${area.x}px`;
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     node.style.top = `${area.y}px`;
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     node.style.setProperty("--effect-w", `${Math.max(160, area.w)}px`);
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     node.style.maxHeight = `${Math.max(120, area.h)}px`;
   }
   layer().append(node);
@@ -362,7 +376,8 @@ async function leverFx(event, view, pace) {
   const words = state.options?.rules?.lever_weights?.choice_labels ?? {};
   const outcome = outcomes[event.value - 1] ?? "";
   const reel = el("div", { class: "reel" });
-  const title = el("div", { class: "effect-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "pull" : "pulls"} the lever…` });
+  const pulls = event.seat === state.seat ? t("table.fx.lever.you") : t("table.fx.lever.other", { name: seatName(event.seat) });
+  const title = el("div", { class: "effect-title", text: pulls });
   const node = effectBox("lever", title, reel);
   const animation = showEffect(node, ms);
   const spins = 10;
@@ -393,10 +408,11 @@ async function jamFx(event, pace) {
   const slam = event.value === 1;
   const card = cardNode("WJ");
   const node = effectBox(
+    // eslint-disable-next-line no-restricted-syntax -- class names
     `jam ${slam ? "slam" : "back"}`,
-    el("div", { class: "effect-title", text: "The Jam card drops…" }),
+    el("div", { class: "effect-title", text: t("table.fx.jam") }),
     card,
-    el("div", { class: "jam-side", text: slam ? "SLAM! Discard" : "UNO side up: draw" }),
+    el("div", { class: "jam-side", text: slam ? t("table.fx.jam.slam") : t("table.fx.jam.uno") }),
   );
   const shown = showEffect(node, ms);
   const fall = card.animate(
@@ -439,9 +455,10 @@ async function ruleFx(event, view, pace) {
   const entry = shown.find((item) => item[0] === event.value);
   const reading = entry ? String(entry[2]) : "";
   const node = effectBox(
+    // eslint-disable-next-line no-restricted-syntax -- class names
     `rule ${reading.startsWith("enforced") ? "enforced" : "honour"}`,
-    el("div", { class: "effect-title", text: `${seatName(event.seat)} ${event.seat === state.seat ? "perform" : "performs"} a rule card` }),
-    el("div", { class: "rule-text", text: entry ? `“${entry[1]}”` : "" }),
+    el("div", { class: "effect-title", text: event.seat === state.seat ? t("table.fx.rule.you") : t("table.fx.rule.other", { name: seatName(event.seat) }) }),
+    el("div", { class: "rule-text", text: entry ? t("table.rule.quoted", { text: entry[1] }) : "" }),
     el("div", { class: "rule-reading", text: reading }),
   );
   await done([showEffect(node, ms)], ms);
@@ -466,7 +483,7 @@ export async function eventFx(event, view, pace) {
     case "skip":
       return marker(seatBox(), "⊘", "skip", 650 * pace);
     case "lose_turn":
-      return marker(seatBox(), "⊘ next turn", "skip", 650 * pace);
+      return marker(seatBox(), t("table.fx.lose_turn"), "skip", 650 * pace);
     case "reverse":
       return reverseFx(pace);
     case "swap":
@@ -476,15 +493,15 @@ export async function eventFx(event, view, pace) {
     case "stack":
       return marker(topBox(), `+${event.value}`, "hit", 600 * pace);
     case "deflect":
-      return marker(seatBox(), "Deflected!", "skip", 600 * pace);
+      return marker(seatBox(), t("table.fx.deflect"), "skip", 600 * pace);
     case "jump":
-      return marker(seatBox(), "Jump in!", "uno", 600 * pace);
+      return marker(seatBox(), t("table.fx.jump"), "uno", 600 * pace);
     case "bomb":
-      return marker(topBox(), "Bomb!", "hit", 650 * pace);
+      return marker(topBox(), t("table.fx.bomb"), "hit", 650 * pace);
     case "mercy":
-      return marker(seatBox(), "Out!", "caught", 700 * pace);
+      return marker(seatBox(), t("table.fx.mercy"), "caught", 700 * pace);
     case "knockout":
-      return marker(seatBox(), "Knocked out!", "caught", 800 * pace);
+      return marker(seatBox(), t("table.fx.knockout"), "caught", 800 * pace);
     case "take":
       return passFx(event.value, event.seat, false, pace);
     case "give":
@@ -492,15 +509,16 @@ export async function eventFx(event, view, pace) {
     case "uno":
       return marker(seatBox(), "UNO!", "uno", 650 * pace);
     case "catch":
-      return marker(boxOf(seatElement(event.value)), "Caught!", "caught", 650 * pace);
+      return marker(boxOf(seatElement(event.value)), t("table.fx.catch"), "caught", 650 * pace);
     case "colour": {
       const word = Object.values(COLOUR_NAMES)[event.value] ?? ""; // the colours in the engine's order
-      return marker(topBox(), word, `colour c-${word}`, 550 * pace);
+      // eslint-disable-next-line no-restricted-syntax -- class names
+      return marker(topBox(), colourWord(word), `colour c-${word}`, 550 * pace);
     }
     case "challenge":
-      return marker(seatBox(), "Challenge!", "caught", 600 * pace);
+      return marker(seatBox(), t("table.fx.challenge"), "caught", 600 * pace);
     case "verdict":
-      return marker(seatBox(), event.value ? "Guilty!" : "Innocent", event.value ? "caught" : "good", 650 * pace);
+      return marker(seatBox(), event.value ? t("table.fx.guilty") : t("table.fx.innocent"), event.value ? "caught" : "good", 650 * pace);
     case "lever":
       return leverFx(event, view, pace);
     case "jam":

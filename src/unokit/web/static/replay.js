@@ -6,6 +6,14 @@ import { state, editionTitle, setScreen } from "./state.js";
 import { conn } from "./connection.js";
 import { renderTable, scrollLog } from "./table.js";
 import { loadOptions } from "./start.js";
+import { t } from "./i18n.js";
+import { andList } from "./labels.js";
+
+/**
+ * `text` ending with a stop (the server's words may have none).
+ * @param {string} text
+ */
+const stopped = (text) => (/[.!?]$/.test(text) ? text : text.concat("."));
 
 const REPLAY_CACHE = 400; // steps kept in the page
 const REPLAY_LOG_STEPS = 40; // steps told in the log, up to the current one
@@ -53,9 +61,11 @@ export function startReplay(code) {
 async function replayStep(step) {
   const cached = replay.cache.get(step);
   if (cached) return cached;
+  // eslint-disable-next-line no-restricted-syntax -- a URL
   const response = await fetch(`/api/rooms/${encodeURIComponent(/** @type {string} */ (replay.code))}/replay/${step}`);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  // eslint-disable-next-line no-restricted-syntax -- a protocol's notation, shown only when the server says nothing
+  if (!response.ok) throw Object.assign(new Error(data.error || `HTTP ${response.status}`), { status: response.status });
   replay.cache.set(step, data);
   if (replay.cache.size > REPLAY_CACHE) replay.cache.delete(/** @type {number} */ (replay.cache.keys().next().value));
   return data;
@@ -84,10 +94,20 @@ async function replayGo(step) {
     if (replay.wanted === wanted) {
       const box = $("#replay-error");
       const message = /** @type {Error} */ (error).message;
-      box.replaceChildren(`No replay: ${message}${/[.!?]$/.test(message) ? "" : "."}`);
-      if (/once the match is over/.test(message)) {
-        const room = `/r/${encodeURIComponent(/** @type {string} */ (replay.code))}`;
-        box.append(" ", el("a", { href: `${room}?watch`, text: "Watch the match" }), " or ", el("a", { href: room, text: "open the room" }), ".");
+      box.replaceChildren(t("replay.error", { message: stopped(message) }));
+      if (/** @type {{status?: number}} */ (error).status === 403) {
+        // the match is still in play: its room can be watched or opened
+        const room = "/r/".concat(encodeURIComponent(/** @type {string} */ (replay.code)));
+        const [before, , between, , after] = t("replay.error.live").split(/\{(watch|open)\}/);
+        box.append(
+          " ",
+          before,
+          // eslint-disable-next-line no-restricted-syntax -- a URL
+          el("a", { href: `${room}?watch`, text: t("replay.error.watch") }),
+          between,
+          el("a", { href: room, text: t("replay.error.open") }),
+          after,
+        );
       }
       show(box);
       showControls(false);
@@ -110,7 +130,7 @@ function renderReplay(data) {
     // the edition's title comes with the game options, which may not have arrived yet
     if (!state.options) loadOptions().then(() => renderMeta(data), () => {});
   }
-  $("#replay-pos").textContent = `step ${data.step} of ${data.steps}`;
+  $("#replay-pos").textContent = t("replay.position", { step: data.step, count: data.steps });
   const slider = /** @type {HTMLInputElement} */ ($("#replay-slider"));
   slider.max = String(data.steps);
   slider.value = String(data.step);
@@ -119,8 +139,8 @@ function renderReplay(data) {
   const told = (data.events ?? [])
     .map((/** @type {{text?: unknown}} */ event) => (typeof event.text === "string" ? event.text.trim() : ""))
     .filter(Boolean)
-    .map((/** @type {string} */ text) => (/[.!?]$/.test(text) ? text : `${text}.`));
-  $("#replay-action").textContent = told.length ? told.join(" ") : data.step ? "" : "The cards are dealt.";
+    .map(stopped);
+  $("#replay-action").textContent = told.length ? told.join(" ") : data.step ? "" : t("replay.dealt");
   state.view = data.view;
   state.seats = Array.isArray(data.seats) ? data.seats : [];
   state.finished = Boolean(data.finished);
@@ -129,7 +149,7 @@ function renderReplay(data) {
   state.busy = false;
   show($("#table"));
   renderTable();
-  $("#spectating").textContent = "Replay: the table as the spectators saw it. No hand is shown.";
+  $("#spectating").textContent = t("replay.spectating");
   renderReplayLog(data.step);
 }
 
@@ -142,7 +162,8 @@ function renderMeta(data) {
   const meta = $("#replay-meta");
   meta.replaceChildren(
     el("strong", { class: "replay-edition", text: editionTitle(data.edition) }),
-    ` · ${names.length} players: ${names.join(", ")} · ${data.steps} moves`,
+    t("replay.players", { count: names.length, names: andList(names) }),
+    t("replay.moves", { count: data.steps }),
   );
 }
 
@@ -160,6 +181,7 @@ function renderReplayLog(step) {
     );
     items.unshift(
       ...lines.map((/** @type {{kind: string, text: string}} */ event) =>
+        // eslint-disable-next-line no-restricted-syntax -- class names
         el("li", { class: `log-${event.kind}${at === step ? " current" : ""}`, text: event.text }),
       ),
     );

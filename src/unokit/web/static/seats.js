@@ -7,7 +7,7 @@ import { $, $$, badge, el, morphChildren, show } from "./dom.js";
 import { backNode } from "./cards.js";
 import { state, seatName, unoState } from "./state.js";
 import { act } from "./connection.js";
-import { plural } from "./labels.js";
+import { t } from "./i18n.js";
 import { avatarNode, voiceBadge } from "./social.js";
 
 const MAX_FAN = 9;
@@ -34,6 +34,7 @@ export function seatAngle(seat, players) {
  * @returns {HTMLElement | null}
  */
 export function seatElement(seat) {
+  // eslint-disable-next-line no-restricted-syntax -- a CSS selector
   return document.querySelector(`#felt .seat[data-seat="${seat}"]`);
 }
 
@@ -47,6 +48,7 @@ function fan(count) {
   const backs = [];
   for (let i = 0; i < shown; i += 1) {
     const back = /** @type {HTMLElement} */ (BACK.cloneNode(true)); // a copy: cheaper than making each anew
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     back.style.setProperty("--r", `${(i - (shown - 1) / 2) * spread}deg`);
     backs.push(back);
   }
@@ -105,31 +107,35 @@ function seatNode(view, seat, catchable) {
     info.away ? "away" : "",
     info.auto ? "auto" : "",
     out.has(seat) ? "out" : "",
+    // eslint-disable-next-line no-restricted-syntax -- class names
     team !== undefined ? `team-${team}` : "",
   ];
   const badges = [];
-  if ((view.state?.knocked ?? []).includes(seat)) badges.push(badge("out", "knocked out", "out of the match"));
-  else if (out.has(seat)) badges.push(badge("out", "out", "out of this round: too many cards (mercy)"));
-  if (team !== undefined) badges.push(badge(`team team-${team}`, partner ? "partner" : `team ${TEAM_NAMES[team] ?? team + 1}`));
-  if (acting) badges.push(badge("turn", mine ? "your turn" : "turn"));
-  if (next) badges.push(badge("next", "next"));
-  if (seat === view.dealer) badges.push(badge("dealer", "dealer"));
-  if (info.kind === "bot") badges.push(badge("kind-bot", "bot"));
-  if (info.away) badges.push(badge("away", "away"));
-  if (info.auto) badges.push(badge("auto", "auto", "played by the bot"));
+  if ((view.state?.knocked ?? []).includes(seat)) badges.push(badge("out", t("seat.badge.knocked"), t("seat.badge.knocked.title")));
+  else if (out.has(seat)) badges.push(badge("out", t("seat.badge.out"), t("seat.badge.out.title")));
+  const teamName = TEAM_NAMES[team ?? 0] ?? String((team ?? 0) + 1);
+  // eslint-disable-next-line no-restricted-syntax -- class names
+  if (team !== undefined) badges.push(badge(`team team-${team}`, partner ? t("seat.badge.partner") : t("seat.badge.team", { team: teamName })));
+  if (acting) badges.push(badge("turn", mine ? t("seat.badge.turn.you") : t("seat.badge.turn")));
+  if (next) badges.push(badge("next", t("seat.badge.next")));
+  if (seat === view.dealer) badges.push(badge("dealer", t("seat.badge.dealer")));
+  if (info.kind === "bot") badges.push(badge("kind-bot", t("seat.badge.bot")));
+  if (info.away) badges.push(badge("away", t("seat.badge.away")));
+  if (info.auto) badges.push(badge("auto", t("seat.badge.auto"), t("seat.badge.auto.title")));
   if (info.voice) badges.push(voiceBadge());
   const uno = unoState(view, seat);
   if (uno === "called") badges.push(badge("uno", "UNO!"));
-  if (uno === "uncalled") badges.push(badge("no-uno", "no UNO"));
+  if (uno === "uncalled") badges.push(badge("no-uno", t("seat.badge.no_uno")));
   const name = seatName(seat);
   const avatar = avatarNode(info, info.name ?? name, seat); // the player's symbol and colour, or an initial on the seat's hue
-  const score = view.scoring === "single-round" || view.scoring === "knockout" ? "" : `${view.scores[seat]} pts`;
+  const scored = view.scoring !== "single-round" && view.scoring !== "knockout";
+  const score = scored ? t("seat.points", { count: view.scores[seat] }) : "";
   const node = el(
     "div",
     {
       class: classes.filter(Boolean).join(" "),
       dataset: { seat, count },
-      "aria-label": `${name}: ${plural(count, "card")}${score ? `, ${score}` : ""}`,
+      "aria-label": scored ? t("seat.label.points", { name, count, points: view.scores[seat] }) : t("seat.label", { name, count }),
     },
     avatar,
     el("div", { class: "seat-head" }, el("span", { class: "seat-name", text: name }), el("span", { class: "seat-score", text: score })),
@@ -144,8 +150,8 @@ function seatNode(view, seat, catchable) {
     node.append(
       el("button", {
         class: "catch",
-        text: "Catch!",
-        title: `${catchEntry.label ?? "catch"} (C)`,
+        text: t("seat.catch"),
+        title: t("seat.catch.title", { action: catchEntry.label ?? t("seat.catch") }),
         dataset: { action: catchEntry.action },
         disabled: state.busy,
         onclick: () => act(catchEntry.action),
@@ -198,9 +204,11 @@ function renderArrows(view) {
     const angle = Math.PI / 2 + ((k + 0.5) * 2 * Math.PI) / n;
     let rot = (Math.atan2(ratio * Math.cos(angle), -Math.sin(angle)) * 180) / Math.PI;
     if (!forward) rot += 180;
+    // eslint-disable-next-line no-restricted-syntax -- class names
     const arrow = el("span", { class: `arrow${k === hotK ? " hot" : ""}` });
     arrow.style.setProperty("--ax", (28 * Math.cos(angle)).toFixed(2));
     arrow.style.setProperty("--ay", (28 * Math.sin(angle)).toFixed(2));
+    // eslint-disable-next-line no-restricted-syntax -- CSS
     arrow.style.setProperty("--rot", `${rot.toFixed(1)}deg`);
     arrows.push(arrow);
   }
@@ -243,7 +251,7 @@ function tickTimer() {
       label = el("span", { class: "timer-left" });
       avatar.append(label);
     }
-    label.textContent = `${Math.ceil(left)}s`;
+    label.textContent = t("seat.timer", { count: Math.ceil(left) });
   }
   if (left <= 0) {
     clearInterval(timerTick);

@@ -3,14 +3,15 @@
 // themselves.  It draws the update the event queue shows, its version on `#table[data-version]`.
 
 import { $, el, morphChildren, scrollToEnd, show } from "./dom.js";
-import { COLOUR_NAMES, backNode, cardNode } from "./cards.js";
+import { COLOUR_NAMES, backNode, cardNode, colourWord } from "./cards.js";
 import { state, seatName, myDecisions, myJumps, editionTitle, HAND_PHASES } from "./state.js";
 import { act } from "./connection.js";
 import { renderHand } from "./hand.js";
 import { unoButton, unoWithCard } from "./uno.js";
 import { renderSeats } from "./seats.js";
 import { renderDecision, phaseDialog } from "./dialogs.js";
-import { plural, seatList } from "./labels.js";
+import { andList, midSentence } from "./labels.js";
+import { t } from "./i18n.js";
 
 const MAX_LOG = 400;
 let firstDrawn = false;
@@ -23,6 +24,7 @@ export function addLog(event) {
   const text = typeof event.text === "string" ? event.text : "";
   if (!text) return;
   const list = $("#log");
+  // eslint-disable-next-line no-restricted-syntax -- a class name
   list.append(el("li", { class: `log-${event.kind}`, text }));
   while (list.childElementCount > MAX_LOG) list.firstElementChild?.remove();
   scrollLog(list);
@@ -45,7 +47,8 @@ export function renderTable() {
   const table = $("#table");
   table.dataset.version = String(state.shownVersion);
   document.body.dataset.edition = view.edition ?? "";
-  $("#table-title").textContent = `${editionTitle(view.edition)} table${state.code ? `, room ${state.code}` : ""}`;
+  const edition = editionTitle(view.edition);
+  $("#table-title").textContent = state.code ? t("table.title.room", { edition, code: state.code }) : t("table.title", { edition });
   table.dataset.actor = String(view.actor);
   renderSeats(view);
   renderCentre(view);
@@ -70,15 +73,15 @@ function renderCentre(view) {
   // stacking (a house rule): the penalty that adds up and passes on
   const pending = Number(view.state?.stack_total) || 0;
   const stackTotal = $("#stack-total");
-  stackTotal.textContent = pending ? `+${pending} to draw` : "";
-  stackTotal.title = pending ? "Stacked draw cards: the first player who cannot or will not add one draws them all" : "";
+  stackTotal.textContent = pending ? t("table.stack", { count: pending }) : "";
+  stackTotal.title = pending ? t("table.stack.title") : "";
   show(stackTotal, pending > 0);
   const stack = $("#draw-pile .stack");
   const backs = view.draw_pile_size > 2 ? 3 : view.draw_pile_size;
   morphChildren(stack, Array.from({ length: backs }, () => backNode()));
-  $("#draw-count").textContent = `${view.draw_pile_size} to draw`;
-  $("#draw-pile").setAttribute("aria-label", `Draw pile, ${view.draw_pile_size} to draw`);
-  $("#discard-count").textContent = `${view.discard_pile_size} discarded`;
+  $("#draw-count").textContent = t("table.pile.draw", { count: view.draw_pile_size });
+  $("#draw-pile").setAttribute("aria-label", t("table.pile.draw.label", { count: view.draw_pile_size }));
+  $("#discard-count").textContent = t("table.pile.discarded", { count: view.discard_pile_size });
   const draw = state.legal.find((entry) => entry.type === "draw");
   const drawPile = $("#draw-pile");
   drawPile.toggleAttribute("disabled", !draw || state.busy || !HAND_PHASES.has(view.phase));
@@ -89,11 +92,15 @@ function renderCentre(view) {
   direction.classList.toggle("ccw", !forward);
   morphChildren(direction, [
     el("span", { class: "spin", "aria-hidden": "true", text: forward ? "↻" : "↺" }),
-    new Text(forward ? "clockwise" : "counter-clockwise"),
+    new Text(forward ? t("table.direction.cw") : t("table.direction.ccw")),
   ]);
-  const how = state.options?.rules?.scoring?.choice_labels?.[view.scoring]?.toLowerCase() ?? "";
-  const scoring = view.scoring === "single-round" || view.scoring === "knockout" ? how : `to ${plural(view.target_score, "point")}${how ? ` · ${how}` : ""}`;
-  $("#round-info").textContent = `Round ${view.round} · ${scoring}`;
+  const how = midSentence(state.options?.rules?.scoring?.choice_labels?.[view.scoring] ?? "");
+  const round = view.round;
+  const count = view.target_score;
+  const single = view.scoring === "single-round" || view.scoring === "knockout";
+  $("#round-info").textContent = single
+    ? how ? t("table.round.how", { round, how }) : t("table.round", { round })
+    : how ? t("table.round.target.how", { round, count, how }) : t("table.round.target", { round, count });
 }
 
 /**
@@ -104,12 +111,15 @@ function renderColour(view) {
   const chip = $("#current-colour");
   const choosing = view.phase === "colour";
   const colour = choosing ? "" : COLOUR_NAMES[view.colour ?? ""];
+  // eslint-disable-next-line no-restricted-syntax -- class names
   chip.className = `colour-chip ${choosing ? "choosing" : colour ? `c-${colour}` : "c-none"}`;
   morphChildren(chip, [
-    el("span", { class: "chip-label", text: choosing || colour ? "Colour: " : "" }),
-    new Text(choosing ? "choosing…" : colour || "No colour"),
+    el("span", { class: "chip-label", text: choosing || colour ? t("table.colour.label") : "" }),
+    new Text(choosing || colour ? " " : ""),
+    new Text(choosing ? t("table.colour.choosing") : colour ? colourWord(colour) : t("table.colour.none")),
   ]);
-  chip.title = choosing ? `${seatName(view.actor)} ${view.actor === state.seat ? "choose" : "chooses"} the colour` : "";
+  const you = view.actor === state.seat;
+  chip.title = choosing ? (you ? t("table.colour.chooser.you") : t("table.colour.chooser.other", { name: seatName(view.actor) })) : "";
 }
 
 /** @param {View} view */
@@ -120,23 +130,38 @@ function renderStatus(view) {
   const jump = myJumps().length > 0;
   const winner = view.winner >= 0 ? seatName(view.winner) : null;
   if (view.phase === "over" || state.finished) {
-    status.textContent = winner ? `Match over: ${winner === "You" ? "you win" : `${winner} wins`}.` : "Match over.";
+    if (!winner) status.textContent = t("table.status.over");
+    else status.textContent = view.winner === state.seat ? t("table.status.over.you") : t("table.status.over.other", { name: winner });
   } else if (state.reading?.waiting.some((seat) => seat !== state.seat || !state.continued)) {
     const waiting = state.reading.waiting.filter((seat) => seat !== state.seat || !state.continued);
-    const who = seatList(waiting, state.seat, seatName);
-    status.textContent = `Waiting for ${who} to read the results: the next round begins then.`;
+    const others = waiting.filter((seat) => seat !== state.seat);
+    const names = andList(others.map(seatName));
+    const withYou = waiting.length > others.length;
+    if (!others.length) status.textContent = t("table.status.reading.you");
+    else status.textContent = withYou ? t("table.status.reading.others_you", { names }) : t("table.status.reading.others", { names });
   } else if (!mine && jump) {
-    status.textContent = `Jump in! You hold the same card: play it before ${seatName(view.actor)} moves.`;
+    status.textContent = t("table.status.jump", { name: seatName(view.actor) });
   } else {
-    status.textContent = mine ? `Your move: ${state.asks}.` : `${seatName(view.actor)} to ${state.asks}.`;
+    status.textContent = statusWords(view.actor, mine, state.asks);
   }
   status.classList.toggle("mine", mine || jump);
   $("#hand-area").classList.toggle("my-turn", mine || jump);
 }
 
+/**
+ * Whose move it is, in words: "Your move: play a card." or "Bot 1 to play a card." (the server's `asks`).
+ * @param {number} actor
+ * @param {boolean} mine
+ * @param {string} asks
+ */
+export function statusWords(actor, mine, asks) {
+  return mine ? t("table.status.mine", { asks }) : t("table.status.other", { name: seatName(actor), asks });
+}
+
 /** @param {LegalEntry} entry */
 function actionButton(entry, extraClass = "") {
   return el("button", {
+    // eslint-disable-next-line no-restricted-syntax -- class names
     class: `act ${extraClass}`.trim(),
     text: entry.label || entry.action,
     dataset: { action: entry.action },
@@ -177,8 +202,8 @@ function renderScores(view) {
     el(
       "tr",
       { class: seat === state.seat ? "me" : "" },
-      el("td", { text: teams.length ? `${seatName(seat)} · team ${["A", "B"][teams[seat]]}` : seatName(seat) }),
-      el("td", { class: "num", text: single ? plural(size, "card") : view.scores[seat] }),
+      el("td", { text: teams.length ? t("table.scores.team", { name: seatName(seat), team: ["A", "B"][teams[seat]] }) : seatName(seat) }),
+      el("td", { class: "num", text: single ? t("table.cards", { count: size }) : view.scores[seat] }),
     ),
   );
   morphChildren($("#scoreboard tbody"), rows);
@@ -190,12 +215,12 @@ function renderRulesShown(view) {
   const shown = info.rule_cards_shown;
   show($("#rules-shown-panel"), Boolean(shown));
   if (!shown) return;
-  $("#dispenser").textContent = `${info.rule_cards_in_dispenser ?? 0} in the dispenser, ${info.rule_cards_used ?? 0} used.`;
+  $("#dispenser").textContent = t("table.dispenser", { left: info.rule_cards_in_dispenser ?? 0, count: info.rule_cards_used ?? 0 });
   const items = shown.map(([, text, reading]) =>
     el(
       "li",
       { class: String(reading).startsWith("enforced") ? "enforced" : "honour" },
-      el("span", { class: "rule-text", text: `“${text}”` }),
+      el("span", { class: "rule-text", text: t("table.rule.quoted", { text }) }),
       el("span", { class: "rule-reading", text: String(reading) }),
     ),
   );

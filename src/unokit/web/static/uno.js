@@ -4,6 +4,7 @@
 import { $, el, toast } from "./dom.js";
 import { state } from "./state.js";
 import { act } from "./connection.js";
+import { t } from "./i18n.js";
 
 /** Whether this player has pressed UNO for the card they are about to play. */
 let armed = false;
@@ -28,7 +29,7 @@ export function pressUno() {
     button.setAttribute("aria-pressed", String(armed));
     button.textContent = armed ? "UNO!" : "UNO";
   }
-  if (armed) toast("UNO! Now play your card.");
+  if (armed) toast(t("uno.armed"));
 }
 
 /**
@@ -56,9 +57,9 @@ export function unoButton() {
   }
   return el("button", {
     id: "uno-button",
-    class: `uno-button${armed && !late ? " armed" : ""}`,
+    class: armed && !late ? "uno-button armed" : "uno-button",
     text: late || armed ? "UNO!" : "UNO",
-    title: late ? `${late.label ?? "call UNO"} (U)` : "Call UNO with your next-to-last card (U), then play it",
+    title: late ? t("uno.late.title", { action: late.label ?? t("uno.call") }) : t("uno.title"),
     "aria-pressed": late ? null : String(armed),
     dataset: late ? { action: late.action } : { uno: "arm" },
     disabled: state.busy,
