@@ -78,15 +78,18 @@ def create_room(
     return page.inner_text("#lobby-code").strip()
 
 
-def play_until_results(page: Page, timeout: float = 90.0) -> None:
+def play_until_results(page: Page, timeout: float = 180.0) -> None:
     """Make this page's moves until a result shows."""
     deadline = time.monotonic() + timeout
+    done: list[str | None] = []
     while time.monotonic() < deadline:
         wait_for_my_move(page)
-        if my_move(page) == "results":
+        done.append(my_move(page))
+        if done[-1] == "results":
             return
         page.wait_for_timeout(30)
-    raise AssertionError("no result within the time")
+    status = page.locator("#status").text_content()
+    raise AssertionError(f"no result within {timeout:.0f} s; the last moves {done[-12:]}, the status {status!r}")
 
 
 def room_state(live: LiveServer, code: str) -> dict[str, Any]:
@@ -422,12 +425,14 @@ def test_words_and_toasts_read_as_sentences(live_server: LiveServer, open_page: 
     expect(page.locator("#toast")).to_have_text("No room has that code.")
     lists = page.evaluate(
         """async () => {
-          const { seatList } = await import("/static/labels.js");
+          // the page's own copy of the module (its versioned address), which speaks the page's language
+          const base = document.querySelector("script[type=module]").src.replace(/app[.]js$/, "");
+          const { seatList } = await import(base + "labels.js");
           const name = (s) => ["Ann", "Bob", "Cy"][s];
           return [seatList([0, 2], 2, name), seatList([0, 1, 2], 1, name), seatList([1], 0, name)];
         }"""
     )
-    assert lists == ["Ann and you", "Ann, Cy and you", "Bob"]
+    assert lists == ["Ann and you", "Ann, Cy, and you", "Bob"]  # the language's own list (Intl.ListFormat)
     watch.screenshot("fixes-toast-desktop")
     assert not watch.real_errors(), watch.errors
 
@@ -537,9 +542,9 @@ def test_the_table_says_who_is_still_reading_the_results(live_server: LiveServer
     expect(page.locator('#lobby-seats li[data-kind="open"]')).to_have_count(0)
     page.click("#start-game")
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        bobs = pool.submit(play_to_end, bob, random.Random(3), 120.0, round_ended)
-        play_until_results(page, timeout=120)
-        bobs.result(timeout=120)
+        bobs = pool.submit(play_to_end, bob, random.Random(3), 180.0, round_ended)
+        play_until_results(page, timeout=180)
+        bobs.result(timeout=180)
     page.click("#results-close")
     expect(page.locator("#status")).to_have_text("Waiting for Bob to read the results: the next round begins then.")
     watch.screenshot("fixes-waiting-for-bob-phone")

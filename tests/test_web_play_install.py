@@ -53,10 +53,12 @@ class Blocker(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Blocker())
 from unokit.cli import main
-sys.exit(main(["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--bot-delay", "0"]))
+sys.exit(main(["serve", "--host", "127.0.0.1", "--port", "0", "--db", ":memory:", "--bot-delay", "0.05"]))
 """
 
 
+# The server keeps its default limits on what one connection may send: the bots take 50 ms a move, so
+# that the scripted player never needs to send faster than a person could.
 @pytest.fixture(scope="module")
 def server_url() -> Iterator[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
