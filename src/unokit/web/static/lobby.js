@@ -83,7 +83,7 @@ export function renderLobby() {
         });
       }
     }
-    const name = isMe ? t("page.you") : seat.name; // an open seat's: "Seat N"
+    const name = isMe ? t("page.you") : seat.kind === "open" ? t("lobby.seat.open_name", { number: seat.seat }) : seat.name;
     list.append(
       el(
         "li",
