@@ -225,6 +225,23 @@ def open_page_fixture(browser: Browser) -> Iterator[Callable[..., PageWatch]]:
 # ---------------------------------------------------------------- playing through the page
 
 
+DESKTOP: ViewportSize = {"width": 1366, "height": 768}
+"""The desktop the tests judge the page at (the smallest common laptop screen)."""
+PHONE: ViewportSize = {"width": 375, "height": 667}
+"""The phone the tests judge the page at."""
+
+
+def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
+    """Whether two boxes (bounding boxes in the same coordinates) overlap; touching is not overlapping."""
+    assert a is not None and b is not None
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
 def try_click(page: Page, selector: str) -> bool:
     """Click the first element matching ``selector`` if there is one (the table re-renders as play goes on)."""
     locator = page.locator(selector)

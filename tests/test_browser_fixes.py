@@ -15,8 +15,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
+    DESKTOP,
+    PHONE,
     LiveServer,
     PageWatch,
+    boxes_overlap,
     browser_fixture,
     browser_settings,
     open_page_fixture,
@@ -33,8 +36,6 @@ from unokit.web.rooms import FixedSetup, RoomSettings
 from web_support import Client, play_to_end
 
 OpenPage = Callable[..., PageWatch]
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 375, "height": 667}
 
 
 @pytest.fixture(scope="module", name="live_server")
@@ -254,17 +255,6 @@ def test_a_dialog_closes_the_moment_its_decision_is_no_longer_the_players(
 # ---------------------------------------------------------------- the chat on a phone
 
 
-def overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
-    """Whether two boxes (in the same coordinates) overlap."""
-    assert a is not None and b is not None
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
-
-
 def page_box(page: Page, selector: str) -> dict[str, float]:
     """The box of the first element matching ``selector`` in page coordinates (scrolling aside)."""
     box: dict[str, float] = page.eval_on_selector(
@@ -286,7 +276,7 @@ def test_on_a_phone_the_chat_never_covers_the_hand_or_the_scores(
     expect(page.locator("#chat .chat-panel")).to_be_visible()
     submit = page.get_by_role("button", name="Submit rule cards")
     submit.scroll_into_view_if_needed()
-    assert not overlap(submit.bounding_box(), page.locator("#chat .chat-panel").bounding_box()), (
+    assert not boxes_overlap(submit.bounding_box(), page.locator("#chat .chat-panel").bounding_box()), (
         "the sheet covers Submit"
     )
     watch.screenshot(f"fixes-chat-lobby-{size['width']}")
@@ -308,10 +298,10 @@ def test_on_a_phone_the_chat_never_covers_the_hand_or_the_scores(
         page.wait_for_timeout(100)
         button = toggle.bounding_box()
         for index in range(cards.count()):
-            assert not overlap(button, cards.nth(index).bounding_box()), f"the chat button covers card {index}"
+            assert not boxes_overlap(button, cards.nth(index).bounding_box()), f"the chat button covers card {index}"
         rows = page.locator("#scoreboard tr")
         for index in range(rows.count()):
-            assert not overlap(button, rows.nth(index).bounding_box()), "the chat button covers the scores"
+            assert not boxes_overlap(button, rows.nth(index).bounding_box()), "the chat button covers the scores"
     page.evaluate("window.scrollTo(0, 0)")
     last = cards.nth(cards.count() - 1).bounding_box()
     assert last is not None and last["y"] + last["height"] <= size["height"], "the hand is not in sight"
@@ -356,7 +346,9 @@ def test_the_table_fits_the_window_and_never_scrolls_itself(
     page.wait_for_timeout(300)
     dialog = page.locator("#decision .decision-box").bounding_box()
     for index in range(page.locator("#hand .card").count()):
-        assert not overlap(dialog, page.locator("#hand .card").nth(index).bounding_box()), "the dialog covers the hand"
+        assert not boxes_overlap(dialog, page.locator("#hand .card").nth(index).bounding_box()), (
+            "the dialog covers the hand"
+        )
     watch.screenshot(f"fixes-fit-dialog-{size['width']}")
     page.click("#decision-options button.option")
     play_until_results(page)

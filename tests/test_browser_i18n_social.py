@@ -17,6 +17,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expec
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     ARTIFACTS,
+    DESKTOP,
+    PHONE,
     LiveServer,
     chromium_path,
     live_server_fixture,
@@ -24,8 +26,6 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
 )
 from test_browser_social import RECORD_BANNERS, call_uno_and_play, fill_and_start, seat_ann, uno_room
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 375, "height": 667}
 LANGUAGES = ["es", "fr", "de"]
 
 ENGLISH_WORDS = """

@@ -24,6 +24,8 @@ from playwright.sync_api import Page, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     ARTIFACTS,
+    DESKTOP,
+    PHONE,
     LiveServer,
     browser_fixture,
     browser_settings,
@@ -39,9 +41,6 @@ if TYPE_CHECKING:
     from browser_support import PageWatch
 
     OpenPage = Callable[..., PageWatch]
-
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 375, "height": 667}
 
 
 def serve(host: str, **settings: object) -> LiveServer:

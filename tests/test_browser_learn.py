@@ -17,6 +17,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
+    DESKTOP,
+    PHONE,
     browser_fixture,
     live_server_fixture,
     open_page_fixture,
@@ -35,8 +37,6 @@ if TYPE_CHECKING:
 
     OpenPage = Callable[..., PageWatch]
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 375, "height": 667}
 
 EDITIONS = {
     # edition: (title, kinds of card drawn in the deck, a sentence only its page says)

@@ -15,6 +15,9 @@ from playwright.sync_api import Browser, Page, Playwright, expect
 
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    boxes_overlap,
     browser_fixture,
     chromium_path,
     live_server_fixture,
@@ -33,8 +36,6 @@ if TYPE_CHECKING:
 
     OpenPage = Callable[..., PageWatch]
 
-DESKTOP = {"width": 1366, "height": 768}
-PHONE = {"width": 375, "height": 667}
 VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 
 
@@ -86,16 +87,6 @@ def fill_and_start(page: Page) -> None:
 def no_errors(*watches: PageWatch) -> None:
     for watch in watches:
         assert not watch.real_errors(), watch.errors
-
-
-def boxes_overlap(a: dict[str, float] | None, b: dict[str, float] | None) -> bool:
-    assert a is not None and b is not None
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
 
 
 # ---------------------------------------------------------------- avatars
