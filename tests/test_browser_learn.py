@@ -292,6 +292,36 @@ def test_hints_are_off_until_chosen_in_the_settings(live_server: LiveServer, ope
     no_errors(watch)
 
 
+def test_the_coach_stays_readable_while_a_decision_is_open_on_a_phone(
+    live_server: LiveServer, open_page: OpenPage
+) -> None:
+    """A decision opened while the coach still has something to say (here Ann plays the Wild before
+    reading the welcome; in play, a bot's rule card asking her for a target) docks at the top of a
+    phone, over the coach's place: the coach moves into the dialog, its "Got it" in reach, and goes
+    back above the felt when the decision is made."""
+    code, secret = guided_room(live_server, 2**40 + 43)
+    watch = open_page(PHONE)
+    page = watch.page
+    open_guided(page, live_server.url, code, secret)
+    expect(page.locator("#coach")).to_have_attribute("data-topic", "welcome")
+    page.click('#hand .card.playable[data-card="W"]')
+    expect(page.locator("#decision-title")).to_have_text("Choose a colour")
+    expect(page.locator("#decision .decision-box #coach")).to_be_visible()
+    on_top = page.evaluate(
+        """() => { const box = document.querySelector('#coach-ok').getBoundingClientRect();
+          const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+          return hit?.id ?? hit?.className; }"""
+    )
+    assert on_top == "coach-ok", on_top
+    watch.screenshot("learn-coach-in-decision-phone")
+    page.click("#coach-ok")
+    expect(page.locator("#coach")).not_to_have_attribute("data-topic", "welcome")
+    page.click("#decision-options button.c-red")
+    expect(page.locator("#decision")).to_be_hidden()
+    expect(page.locator("#table .board > #coach")).to_be_visible()
+    no_errors(watch)
+
+
 @pytest.mark.parametrize("edition", ["space-jam", "all-wild", "wild-jackpot"])
 def test_a_guided_game_in_each_edition_explains_that_editions_cards(
     live_server: LiveServer, open_page: OpenPage, edition: str

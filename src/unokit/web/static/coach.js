@@ -26,6 +26,8 @@ const queue = [];
 let note = null;
 /** @type {(edition: string) => void} */
 let playAgain = () => {};
+/** Put the panel where it can be read: set by buildPanel. */
+let place = () => {};
 
 /**
  * A card's kind and colour letter from its notation ("R7": R and 7; "W+4": no colour).
@@ -134,6 +136,7 @@ function render() {
   if (stopped || !view) return;
   const body = document.body;
   body.classList.add("coaching");
+  place();
   if (state.finished || view.phase === "over") {
     body.classList.remove("coach-cards", "coach-draw");
     queue.length = 0;
@@ -196,7 +199,12 @@ function buildPanel() {
     ),
   );
   const wide = window.matchMedia("(min-width: 900px)");
-  const place = () => (wide.matches ? $("#table .side") : $("#table .board")).prepend(panel); // beside the felt, or above it on a phone
+  place = () => {
+    // beside the felt, or above it on a phone; in the dialog docked over it while a decision is open
+    const docked = document.querySelector("#decision.dock-top:not([hidden]) .decision-box");
+    const home = docked ?? (wide.matches ? $("#table .side") : $("#table .board"));
+    if (panel.parentElement !== home) home.prepend(panel);
+  };
   place();
   wide.addEventListener("change", place);
 }

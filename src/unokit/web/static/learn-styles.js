@@ -42,6 +42,8 @@ const CSS = `
 .coach h2 { margin: 0; font-size: 1rem; }
 .coach h2::before { content: "🎓 "; }
 .coach-text { margin: 6px 0; line-height: 1.4; }
+.decision-box .coach { margin: 0 0 8px; }
+.decision.dock-top .decision-box:has(> .coach) { max-height: 60vh; } /* room for the coach over the choices */
 .coach[data-topic="refused"] .coach-text { color: #8a1c1c; font-weight: 600; }
 .coach-buttons { gap: 6px; }
 .coach-stop { margin-left: auto; font-size: 0.8rem; padding: 2px 8px; }
