@@ -11,7 +11,7 @@ CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 # The browser client (plain JavaScript modules) is type-checked by TypeScript and linted by ESLint, pinned by package-lock.json.
 CLIENT := src/unokit/web/static
 
-.PHONY: play play-cli test install chromium caddy node client lint typecheck pytest bench clean
+.PHONY: play play-cli test install chromium caddy services node client lint typecheck pytest bench clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit("unokit needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -70,6 +70,19 @@ caddy:
 	  fi; \
 	fi
 
+# The storage and cluster tests start their own PostgreSQL and Redis servers (Debian's packages) on loopback.
+services:
+	@if ! command -v redis-server >/dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql redis-server \
+	      || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql redis-server); \
+	  else \
+	    echo "The storage and cluster tests need PostgreSQL and Redis servers: install Debian's packages as root" \
+	      "(apt-get install postgresql redis-server)." >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+
 node:
 	@if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
@@ -91,7 +104,7 @@ client: node_modules/.installed
 	npx eslint $(CLIENT)
 
 # The compiled engine is compiled once into numba's cache before the test workers load it.
-pytest: install chromium caddy
+pytest: install chromium caddy services
 	$(BIN)/python -m unokit.fast
 	$(BIN)/pytest -n 2
 
