@@ -12,7 +12,7 @@ import pytest
 
 from unokit import Game
 from unokit.engine.record import replay, to_record
-from unokit.web.storage import ROWS_PER_STATEMENT, ActionRow, SeatRow, SqliteStorage, hash_secret
+from unokit.web.storage import ROWS_PER_STATEMENT, ActionRow, SeatRow, SqliteStorage, StorageConflict, hash_secret
 from unokit.web.store import Store
 from web_support import Client, RunningServer, fast_settings
 
@@ -140,7 +140,7 @@ def test_bad_status_and_failed_transactions_change_nothing(store: SqliteStorage)
     with pytest.raises(ValueError, match="status"):
         store.set_status("ROOM2345", "paused")
     store.save_seats("ROOM2345", [SeatRow(0, "Ann", "human")])
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(StorageConflict):
         store.save_seats("ROOM2345", [SeatRow(0, "Ann", "human"), SeatRow(1, "Bob", "wizard")])
     room = store.load_room("ROOM2345")
     assert room is not None and room.seats == [SeatRow(0, "Ann", "human")]
@@ -166,7 +166,7 @@ def test_actions_of_several_rooms_are_stored_together_or_not_at_all(store: Sqlit
         (touched,) = store.db.execute("SELECT touched FROM rooms WHERE code = ?", (code,)).fetchone()
         assert touched >= before
     last = rows[-1]
-    with pytest.raises(sqlite3.IntegrityError):  # the last action, with one already stored
+    with pytest.raises(StorageConflict):  # the last action, with one already stored
         store.append_actions([last, rows[0]])
     assert len(store.load_record(last.code)["actions"]) == len(games[last.code].history) - 1  # type: ignore[index]
     store.append_actions([last])
@@ -201,7 +201,7 @@ def test_the_store_writes_the_actions_asked_for_together_in_groups(tmp_path: Pat
             store.readers.shutdown()
 
     outcomes = asyncio.run(write_all())
-    assert isinstance(outcomes[0], sqlite3.IntegrityError) and outcomes[1:] == [None] * 39
+    assert isinstance(outcomes[0], StorageConflict) and outcomes[1:] == [None] * 39
     # a group or two (the first asked, then the rest); the group that failed is retried one by one
     assert sum(calls) == 40 and len(calls) <= 4, calls
     for code in codes[1:]:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import random
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -29,7 +31,7 @@ from unokit.cli import main as cli_main
 from unokit.web.app import create_app
 from unokit.web.rooms import FixedSetup, RoomSettings
 from unokit.web.storage import SqliteStorage, StorageError
-from web_support import Client, RunningServer, choose, fast_settings
+from web_support import Client, RunningServer, captured_logs, choose, fast_settings
 
 SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
 STRANGER = (65534, 65534)
@@ -404,6 +406,78 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
     assert status == 2
     # the first one gone, the file opens again
     SqliteStorage(str(db), exclusive=True).close()
+
+
+@pytest.mark.parametrize("link", ["symbolic link", "hard link"])
+def test_a_second_server_on_a_link_to_the_same_file_is_refused(tmp_path: Path, link: str) -> None:
+    """The lock is the file's, not its name's: a server started on a symbolic or a hard link to a
+    file that a running server uses is refused with one line (a second writer would race the
+    first's rows)."""
+    db = tmp_path / "rooms.sqlite3"
+    other = tmp_path / "elsewhere" / "same.sqlite3"
+    other.parent.mkdir()
+    first = subprocess.Popen(
+        [*SERVE, "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None and "http://127.0.0.1:" in first.stdout.readline()
+        if link == "symbolic link":
+            other.symlink_to(db)
+        else:
+            os.link(db, other)
+        second = subprocess.Popen(
+            [*SERVE, "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(other)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            stdout, stderr = second.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            second.kill()
+            stdout, stderr = second.communicate()
+        assert second.returncode == 2 and stdout == "", f"a second server started on the {link}: {stdout}"
+        lines = stderr.strip().splitlines()
+        assert len(lines) == 1 and "another unokit server is using this database" in lines[0], stderr
+    finally:
+        first.send_signal(signal.SIGTERM)
+        first.wait(10)
+
+
+def test_bots_back_off_when_another_writer_stored_their_actions_first(tmp_path: Path) -> None:
+    """Another writer (a second server on the same file, as a link once allowed) stored the room's
+    next actions first: each of the room's writes is refused as a conflict, and the bots wait longer
+    and longer before trying again (a handful of tries in a few seconds, as for any store failure),
+    rather than trying again at once with a traceback each time."""
+    db = tmp_path / "rooms.sqlite3"
+    settings = fast_settings(bot_delay=0.0, away_seconds=0.2)
+    with RunningServer(str(db), settings) as server, captured_logs() as records:
+        ann = Client(server.url)
+        ann.send(type="create", name="Ann", edition="classic", seats=3)
+        code = ann.expect("welcome")["code"]
+        ann.expect("lobby")
+        for seat in (1, 2):
+            ann.send(type="seat", seat=seat, bot=True)
+            ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+        ann.send(type="start")
+        ann.expect("update", where=lambda m: m["view"]["actor"] == 0)  # the bots wait for Ann
+        played = server.call(lambda: len(server.hub.rooms[code].game.history))
+        with sqlite3.connect(db) as other:  # the other writer's rows for the actions to come
+            other.executemany(
+                "INSERT INTO actions (code, idx, seat, action) VALUES (?, ?, 0, 'draw')",
+                [(code, index) for index in range(played, played + 100)],
+            )
+        ann.close()  # away: the bots play for her, and the store refuses each try
+        time.sleep(3.5)
+        assert server.call(lambda: len(server.hub.rooms[code].game.history)) == played, "nothing refused was played"
+    refused = [r for r in records if "the store refused a write" in r.getMessage()]
+    failed = [r for r in records if r.levelno >= logging.ERROR]
+    assert failed == [], [r.getMessage() for r in failed]
+    assert 1 <= len(refused) <= 5, f"{len(refused)} tries in 3.5 s"
+    assert all("UNIQUE constraint failed" in r.getMessage() for r in refused)
 
 
 # ---------------------------------------------------------------- kill -9

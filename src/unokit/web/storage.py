@@ -7,9 +7,10 @@ late arrival's claim on a bot's seat), games (the record's set-up without its ac
 one row per applied action), results, and the chat.  A game is rebuilt exactly with
 :func:`unokit.engine.record.replay` on :meth:`Storage.load_record`.
 
-Every failure of the store itself (a locked, full or read-only file, a vanished directory) is
-raised as :class:`StorageError` (:class:`StorageBusy` when another connection holds a lock: worth
-another try); the server runs the calls in worker threads (:mod:`unokit.web.store`).
+Every failure of the store (a locked, full or read-only file, a vanished directory, a row that
+another writer stored first) is raised as :class:`StorageError` (:class:`StorageBusy` when another
+connection holds a lock: worth another try; :class:`StorageConflict` when the data conflicts with
+what is stored); the server runs the calls in worker threads (:mod:`unokit.web.store`).
 
 >>> store = SqliteStorage(":memory:")
 >>> store.create_room("ABCDEF", {"edition": "classic", "players": 2}, created=0.0)
@@ -39,6 +40,7 @@ __all__ = [
     "SqliteStorage",
     "Storage",
     "StorageBusy",
+    "StorageConflict",
     "StorageError",
     "StoredRoom",
     "hash_secret",
@@ -57,6 +59,11 @@ class StorageError(Exception):
 
 class StorageBusy(StorageError):
     """Another connection or process holds the store's lock: the call may succeed if tried again."""
+
+
+class StorageConflict(StorageError):
+    """The store refused the call's data as conflicting with what it holds (an action already stored
+    under that number, a value the schema refuses): trying again the same call fails the same way."""
 
 
 class ActionRow(NamedTuple):
@@ -317,9 +324,9 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
             if "locked" in text or "busy" in text:
                 raise StorageBusy(f"the database is locked by another connection: {text}") from None
             raise StorageError(text) from None
-        except sqlite3.IntegrityError:  # data the schema refuses: a fault of the caller, not of the store
-            raise
-        except (sqlite3.DatabaseError, OSError) as exc:
+        except sqlite3.IntegrityError as exc:  # data the schema refuses, or that another writer stored first
+            raise StorageConflict(str(exc)) from None
+        except (sqlite3.Error, OSError) as exc:
             raise StorageError(str(exc)) from None
 
     return call
@@ -332,8 +339,9 @@ class SqliteStorage:
     if not).  Every call is committed at once (WAL journal, so a crash loses at most the call in
     progress).  Each thread has its own connection to a file (:attr:`threads` of them may work at
     once); an in-memory store has one connection, used by one thread at a time.  ``exclusive``
-    holds a lock (on ``FILE.lock``) for as long as the store is open, so that no second server
-    opens the same file: :class:`StorageError` if another holds it."""
+    holds a lock on the database file itself (``flock``, which SQLite's own locks ignore) for as
+    long as the store is open, so that no second server opens the same file, whatever path, link
+    or hard link it is named by: :class:`StorageError` if another holds it."""
 
     def __init__(self, path: str, *, exclusive: bool = False) -> None:
         self.path = path
@@ -352,7 +360,7 @@ class SqliteStorage:
         steps) rather than start when the file is free."""
         self._lock_file: IO[bytes] | None = None
         if exclusive and not self.memory:
-            self._lock_file = _exclusive_lock(path + ".lock")
+            self._lock_file = _exclusive_lock(path)
         try:
             self._open()
         except BaseException:
@@ -663,18 +671,21 @@ class SqliteStorage:
 
 
 def _exclusive_lock(path: str) -> IO[bytes]:
-    """Hold an exclusive lock on the file ``path`` (created if needed) until the returned file is closed."""
+    """Hold an exclusive lock on the file ``path`` itself (created empty if missing: an empty file is
+    a new SQLite database) until the returned file is closed.  ``flock`` locks the file, not its
+    name: a symbolic or hard link to a locked file finds it locked."""
     try:
         import fcntl
     except ImportError:  # pragma: no cover - not a POSIX system: no lock
         return open(os.devnull, "rb")
     try:
-        handle = open(path, "ab")  # noqa: SIM115 - kept open as long as the store
+        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
-        raise StorageError(f"cannot create the lock file {path}: {exc.strerror or exc}") from None
+        raise StorageError(exc.strerror or str(exc)) from None
+    handle = os.fdopen(descriptor, "rb")
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         handle.close()
-        raise StorageError(f"another unokit server is using this database (it holds {path})") from None
+        raise StorageError(f"another unokit server is using this database ({os.path.realpath(path)})") from None
     return handle
