@@ -10,11 +10,13 @@ import io
 import logging
 import os
 import random
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -356,15 +358,32 @@ def serve_status(*args: str, as_stranger: bool = False) -> tuple[int, str]:
     return os.waitstatus_to_exitcode(code), stderr
 
 
-@pytest.mark.parametrize("case", ["read-only file", "read-only folder", "no such folder", "not a database"])
+@pytest.mark.parametrize(
+    "case", ["read-only file", "read-only file of its user", "read-only folder", "no such folder", "not a database"]
+)
 def test_a_store_that_cannot_be_used_stops_the_server_at_start_up(tmp_path: Path, case: str) -> None:
-    folder = tmp_path / "store"
-    folder.mkdir()
+    """``read-only file of its user``: a database (in WAL mode, as the server leaves it) that the
+    server's own user owns, in a folder of theirs, made read-only (0444).  SQLite opens it read-only
+    and even begins a write transaction on it (the WAL index is writable); only a real write is
+    refused, so a check that begins and rolls back a transaction passed it, the server printed its
+    address, then stopped on the first write of its start-up with a traceback (exit status 3).  The
+    tests run as root, whom file modes do not stop: the server runs as another user who owns the files,
+    in a folder of the system's temporary folder (pytest's own is closed to other users)."""
+    folder = Path(tempfile.mkdtemp(prefix="unokit-store-"))
+    folder.chmod(0o755)
     db = folder / "rooms.sqlite3"
     if case == "read-only file":
         SqliteStorage(str(db)).close()
         db.chmod(0o444)
         folder.chmod(0o777)
+    elif case == "read-only file of its user":
+        store = SqliteStorage(str(db))
+        store.create_room("ABCDEFGH", {}, created=0.0)
+        store.close()
+        if os.geteuid() == 0:
+            for path in (folder, db):
+                os.chown(path, *STRANGER)
+        db.chmod(0o444)
     elif case == "read-only folder":
         folder.chmod(0o555)
     elif case == "no such folder":
@@ -375,9 +394,18 @@ def test_a_store_that_cannot_be_used_stops_the_server_at_start_up(tmp_path: Path
         status, stderr = serve_status("--db", str(db), as_stranger=True)
     finally:
         folder.chmod(0o755)
+        shutil.rmtree(folder)
     lines = stderr.strip().splitlines()
     assert status == 2 and len(lines) == 1, stderr
     assert lines[0].startswith("unokit: error: cannot open the database") and "Traceback" not in stderr
+    reason = {
+        "read-only file": "readonly database",
+        "read-only file of its user": "readonly database",
+        "read-only folder": "Permission denied",
+        "no such folder": "No such file or directory",
+        "not a database": "not a database",
+    }[case]
+    assert reason in lines[0], lines[0]
 
 
 def free_port() -> int:

@@ -380,9 +380,13 @@ class SqliteStorage:
             for name, kind in added:
                 if name not in present:
                     db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-        if not self.memory:  # a read-only file opens and reads: find out now, not at the first write
+        if not self.memory:  # a read-only file opens, reads, even begins a write: find out now, not at the first write
+            (version,) = db.execute("PRAGMA user_version").fetchone()
             db.execute("BEGIN IMMEDIATE")
-            db.execute("ROLLBACK")
+            try:
+                db.execute(f"PRAGMA user_version = {int(version)}")  # a real write of the file's header
+            finally:
+                db.execute("ROLLBACK")
 
     @property
     def db(self) -> sqlite3.Connection:
