@@ -8,7 +8,8 @@ written go together in the next one, so a busy server pays for one transaction a
 worker thread per group, not per action (a trip costs far more than the write when the event
 loop keeps the interpreter busy).  A call the store refuses because another connection
 holds its lock (:class:`StorageBusy`) is tried again a few times, a little later each time; any
-other failure, or the last refusal, is raised as :class:`~unokit.web.storage.StorageError`.  The
+other failure, or the last refusal, is raised as :class:`~unokit.web.storage.StorageError`
+(whatever the backend: each turns its database's failures into it).  The
 rooms call the store before they change anything (:mod:`unokit.web.rooms`), so a failure leaves
 them as they were.
 """
@@ -63,15 +64,18 @@ class Store:
         *,
         seats: list[SeatRow] | None = None,
         result: dict[str, Any] | None = None,
+        fence: int | None = None,
     ) -> None:
         """:meth:`Storage.append_action`; an action that changes nothing else is written with the
         others asked for meanwhile, in one transaction (:meth:`Storage.append_actions`)."""
         if seats is not None or result is not None:
-            await self.run(self.storage.append_action, code, index, seat, notation, seats=seats, result=result)
+            await self.run(
+                self.storage.append_action, code, index, seat, notation, seats=seats, result=result, fence=fence
+            )
             return
         loop = asyncio.get_running_loop()
         written: asyncio.Future[None] = loop.create_future()
-        self.waiting.append((ActionRow(code, index, seat, notation), written))
+        self.waiting.append((ActionRow(code, index, seat, notation, fence), written))
         if len(self.waiting) == 1:
             loop.call_soon(self._send_group)  # after what else runs now has asked too
         await written
@@ -100,7 +104,12 @@ class Store:
                 if len(group) == 1:
                     outcomes = [exc]
                 else:
-                    alone = [self.run(self.storage.append_action, *row) for row in rows]
+                    alone = [
+                        self.run(
+                            self.storage.append_action, row.code, row.number, row.seat, row.notation, fence=row.fence
+                        )
+                        for row in rows
+                    ]
                     outcomes = list(await asyncio.gather(*alone, return_exceptions=True))
             for (_, written), outcome in zip(group, outcomes, strict=True):
                 if written.done():
