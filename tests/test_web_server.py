@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pg_support import shared_server
 from unokit.engine.record import replay
 from unokit.web.rooms import CODE_ALPHABET, CODE_LENGTH
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end
@@ -261,8 +262,9 @@ def test_an_away_player_is_played_by_a_bot_after_away_seconds() -> None:
         watcher.close()
 
 
-def test_restart_mid_game_resumes_exactly(tmp_path: Path) -> None:
-    db = str(tmp_path / "rooms.sqlite3")
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_restart_mid_game_resumes_exactly(tmp_path: Path, backend: str) -> None:
+    db = str(tmp_path / "rooms.sqlite3") if backend == "sqlite" else shared_server().new_database()
     settings = fast_settings(away_seconds=600.0)
     with RunningServer(db, settings) as first:
         host, code = create_room(first, edition="wild-jackpot", seats=3, rules={})

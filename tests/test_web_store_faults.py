@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import logging
 import os
 import random
@@ -29,6 +30,8 @@ import pytest
 import uvicorn
 
 import unokit.web.server  # noqa: F401 - loaded before a child drops its rights (it may read no module then)
+from pg_support import free_port as free_loopback_port
+from pg_support import shared_server
 from unokit.cli import main as cli_main
 from unokit.web.app import create_app
 from unokit.web.rooms import FixedSetup, RoomSettings
@@ -508,6 +511,61 @@ def test_bots_back_off_when_another_writer_stored_their_actions_first(tmp_path: 
     assert all("UNIQUE constraint failed" in r.getMessage() for r in refused)
 
 
+def test_a_postgresql_database_out_of_reach_stops_the_server_with_one_line() -> None:
+    """Nothing listens at the URL's port: one line (the password left out), exit status 2."""
+    url = f"postgresql://uno:pass-w0rd@127.0.0.1:{free_loopback_port()}/unokit"
+    status, stderr = serve_status("--db", url)
+    lines = stderr.strip().splitlines()
+    assert status == 2 and len(lines) == 1, stderr
+    assert lines[0].startswith("unokit: error: cannot open the database 'postgresql://uno:***@127.0.0.1:")
+    assert "pass-w0rd" not in stderr and "Traceback" not in stderr
+
+
+def test_postgresql_without_the_extra_names_it() -> None:
+    """Without psycopg (the postgres extra), ``--db postgresql://…`` says what to install: one line, exit 2."""
+    hidden = "import sys; sys.modules['psycopg'] = None; from unokit.cli import main; sys.exit(main())"
+    done = subprocess.run(
+        [sys.executable, "-c", hidden, "serve", "--port", "0", "--db", "postgresql://uno@127.0.0.1:1/unokit"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and done.stdout == "", done.stderr
+    assert "needs the postgres extra: pip install 'unokit[postgres]'" in lines[0]
+
+
+def test_several_servers_share_one_postgresql_database() -> None:
+    """No server holds a PostgreSQL database alone: a second one on the same database starts, and
+    reads what the first stored."""
+    db = shared_server().new_database()
+    ports = [free_port(), free_port()]
+    servers = [
+        subprocess.Popen(
+            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--db", db],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for port in ports
+    ]
+    try:
+        for server in servers:
+            assert server.stdout is not None and "http://127.0.0.1:" in server.stdout.readline()
+        ann = client_when_up(f"ws://127.0.0.1:{ports[0]}/ws")
+        ann.send(type="create", name="Ann", edition="classic", seats=3)
+        code = ann.expect("welcome")["code"]
+        ann.expect("lobby")
+        client_when_up(f"ws://127.0.0.1:{ports[1]}/ws").close()
+        with urllib.request.urlopen(f"http://127.0.0.1:{ports[1]}/api/rooms/{code}", timeout=10) as answer:
+            assert answer.status == 200 and json.loads(answer.read())["code"] == code
+        ann.close()
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+            server.wait(10)
+
+
 # ---------------------------------------------------------------- kill -9
 
 
@@ -522,17 +580,19 @@ def client_when_up(url: str) -> Client:
             time.sleep(0.05)
 
 
-def test_kill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_kill_mid_game_loses_nothing_acknowledged(tmp_path: Path, backend: str) -> None:
     """The server is killed (SIGKILL) again and again while two players act as fast as they can;
-    every event a client was sent is there, the same, after each restart."""
-    db = tmp_path / "rooms.sqlite3"
+    every event a client was sent is there, the same, after each restart (from an SQLite file, or
+    from a PostgreSQL database)."""
+    db = str(tmp_path / "rooms.sqlite3") if backend == "sqlite" else shared_server().new_database()
     rng = random.Random(8)
     code = secrets = None
     acknowledged: list[Any] = []
     for round_ in range(6):
         port = free_port()
         server = subprocess.Popen(
-            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--db", str(db), "--bot-delay", "0"],
+            [*SERVE, "--host", "127.0.0.1", "--port", str(port), "--db", db, "--bot-delay", "0"],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

@@ -18,12 +18,20 @@ def add_parser(commands: Commands) -> None:
         "serve",
         help="serve the game to browsers",
         description="Run the web game: open the address it prints in a browser, create a room and invite "
-        "friends with its link. Rooms are stored in an SQLite file; a restart resumes every game in progress. "
+        "friends with its link. Rooms are stored in an SQLite file (or a PostgreSQL database that several servers "
+        "share); a restart resumes every game in progress. "
         "Needs the web extra (pip install 'unokit[web]').",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
-    parser.add_argument("--db", default="unokit.sqlite3", metavar="FILE", help="SQLite file (default unokit.sqlite3)")
+    parser.add_argument(
+        "--db",
+        default="unokit.sqlite3",
+        metavar="FILE|URL",
+        help="where the rooms are kept: an SQLite file, used by one server at a time (default unokit.sqlite3), or a "
+        "PostgreSQL database, postgresql://USER:PASSWORD@HOST:PORT/NAME, which several servers may share "
+        "(the postgres extra: pip install 'unokit[postgres]')",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=0.7, metavar="S", help="seconds a bot waits before acting (default 0.7)"
     )
@@ -133,6 +141,14 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
     ):
         if not 1 <= value <= 1_000_000:
             raise UsageError(f"{option} must be from 1 to 1000000, not {value}")
+    from unokit.web.storage import POSTGRES_EXTRA, is_postgres
+
+    if is_postgres(args.db):
+        try:
+            import psycopg  # noqa: F401
+            import psycopg_pool  # noqa: F401
+        except ImportError:
+            raise UsageError(POSTGRES_EXTRA) from None
     try:
         from unokit.web.guard import parse_host, proxy_network
         from unokit.web.links import parse_public_url

@@ -69,7 +69,7 @@ from unokit.web.rooms import (
     read_rule_message,
 )
 from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
-from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom
+from unokit.web.storage import Storage, StorageError, StoredRoom, open_storage
 
 __all__ = ["RateLimiter", "create_app", "options"]
 
@@ -697,7 +697,7 @@ def create_app(
     or in ``storage``.  On start-up every room in progress is loaded and resumes.  ``listen`` is the
     address and port the server listens on, which names the hosts it answers for
     (:meth:`AllowedHosts.for_server`; without it, localhost, 127.0.0.1 and [::1] on any port)."""
-    store: Storage = storage if storage is not None else SqliteStorage(db_path, exclusive=True)
+    store: Storage = storage if storage is not None else open_storage(db_path, exclusive=True)
     hub = Hub(store, settings)
 
     @contextlib.asynccontextmanager

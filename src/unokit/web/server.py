@@ -25,7 +25,7 @@ from unokit.web.app import create_app
 from unokit.web.guard import AddressGuard
 from unokit.web.links import Site
 from unokit.web.rooms import ServerSettings
-from unokit.web.storage import StorageError
+from unokit.web.storage import StorageError, describe_db
 
 __all__ = ["WS_MAX_SIZE", "ServeError", "listening_socket", "make_config", "serve"]
 
@@ -223,7 +223,7 @@ def serve(
         config = make_config(host, bound, db_path, settings)
     except (sqlite3.Error, OSError, StorageError) as exc:
         listener.close()
-        raise ServeError(f"cannot open the database {db_path!r}: {exc}") from None
+        raise ServeError(f"cannot open the database {describe_db(db_path)!r}: {exc}") from None
     server = uvicorn.Server(config)
     site = Site(host, bound, settings.public_url if settings is not None else None)
     for line in site.banner():
