@@ -92,14 +92,20 @@ def describe_db(db: str) -> str:
 
     >>> describe_db("postgresql://uno:s3cret@db.example:5432/unokit")
     'postgresql://uno:***@db.example:5432/unokit'
+    >>> describe_db("postgresql://db.example/unokit?user=uno&password=s3cret")
+    'postgresql://db.example/unokit?user=uno&password=***'
     """
     if not is_postgres(db):
         return db
     parts = urllib.parse.urlsplit(db)
-    if parts.password is None:
-        return db
-    netloc = f"{parts.username or ''}:***@{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
-    return urllib.parse.urlunsplit(parts._replace(netloc=netloc))
+    if parts.password is not None:
+        host = parts.netloc.rpartition("@")[2]
+        parts = parts._replace(netloc=f"{parts.username or ''}:***@{host}")
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    if any(name == "password" for name, _ in query):
+        hidden = [(name, "***" if name == "password" else value) for name, value in query]
+        parts = parts._replace(query=urllib.parse.urlencode(hidden, safe="*"))
+    return urllib.parse.urlunsplit(parts)
 
 
 def open_storage(db: str, *, exclusive: bool = False) -> Storage:
