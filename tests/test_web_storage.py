@@ -574,3 +574,68 @@ def test_a_store_of_a_later_schema_is_refused_unchanged(tmp_path: Path, backend:
             connection.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(StorageError, match="schema version 99, made by a later unokit"):
         open_storage(db)
+
+
+# ---------------------------------------------------------------- PostgreSQL's failures
+
+
+def test_a_postgresql_row_locked_elsewhere_is_busy_then_refused_unchanged() -> None:
+    """Another transaction holds the room's row: a write waits for it a second (lock_timeout), then
+    is refused as busy (worth another try), changing nothing; once the lock goes, it goes in."""
+    import psycopg
+
+    from unokit.web.storage import StorageBusy
+
+    url = shared_server().new_database()
+    store = open_storage(url)
+    try:
+        store.create_room("ROOM2345", {}, created=0.0)
+        store.start_game("ROOM2345", {"edition": "classic"})
+        with psycopg.connect(url) as other:
+            other.execute("SELECT 1 FROM rooms WHERE code = 'ROOM2345' FOR UPDATE")
+            started = time.monotonic()
+            with pytest.raises(StorageBusy):
+                store.append_action("ROOM2345", 0, 0, "draw")
+            assert 0.8 < time.monotonic() - started < 5
+            other.rollback()
+        assert store.load_record("ROOM2345") == {"edition": "classic", "actions": []}
+        store.append_action("ROOM2345", 0, 0, "draw")
+        assert store.load_record("ROOM2345") == {"edition": "classic", "actions": [[0, "draw"]]}
+    finally:
+        store.close()
+
+
+def test_postgresql_connections_lost_cost_one_refused_call() -> None:
+    """The database ends every connection of the store (as a restart does): the next call is
+    refused (a StorageError, like any failure of the store), the pool replaces the lost connections
+    at once, and the calls after it work, with everything stored before still there."""
+    import concurrent.futures
+
+    import psycopg
+
+    from unokit.web.storage import StorageError
+
+    url = shared_server().new_database()
+    store = open_storage(url)
+    try:
+        store.create_room("ROOM2345", {}, created=0.0)
+        store.start_game("ROOM2345", {"edition": "classic"})
+        store.append_action("ROOM2345", 0, 0, "draw")
+        with concurrent.futures.ThreadPoolExecutor(8) as threads:  # several connections in the pool
+            list(threads.map(lambda _: store.load_room("ROOM2345"), range(64)))
+        with psycopg.connect(shared_server().url(), autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                (url.rsplit("/", 1)[1],),
+            )
+        refused = 0
+        for index in range(1, 9):
+            try:
+                store.append_action("ROOM2345", index, 0, "draw")
+            except StorageError:
+                refused += 1
+                store.append_action("ROOM2345", index, 0, "draw")  # tried again, as a room does
+        assert refused <= 1
+        assert store.load_record("ROOM2345") == {"edition": "classic", "actions": [[0, "draw"]] * 9}
+    finally:
+        store.close()

@@ -137,15 +137,30 @@ class PostgresStorage(SqlStorage):
                 cursor.execute("UPDATE schema_version SET version = %s", (latest(POSTGRES),))
 
     @contextlib.contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[tuple[Any, ...]]]:
+        """A connection of the pool for one transaction: committed if the block ends normally.  When
+        a connection turns out lost (the database restarted, or ended it), the pool's idle ones are
+        checked at once, so that only this call fails, not one call for each connection lost."""
+        with _failures():
+            try:
+                with self.pool.connection() as connection:
+                    yield connection
+            except psycopg.OperationalError as exc:
+                if not isinstance(exc, PoolTimeout):
+                    with contextlib.suppress(Exception):
+                        self.pool.check()
+                raise
+
+    @contextlib.contextmanager
     def _write(self) -> Iterator[Statements]:
         """One transaction on a connection of the pool: committed if the block ends normally."""
-        with _failures(), self.pool.connection() as connection, connection.cursor() as cursor:
+        with self._connection() as connection, connection.cursor() as cursor:
             yield _Cursor(cursor)
 
     @contextlib.contextmanager
     def _read(self, snapshot: bool = False) -> Iterator[Statements]:
         """One transaction (``snapshot``: repeatable read, every statement sees the same moment)."""
-        with _failures(), self.pool.connection() as connection, connection.cursor() as cursor:
+        with self._connection() as connection, connection.cursor() as cursor:
             if snapshot:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             yield _Cursor(cursor)
