@@ -639,3 +639,31 @@ def test_postgresql_connections_lost_cost_one_refused_call() -> None:
         assert store.load_record("ROOM2345") == {"edition": "classic", "actions": [[0, "draw"]] * 9}
     finally:
         store.close()
+
+
+def test_the_store_refuses_only_the_stale_owners_actions_of_a_group(opener: Opener) -> None:
+    """Actions of several rooms asked for at once go in one group; a room whose fence is stale
+    fails alone (StaleOwner), the others' actions are stored."""
+    from unokit.web.storage import StaleOwner
+
+    storage = opener()
+    codes = ["ROOMAAAA", "ROOMBBBB", "ROOMCCCC"]
+    fences = {}
+    for code in codes:
+        storage.create_room(code, {"edition": "classic"}, created=0.0)
+        storage.start_game(code, {"edition": "classic"})
+        fences[code] = storage.claim_room(code)
+    opener().claim_room("ROOMBBBB")  # another owner took it over
+
+    async def write_all() -> list[BaseException | None]:
+        store = Store(storage)
+        try:
+            writes = [store.append_action(code, 0, 0, "draw", fence=fences[code]) for code in codes]
+            return list(await asyncio.gather(*writes, return_exceptions=True))
+        finally:
+            store.executor.shutdown()
+            store.readers.shutdown()
+
+    outcomes = asyncio.run(write_all())
+    assert outcomes[0] is None and isinstance(outcomes[1], StaleOwner) and outcomes[2] is None
+    assert [len(storage.load_record(code)["actions"]) for code in codes] == [1, 0, 1]  # type: ignore[index]
