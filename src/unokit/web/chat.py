@@ -17,14 +17,21 @@ from __future__ import annotations
 
 import collections
 import time
-import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from unokit.web.settings import RoomError
-from unokit.web.storage import ChatRow
-
-if TYPE_CHECKING:
-    from unokit.web.rooms import Member, Room
+from unokit.web.core.chat import (
+    CHAT_HISTORY,
+    MAX_CHAT,
+    REACTIONS,
+    SPECTATOR_NAME,
+    chat_history,
+    chat_message,
+    chat_row,
+    clean_chat,
+    reaction_text,
+)
+from unokit.web.core.writes import AppendChat
+from unokit.web.rooms import Member, Room
 
 __all__ = [
     "CHAT_BURST",
@@ -32,6 +39,7 @@ __all__ = [
     "CHAT_WINDOW",
     "MAX_CHAT",
     "REACTIONS",
+    "SPECTATOR_NAME",
     "ChatLimiter",
     "chat_history",
     "chat_message",
@@ -40,38 +48,9 @@ __all__ = [
     "post_reaction",
 ]
 
-MAX_CHAT = 200
-"""The longest chat message, in characters (after trimming)."""
 CHAT_BURST = 5
 """Chat messages a connection may send within :data:`CHAT_WINDOW` seconds."""
 CHAT_WINDOW = 10.0
-CHAT_HISTORY = 50
-"""Chat messages sent to a member when it joins (``chat_history``)."""
-SPECTATOR_NAME = "Spectator"
-REACTIONS = ("👍", "😂", "😮", "😡", "👏", "🎉", "GG", "UNO!")
-"""The quick reactions (``react``): shown as a bubble over the sender's seat, and in the chat."""
-
-_REFUSED_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-
-
-def clean_chat(value: object) -> str:
-    """A chat text, trimmed; :class:`ValueError` says what is wrong with it."""
-    if not isinstance(value, str):
-        raise ValueError("a chat message must be a string")
-    text = value.strip()
-    for char in text:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES:
-            raise ValueError(f"a chat message cannot hold the character U+{ord(char):04X}")
-    if not text:
-        raise ValueError("a chat message cannot be empty")
-    if len(text) > MAX_CHAT:
-        raise ValueError(f"a chat message holds at most {MAX_CHAT} characters")
-    return text
-
-
-def chat_message(row: ChatRow) -> dict[str, Any]:
-    """A ``chat`` message to the room's members."""
-    return {"type": "chat", "id": row.id, "seat": row.seat, "name": row.name, "text": row.text, "time": row.time}
 
 
 async def post_chat(room: Room, member: Member, text: str, reaction: dict[str, Any] | None = None) -> None:
@@ -79,10 +58,8 @@ async def post_chat(room: Room, member: Member, text: str, reaction: dict[str, A
     spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`.  A reaction's
     fields (``reaction``, ``to``) go with the live message only: the store keeps its text."""
     async with room.lock:
-        seat = member.seat
-        name = room.seats[seat].name if seat is not None else SPECTATOR_NAME
-        row = ChatRow(room.chat_next, seat, name, text, round(time.time(), 3))
-        await room.write(room.hub.storage.append_chat, room.code, row)
+        row = chat_row(room.chat_next, room.seats, member.seat, text, time.time())
+        await room.perform(AppendChat(row))
         room.chat_next += 1
         room.chat_log.append(row)
         message = chat_message(row) | (reaction or {})
@@ -94,18 +71,8 @@ async def post_reaction(room: Room, member: Member, reaction: str, to: int | Non
     """A quick reaction, maybe aimed at a seat (``to``: a player's or a bot's seat of the room,
     not the sender's own; a spectator has no seat, so none is ever aimed at).  Its chat line reads
     "👏 → Bob"; everyone's page shows it as a bubble over the sender's seat."""
-    if to is not None:
-        if to >= len(room.seats) or room.seats[to].kind == "open":
-            raise RoomError("malformed", "error.react_nobody", seat=to)
-        if to == member.seat:
-            raise RoomError("malformed", "error.react_self")
-    text = reaction if to is None else f"{reaction} → {room.names()[to]}"
+    text = reaction_text(room.seats, member.seat, reaction, to)
     await post_chat(room, member, text, {"reaction": reaction, "to": to})
-
-
-def chat_history(room: Room) -> dict[str, Any]:
-    """The room's last :data:`CHAT_HISTORY` chat messages, sent to a member as it enters."""
-    return {"type": "chat_history", "messages": [chat_message(row) for row in room.chat_log]}
 
 
 class ChatLimiter:

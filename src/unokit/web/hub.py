@@ -24,8 +24,9 @@ from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
 from unokit.engine.record import replay
 from unokit.engine.rules import Rules
-from unokit.web.chat import CHAT_HISTORY
+from unokit.web.core.chat import CHAT_HISTORY
 from unokit.web.protocol import MAX_TIMER
+from unokit.web.rematch import check_rematch
 from unokit.web.rooms import Room
 from unokit.web.settings import (
     CODE_LENGTH,
@@ -128,6 +129,11 @@ class Hub:
         room.stepping = True
         self.spawn(room.step(kind, token))
         await asyncio.sleep(0)  # the step runs at once, before the next is started
+
+    async def check_rematch(self, room: Room) -> bool:
+        """Begin ``room``'s rematch if every connected player voted for it
+        (:func:`~unokit.web.rematch.check_rematch`); whether it began.  The room's lock is held."""
+        return await check_rematch(room)
 
     def start(self) -> None:
         """Start running automatic steps (in the running event loop)."""
@@ -277,7 +283,7 @@ class Hub:
         if room.chat_log:
             room.chat_next = room.chat_log[-1].id + 1
         if game is not None:
-            room.begin(game)
+            room.begin(game, now)
         self.rooms[stored.code] = room
         self.schedule(room)
         return room

@@ -29,8 +29,8 @@ from typing import Any
 
 from unokit.engine.rules import Rules
 from unokit.i18n import LANGUAGES
-from unokit.web.chat import REACTIONS, clean_chat
-from unokit.web.social import AVATARS, COLOURS, MAX_SIGNAL, SIGNAL_KINDS
+from unokit.web.core.chat import REACTIONS, clean_chat
+from unokit.web.core.social import AVATARS, COLOURS, MAX_SIGNAL, SIGNAL_KINDS
 
 __all__ = [
     "ERROR_CODES",

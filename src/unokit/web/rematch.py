@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from unokit.web.core.rematch import moved_message as moved_to_message
+from unokit.web.core.rematch import rematch_ready, seat_rematch
+from unokit.web.core.writes import SetMoved
+from unokit.web.rooms import Member, Room
 from unokit.web.settings import RoomError, new_secret
-from unokit.web.storage import StorageError, hash_secret
-
-if TYPE_CHECKING:
-    from unokit.web.rooms import Member, Room
+from unokit.web.storage import hash_secret
 
 __all__ = ["check_rematch", "moved_message", "rematch_status", "start_rematch", "vote_rematch"]
 
@@ -30,18 +31,13 @@ log = logging.getLogger("unokit.web")
 def moved_message(room: Room) -> dict[str, Any] | None:
     """``moved`` (``seat: null``) for whoever opens a room whose rematch has begun: its old links
     (invite, resume) lead to the rematch; ``None`` for any other room."""
-    if room.moved_to is None:
-        return None
-    return {"type": "moved", "code": room.moved_to, "seat": None}
+    return moved_to_message(room.moved_to) if room.moved_to is not None else None
 
 
 def rematch_status(room: Room) -> dict[str, Any] | None:
     """``update.rematch``: ``None`` until the match is over, then the seats that voted and the
     connected players still to vote."""
-    if room.game is None or not room.game.is_over:
-        return None
-    waiting = [seat for seat in room.connected_humans() if seat not in room.votes]
-    return {"votes": sorted(room.votes), "waiting": waiting}
+    return room.rematch_message()
 
 
 async def vote_rematch(room: Room, member: Member) -> None:
@@ -52,7 +48,7 @@ async def vote_rematch(room: Room, member: Member) -> None:
         if member.seat is None or room.seats[member.seat].kind != "human":
             raise RoomError("forbidden", "error.rematch_players")
         if room.moved_to is not None:  # too late: the rematch has begun without this seat
-            member.send({"type": "moved", "code": room.moved_to, "seat": None})
+            member.send(moved_to_message(room.moved_to))
             return
         room.votes.add(member.seat)
         begun = False
@@ -66,10 +62,8 @@ async def vote_rematch(room: Room, member: Member) -> None:
 async def check_rematch(room: Room) -> bool:
     """Begin the rematch if every connected player voted for it (at least one is connected);
     whether it began.  The room's lock is held."""
-    if room.moved_to is not None or not room.votes or room.game is None or not room.game.is_over:
-        return False
-    connected = room.connected_humans()
-    if not connected or any(seat not in room.votes for seat in connected):
+    over = room.game is not None and room.game.is_over
+    if not rematch_ready(over, room.moved_to is not None, room.votes, room.connected_humans()):
         return False
     await start_rematch(room)
     return True
@@ -79,24 +73,11 @@ async def start_rematch(room: Room) -> Room:
     """Create, store and start the rematch of ``room`` and send its members ``moved``; returns the
     new room.  The old room's lock is held."""
     kept = room.connected_humans()
-    secrets_of: dict[int, str] = {}
-
-    def seat_players(new: Room) -> None:
-        now = time.monotonic()
-        for old, seat in zip(room.seats, new.seats, strict=True):
-            if old.index in kept:
-                secret = new_secret()
-                secrets_of[old.index] = secret
-                seat.kind, seat.name, seat.secret_hash = "human", old.name, hash_secret(secret)
-                seat.rule_cards = list(old.rule_cards) if old.rule_cards is not None else None
-                seat.avatar, seat.colour = old.avatar, old.colour
-                seat.away_since = now  # until they arrive, as after a reload
-            else:
-                seat.empty("bot")
-        new.host = room.host if room.host in kept else kept[0]
+    secrets_of = {seat: new_secret() for seat in kept}
 
     def carry_chat(new: Room) -> None:
-        seat_players(new)
+        hashes = {seat: hash_secret(secret) for seat, secret in secrets_of.items()}
+        new.host = seat_rematch(room.seats, new.seats, kept, hashes, room.host, time.monotonic())
         new.chat_log.extend(room.chat_log)
         new.chat_next = room.chat_next
 
@@ -105,13 +86,11 @@ async def start_rematch(room: Room) -> Room:
         await new.start_match()
     room.moved_to = new.code
     try:  # the old room's chat in the new one's store, and the old code leading there
-        await room.hub.store.run(room.hub.storage.set_moved, room.code, new.code, list(room.chat_log))
-    except StorageError as exc:  # the rematch has begun all the same: only a reload loses the way
-        log.warning("room %s: the rematch could not be stored as its sequel: %s", room.tag, exc)
+        await room.perform(SetMoved(new.code, list(room.chat_log)))
+    except RoomError as exc:  # the rematch has begun all the same: only a reload loses the way
+        log.warning("room %s: the rematch could not be stored as its sequel: %s", room.tag, exc.message)
     for member in list(room.members):
         index = member.seat
-        if index is not None and index in secrets_of:
-            member.send({"type": "moved", "code": new.code, "seat": index, "secret": secrets_of[index]})
-        else:
-            member.send({"type": "moved", "code": new.code, "seat": None})
+        secret = secrets_of.get(index) if index is not None else None
+        member.send(moved_to_message(new.code, index if secret is not None else None, secret))
     return new

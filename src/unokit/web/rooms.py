@@ -18,37 +18,45 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import hmac
 import logging
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from unokit.bots import Bot, make_bot
 from unokit.editions import rulecards
-from unokit.editions.wild_jackpot import rule_cards_per_player, suggested_rule_cards
-from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES
+from unokit.editions.wild_jackpot import suggested_rule_cards
+from unokit.engine.actions import INTERRUPT_TYPES
 from unokit.engine.errors import NotationError, UnoError, WrongPlayerError
 from unokit.engine.game import Game
 from unokit.engine.record import to_record
-from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.i18n import Translator, catalog
 from unokit.narrate import Narrator, narrate_events
-from unokit.web.chat import CHAT_HISTORY, chat_history
+from unokit.web.core.chat import chat_history
+from unokit.web.core.room import RoomCore
+from unokit.web.core.seats import (
+    SEAT_FIELDS,
+    Seat,
+    check_host,
+    copy_seats,
+    empty_player_seat,
+    fill_seat,
+    kick_seat,
+    next_human,
+    take_seat,
+)
+from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, SetMoved, StartGame, Write
 from unokit.web.hints import hint_for, hint_seed
-from unokit.web.messages import asks_words, legal_entry, read_rule_message, reading_entry, view_words
-from unokit.web.rematch import check_rematch, rematch_status
+from unokit.web.messages import asks_words, legal_entry, read_rule_message, view_words
 from unokit.web.settings import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MIN_TIMER,
-    TUTORIAL_PACE,
     FixedSetup,
     RoomError,
     RoomSettings,
@@ -57,22 +65,22 @@ from unokit.web.settings import (
     new_room_code,
     new_secret,
 )
-from unokit.web.social import BOT_AVATAR, leave_voice
-from unokit.web.storage import ChatRow, SeatRow, StorageError, hash_secret
-from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
-
-if TYPE_CHECKING:
-    from unokit.web.hub import Hub
+from unokit.web.storage import Storage, StorageError, hash_secret
+from unokit.web.store import Store
+from unokit.web.timers import pause_for
 
 __all__ = [
     "CODE_ALPHABET",
     "CODE_LENGTH",
     "MIN_TIMER",
+    "SEAT_FIELDS",
     "FixedSetup",
     "Member",
     "Room",
     "RoomError",
+    "RoomHost",
     "RoomSettings",
+    "Seat",
     "ServerSettings",
     "code_tag",
     "new_room_code",
@@ -91,63 +99,29 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-@dataclass
-class Seat:
-    """A seat of a room."""
+class RoomHost(Protocol):
+    """What a room asks of whoever keeps it (:class:`~unokit.web.hub.Hub`): the server's settings,
+    the store, the scheduler of its automatic steps, and the rematch."""
 
-    index: int
-    name: str = ""
-    kind: str = "open"
-    """``human``, ``bot`` or ``open``."""
-    secret_hash: str | None = None
-    rule_cards: list[str] | None = None
-    away_since: float = 0.0
-    """When the last connection of a human seat left (monotonic clock)."""
-    auto: bool = False
-    """A human seat whose decisions the room's bot makes at bot speed (its player timed out or
-    is away), until the player is back."""
-    claim_name: str | None = None
-    """A late arrival's name: this bot seat becomes theirs at the next round ..."""
-    claim_hash: str | None = None
-    """... and the hash of their secret."""
-    avatar: str | None = None
-    """The player's avatar and colour (:mod:`unokit.web.social`; ``None``: none chosen)."""
-    colour: str | None = None
+    settings: ServerSettings
+    storage: Storage
+    store: Store
+    tasks: set[asyncio.Task[None]]
 
-    def row(self, bot: str) -> SeatRow:
-        return SeatRow(
-            self.index,
-            self.name,
-            self.kind,
-            bot if self.kind == "bot" else None,
-            self.secret_hash,
-            self.rule_cards,
-            self.claim_name,
-            self.claim_hash,
-            self.avatar,
-            self.colour,
-        )
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
 
-    def take(self, new: Seat, old: Seat) -> None:
-        """What changed from ``old`` to ``new`` (copies of this seat), made to this seat."""
-        for name in SEAT_FIELDS:
-            value = getattr(new, name)
-            if value != getattr(old, name):
-                setattr(self, name, value)
+    def schedule(self, room: Room) -> None: ...
 
-    def empty(self, kind: str = "open") -> None:
-        """The seat opens (or takes a bot): its name, secret, cards and claim are gone."""
-        self.kind, self.name = kind, f"Bot {self.index}" if kind == "bot" else ""  # i18n: a name, the same for all
-        self.secret_hash = self.rule_cards = self.claim_name = self.claim_hash = None
-        self.avatar = self.colour = None
-        self.auto = False
+    def evict(self, room: Room) -> None: ...
 
+    async def check_rematch(self, room: Room) -> bool: ...
 
-SEAT_FIELDS = tuple(item.name for item in dataclasses.fields(Seat) if item.name != "index")
-
-
-_OUT_OF_TURN = INTERRUPT_TYPES | JUMP_TYPES
-"""What a bot may do out of turn: call UNO, catch, jump in (house rule)."""
+    async def new_room(
+        self,
+        settings: RoomSettings,
+        setup: FixedSetup | None = None,
+        prepare: Callable[[Room], None] | None = None,
+    ) -> Room: ...
 
 
 @dataclass(eq=False)
@@ -178,60 +152,38 @@ class Member:
             self.lang, self.narrator = lang, None
 
 
-class Room:
-    """A lobby, then a match."""
+class Room(RoomCore):
+    """A lobby, then a match: the room core (:class:`~unokit.web.core.room.RoomCore`) with its lock,
+    its connections, its writes to the store and its automatic steps."""
 
     def __init__(
         self,
-        hub: Hub,
+        hub: RoomHost,
         code: str,
         settings: RoomSettings,
         created: float,
         setup: FixedSetup | None = None,
         seed: int | None = None,
     ) -> None:
+        seed = seed if seed is not None else setup.seed if setup is not None else secrets.randbits(62)
+        super().__init__(code, settings, created, seed, hub.settings, time.monotonic(), setup)
         self.hub = hub
-        self.code = code
-        self.settings = settings
-        self.setup = setup
-        """The game fixed in advance (tests only), else ``None``: everything is drawn at random."""
-        self.seed = seed if seed is not None else setup.seed if setup is not None else secrets.randbits(62)
-        """The room's seed: settles the bots' UNO races (:func:`unokit.web.timers.reaction_times`)."""
-        self.rules = Rules.from_dict(settings.rules)
-        self.created = created
-        self.seats = [Seat(index) for index in range(settings.players)]
-        self.host: int | None = 0
-        """The host's seat (``None``: nobody hosts now; the next player to join or come back will)."""
-        self.game: Game | None = None
-        self.status = "lobby"
         self.members: list[Member] = []
         self.bots: dict[int, Bot] = {}
-        self.last_change = time.monotonic()
-        self.pause = 0.0
-        """The extra pause after the last change, in units of ``bot_delay`` (:func:`pause_for`)."""
-        self.decision_since = self.last_change
-        """When the pending turn decision began (the turn timer counts from it)."""
         self.tag = code_tag(code)
         """What the log says of the room (never its code, which opens it)."""
-        self.declined_at = -1
-        """The version at which the bots last let an UNO window pass."""
-        self.raced: tuple[int, set[int]] = (-1, set())
-        """The version of the UNO window and the bots that let it pass so far."""
         self.closed = False
         self.token = 0
         """Changes with every change of the room: a step scheduled before it is dropped."""
         self.thinking = False
         """A bot of this room is thinking in a worker thread."""
-        self.votes: set[int] = set()
-        """The seats that voted for a rematch."""
-        self.moved_to: str | None = None
-        """The rematch room's code, once the rematch began."""
-        self.chat_log: deque[ChatRow] = deque(maxlen=CHAT_HISTORY)
-        self.chat_next = 1
         self.lock = asyncio.Lock()
         """Held by each change of the room from its check to its showing: no two interleave."""
         self.stepping = False
         """An automatic step of the room is under way."""
+        self.fence: int | None = None
+        """The room's owner fence its writes carry (:meth:`Storage.claim_room
+        <unokit.web.storage.Storage.claim_room>`; ``None``: not checked, one process owns every room)."""
         self.trouble: str | None = None
         """Why the store refused the room's last write (``None``: it took it)."""
         self.refusals = 0
@@ -240,39 +192,17 @@ class Room:
         """When the bots try again after a refusal (monotonic clock)."""
         self.unwatched_since = time.monotonic()
         """When the last member left (the room is put away after ``idle_minutes`` of it)."""
-        self.reading: set[int] = set()
-        """After a round (not the match): the connected players still reading its results.  Until
-        they have all sent ``continue`` (or ``results_seconds`` pass) nobody's decision is timed or
-        made by a bot, and no one plays."""
-        self.reading_until = 0.0
-        """When play goes on without the players still reading (monotonic clock)."""
 
         self.voice: dict[int, Member] = {}
         """The seats in the voice chat, each with the one connection its signals go to (never stored)."""
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def version(self) -> int:
-        """The number of events of the match so far (0 in the lobby)."""
-        return len(self.game.events) if self.game is not None else 0
+    def connected(self, seat: int) -> bool:
+        return any(m.seat == seat for m in self.members)
 
-    @property
-    def jackpot(self) -> bool:
-        return self.settings.edition == "wild-jackpot"
-
-    def rule_card_count(self) -> int:
-        """Rule cards each seat writes (Wild Jackpot)."""
-        return rule_cards_per_player(self.rules.rule_card_count, self.settings.players)
-
-    def names(self) -> list[str]:
-        """The seats' names: the player's, the bot's, or ``Seat {index}`` for an open seat (0-based, as
-        the bots' names and the engine's seats)."""
-        return [seat.name or f"Seat {seat.index}" for seat in self.seats]  # i18n: a name, the same for all
-
-    def is_away(self, seat: int) -> bool:
-        """A human seat without a connection."""
-        return self.seats[seat].kind == "human" and not any(m.seat == seat for m in self.members)
+    def voice_seats(self) -> list[int]:
+        return sorted(self.voice)
 
     def seat_of_secret(self, secret: str) -> tuple[int, bool] | None:
         """The seat the secret opens, and whether it is a late arrival's claim on it."""
@@ -284,9 +214,6 @@ class Room:
             if seat.claim_hash is not None and hmac.compare_digest(seat.claim_hash, digest):
                 found = seat.index, True
         return found
-
-    def connected_humans(self) -> list[int]:
-        return [seat.index for seat in self.seats if seat.kind == "human" and not self.is_away(seat.index)]
 
     # ------------------------------------------------------------ members
 
@@ -301,7 +228,7 @@ class Room:
                     await self.set_host(seat)
             member.send(self.welcome(Member(member.send, seat=seat, claim=claim), secret))
             self.enter(member, seat, version, claim)
-            member.send(chat_history(self))
+            member.send(chat_history(self.chat_log))
 
     def enter(self, member: Member, seat: int | None, version: int, claim: int | None) -> None:
         self.members.append(member)
@@ -320,13 +247,13 @@ class Room:
             return
         self.members.remove(member)
         member.room = None
-        leave_voice(self, member)
+        self.leave_voice(member)
         if not self.members:
             self.unwatched_since = time.monotonic()
         if member.seat is not None and self.is_away(member.seat):
             self.seats[member.seat].away_since = time.monotonic()
             if member.seat in self.reading:
-                self.read(member.seat)
+                self.read(member.seat, time.monotonic())
         if not self.closed and self.votes:
             self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
@@ -339,45 +266,15 @@ class Room:
         async with self.lock:
             if not self.closed:
                 with contextlib.suppress(RoomError):  # the store refused: the next vote tries again
-                    await check_rematch(self)
+                    await self.hub.check_rematch(self)
 
-    def welcome(self, member: Member, secret: str | None = None) -> dict[str, Any]:
-        message: dict[str, Any] = {
-            "type": "welcome",
-            "code": self.code,
-            "seat": member.seat if member.claim is None else member.claim,
-            "host": member.seat is not None
-            and (member.seat == self.host or (self.host is None and self.status == "lobby")),
-            "invite": f"/r/{self.code}",
-        }
-        if secret is not None:
-            message["secret"] = secret
-        if member.claim is not None:
-            message["claimed"] = True
-        return message
+    def leave_voice(self, member: Member) -> None:
+        """A member that leaves the room leaves its voice too (the room tells everyone afterwards)."""
+        for seat, holder in list(self.voice.items()):
+            if holder is member:
+                del self.voice[seat]
 
     # ------------------------------------------------------------ the results between rounds
-
-    def start_reading(self) -> None:
-        """A round has ended and the next is dealt: its first decision waits for the connected
-        players (not played by the bot) to close the results, ``results_seconds`` at most."""
-        limit = self.hub.settings.results_seconds
-        self.reading = {s.index for s in self.seats if s.index in self.connected_humans() and not s.auto}
-        if limit <= 0:
-            self.reading.clear()
-        self.reading_until = time.monotonic() + limit
-
-    def read(self, seat: int) -> None:
-        """``seat`` has closed the results (or left): once nobody is reading, play goes on, its
-        turn timer counting from now."""
-        self.reading.discard(seat)
-        if not self.reading:
-            self.end_reading()
-
-    def end_reading(self) -> None:
-        self.reading.clear()
-        self.last_change = self.decision_since = time.monotonic()
-        self.pause = DEAL_PAUSE
 
     def read_results(self, member: Member) -> None:
         """``continue``: the member's player has closed the round's results (anyone else's, or a
@@ -386,22 +283,31 @@ class Room:
             raise RoomError("forbidden", "error.not_begun")
         if member.seat is None or member.seat not in self.reading:
             return
-        self.read(member.seat)
+        self.read(member.seat, time.monotonic())
         self.changed()
 
-    def reading_message(self) -> dict[str, Any] | None:
-        """``update.reading``: the players still reading the results and the seconds before play
-        goes on without them (``None``: nobody holds the table)."""
-        if not self.reading:
-            return None
-        remaining = max(0.0, self.reading_until - time.monotonic())
-        return {
-            "waiting": sorted(self.reading),
-            "remaining": round(remaining, 2),
-            "total": self.hub.settings.results_seconds,
-        }
-
     # ------------------------------------------------------------ the store
+
+    async def perform(self, write: Write) -> None:
+        """Store a change before it is made (``write``: what the core asks to store), with the room's
+        code and fence; the store's refusal raises :class:`RoomError` ``store`` and the change must
+        not be made."""
+        store, storage, code, fence = self.hub.store, self.hub.storage, self.code, self.fence
+        match write:
+            case SaveSeats(seats):
+                await self.write(storage.save_seats, code, seats, fence=fence)
+            case SetHost(host):
+                await self.write(storage.set_host, code, host, fence=fence)
+            case AppendChat(row):
+                await self.write(storage.append_chat, code, row, fence=fence)
+            case StartGame(setup):
+                await self.write(storage.start_game, code, setup, fence=fence)
+            case SetMoved(moved_to, chat):
+                await self.write(storage.set_moved, code, moved_to, chat, fence=fence)
+            case AppendAction(index, seat, notation, seats, result):
+                await self.written(
+                    store.append_action(code, index, seat, notation, seats=seats, result=result, fence=fence)
+                )
 
     async def write(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Store a change before it is made (``function``: a method of the storage); the store's
@@ -439,10 +345,10 @@ class Room:
     async def change_seats(self, change: Callable[[list[Seat]], R]) -> R:
         """Make ``change`` to a copy of the seats, store the copy, then make it to the room's seats:
         nothing changes if ``change`` raises or the store refuses.  The room's lock is held."""
-        before = [dataclasses.replace(seat) for seat in self.seats]
-        trial = [dataclasses.replace(seat) for seat in self.seats]
+        before = copy_seats(self.seats)
+        trial = copy_seats(self.seats)
         result = change(trial)
-        await self.write(self.hub.storage.save_seats, self.code, [seat.row(self.settings.bot) for seat in trial])
+        await self.perform(SaveSeats([seat.row(self.settings.bot) for seat in trial]))
         for seat, new, old in zip(self.seats, trial, before, strict=True):
             seat.take(new, old)
         return result
@@ -455,19 +361,10 @@ class Room:
         secret = new_secret()
 
         def claim(seats: list[Seat]) -> tuple[int, str, bool]:
-            if self.status == "playing" and self.settings.late_join:
-                for seat in seats:
-                    if seat.kind == "bot" and seat.claim_name is None:
-                        seat.claim_name, seat.claim_hash = name, hash_secret(secret)
-                        return seat.index, secret, True
-            if self.status != "lobby":
-                raise RoomError("started", "error.begun_watch")
-            for seat in seats:
-                if seat.kind == "open":
-                    seat.kind, seat.name, seat.secret_hash, seat.rule_cards = "human", name, hash_secret(secret), None
-                    seat.avatar, seat.colour = avatar, colour
-                    return seat.index, secret, False
-            raise RoomError("full", "error.seats_taken")
+            index, claimed = take_seat(
+                seats, self.status, self.settings.late_join, name, hash_secret(secret), (avatar, colour)
+            )
+            return index, secret, claimed
 
         async with self.lock:
             return await self.change_seats(claim)
@@ -477,17 +374,7 @@ class Room:
 
         def change(seats: list[Seat]) -> None:
             self.check_host(member)
-            if index >= len(seats) or index == self.host:
-                raise RoomError("forbidden", "error.seat_fixed", seat=index)
-            seat = seats[index]
-            if bot:
-                if seat.kind == "human" and not self.is_away(index):
-                    raise RoomError("forbidden", "error.seat_taken", name=seat.name)
-                seat.empty("bot")
-            else:
-                if seat.kind != "bot":
-                    raise RoomError("forbidden", "error.seat_no_bot", seat=index)
-                seat.empty()
+            fill_seat(seats, index, bot, self.host, self.is_away)
 
         async with self.lock:
             if bot and index < len(self.seats) and self.seats[index].kind == "bot":
@@ -523,30 +410,18 @@ class Room:
             self.changed()
 
     def check_host(self, member: Member) -> None:
-        if member.seat is None or member.seat != self.host:
-            raise RoomError("forbidden", "error.host_only")
-        if self.status != "lobby":
-            raise RoomError("started", "error.begun")
+        check_host(member.seat, self.host, self.status)
 
     async def set_host(self, seat: int | None) -> None:
         """The host's seat, stored first.  The room's lock is held."""
-        await self.write(self.hub.storage.set_host, self.code, seat)
+        await self.perform(SetHost(seat))
         self.host = seat
-
-    def next_human(self, after: int, connected: bool) -> int | None:
-        """The next human seat after ``after`` in seat order (wrapping), connected if asked."""
-        count = len(self.seats)
-        for step in range(1, count):
-            index = (after + step) % count
-            if self.seats[index].kind == "human" and not (connected and self.is_away(index)):
-                return index
-        return None
 
     async def pass_host(self) -> None:
         """The host has been gone ``host_grace`` seconds: the next connected player hosts.  The room's lock is held."""
         if self.status != "lobby" or self.host is None or not self.is_away(self.host):
             return
-        heir = self.next_human(self.host, connected=True)
+        heir = next_human(self.seats, self.host, self.is_away)
         if heir is not None:
             await self.set_host(heir)
             self.changed()
@@ -556,9 +431,7 @@ class Room:
 
         def change(seats: list[Seat]) -> None:
             self.check_host(member)
-            if index >= len(seats) or index == self.host or seats[index].kind != "human":
-                raise RoomError("forbidden", "error.seat_no_player", seat=index)
-            seats[index].empty()
+            kick_seat(seats, index, self.host)
 
         async with self.lock:
             await self.change_seats(change)
@@ -574,8 +447,8 @@ class Room:
             seat = member.seat
             if seat is not None and self.status == "lobby":
                 if self.host == seat:
-                    await self.set_host(self.next_human(seat, connected=False))
-                await self.change_seats(lambda seats: seats[seat].empty())
+                    await self.set_host(next_human(self.seats, seat))
+                await self.change_seats(lambda seats: empty_player_seat(seats, seat))
                 for other in [m for m in self.members if m.seat == seat]:
                     other.send({"type": "left"})
                     self.detach(other)
@@ -627,14 +500,9 @@ class Room:
             deck=fixed.deck if fixed is not None else None,
             dealer=fixed.dealer if fixed is not None else None,
         )
-        await self.write(self.hub.storage.start_game, self.code, to_record(game, self.names()))
-        self.begin(game)
+        await self.perform(StartGame(to_record(game, self.names())))
+        self.begin(game, time.monotonic())
         self.changed()
-
-    def begin(self, game: Game) -> None:
-        self.game = game
-        self.status = "finished" if game.is_over else "playing"
-        self.last_change = self.decision_since = time.monotonic()
 
     # ------------------------------------------------------------ play
 
@@ -697,14 +565,14 @@ class Room:
         trial.apply(seat, action)
         new = trial.events[len(game.events) :]
         new_round = any(event[0] == "round_end" for event in new) and not trial.is_over
-        seats = self.seated_late_arrivals() if new_round else None
+        now = time.monotonic()
+        seats = self.seated_late_arrivals(now) if new_round else None
         result = None
         if trial.is_over:
             scores = list(trial.scores)
             result = {"winner": trial.winner, "scores": scores, "rounds": trial.round, "names": self.names()}
-        await self.written(
-            self.hub.store.append_action(
-                self.code,
+        await self.perform(
+            AppendAction(
                 len(trial.history) - 1,
                 seat,
                 trial.actions.format(action),
@@ -713,7 +581,7 @@ class Room:
             )
         )
         self.game = trial
-        self.last_change = time.monotonic()
+        self.last_change = now
         self.pause = pause_for(new)
         if trial.actions.types[action] not in INTERRUPT_TYPES:
             self.decision_since = self.last_change
@@ -722,26 +590,15 @@ class Room:
         if seats is not None and seats != self.seats:
             self.seat_late_arrivals(seats)  # the next round is dealt: claimed seats pass to their players
         if new_round:
-            self.start_reading()
+            self.start_reading(now)
         self.changed()
         if trial.is_over and not self.members:
             self.hub.evict(self)
 
-    def seated_late_arrivals(self) -> list[Seat]:
-        """The seats once the late arrivals' claims are theirs (copies: the room's are unchanged)."""
-        seats = [dataclasses.replace(seat) for seat in self.seats]
-        now = time.monotonic()
-        for seat in seats:
-            if seat.claim_name is not None and seat.kind == "bot":
-                seat.kind, seat.name, seat.secret_hash = "human", seat.claim_name or "", seat.claim_hash
-                seat.claim_name = seat.claim_hash = None
-                seat.auto, seat.away_since = False, now
-        return seats
-
     def seat_late_arrivals(self, seats: list[Seat]) -> None:
         """Make ``seats`` (from :meth:`seated_late_arrivals`, stored) the room's: the members who
         claimed a seat are its players now."""
-        before = [dataclasses.replace(seat) for seat in self.seats]
+        before = copy_seats(self.seats)
         for seat, new, old in zip(self.seats, seats, before, strict=True):
             seat.take(new, old)
         for member in self.members:
@@ -770,52 +627,6 @@ class Room:
         else:
             member.send(self.update_message(member))
 
-    def seats_message(self) -> list[dict[str, Any]]:
-        """Every seat with its name (an open seat's is :meth:`names`'), kind, whether it is away,
-        played by the room's bot (``auto``) or claimed by a late arrival."""
-        return [
-            {
-                "seat": s.index,
-                "name": name,
-                "kind": s.kind,
-                "away": self.is_away(s.index),
-                "auto": s.auto and s.kind == "human",
-                "claimed": s.claim_name is not None,
-                "avatar": BOT_AVATAR if s.kind == "bot" else s.avatar if s.kind == "human" else None,
-                "colour": s.colour if s.kind == "human" else None,
-                "voice": s.index in self.voice,
-            }
-            for s, name in zip(self.seats, self.names(), strict=True)
-        ]
-
-    def lobby_message(self, member: Member) -> dict[str, Any]:
-        seats = self.seats_message()
-        for entry, seat in zip(seats, self.seats, strict=True):
-            entry["ready"] = seat.kind == "bot" or (
-                seat.kind == "human" and (not self.jackpot or seat.rule_cards is not None)
-            )
-        rule_cards: dict[str, Any] | None = None
-        if self.jackpot:
-            mine = self.seats[member.seat].rule_cards if member.seat is not None else None
-            rule_cards = {
-                "count": self.rule_card_count(),
-                "mine": [reading_entry(text, member.t) for text in mine or ()],
-                "suggestions": list(rulecards.SUGGESTIONS),
-            }
-        return {
-            "type": "lobby",
-            "code": self.code,
-            "edition": self.settings.edition,
-            "rules": self.rules.to_dict(only_changed=False),
-            "players": self.settings.players,
-            "bot": self.settings.bot,
-            "seats": seats,
-            "host": self.host,
-            "you": member.seat,
-            "rule_cards": rule_cards,
-            "options": self.settings.options(),
-        }
-
     def update_message(self, member: Member) -> dict[str, Any]:
         """Everything since the member's version, as its seat may see it."""
         game = self.game
@@ -824,6 +635,7 @@ class Room:
         view: View = game.view(seat)
         names = self.names()
         t = member.t
+        now = time.monotonic()
         narrator = member.narrator
         if narrator is None:
             narrator = member.narrator = Narrator(
@@ -845,119 +657,25 @@ class Room:
             "seats": self.seats_message(),
             "you": seat,
             "finished": game.is_over,
-            "timer": self.timer_message(),
-            "reading": self.reading_message(),
+            "timer": self.timer_message(now),
+            "reading": self.reading_message(now),
             "host": self.host,
             "options": self.settings.options(),
-            "rematch": rematch_status(self),
+            "rematch": self.rematch_message(),
             "claimed_seat": member.claim,
         }
 
-    def timer_message(self) -> dict[str, Any] | None:
-        """The turn timer of the human seat deciding now, if it is timed."""
-        deadline = self.turn_deadline()
-        if deadline is None or not self.settings.timer:
-            return None
-        assert self.game is not None
-        remaining = max(0.0, deadline - time.monotonic())
-        return {"seat": self.game.actor, "remaining": round(remaining, 2), "total": self.settings.timer}
-
     # ------------------------------------------------------------ automatic play
 
-    def turn_deadline(self) -> float | None:
-        """When the room's bot makes the pending decision of the human seat deciding now (its
-        turn timer, or ``away_seconds`` after it left), if it is not already played as ``auto``."""
-        game = self.game
-        if game is None or game.is_over or self.reading:
-            return None
-        seat = self.seats[game.actor]
-        if seat.kind != "human" or seat.auto:
-            return None
-        deadlines = []
-        if self.settings.timer:
-            deadlines.append(self.decision_since + self.settings.timer)
-        if self.is_away(seat.index):
-            deadlines.append(max(self.last_change, seat.away_since) + self.hub.settings.away_seconds)
-        return min(deadlines) if deadlines else None
-
-    def racers(self) -> list[tuple[int, bool]]:
-        """The bots that may act out of turn now (call UNO for themselves, catch, jump in) and have
-        not let it pass."""
-        game = self.game
-        assert game is not None
-        version, passed = self.raced
-        if version != self.version:
-            passed = set()
-            self.raced = (self.version, passed)
-        space = game.actions
-        found = []
-        for seat in game.deciders():
-            if self.seats[seat].kind != "bot" or seat in passed:
-                continue
-            legal = game.legal_actions(seat)
-            if any(space.types[a] in _OUT_OF_TURN for a in legal):
-                found.append((seat, space.call_uno in legal))
-        return found
-
-    def first_racer(self) -> tuple[int, float] | None:
-        """The bot that reacts first to the open UNO window or jump-in, and its reaction time (in units
-        of ``bot_delay``)."""
-        racers = self.racers()
-        if not racers:
-            return None
-        times = reaction_times(self.seed, self.version, racers)
-        seat = min(times, key=lambda s: (times[s], s))
-        return seat, times[seat]
-
     def next_step(self) -> tuple[float, str] | None:
-        """When the next automatic step is due and what it is (``interrupt``, ``turn``, ``timeout``
-        for a human's decision made by the room's bot, ``host`` in the lobby), if any."""
+        """When the next automatic step is due and what it is (:meth:`~RoomCore.due_step`), if any:
+        none while a step is under way or a bot thinks, later while the store refuses writes."""
+        if self.closed or self.thinking or self.stepping:
+            return None
         step = self.due_step()
         if step is not None and self.trouble is not None:  # the store refused: wait before trying again
             return max(step[0], self.retry_at), step[1]
         return step
-
-    def due_step(self) -> tuple[float, str] | None:
-        game = self.game
-        if self.closed or self.thinking or self.stepping:
-            return None
-        settings = self.hub.settings
-        if game is None:
-            if self.status == "lobby" and self.host is not None and self.is_away(self.host):
-                return self.seats[self.host].away_since + settings.host_grace, "host"
-            return None
-        if game.is_over:
-            return None
-        if self.reading:
-            return self.reading_until, "read"
-        delay = settings.bot_delay * (TUTORIAL_PACE if self.settings.tutorial else 1.0)
-        paused = self.last_change + delay * self.pause
-        if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
-            first = self.first_racer()
-            if first is not None:
-                return paused + delay * first[1], "interrupt"
-        seat = self.seats[game.actor]
-        if seat.kind == "bot" or seat.auto:
-            if self.jump_in_watched():
-                paused += delay * JUMP_GRACE
-            return paused + delay, "turn"
-        deadline = self.turn_deadline()
-        return (deadline, "timeout") if deadline is not None else None
-
-    def jump_in_watched(self) -> bool:
-        """Whether a Jump-In window is open (house rule) while a connected player, not played by the
-        bot, other than the actor and the card's player sits at the table.  Whether anyone holds the
-        card is not asked: the wait must not tell the table that someone does."""
-        game = self.game
-        assert game is not None
-        state = game.house_state()
-        if state.get("jump_card", -1) < 0:
-            return False
-        return any(
-            seat.kind == "human" and not seat.auto and not self.is_away(seat.index)
-            for seat in self.seats
-            if seat.index not in (game.actor, state["jump_from"])
-        )
 
     async def step(self, kind: str, token: int) -> None:
         """Run a due automatic step (:meth:`automatic_step`) under the room's lock, unless the room
@@ -985,8 +703,9 @@ class Room:
             await self.pass_host()
             return
         if kind == "read":
-            if self.reading and time.monotonic() >= self.reading_until:
-                self.end_reading()
+            now = time.monotonic()
+            if self.reading and now >= self.reading_until:
+                self.end_reading(now)
                 self.changed()
             return
         game = self.game

@@ -18,13 +18,12 @@ another seat in voice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from unokit.web.chat import ChatLimiter
+from unokit.web.core.social import AVATARS, BOT_AVATAR, COLOURS, MAX_SIGNAL, SIGNAL_KINDS, check_signal, new_look
+from unokit.web.rooms import Member, Room
 from unokit.web.settings import RoomError
-
-if TYPE_CHECKING:
-    from unokit.web.rooms import Member, Room
 
 __all__ = [
     "AVATARS",
@@ -40,29 +39,6 @@ __all__ = [
     "voice_seats",
 ]
 
-AVATARS = (
-    "fox",
-    "cat",
-    "owl",
-    "frog",
-    "panda",
-    "tiger",
-    "octopus",
-    "unicorn",
-    "penguin",
-    "rocket",
-    "cactus",
-    "ghost",
-)
-"""The avatars a player may choose (the page draws each as a symbol)."""
-BOT_AVATAR = "robot"
-"""Every bot's avatar (no player may choose it)."""
-COLOURS = ("red", "orange", "amber", "green", "teal", "blue", "indigo", "purple", "pink", "slate")
-"""The colours a player may choose: each dark enough for white text on it, light enough to stand
-out on the felt."""
-SIGNAL_KINDS = ("offer", "answer", "candidate")
-MAX_SIGNAL = 6000
-"""The longest ``signal`` data, in characters (an SDP offer of one audio track is about 1 to 3 kB)."""
 SIGNAL_BURST = 150
 """Signals a connection may send within :data:`SIGNAL_WINDOW` seconds: joining a full table's voice
 calls nine seats at once, an offer and a burst of ICE candidates each."""
@@ -79,15 +55,14 @@ class SignalLimiter(ChatLimiter):
 async def set_look(room: Room, seat: int, avatar: str | None, colour: str | None) -> None:
     """Give ``seat`` its player's avatar and colour (those left ``None`` stay), stored, then shown."""
     current = room.seats[seat]
-    avatar = avatar if avatar is not None else current.avatar
-    colour = colour if colour is not None else current.colour
-    if (avatar, colour) == (current.avatar, current.colour):
+    look = new_look((current.avatar, current.colour), avatar, colour)
+    if look is None:
         return
 
     def change(seats: list[Any]) -> None:
         if seats[seat].kind != "human":
             raise RoomError("forbidden", "error.look_own")
-        seats[seat].avatar, seats[seat].colour = avatar, colour
+        seats[seat].avatar, seats[seat].colour = look
 
     async with room.lock:
         await room.change_seats(change)
@@ -96,7 +71,7 @@ async def set_look(room: Room, seat: int, avatar: str | None, colour: str | None
 
 def voice_seats(room: Room) -> list[int]:
     """The seats in the room's voice chat, in order."""
-    return sorted(room.voice)
+    return room.voice_seats()
 
 
 def set_voice(room: Room, member: Member, on: bool, ice_servers: list[dict[str, Any]]) -> None:
@@ -115,19 +90,11 @@ def set_voice(room: Room, member: Member, on: bool, ice_servers: list[dict[str, 
 
 def leave_voice(room: Room, member: Member) -> None:
     """A member that leaves the room leaves its voice too (the room tells everyone afterwards)."""
-    for seat, holder in list(room.voice.items()):
-        if holder is member:
-            del room.voice[seat]
+    room.leave_voice(member)
 
 
 def relay_signal(room: Room, member: Member, to: int, kind: str, data: str) -> None:
     """Pass a WebRTC signal from ``member``'s seat to the one connection holding seat ``to``'s voice."""
     seat = member.seat
-    if seat is None or room.voice.get(seat) is not member:
-        raise RoomError("forbidden", "error.voice_first")
-    if to == seat:
-        raise RoomError("forbidden", "error.signal_self")
-    target = room.voice.get(to)
-    if target is None:
-        raise RoomError("forbidden", "error.signal_not_in_voice", seat=to)
-    target.send({"type": "signal", "from": seat, "kind": kind, "data": data})
+    check_signal(room.voice, seat, seat is not None and room.voice.get(seat) is member, to)
+    room.voice[to].send({"type": "signal", "from": seat, "kind": kind, "data": data})

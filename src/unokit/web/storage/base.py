@@ -6,6 +6,8 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from unokit.web.core.rows import ChatRow, SeatRow
+
 __all__ = [
     "CHAT_KEPT",
     "ROOM_STATUSES",
@@ -70,28 +72,6 @@ def hash_secret(secret: str) -> str:
 
 
 @dataclass
-class SeatRow:
-    """One seat as stored."""
-
-    seat: int
-    name: str
-    kind: str
-    """``human``, ``bot`` or ``open``."""
-    bot: str | None = None
-    """The bot level of a bot seat."""
-    secret_hash: str | None = None
-    rule_cards: list[str] | None = None
-    """UNO Wild Jackpot: the texts this seat wrote in the lobby (``None``: none yet)."""
-    claim_name: str | None = None
-    """A late arrival who takes this bot's seat at the next round: their name ..."""
-    claim_hash: str | None = None
-    """... and the SHA-256 of their secret."""
-    avatar: str | None = None
-    """The player's avatar and colour (names of :mod:`unokit.web.social`'s sets; ``None``: none chosen)."""
-    colour: str | None = None
-
-
-@dataclass
 class StoredRoom:
     """A room as stored: settings, status and seats; the game is loaded by :meth:`Storage.load_record`."""
 
@@ -106,17 +86,6 @@ class StoredRoom:
     """The room's seed (settles the bots' UNO races); ``None`` in a store written before rooms had one."""
     moved_to: str | None = None
     """The code of the room's rematch, once it began (its old links lead there)."""
-
-
-@dataclass
-class ChatRow:
-    """One chat message of a room."""
-
-    id: int
-    seat: int | None
-    name: str
-    text: str
-    time: float
 
 
 @dataclass

@@ -1,0 +1,334 @@
+"""A room's state and everything decided from it alone: its queries, the messages it is shown as,
+the results read between rounds, and when its next automatic step is due.
+
+:class:`RoomCore` holds what a room is (settings, seats, host, match, votes, chat log, who is
+reading the results) and never reads a clock nor touches a connection or the store: the time is
+passed in (monotonic seconds), and whether a seat is connected is asked of :meth:`RoomCore.connected`
+and who is in the voice chat of :meth:`RoomCore.voice_seats`, which the shell answers from its
+connections (local sockets, or members relayed from other processes).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Collection
+from typing import Any, Protocol
+
+from unokit.editions import rulecards
+from unokit.editions.wild_jackpot import rule_cards_per_player
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES
+from unokit.engine.game import Game
+from unokit.engine.rules import Rules
+from unokit.i18n import Translator
+from unokit.web.core.chat import CHAT_HISTORY
+from unokit.web.core.rematch import rematch_status
+from unokit.web.core.rows import ChatRow
+from unokit.web.core.seats import Seat, seat_late_arrivals, seat_names, seats_message
+from unokit.web.messages import reading_entry
+from unokit.web.settings import TUTORIAL_PACE, FixedSetup, RoomSettings, ServerSettings
+from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, reaction_times
+
+__all__ = ["OUT_OF_TURN", "RoomCore", "Viewer"]
+
+OUT_OF_TURN = INTERRUPT_TYPES | JUMP_TYPES
+"""What a bot may do out of turn: call UNO, catch, jump in (house rule)."""
+
+
+class Viewer(Protocol):
+    """Whoever a message is made for: a seat's player (``seat``), a spectator (``None``), or a late
+    arrival watching until their ``claim``ed seat is theirs, in their language (``t``)."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def claim(self) -> int | None: ...
+
+    @property
+    def t(self) -> Translator: ...
+
+
+class RoomCore:
+    """A lobby, then a match: the state and the rules, without I/O."""
+
+    def __init__(
+        self,
+        code: str,
+        settings: RoomSettings,
+        created: float,
+        seed: int,
+        server: ServerSettings,
+        now: float,
+        setup: FixedSetup | None = None,
+    ) -> None:
+        self.code = code
+        self.settings = settings
+        self.server = server
+        """The server's settings (delays, graces, limits)."""
+        self.setup = setup
+        """The game fixed in advance (tests only), else ``None``: everything is drawn at random."""
+        self.seed = seed
+        """The room's seed: settles the bots' UNO races (:func:`unokit.web.timers.reaction_times`)."""
+        self.rules = Rules.from_dict(settings.rules)
+        self.created = created
+        self.seats = [Seat(index) for index in range(settings.players)]
+        self.host: int | None = 0
+        """The host's seat (``None``: nobody hosts now; the next player to join or come back will)."""
+        self.game: Game | None = None
+        self.status = "lobby"
+        self.last_change = now
+        self.pause = 0.0
+        """The extra pause after the last change, in units of ``bot_delay`` (:func:`pause_for`)."""
+        self.decision_since = now
+        """When the pending turn decision began (the turn timer counts from it)."""
+        self.declined_at = -1
+        """The version at which the bots last let an UNO window pass."""
+        self.raced: tuple[int, set[int]] = (-1, set())
+        """The version of the UNO window and the bots that let it pass so far."""
+        self.votes: set[int] = set()
+        """The seats that voted for a rematch."""
+        self.moved_to: str | None = None
+        """The rematch room's code, once the rematch began."""
+        self.chat_log: deque[ChatRow] = deque(maxlen=CHAT_HISTORY)
+        self.chat_next = 1
+        self.reading: set[int] = set()
+        """After a round (not the match): the connected players still reading its results.  Until
+        they have all sent ``continue`` (or ``results_seconds`` pass) nobody's decision is timed or
+        made by a bot, and no one plays."""
+        self.reading_until = 0.0
+        """When play goes on without the players still reading (monotonic clock)."""
+
+    # ------------------------------------------------------------ what the shell answers
+
+    def connected(self, seat: int) -> bool:
+        """Whether a connection holds ``seat`` now."""
+        raise NotImplementedError
+
+    def voice_seats(self) -> Collection[int]:
+        """The seats in the room's voice chat."""
+        return ()
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def version(self) -> int:
+        """The number of events of the match so far (0 in the lobby)."""
+        return len(self.game.events) if self.game is not None else 0
+
+    @property
+    def jackpot(self) -> bool:
+        return self.settings.edition == "wild-jackpot"
+
+    def rule_card_count(self) -> int:
+        """Rule cards each seat writes (Wild Jackpot)."""
+        return rule_cards_per_player(self.rules.rule_card_count, self.settings.players)
+
+    def names(self) -> list[str]:
+        """The seats' names (:func:`~unokit.web.core.seats.seat_names`)."""
+        return seat_names(self.seats)
+
+    def is_away(self, seat: int) -> bool:
+        """A human seat without a connection."""
+        return self.seats[seat].kind == "human" and not self.connected(seat)
+
+    def connected_humans(self) -> list[int]:
+        return [seat.index for seat in self.seats if seat.kind == "human" and not self.is_away(seat.index)]
+
+    def seated_late_arrivals(self, now: float) -> list[Seat]:
+        """The seats once the late arrivals' claims are theirs (copies: the room's are unchanged)."""
+        return seat_late_arrivals(self.seats, now)
+
+    def begin(self, game: Game, now: float) -> None:
+        """The match (dealt, or replayed from the store) is the room's."""
+        self.game = game
+        self.status = "finished" if game.is_over else "playing"
+        self.last_change = self.decision_since = now
+
+    # ------------------------------------------------------------ the results between rounds
+
+    def start_reading(self, now: float) -> None:
+        """A round has ended and the next is dealt: its first decision waits for the connected
+        players (not played by the bot) to close the results, ``results_seconds`` at most."""
+        limit = self.server.results_seconds
+        self.reading = {s.index for s in self.seats if s.index in self.connected_humans() and not s.auto}
+        if limit <= 0:
+            self.reading.clear()
+        self.reading_until = now + limit
+
+    def read(self, seat: int, now: float) -> None:
+        """``seat`` has closed the results (or left): once nobody is reading, play goes on, its
+        turn timer counting from ``now``."""
+        self.reading.discard(seat)
+        if not self.reading:
+            self.end_reading(now)
+
+    def end_reading(self, now: float) -> None:
+        self.reading.clear()
+        self.last_change = self.decision_since = now
+        self.pause = DEAL_PAUSE
+
+    # ------------------------------------------------------------ messages
+
+    def welcome(self, viewer: Viewer, secret: str | None = None) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "type": "welcome",
+            "code": self.code,
+            "seat": viewer.seat if viewer.claim is None else viewer.claim,
+            "host": viewer.seat is not None
+            and (viewer.seat == self.host or (self.host is None and self.status == "lobby")),
+            "invite": f"/r/{self.code}",
+        }
+        if secret is not None:
+            message["secret"] = secret
+        if viewer.claim is not None:
+            message["claimed"] = True
+        return message
+
+    def seats_message(self) -> list[dict[str, Any]]:
+        """Every seat as the members see it (:func:`~unokit.web.core.seats.seats_message`)."""
+        return seats_message(self.seats, self.is_away, self.voice_seats())
+
+    def lobby_message(self, viewer: Viewer) -> dict[str, Any]:
+        seats = self.seats_message()
+        for entry, seat in zip(seats, self.seats, strict=True):
+            entry["ready"] = seat.kind == "bot" or (
+                seat.kind == "human" and (not self.jackpot or seat.rule_cards is not None)
+            )
+        rule_cards: dict[str, Any] | None = None
+        if self.jackpot:
+            mine = self.seats[viewer.seat].rule_cards if viewer.seat is not None else None
+            rule_cards = {
+                "count": self.rule_card_count(),
+                "mine": [reading_entry(text, viewer.t) for text in mine or ()],
+                "suggestions": list(rulecards.SUGGESTIONS),
+            }
+        return {
+            "type": "lobby",
+            "code": self.code,
+            "edition": self.settings.edition,
+            "rules": self.rules.to_dict(only_changed=False),
+            "players": self.settings.players,
+            "bot": self.settings.bot,
+            "seats": seats,
+            "host": self.host,
+            "you": viewer.seat,
+            "rule_cards": rule_cards,
+            "options": self.settings.options(),
+        }
+
+    def timer_message(self, now: float) -> dict[str, Any] | None:
+        """The turn timer of the human seat deciding now, if it is timed."""
+        deadline = self.turn_deadline()
+        if deadline is None or not self.settings.timer:
+            return None
+        assert self.game is not None
+        remaining = max(0.0, deadline - now)
+        return {"seat": self.game.actor, "remaining": round(remaining, 2), "total": self.settings.timer}
+
+    def reading_message(self, now: float) -> dict[str, Any] | None:
+        """``update.reading``: the players still reading the results and the seconds before play
+        goes on without them (``None``: nobody holds the table)."""
+        if not self.reading:
+            return None
+        remaining = max(0.0, self.reading_until - now)
+        return {
+            "waiting": sorted(self.reading),
+            "remaining": round(remaining, 2),
+            "total": self.server.results_seconds,
+        }
+
+    def rematch_message(self) -> dict[str, Any] | None:
+        """``update.rematch`` (:func:`~unokit.web.core.rematch.rematch_status`)."""
+        over = self.game is not None and self.game.is_over
+        return rematch_status(over, self.votes, self.connected_humans() if over else [])
+
+    # ------------------------------------------------------------ the next automatic step
+
+    def turn_deadline(self) -> float | None:
+        """When the room's bot makes the pending decision of the human seat deciding now (its
+        turn timer, or ``away_seconds`` after it left), if it is not already played as ``auto``."""
+        game = self.game
+        if game is None or game.is_over or self.reading:
+            return None
+        seat = self.seats[game.actor]
+        if seat.kind != "human" or seat.auto:
+            return None
+        deadlines = []
+        if self.settings.timer:
+            deadlines.append(self.decision_since + self.settings.timer)
+        if self.is_away(seat.index):
+            deadlines.append(max(self.last_change, seat.away_since) + self.server.away_seconds)
+        return min(deadlines) if deadlines else None
+
+    def racers(self) -> list[tuple[int, bool]]:
+        """The bots that may act out of turn now (call UNO for themselves, catch, jump in) and have
+        not let it pass."""
+        game = self.game
+        assert game is not None
+        version, passed = self.raced
+        if version != self.version:
+            passed = set()
+            self.raced = (self.version, passed)
+        space = game.actions
+        found = []
+        for seat in game.deciders():
+            if self.seats[seat].kind != "bot" or seat in passed:
+                continue
+            legal = game.legal_actions(seat)
+            if any(space.types[a] in OUT_OF_TURN for a in legal):
+                found.append((seat, space.call_uno in legal))
+        return found
+
+    def first_racer(self) -> tuple[int, float] | None:
+        """The bot that reacts first to the open UNO window or jump-in, and its reaction time (in units
+        of ``bot_delay``)."""
+        racers = self.racers()
+        if not racers:
+            return None
+        times = reaction_times(self.seed, self.version, racers)
+        seat = min(times, key=lambda s: (times[s], s))
+        return seat, times[seat]
+
+    def due_step(self) -> tuple[float, str] | None:
+        """When the next automatic step is due (monotonic clock) and what it is: ``interrupt`` (a
+        bot's UNO call, catch or jump-in), ``turn`` (a bot's, or an ``auto`` seat's), ``timeout``
+        (a human's decision made by the room's bot), ``read`` (play goes on without the players
+        still reading), ``host`` (the lobby's host has been gone too long); ``None``: none."""
+        game = self.game
+        settings = self.server
+        if game is None:
+            if self.status == "lobby" and self.host is not None and self.is_away(self.host):
+                return self.seats[self.host].away_since + settings.host_grace, "host"
+            return None
+        if game.is_over:
+            return None
+        if self.reading:
+            return self.reading_until, "read"
+        delay = settings.bot_delay * (TUTORIAL_PACE if self.settings.tutorial else 1.0)
+        paused = self.last_change + delay * self.pause
+        if self.declined_at != self.version and (game.exposed or len(game.deciders()) > 1):
+            first = self.first_racer()
+            if first is not None:
+                return paused + delay * first[1], "interrupt"
+        seat = self.seats[game.actor]
+        if seat.kind == "bot" or seat.auto:
+            if self.jump_in_watched():
+                paused += delay * JUMP_GRACE
+            return paused + delay, "turn"
+        deadline = self.turn_deadline()
+        return (deadline, "timeout") if deadline is not None else None
+
+    def jump_in_watched(self) -> bool:
+        """Whether a Jump-In window is open (house rule) while a connected player, not played by the
+        bot, other than the actor and the card's player sits at the table.  Whether anyone holds the
+        card is not asked: the wait must not tell the table that someone does."""
+        game = self.game
+        assert game is not None
+        state = game.house_state()
+        if state.get("jump_card", -1) < 0:
+            return False
+        return any(
+            seat.kind == "human" and not seat.auto and not self.is_away(seat.index)
+            for seat in self.seats
+            if seat.index not in (game.actor, state["jump_from"])
+        )
