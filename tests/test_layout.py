@@ -57,3 +57,82 @@ def test_the_check_sees_an_import_of_an_edition(tmp_path: Path) -> None:
 def test_every_edition_and_the_house_rules_are_registered_on_import() -> None:
     assert list(unokit.EDITIONS) == ["classic", "space-jam", "all-wild", "wild-jackpot"]
     assert type(unokit.Game("classic", 2, seed=1, rules={"call_uno": False})).__name__ == "HouseGame"
+
+
+# ---------------------------------------------------------------- the web package: a core without I/O
+
+WEB = PACKAGE / "web"
+WEB_MODULES = {
+    "unokit." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts).removesuffix(".__init__"): path
+    for path in sorted(WEB.rglob("*.py"))
+}
+CORE = sorted(name for name in WEB_MODULES if name == "unokit.web.core" or name.startswith("unokit.web.core."))
+CORE_MAY_USE = ("unokit.web.core", "unokit.web.settings", "unokit.web.messages", "unokit.web.timers")
+"""The only modules of the web package the room core may import (none of them does I/O)."""
+NO_IO = ("asyncio", "threading", "concurrent", "socket", "time", "random", "secrets", "sqlite3", "starlette")
+NO_IO += ("uvicorn", "websockets", "psycopg", "psycopg_pool", "redis", "logging")
+
+
+def web_imports(name: str) -> set[str]:
+    """The modules of the web package that module ``name`` imports (type-checking imports included)."""
+    found = set()
+    for imported in imported_modules(WEB_MODULES[name]):
+        while imported and imported not in WEB_MODULES:
+            imported = imported.rpartition(".")[0]
+        if imported and imported != name and imported != "unokit.web":
+            found.add(imported)
+    return found
+
+
+def test_the_room_core_is_found() -> None:
+    assert {"unokit.web.core.room", "unokit.web.core.seats", "unokit.web.core.writes"} <= set(CORE)
+
+
+@pytest.mark.parametrize("name", CORE)
+def test_the_room_core_does_no_io(name: str) -> None:
+    """No event loop, clock, randomness, socket, store, log or server of its own: the shell around it
+    (:mod:`unokit.web.rooms`) does all of that."""
+    direct = imported_modules(WEB_MODULES[name])
+    assert reaches(direct, NO_IO) == []
+    reached, todo = set(), [name]
+    while todo:
+        for imported in web_imports(todo.pop()):
+            if imported not in reached:
+                reached.add(imported)
+                todo.append(imported)
+    assert sorted(m for m in reached if not reaches({m}, CORE_MAY_USE)) == []
+
+
+def test_the_web_package_imports_in_one_direction() -> None:
+    """No circle among the web package's modules (type-checking imports included): the transport
+    and the hub import the rooms, the rooms import the core, never the other way."""
+    graph = {name: web_imports(name) for name in WEB_MODULES}
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        path.append(name)
+        for imported in sorted(graph[name]):
+            if state.get(imported) == 1:
+                raise AssertionError("an import circle: " + " -> ".join([*path[path.index(imported) :], imported]))
+            if imported not in state:
+                visit(imported)
+        path.pop()
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name)
+    assert "unokit.web.hub" not in graph["unokit.web.rooms"] and "unokit.web.app" not in graph["unokit.web.hub"]
+
+
+def test_the_circle_check_sees_a_type_checking_import(tmp_path: Path) -> None:
+    module = tmp_path / "module.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from unokit.web.hub import Hub\nimport asyncio\n",
+        encoding="utf-8",
+    )
+    names = imported_modules(module)
+    assert reaches(names, ("unokit.web.hub",)) == ["unokit.web.hub", "unokit.web.hub.Hub"]
+    assert reaches(names, NO_IO) == ["asyncio"]
