@@ -9,6 +9,7 @@ import pytest
 
 from unokit.engine.game import Game
 from unokit.i18n import Translator, catalog
+from unokit.web.core.changes import EVERYONE, Change, Send
 from unokit.web.core.chat import SPECTATOR_NAME, chat_history, chat_row, reaction_text
 from unokit.web.core.rematch import moved_message, rematch_ready, rematch_status, seat_rematch
 from unokit.web.core.room import RoomCore
@@ -24,7 +25,7 @@ from unokit.web.core.seats import (
     take_seat,
 )
 from unokit.web.core.social import BOT_AVATAR, check_signal, new_look
-from unokit.web.core.writes import AppendAction, SaveSeats
+from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost
 from unokit.web.settings import RoomError, RoomSettings, ServerSettings
 
 
@@ -276,3 +277,88 @@ def test_a_write_is_data_the_shell_performs() -> None:
     write = SaveSeats([seat.row("heuristic") for seat in seats])
     assert [(row.kind, row.bot) for row in write.seats] == [("human", None), ("bot", "heuristic")]
     assert AppendAction(0, 1, "r5") == AppendAction(0, 1, "r5")
+
+
+# ---------------------------------------------------------------- commands: a change decided, not made
+
+
+def test_a_join_asks_to_store_the_seats_and_changes_nothing_yet() -> None:
+    room = Table()
+    room.seats = table("human", "open", "open")
+    change, seat, claimed = room.decide_join("Cleo", "h", ("owl", None))
+    assert (seat, claimed, change.show) == (1, False, False)
+    assert isinstance(change.writes[0], SaveSeats) and change.writes[0].seats[1].name == "Cleo"
+    assert room.seats[1].kind == "open", "the room changes only once the store took the seats"
+    room.take(change.writes[0], change)
+    assert (room.seats[1].kind, room.seats[1].avatar) == ("human", "owl")
+
+
+def test_the_host_leaving_the_lobby_hands_the_host_on_before_the_seat_opens() -> None:
+    room = Table()
+    room.seats = table("human", "bot", "human")
+    change = room.decide_leave(0)
+    assert [type(write) for write in change.writes] == [SetHost, SaveSeats]
+    assert change.writes[0] == SetHost(2)
+    assert (change.sends, change.release, change.show) == ([Send(0, {"type": "left"})], 0, False)
+
+
+def test_a_kick_tells_the_seat_it_was_removed_in_its_own_words() -> None:
+    room = Table()
+    room.seats = table("human", "human", "open")
+    change = room.decide_kick(0, 1)
+    assert change.sends == [Send(1, {"type": "removed"}, "room.removed")] and change.release == 1
+    with refused("forbidden", "error.host_only"):
+        room.decide_kick(1, 0)
+
+
+def test_a_bot_seat_asked_for_again_changes_nothing() -> None:
+    room = Table()
+    room.seats = table("human", "bot", "open")
+    assert room.decide_set_seat(0, 1, True).empty
+    assert not room.decide_set_seat(0, 2, True).empty
+
+
+def test_a_chat_line_goes_to_everyone_once_stored() -> None:
+    room = Table()
+    room.seats = table("human", "open", "open")
+    room.chat_next = 7
+    change = room.decide_chat(0, "hi", 50.0, {"reaction": "GG"})
+    (write,) = change.writes
+    assert isinstance(write, AppendChat) and write.row.id == 7
+    assert change.sends[0].to == EVERYONE and change.sends[0].message["reaction"] == "GG"
+    room.take(write, change)
+    assert (room.chat_next, [row.text for row in room.chat_log]) == (8, ["hi"])
+
+
+def test_a_lobby_nobody_hosts_is_hosted_by_the_next_player_in() -> None:
+    room = Table()
+    room.seats = table("human", "human", "open")
+    assert room.decide_claim_host(1) is None, "seat 0 hosts"
+    room.host = None
+    assert room.decide_claim_host(1) == Change([SetHost(1)], show=False)
+    room.host, room.present = 0, {1}
+    assert room.decide_pass_host() == Change([SetHost(1)])
+
+
+def test_an_action_is_decided_on_a_copy_of_the_match_and_made_once_stored() -> None:
+    room = Table(players=2)
+    room.seats = table("human", "human")
+    room.present = {0, 1}
+    game = Game("classic", 2, seed=4)
+    room.begin(game, now=100.0)
+    actor, other = game.actor, 1 - game.actor
+    legal = game.actions.format(game.legal_actions(actor)[0])
+    with refused("stale", "error.stale"):
+        room.decide_act(actor, legal, 99, now=101.0)
+    with refused("not-your-turn", "error.not_your_turn"):
+        room.decide_act(other, legal, room.version, now=101.0)
+    with refused("illegal", "error.detail"):
+        room.decide_act(actor, "not an action", room.version, now=101.0)
+    change = room.decide_act(actor, legal, room.version, now=101.0)
+    (write,) = change.writes
+    assert isinstance(write, AppendAction) and (write.index, write.seat, write.notation) == (0, actor, legal)
+    assert room.game is game and len(game.history) == 0, "the room's match is unchanged until stored"
+    room.take(write, change)
+    assert room.game is not game and room.version > 0 and room.last_change == 101.0
+    with refused("forbidden", "error.spectator_play"):
+        room.player(None)

@@ -26,11 +26,9 @@ from unokit.web.core.chat import (
     SPECTATOR_NAME,
     chat_history,
     chat_message,
-    chat_row,
     clean_chat,
     reaction_text,
 )
-from unokit.web.core.writes import AppendChat
 from unokit.web.rooms import Member, Room
 
 __all__ = [
@@ -58,13 +56,7 @@ async def post_chat(room: Room, member: Member, text: str, reaction: dict[str, A
     spectator (or a late arrival still watching) is named :data:`SPECTATOR_NAME`.  A reaction's
     fields (``reaction``, ``to``) go with the live message only: the store keeps its text."""
     async with room.lock:
-        row = chat_row(room.chat_next, room.seats, member.seat, text, time.time())
-        await room.perform(AppendChat(row))
-        room.chat_next += 1
-        room.chat_log.append(row)
-        message = chat_message(row) | (reaction or {})
-        for other in list(room.members):
-            other.send(message)
+        await room.commit(room.decide_chat(member.seat, text, time.time(), reaction))
 
 
 async def post_reaction(room: Room, member: Member, reaction: str, to: int | None) -> None:

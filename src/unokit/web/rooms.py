@@ -28,27 +28,18 @@ from dataclasses import dataclass, field
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from unokit.bots import Bot, make_bot
-from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import suggested_rule_cards
-from unokit.engine.actions import INTERRUPT_TYPES
-from unokit.engine.errors import NotationError, UnoError, WrongPlayerError
 from unokit.engine.game import Game
 from unokit.engine.record import to_record
 from unokit.engine.views import View
 from unokit.i18n import Translator, catalog
 from unokit.narrate import Narrator, narrate_events
+from unokit.web.core.changes import EVERYONE, Change
 from unokit.web.core.chat import chat_history
 from unokit.web.core.room import RoomCore
 from unokit.web.core.seats import (
     SEAT_FIELDS,
     Seat,
-    check_host,
-    copy_seats,
-    empty_player_seat,
-    fill_seat,
-    kick_seat,
-    next_human,
-    take_seat,
 )
 from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, SetMoved, StartGame, Write
 from unokit.web.hints import hint_for, hint_seed
@@ -67,7 +58,6 @@ from unokit.web.settings import (
 )
 from unokit.web.storage import Storage, StorageError, hash_secret
 from unokit.web.store import Store
-from unokit.web.timers import pause_for
 
 __all__ = [
     "CODE_ALPHABET",
@@ -223,9 +213,9 @@ class Room(RoomCore):
         """Attach a connection (as ``seat``'s player, a spectator, or a late arrival waiting for
         the ``claim``ed seat): it is sent ``welcome`` (with ``secret``, if new), the room, then the chat."""
         async with self.lock:
-            if seat is not None and self.host is None and self.status == "lobby":
+            if seat is not None:
                 with contextlib.suppress(RoomError):  # the store refused: the next arrival tries again
-                    await self.set_host(seat)
+                    await self.commit(self.decide_claim_host(seat))
             member.send(self.welcome(Member(member.send, seat=seat, claim=claim), secret))
             self.enter(member, seat, version, claim)
             member.send(chat_history(self.chat_log))
@@ -342,16 +332,32 @@ class Room(RoomCore):
             for member in list(self.members):
                 member.send({"type": "error", "code": "store", "message": member.t("error.store_trouble")})
 
-    async def change_seats(self, change: Callable[[list[Seat]], R]) -> R:
-        """Make ``change`` to a copy of the seats, store the copy, then make it to the room's seats:
-        nothing changes if ``change`` raises or the store refuses.  The room's lock is held."""
-        before = copy_seats(self.seats)
-        trial = copy_seats(self.seats)
-        result = change(trial)
-        await self.perform(SaveSeats([seat.row(self.settings.bot) for seat in trial]))
-        for seat, new, old in zip(self.seats, trial, before, strict=True):
-            seat.take(new, old)
-        return result
+    async def commit(self, change: Change | None) -> None:
+        """Make a change the core decided (:class:`~unokit.web.core.changes.Change`): each write stored
+        (with the room's fence), then its part made the room's (after an action that dealt a new round,
+        the late arrivals seated and the results read); then its messages sent, the connections it lets
+        go detached, and the room shown.  A write the store refuses raises :class:`RoomError`
+        ``store`` and what was not stored is not made.  The room's lock is held."""
+        if change is None:
+            return
+        for write in change.writes:
+            await self.perform(write)
+            seated = self.take(write, change)
+            if seated and change.play is not None:
+                self.seat_late_arrivals()  # the next round is dealt: claimed seats pass to their players
+            if change.play is not None and change.play.new_round:
+                self.start_reading(change.play.now)
+        for send in change.sends:
+            for member in [m for m in self.members if send.to in (EVERYONE, m.seat)]:
+                message = send.message if send.words is None else send.message | {"message": member.t(send.words)}
+                member.send(message)
+        if change.release is not None:
+            for member in [m for m in self.members if m.seat == change.release]:
+                self.detach(member)
+        if change.show:
+            self.changed()
+        if change.play is not None and change.play.game.is_over and not self.members:
+            self.hub.evict(self)  # nobody watches the match it ended
 
     # ------------------------------------------------------------ lobby
 
@@ -359,86 +365,29 @@ class Room(RoomCore):
         """Take the lowest open seat (with the player's avatar and colour), or during a match claim
         the lowest bot seat (``late_join``); returns the seat, its new secret and whether it is a claim."""
         secret = new_secret()
-
-        def claim(seats: list[Seat]) -> tuple[int, str, bool]:
-            index, claimed = take_seat(
-                seats, self.status, self.settings.late_join, name, hash_secret(secret), (avatar, colour)
-            )
-            return index, secret, claimed
-
         async with self.lock:
-            return await self.change_seats(claim)
+            change, seat, claimed = self.decide_join(name, hash_secret(secret), (avatar, colour))
+            await self.commit(change)
+            return seat, secret, claimed
 
     async def set_seat(self, member: Member, index: int, bot: bool) -> None:
         """The host puts a bot in an open (or away) seat, or empties a bot's seat."""
-
-        def change(seats: list[Seat]) -> None:
-            self.check_host(member)
-            fill_seat(seats, index, bot, self.host, self.is_away)
-
         async with self.lock:
-            if bot and index < len(self.seats) and self.seats[index].kind == "bot":
-                self.check_host(member)
-                return
-            await self.change_seats(change)
-            self.changed()
+            await self.commit(self.decide_set_seat(member.seat, index, bot))
 
     async def write_rule_cards(self, member: Member, texts: list[str]) -> None:
         """A seat's rule cards (Wild Jackpot lobby)."""
-        if not self.jackpot:
-            raise RoomError("forbidden", "error.jackpot_only")
-        if member.seat is None:
-            raise RoomError("forbidden", "error.spectator_rule_cards")
-        count = self.rule_card_count()
-        if len(texts) != count:
-            raise RoomError("bad-rule-card", "error.rule_card_count", count=count, given=len(texts))
-        cleaned = []
-        for number, text in enumerate(texts, 1):
-            try:
-                cleaned.append(rulecards.clean_rule_text(text))
-            except rulecards.RuleTextError as exc:
-                raise RoomError("bad-rule-card", "error.rule_card", number=number, detail=exc.words) from None
-        seat = member.seat
-
-        def change(seats: list[Seat]) -> None:
-            if self.status != "lobby":
-                raise RoomError("started", "error.rule_cards_late")
-            seats[seat].rule_cards = cleaned
-
         async with self.lock:
-            await self.change_seats(change)
-            self.changed()
-
-    def check_host(self, member: Member) -> None:
-        check_host(member.seat, self.host, self.status)
-
-    async def set_host(self, seat: int | None) -> None:
-        """The host's seat, stored first.  The room's lock is held."""
-        await self.perform(SetHost(seat))
-        self.host = seat
+            await self.commit(self.decide_rule_cards(member.seat, texts))
 
     async def pass_host(self) -> None:
         """The host has been gone ``host_grace`` seconds: the next connected player hosts.  The room's lock is held."""
-        if self.status != "lobby" or self.host is None or not self.is_away(self.host):
-            return
-        heir = next_human(self.seats, self.host, self.is_away)
-        if heir is not None:
-            await self.set_host(heir)
-            self.changed()
+        await self.commit(self.decide_pass_host())
 
     async def kick(self, member: Member, index: int) -> None:
         """The host empties a player's seat (lobby only): its secret opens nothing more."""
-
-        def change(seats: list[Seat]) -> None:
-            self.check_host(member)
-            kick_seat(seats, index, self.host)
-
         async with self.lock:
-            await self.change_seats(change)
-            for other in [m for m in self.members if m.seat == index]:
-                other.send({"type": "removed", "message": other.t("room.removed")})
-                self.detach(other)
-            self.changed()
+            await self.commit(self.decide_kick(member.seat, index))
 
     async def leave(self, member: Member) -> None:
         """A member leaves: in the lobby their seat opens (and the host passes on); during a
@@ -446,12 +395,7 @@ class Room(RoomCore):
         async with self.lock:
             seat = member.seat
             if seat is not None and self.status == "lobby":
-                if self.host == seat:
-                    await self.set_host(next_human(self.seats, seat))
-                await self.change_seats(lambda seats: empty_player_seat(seats, seat))
-                for other in [m for m in self.members if m.seat == seat]:
-                    other.send({"type": "left"})
-                    self.detach(other)
+                await self.commit(self.decide_leave(seat))
                 return
             if seat is not None and self.status == "playing":
                 self.seats[seat].auto = True
@@ -472,10 +416,7 @@ class Room(RoomCore):
     async def start(self, member: Member) -> None:
         """The host starts the match: every seat must be taken (by a player or a bot)."""
         async with self.lock:
-            self.check_host(member)
-            empty = [seat.index for seat in self.seats if seat.kind == "open"]
-            if empty:
-                raise RoomError("forbidden", "error.open_seats", seats=", ".join(map(str, empty)))  # i18n: seat numbers
+            self.check_start(member.seat)
             await self.start_match()
 
     async def start_match(self) -> None:
@@ -509,29 +450,9 @@ class Room(RoomCore):
     async def act(self, member: Member, text: str, version: int) -> None:
         """A player's action in notation, if the room is at ``version`` and it is legal for them."""
         async with self.lock:
-            game = self.game
-            if game is None:
-                raise RoomError("forbidden", "error.not_begun")
-            seat = member.seat
-            if seat is None:
-                raise RoomError("forbidden", "error.spectator_play")
+            seat = self.player(member.seat)
             self.take_back(seat)  # any action, even one refused, shows the player is back
-            if version != self.version:
-                raise RoomError("stale", "error.stale", version=self.version, given=version)
-            if self.reading:
-                raise RoomError("forbidden", "error.reading")
-            try:
-                action = game.actions.parse(text)
-            except NotationError as exc:
-                raise RoomError("illegal", "error.detail", detail=str(exc)) from None
-            try:
-                await self.apply(seat, action)
-            except WrongPlayerError as exc:  # the engine's: not this seat's decision
-                raise RoomError(
-                    "not-your-turn", "error.not_your_turn", detail=str(exc), name=self.names()[game.actor]
-                ) from None
-            except UnoError as exc:  # the engine's reason, GameOverError included
-                raise RoomError("illegal", "error.detail", detail=str(exc)) from None
+            await self.commit(self.decide_act(seat, text, version, time.monotonic()))
 
     def hint(self, member: Member, version: int) -> dict[str, Any]:
         """The ``hint`` answer: the heuristic bot's move for the member's own decision, computed
@@ -556,51 +477,12 @@ class Room(RoomCore):
         }
 
     async def apply(self, seat: int, action: int) -> None:
-        """Apply an action to a copy of the game through the engine (which raises, changing nothing,
-        if it is illegal), store it with what it changed, then make the copy the room's game and
-        show it.  The room's lock is held."""
-        game = self.game
-        assert game is not None
-        trial = game.clone()
-        trial.apply(seat, action)
-        new = trial.events[len(game.events) :]
-        new_round = any(event[0] == "round_end" for event in new) and not trial.is_over
-        now = time.monotonic()
-        seats = self.seated_late_arrivals(now) if new_round else None
-        result = None
-        if trial.is_over:
-            scores = list(trial.scores)
-            result = {"winner": trial.winner, "scores": scores, "rounds": trial.round, "names": self.names()}
-        await self.perform(
-            AppendAction(
-                len(trial.history) - 1,
-                seat,
-                trial.actions.format(action),
-                seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
-                result=result,
-            )
-        )
-        self.game = trial
-        self.last_change = now
-        self.pause = pause_for(new)
-        if trial.actions.types[action] not in INTERRUPT_TYPES:
-            self.decision_since = self.last_change
-        if trial.is_over:
-            self.status = "finished"
-        if seats is not None and seats != self.seats:
-            self.seat_late_arrivals(seats)  # the next round is dealt: claimed seats pass to their players
-        if new_round:
-            self.start_reading(now)
-        self.changed()
-        if trial.is_over and not self.members:
-            self.hub.evict(self)
+        """Play a bot's action (:meth:`~RoomCore.decide_play`), stored, then shown.  The room's lock is held."""
+        await self.commit(self.decide_play(seat, action, time.monotonic()))
 
-    def seat_late_arrivals(self, seats: list[Seat]) -> None:
-        """Make ``seats`` (from :meth:`seated_late_arrivals`, stored) the room's: the members who
-        claimed a seat are its players now."""
-        before = copy_seats(self.seats)
-        for seat, new, old in zip(self.seats, seats, before, strict=True):
-            seat.take(new, old)
+    def seat_late_arrivals(self) -> None:
+        """The seats of the late arrivals are theirs now (stored): the members who claimed one are its
+        players now."""
         for member in self.members:
             if member.claim is not None and self.seats[member.claim].kind == "human":
                 member.seat, member.claim = member.claim, None

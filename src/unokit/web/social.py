@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from unokit.web.chat import ChatLimiter
-from unokit.web.core.social import AVATARS, BOT_AVATAR, COLOURS, MAX_SIGNAL, SIGNAL_KINDS, check_signal, new_look
+from unokit.web.core.social import AVATARS, BOT_AVATAR, COLOURS, MAX_SIGNAL, SIGNAL_KINDS, check_signal
 from unokit.web.rooms import Member, Room
 from unokit.web.settings import RoomError
 
@@ -54,19 +54,8 @@ class SignalLimiter(ChatLimiter):
 
 async def set_look(room: Room, seat: int, avatar: str | None, colour: str | None) -> None:
     """Give ``seat`` its player's avatar and colour (those left ``None`` stay), stored, then shown."""
-    current = room.seats[seat]
-    look = new_look((current.avatar, current.colour), avatar, colour)
-    if look is None:
-        return
-
-    def change(seats: list[Any]) -> None:
-        if seats[seat].kind != "human":
-            raise RoomError("forbidden", "error.look_own")
-        seats[seat].avatar, seats[seat].colour = look
-
     async with room.lock:
-        await room.change_seats(change)
-        room.changed()
+        await room.commit(room.decide_look(seat, avatar, colour))
 
 
 def voice_seats(room: Room) -> list[int]:

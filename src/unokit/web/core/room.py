@@ -11,22 +11,38 @@ connections (local sockets, or members relayed from other processes).
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES
+from unokit.engine.errors import NotationError, UnoError, WrongPlayerError
 from unokit.engine.game import Game
 from unokit.engine.rules import Rules
 from unokit.i18n import Translator
-from unokit.web.core.chat import CHAT_HISTORY
+from unokit.web.core.changes import EVERYONE, Change, Play, Send
+from unokit.web.core.chat import CHAT_HISTORY, chat_message, chat_row
 from unokit.web.core.rematch import rematch_status
 from unokit.web.core.rows import ChatRow
-from unokit.web.core.seats import Seat, seat_late_arrivals, seat_names, seats_message
+from unokit.web.core.seats import (
+    Seat,
+    check_host,
+    copy_seats,
+    empty_player_seat,
+    fill_seat,
+    kick_seat,
+    next_human,
+    seat_late_arrivals,
+    seat_names,
+    seats_message,
+    take_seat,
+)
+from unokit.web.core.social import new_look
+from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, Write
 from unokit.web.messages import reading_entry
-from unokit.web.settings import TUTORIAL_PACE, FixedSetup, RoomSettings, ServerSettings
-from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, reaction_times
+from unokit.web.settings import TUTORIAL_PACE, FixedSetup, RoomError, RoomSettings, ServerSettings
+from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
 
 __all__ = ["OUT_OF_TURN", "RoomCore", "Viewer"]
 
@@ -143,6 +159,197 @@ class RoomCore:
         self.game = game
         self.status = "finished" if game.is_over else "playing"
         self.last_change = self.decision_since = now
+
+    # ------------------------------------------------------------ commands: what each asks, not yet made
+
+    def seats_changed(self, change: Callable[[list[Seat]], object], **rest: Any) -> Change:
+        """``change`` made to copies of the seats (it raises :class:`RoomError` to refuse), stored."""
+        trial = copy_seats(self.seats)
+        change(trial)
+        return Change([SaveSeats([seat.row(self.settings.bot) for seat in trial])], trial, **rest)
+
+    def decide_join(self, name: str, secret_hash: str, look: tuple[str | None, str | None]) -> tuple[Change, int, bool]:
+        """``join``: a seat of the lobby, or a claim on a bot's seat during a match
+        (:func:`~unokit.web.core.seats.take_seat`); the change, the seat and whether it is a claim.
+        The room is shown once the newcomer is in."""
+        taken: list[tuple[int, bool]] = []
+        status, late_join = self.status, self.settings.late_join
+        change = self.seats_changed(
+            lambda seats: taken.append(take_seat(seats, status, late_join, name, secret_hash, look)), show=False
+        )
+        return change, *taken[0]
+
+    def decide_set_seat(self, seat: int | None, index: int, bot: bool) -> Change:
+        """``seat``: the host puts a bot in an open (or away) seat, or empties a bot's seat."""
+        check_host(seat, self.host, self.status)
+        if bot and index < len(self.seats) and self.seats[index].kind == "bot":
+            return Change(show=False)
+        return self.seats_changed(lambda seats: fill_seat(seats, index, bot, self.host, self.is_away))
+
+    def decide_rule_cards(self, seat: int | None, texts: list[str]) -> Change:
+        """``rule_cards``: a seat's rule cards (Wild Jackpot lobby), each cleaned."""
+        if not self.jackpot:
+            raise RoomError("forbidden", "error.jackpot_only")
+        if seat is None:
+            raise RoomError("forbidden", "error.spectator_rule_cards")
+        count = self.rule_card_count()
+        if len(texts) != count:
+            raise RoomError("bad-rule-card", "error.rule_card_count", count=count, given=len(texts))
+        cleaned = []
+        for number, text in enumerate(texts, 1):
+            try:
+                cleaned.append(rulecards.clean_rule_text(text))
+            except rulecards.RuleTextError as exc:
+                raise RoomError("bad-rule-card", "error.rule_card", number=number, detail=exc.words) from None
+        if self.status != "lobby":
+            raise RoomError("started", "error.rule_cards_late")
+
+        def write(seats: list[Seat]) -> None:
+            seats[seat].rule_cards = cleaned
+
+        return self.seats_changed(write)
+
+    def decide_kick(self, seat: int | None, index: int) -> Change:
+        """``kick``: the host empties a player's seat (lobby only); its connections are told ``removed``
+        and let go."""
+        check_host(seat, self.host, self.status)
+        return self.seats_changed(
+            lambda seats: kick_seat(seats, index, self.host),
+            sends=[Send(index, {"type": "removed"}, "room.removed")],
+            release=index,
+        )
+
+    def decide_leave(self, seat: int) -> Change:
+        """``leave`` in the lobby: the seat opens (the host passes to the next player), its connections
+        are told ``left`` and let go."""
+        change = self.seats_changed(
+            lambda seats: empty_player_seat(seats, seat), sends=[Send(seat, {"type": "left"})], release=seat, show=False
+        )
+        if self.host == seat:
+            change.writes.insert(0, SetHost(next_human(self.seats, seat)))
+        return change
+
+    def decide_claim_host(self, seat: int) -> Change | None:
+        """A player arrives in a lobby nobody hosts: they host it (shown as they enter)."""
+        if self.host is not None or self.status != "lobby":
+            return None
+        return Change([SetHost(seat)], show=False)
+
+    def decide_pass_host(self) -> Change | None:
+        """The host has been gone ``host_grace`` seconds: the next connected player hosts."""
+        if self.status != "lobby" or self.host is None or not self.is_away(self.host):
+            return None
+        heir = next_human(self.seats, self.host, self.is_away)
+        return Change([SetHost(heir)]) if heir is not None else None
+
+    def decide_look(self, seat: int, avatar: str | None, colour: str | None) -> Change | None:
+        """``look``: the seat's player's avatar and colour (those left ``None`` stay); ``None`` if
+        nothing changes."""
+        current = self.seats[seat]
+        look = new_look((current.avatar, current.colour), avatar, colour)
+        if look is None:
+            return None
+
+        def change(seats: list[Seat]) -> None:
+            if seats[seat].kind != "human":
+                raise RoomError("forbidden", "error.look_own")
+            seats[seat].avatar, seats[seat].colour = look
+
+        return self.seats_changed(change)
+
+    def decide_chat(self, seat: int | None, text: str, now: float, extra: dict[str, Any] | None = None) -> Change:
+        """``chat`` (or a reaction: its ``extra`` fields go with the live message only): the line, stored,
+        then sent to everyone; ``now`` is the wall clock."""
+        row = chat_row(self.chat_next, self.seats, seat, text, now)
+        return Change([AppendChat(row)], sends=[Send(EVERYONE, chat_message(row) | (extra or {}))], show=False)
+
+    def check_start(self, seat: int | None) -> None:
+        """``start``: only the host, with every seat taken (by a player or a bot)."""
+        check_host(seat, self.host, self.status)
+        empty = [s.index for s in self.seats if s.kind == "open"]
+        if empty:
+            raise RoomError("forbidden", "error.open_seats", seats=", ".join(map(str, empty)))  # i18n: seat numbers
+
+    def player(self, seat: int | None) -> int:
+        """The seat of whoever plays (``act``): a match must have begun, and they must hold a seat."""
+        if self.game is None:
+            raise RoomError("forbidden", "error.not_begun")
+        if seat is None:
+            raise RoomError("forbidden", "error.spectator_play")
+        return seat
+
+    def decide_act(self, seat: int, text: str, version: int, now: float) -> Change:
+        """``act``: a player's action in notation, if the room is at ``version``, nobody is reading
+        the results, and the engine finds it legal for ``seat``."""
+        game = self.game
+        assert game is not None
+        if version != self.version:
+            raise RoomError("stale", "error.stale", version=self.version, given=version)
+        if self.reading:
+            raise RoomError("forbidden", "error.reading")
+        try:
+            action = game.actions.parse(text)
+        except NotationError as exc:
+            raise RoomError("illegal", "error.detail", detail=str(exc)) from None
+        try:
+            return self.decide_play(seat, action, now)
+        except WrongPlayerError as exc:  # the engine's: not this seat's decision
+            raise RoomError(
+                "not-your-turn", "error.not_your_turn", detail=str(exc), name=self.names()[game.actor]
+            ) from None
+        except UnoError as exc:  # the engine's reason, GameOverError included
+            raise RoomError("illegal", "error.detail", detail=str(exc)) from None
+
+    def decide_play(self, seat: int, action: int, now: float) -> Change:
+        """An action applied to a copy of the match through the engine (which raises, changing
+        nothing, if it is illegal), to be stored with what it changed: the seats once a round's end
+        seats the late arrivals, the result once the match is over."""
+        game = self.game
+        assert game is not None
+        trial = game.clone()
+        trial.apply(seat, action)
+        new = trial.events[len(game.events) :]
+        new_round = any(event[0] == "round_end" for event in new) and not trial.is_over
+        seats = self.seated_late_arrivals(now) if new_round else None
+        result = None
+        if trial.is_over:
+            scores = list(trial.scores)
+            result = {"winner": trial.winner, "scores": scores, "rounds": trial.round, "names": self.names()}
+        write = AppendAction(
+            len(trial.history) - 1,
+            seat,
+            trial.actions.format(action),
+            seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
+            result=result,
+        )
+        return Change([write], seats, Play(trial, action, new, new_round, now))
+
+    def take(self, write: Write, change: Change) -> bool:
+        """Make a stored write's part of a change (:class:`~unokit.web.core.changes.Change`) the room's;
+        whether the seats changed."""
+        seats = change.seats
+        if isinstance(write, SaveSeats | AppendAction) and seats is not None and seats != self.seats:
+            before = copy_seats(self.seats)
+            for seat, new, old in zip(self.seats, seats, before, strict=True):
+                seat.take(new, old)
+            changed = True
+        else:
+            changed = False
+        if isinstance(write, AppendAction) and change.play is not None:
+            play = change.play
+            self.game = play.game
+            self.last_change = play.now
+            self.pause = pause_for(play.events)
+            if play.game.actions.types[play.action] not in INTERRUPT_TYPES:
+                self.decision_since = play.now
+            if play.game.is_over:
+                self.status = "finished"
+        elif isinstance(write, SetHost):
+            self.host = write.host
+        elif isinstance(write, AppendChat):
+            self.chat_log.append(write.row)
+            self.chat_next = write.row.id + 1
+        return changed
 
     # ------------------------------------------------------------ the results between rounds
 
