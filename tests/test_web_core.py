@@ -25,7 +25,7 @@ from unokit.web.core.seats import (
     take_seat,
 )
 from unokit.web.core.social import BOT_AVATAR, check_signal, new_look
-from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost
+from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, StartGame
 from unokit.web.settings import RoomError, RoomSettings, ServerSettings
 
 
@@ -362,3 +362,28 @@ def test_an_action_is_decided_on_a_copy_of_the_match_and_made_once_stored() -> N
     assert room.game is not game and room.version > 0 and room.last_change == 101.0
     with refused("forbidden", "error.spectator_play"):
         room.player(None)
+
+
+def test_the_match_begins_once_its_deal_is_stored() -> None:
+    room = Table(players=2)
+    room.seats = table("human", "bot")
+    change = room.decide_start(Game("classic", 2, seed=4), now=120.0)
+    (write,) = change.writes
+    assert isinstance(write, StartGame) and write.setup["players"] == 2
+    assert room.status == "lobby"
+    room.take(write, change)
+    assert (room.status, room.decision_since) == ("playing", 120.0)
+
+
+def test_the_results_are_closed_by_the_players_reading_them_only() -> None:
+    room = Table(players=2, server=ServerSettings(results_seconds=30.0))
+    room.seats = table("human", "human")
+    with refused("forbidden", "error.not_begun"):
+        room.close_results(0, now=1.0)
+    room.present = {0, 1}
+    room.begin(Game("classic", 2, seed=4), now=100.0)
+    room.start_reading(now=100.0)
+    assert not room.close_results(None, now=101.0)
+    assert room.close_results(0, now=101.0) and not room.close_results(0, now=102.0)
+    room.seats[1].auto = True
+    assert room.take_back(1) and not room.take_back(1)

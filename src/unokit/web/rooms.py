@@ -30,7 +30,6 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 from unokit.bots import Bot, make_bot
 from unokit.editions.wild_jackpot import suggested_rule_cards
 from unokit.engine.game import Game
-from unokit.engine.record import to_record
 from unokit.engine.views import View
 from unokit.i18n import Translator, catalog
 from unokit.narrate import Narrator, narrate_events
@@ -269,12 +268,8 @@ class Room(RoomCore):
     def read_results(self, member: Member) -> None:
         """``continue``: the member's player has closed the round's results (anyone else's, or a
         late one, changes nothing)."""
-        if self.game is None:
-            raise RoomError("forbidden", "error.not_begun")
-        if member.seat is None or member.seat not in self.reading:
-            return
-        self.read(member.seat, time.monotonic())
-        self.changed()
+        if self.close_results(member.seat, time.monotonic()):
+            self.changed()
 
     # ------------------------------------------------------------ the store
 
@@ -408,10 +403,11 @@ class Room(RoomCore):
             raise RoomError("forbidden", "error.spectator_no_seat")
         self.take_back(member.seat)
 
-    def take_back(self, seat: int) -> None:
-        if self.seats[seat].auto:
-            self.seats[seat].auto = False
+    def take_back(self, seat: int) -> bool:
+        if super().take_back(seat):
             self.changed()
+            return True
+        return False
 
     async def start(self, member: Member) -> None:
         """The host starts the match: every seat must be taken (by a player or a bot)."""
@@ -441,9 +437,7 @@ class Room(RoomCore):
             deck=fixed.deck if fixed is not None else None,
             dealer=fixed.dealer if fixed is not None else None,
         )
-        await self.perform(StartGame(to_record(game, self.names())))
-        self.begin(game, time.monotonic())
-        self.changed()
+        await self.commit(self.decide_start(game, time.monotonic()))
 
     # ------------------------------------------------------------ play
 

@@ -17,7 +17,7 @@ from unokit.engine.game import Game
 from unokit.web.core.seats import Seat
 from unokit.web.core.writes import Write
 
-__all__ = ["EVERYONE", "Change", "Play", "Send"]
+__all__ = ["EVERYONE", "Change", "Deal", "Play", "Send"]
 
 EVERYONE = -1
 """The audience of a message for every member of the room, spectators included."""
@@ -46,6 +46,14 @@ class Play:
     now: float
 
 
+@dataclass(frozen=True)
+class Deal:
+    """The match dealt, which a :class:`~unokit.web.core.writes.StartGame` stores."""
+
+    game: Game
+    now: float
+
+
 @dataclass
 class Change:
     """A command's outcome, not yet made: see the module's documentation."""
@@ -58,6 +66,8 @@ class Change:
     """The seats as they are to be (with what is not stored: who is away, who is played by the bot)."""
     play: Play | None = None
     """The action an :class:`~unokit.web.core.writes.AppendAction` stores, made once it is stored."""
+    deal: Deal | None = None
+    """The match a :class:`~unokit.web.core.writes.StartGame` begins, made once it is stored."""
     sends: list[Send] = field(default_factory=list)
     release: int | None = None
     """The seat whose connections leave the room once the change is made (kicked, or their player left)."""
@@ -67,4 +77,4 @@ class Change:
     @property
     def empty(self) -> bool:
         """Nothing to store, change or send."""
-        return not (self.writes or self.seats is not None or self.play or self.sends or self.show)
+        return not (self.writes or self.seats is not None or self.play or self.deal or self.sends or self.show)

@@ -19,9 +19,10 @@ from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES
 from unokit.engine.errors import NotationError, UnoError, WrongPlayerError
 from unokit.engine.game import Game
+from unokit.engine.record import to_record
 from unokit.engine.rules import Rules
 from unokit.i18n import Translator
-from unokit.web.core.changes import EVERYONE, Change, Play, Send
+from unokit.web.core.changes import EVERYONE, Change, Deal, Play, Send
 from unokit.web.core.chat import CHAT_HISTORY, chat_message, chat_row
 from unokit.web.core.rematch import rematch_status
 from unokit.web.core.rows import ChatRow
@@ -39,7 +40,7 @@ from unokit.web.core.seats import (
     take_seat,
 )
 from unokit.web.core.social import new_look
-from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, Write
+from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, StartGame, Write
 from unokit.web.messages import reading_entry
 from unokit.web.settings import TUTORIAL_PACE, FixedSetup, RoomError, RoomSettings, ServerSettings
 from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
@@ -270,6 +271,28 @@ class RoomCore:
         if empty:
             raise RoomError("forbidden", "error.open_seats", seats=", ".join(map(str, empty)))  # i18n: seat numbers
 
+    def decide_start(self, game: Game, now: float) -> Change:
+        """The match dealt (by the shell: the deal draws at random), its set-up to be stored first."""
+        return Change([StartGame(to_record(game, self.names()))], deal=Deal(game, now))
+
+    def take_back(self, seat: int) -> bool:
+        """A player takes their seat back from the room's bot (any action of theirs, or ``back``);
+        whether it was the bot's."""
+        if not self.seats[seat].auto:
+            return False
+        self.seats[seat].auto = False
+        return True
+
+    def close_results(self, seat: int | None, now: float) -> bool:
+        """``continue``: the seat's player has closed the round's results (anyone else's, or a late
+        one, changes nothing); whether it changed anything."""
+        if self.game is None:
+            raise RoomError("forbidden", "error.not_begun")
+        if seat is None or seat not in self.reading:
+            return False
+        self.read(seat, now)
+        return True
+
     def player(self, seat: int | None) -> int:
         """The seat of whoever plays (``act``): a match must have begun, and they must hold a seat."""
         if self.game is None:
@@ -344,6 +367,8 @@ class RoomCore:
                 self.decision_since = play.now
             if play.game.is_over:
                 self.status = "finished"
+        elif isinstance(write, StartGame) and change.deal is not None:
+            self.begin(change.deal.game, change.deal.now)
         elif isinstance(write, SetHost):
             self.host = write.host
         elif isinstance(write, AppendChat):
