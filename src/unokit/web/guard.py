@@ -8,7 +8,9 @@ IPv6 client is counted by its /64 network (one machine usually holds a whole one
 
 The client's address is the socket's peer, except behind a reverse proxy named in
 ``trusted_proxies``: from such a peer, and only from it, ``X-Forwarded-For`` names the client and
-``X-Forwarded-Proto`` the scheme the browser used.
+``X-Forwarded-Proto`` the scheme the browser used.  Each hop of ``X-Forwarded-For`` is read as an IP
+address (a port or brackets around IPv6 dropped); a header that names no client address is refused
+(``400``), so that no limit is ever kept under a string a client made up.
 
 Every request must name an allowed host in its ``Host`` header (:class:`AllowedHosts`), and a
 game socket opened by a page must come from that very origin, scheme included, or from the public
@@ -43,11 +45,13 @@ from unokit.web.settings import RoomError, ServerSettings
 __all__ = [
     "AddressGuard",
     "AllowedHosts",
+    "ForwardedAddressError",
     "GuardMiddleware",
     "RateLimiter",
     "address_key",
     "check_room_creation",
     "check_room_lookup",
+    "parse_forwarded_address",
     "parse_host",
     "proxy_network",
     "refuse_room_request",
@@ -119,6 +123,37 @@ def proxy_network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
         raise ValueError(f"a trusted proxy is an IP address or network, not {text!r}") from None
 
 
+def parse_forwarded_address(text: str) -> str | None:
+    """The client address one hop of ``X-Forwarded-For`` (or a ``for=`` of ``Forwarded``) names, as
+    :mod:`ipaddress` writes it: ``a.b.c.d``, ``a.b.c.d:port``, ``[v6]``, ``[v6]:port`` or a bare v6
+    address (a zone, ``%eth0``, dropped); None when it names no address (``unknown``, a name, junk).
+
+    >>> [parse_forwarded_address(hop) for hop in ("9.9.9.9:4711", "[2001:DB8::5]:443", " 2001:db8::5 ", "x")]
+    ['9.9.9.9', '2001:db8::5', '2001:db8::5', None]
+    """
+    text = text.strip().strip('"')
+    if text.startswith("["):
+        inner, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not (rest.startswith(":") and _PORT.fullmatch(rest[1:]))):
+            return None
+        text = inner
+        if ":" not in text:
+            return None  # brackets hold an IPv6 address only
+    elif text.count(":") == 1:
+        text, _, port = text.partition(":")
+        if not _PORT.fullmatch(port):
+            return None
+    try:
+        address = ipaddress.ip_address(text.partition("%")[0])
+    except ValueError:
+        return None
+    return str(address)
+
+
+class ForwardedAddressError(ValueError):
+    """A trusted proxy's forwarding header names no client address where it must."""
+
+
 class TrustedProxies:
     """The reverse proxies whose forwarding headers are believed."""
 
@@ -136,12 +171,21 @@ class TrustedProxies:
 
     def client(self, forwarded_for: str) -> str | None:
         """The client named by ``X-Forwarded-For``: the last address in it that is not a trusted
-        proxy (each proxy adds the peer it saw at the end; what comes before may be forged)."""
+        proxy (each proxy adds the peer it saw at the end; what comes before may be forged), each hop
+        read as an address (:func:`parse_forwarded_address`); None for an empty header.
+
+        Raises :class:`ForwardedAddressError` when a hop up to the client's names no address: limits
+        are never kept for a string a client chose."""
         hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+        last = None
         for hop in reversed(hops):
-            if not self.trusts(hop):
-                return hop
-        return hops[0] if hops else None
+            address = parse_forwarded_address(hop)
+            if address is None:
+                raise ForwardedAddressError(f"X-Forwarded-For names {hop[:64]!r}, which is no IP address")
+            if not self.trusts(address):
+                return address
+            last = address
+        return last
 
 
 class OpenConnections:
@@ -349,13 +393,17 @@ class AddressGuard:
             log.warning("refused: %s (logged at most once a minute)", what)
 
     def forward(self, scope: Scope) -> None:
-        """From a trusted proxy, the client and scheme it forwards replace the peer's in ``scope``."""
+        """From a trusted proxy, the client and scheme it forwards replace the peer's in ``scope``;
+        :class:`ForwardedAddressError` when the proxy's ``X-Forwarded-For`` names no client address."""
         client = scope.get("client")
         if client is None or not self.proxies.trusts(client[0]):
             return
         headers = Headers(scope=scope)
-        forwarded = self.proxies.client(",".join(headers.getlist("x-forwarded-for")))
-        if forwarded is not None:
+        forwarded_for = headers.getlist("x-forwarded-for")
+        if forwarded_for:
+            forwarded = self.proxies.client(",".join(forwarded_for))
+            if forwarded is None:
+                raise ForwardedAddressError("X-Forwarded-For names no address")
             scope["client"] = (forwarded, 0)
         protocols = [value.strip().lower() for value in ",".join(headers.getlist("x-forwarded-proto")).split(",")]
         if protocols[-1] in ("http", "https"):
@@ -421,6 +469,18 @@ def refuse_room_request(request: Request) -> Response | None:
     return None
 
 
+async def refuse(scope: Scope, receive: Receive, send: Send, status: int, text: str) -> None:
+    """Answer a request, or a game socket before its handshake, with ``status`` and ``text``."""
+    answer = PlainTextResponse(text, status_code=status)
+    if scope["type"] == "http":
+        await answer(scope, receive, send)
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await send({"type": "websocket.http.response.start", "status": status, "headers": answer.raw_headers})
+        await send({"type": "websocket.http.response.body", "body": answer.body})
+    else:
+        await send({"type": "websocket.close", "code": 1008})  # before the handshake: HTTP 403
+
+
 class GuardMiddleware:
     """The ASGI side of the guard: the client behind a trusted proxy, the host check of every request,
     the origin check and the count of game sockets per address."""
@@ -434,7 +494,14 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
         guard = self.guard
-        guard.forward(scope)
+        try:
+            guard.forward(scope)
+        except ForwardedAddressError as exc:
+            guard.notice(f"a trusted proxy forwarded no client address ({exc})")
+            await refuse(
+                scope, receive, send, 400, f"400 Bad Request: {exc}; the proxy must forward the client's address\n"
+            )
+            return
         headers = Headers(scope=scope)
         host = headers.get("host")
         secure = scope.get("scheme") in ("https", "wss")
