@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -15,6 +16,7 @@ from redis.asyncio import Redis
 from websockets.exceptions import InvalidStatus
 
 from redis_support import redis_server_fixture, redis_url_fixture
+from unokit.cli import main
 from unokit.web.cluster import Lease, RedisLimits, Relayed, RoomBus, RoomLeases
 from unokit.web.guard import LocalLimits
 from unokit.web.settings import ServerSettings
@@ -295,3 +297,55 @@ def test_redis_support_gives_each_test_an_empty_database(redis_url: str) -> None
     with redis.Redis.from_url(redis_url) as client:
         assert client.dbsize() == 0
         client.set("left-behind", "1")
+
+
+# ---------------------------------------------------------------- unokit serve --redis
+
+
+def dead_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("redis://127.0.0.1:{dead}/0", "cannot reach Redis at redis://127.0.0.1:{dead}/0: "),
+        ("redis://:hunter2@127.0.0.1:{dead}", "cannot reach Redis at redis://127.0.0.1:{dead}: "),
+        ("http://127.0.0.1:{dead}", "--redis takes a redis://, rediss:// or unix:// URL"),
+    ],
+)
+def test_serve_refuses_a_redis_it_cannot_use_with_one_line(
+    url: str, reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port = dead_port()
+    assert main(["serve", "--port", "0", "--db", ":memory:", "--redis", url.format(dead=port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"unokit: error: {reason.format(dead=port)}"), err
+    assert "hunter2" not in err
+
+
+def test_serve_without_the_cluster_extra_names_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in [name for name in sys.modules if name == "redis" or name.startswith(("redis.", "unokit.web.cluster"))]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "redis", None)  # as if redis-py were not installed
+    assert main(["serve", "--port", "0", "--db", ":memory:", "--redis", "redis://127.0.0.1:6379"]) == 2
+    err = capsys.readouterr().err
+    assert err == "unokit: error: --redis needs the cluster extra: pip install 'unokit[cluster]'\n"
+
+
+def test_serve_with_redis_keeps_the_limits_there(redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict[str, ServerSettings] = {}
+
+    def serve(host: str, port: int, db: str, settings: ServerSettings) -> None:
+        seen["settings"] = settings
+
+    monkeypatch.setattr("unokit.web.server.serve", serve)
+    assert main(["serve", "--port", "0", "--db", ":memory:", "--redis", redis_url]) == 0
+    assert seen["settings"].redis_url == redis_url
+    assert main(["serve", "--port", "0", "--db", ":memory:"]) == 0
+    assert seen["settings"].redis_url is None, "by default each process counts alone"

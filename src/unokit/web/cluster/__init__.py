@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from unokit.web.cluster.bus import Relayed, RoomBus
 from unokit.web.cluster.leases import Lease, RoomLeases
-from unokit.web.cluster.limits import RedisLimits
+from unokit.web.cluster.limits import RedisLimits, check_redis
+from unokit.web.cluster.names import DEFAULT_PREFIX
 
-DEFAULT_PREFIX = "unokit:"
-
-__all__ = ["DEFAULT_PREFIX", "Lease", "RedisLimits", "Relayed", "RoomBus", "RoomLeases"]
+__all__ = ["DEFAULT_PREFIX", "Lease", "RedisLimits", "Relayed", "RoomBus", "RoomLeases", "check_redis"]

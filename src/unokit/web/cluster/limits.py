@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import redis
 from redis.asyncio import Redis
@@ -33,7 +34,7 @@ from unokit.web.cluster.names import DEFAULT_PREFIX, cancelling, check_process_i
 from unokit.web.guard import RECENT_CODES, LocalLimits
 from unokit.web.settings import ServerSettings
 
-__all__ = ["HEARTBEAT_MS", "RETRY_SECONDS", "RedisLimits", "connect"]
+__all__ = ["HEARTBEAT_MS", "RETRY_SECONDS", "RedisLimits", "check_redis", "connect"]
 
 log = logging.getLogger("unokit.web.cluster")
 
@@ -283,6 +284,20 @@ def connect(url: str) -> Redis:
     """A client of the Redis database at ``url`` for the limits: a command that cannot reach it fails
     within a second or two (one retry, at once), so that a request waits no longer for its limits."""
     return Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0, retry=Retry(NoBackoff(), 1))
+
+
+def check_redis(url: str) -> None:
+    """Check that the Redis database at ``url`` answers; :class:`ValueError` (one line, the URL's password
+    left out) if ``url`` is no Redis URL or nothing answers there."""
+    parts = urlsplit(url)
+    shown = url if parts.password is None else parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+    try:
+        with redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0) as client:
+            client.ping()
+    except ValueError:
+        raise ValueError(f"--redis takes a redis://, rediss:// or unix:// URL, not {shown!r}") from None
+    except (redis.RedisError, OSError) as exc:
+        raise ValueError(f"cannot reach Redis at {shown}: {' '.join(str(exc).split())}") from None
 
 
 def _drop(counts: dict[str, int], key: str) -> None:
