@@ -126,9 +126,9 @@ def test_a_relayed_room_keeps_its_order_both_ways(redis_url: str) -> None:
         owner = RoomBus(connect(), "owner", lambda relayed: None)
         received: dict[str, list[int]] = {"AAAA": [], "BBBB": []}
 
-        async def handle(relayed: Relayed) -> None:
+        def handle(relayed: Relayed) -> None:
             received[relayed.code].append(relayed.message["n"])
-            await owner.answer(relayed, {"type": "ack", "n": relayed.message["n"]})
+            owner.answer(relayed, {"type": "ack", "n": relayed.message["n"]})
 
         await relay.start()
         await owner.start()

@@ -13,7 +13,8 @@ message lost with a process (the relay's, or the owner's before it answered) was
 client's reconnection and resync recover, as after a dropped socket.  Streams would keep messages nobody
 reads (and need trimming and consumer bookkeeping) for no gain.
 
-Order: one process publishes through one queue, drained in order into pipelines on one connection, and
+Order: one process publishes through one queue (a send is queued when it is called, not when it is
+awaited), drained in order into pipelines on one connection, and
 Redis delivers a channel's messages to a subscriber in the order it received them; the subscriber hands
 them to its handlers one at a time.  So a room's messages from one process arrive in the order sent, and
 so do the answers to one process.
@@ -116,20 +117,23 @@ class RoomBus:
         if self.rooms.pop(code, None) is not None and self.pubsub is not None:
             await self.pubsub.unsubscribe(self.room_channel(code))
 
-    async def relay(self, code: str, member: str, message: dict[str, Any]) -> int:
-        """Send client ``member``'s ``message`` to room ``code``'s owner; how many processes received it
-        (0: nobody owns the room now: find or take its owner, then send again)."""
-        return await self._send(self.room_channel(code), Relayed(code, self.process, member, message))
+    def relay(self, code: str, member: str, message: dict[str, Any]) -> asyncio.Future[int]:
+        """Send client ``member``'s ``message`` to room ``code``'s owner, after every message sent before;
+        the future says how many processes received it (0: nobody owns the room now: find or take its
+        owner, then send again)."""
+        return self._send(self.room_channel(code), Relayed(code, self.process, member, message))
 
-    async def answer(self, to: Relayed, message: dict[str, Any]) -> int:
-        """Send ``message`` to the client that sent ``to``, through the process it is connected to; how many
-        processes received it (0: that process is gone, and its client with it)."""
-        return await self._send(self.process_channel(to.process), Relayed(to.code, to.process, to.member, message))
+    def answer(self, to: Relayed, message: dict[str, Any]) -> asyncio.Future[int]:
+        """Send ``message`` to the client that sent ``to``, through the process it is connected to, after
+        every message sent before; the future says how many processes received it (0: that process is gone,
+        and its client with it).  An owner need not wait for it before handling the next message."""
+        return self._send(self.process_channel(to.process), Relayed(to.code, to.process, to.member, message))
 
-    async def _send(self, channel: str, relayed: Relayed) -> int:
+    def _send(self, channel: str, relayed: Relayed) -> asyncio.Future[int]:
         done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        done.add_done_callback(_observed)
         self.outbox.put_nowait((channel, relayed.encode(), done))
-        return await done
+        return done
 
     async def _publish(self) -> None:
         """Publish the queued messages in order, those queued meanwhile together in one pipeline."""
@@ -144,6 +148,7 @@ class RoomBus:
                     counts = await pipe.execute()
             except Exception as exc:  # the senders see the failure; the publisher goes on
                 raise_if_cancelled(exc)
+                log.warning("could not publish %d messages: %s", len(batch), exc)
                 for _, _, done in batch:
                     if not done.done():
                         done.set_exception(exc)
@@ -179,3 +184,9 @@ class RoomBus:
                     await result
             except Exception:
                 log.exception("error handling a relayed message of room %s", relayed.code)
+
+
+def _observed(done: asyncio.Future[int]) -> None:
+    """A send nobody waited for failed: the publisher has logged it already."""
+    if not done.cancelled():
+        done.exception()
