@@ -75,16 +75,16 @@ def test_a_room_has_one_lease_holder_and_each_new_holder_a_greater_fence(redis_u
 
 def test_a_lease_not_renewed_runs_out_and_another_process_takes_the_room(redis_url: str) -> None:
     async def test(connect: Callable[[], Redis]) -> None:
-        one, two = RoomLeases(connect(), "web-1", lease_ms=300), RoomLeases(connect(), "web-2", lease_ms=300)
+        one, two = RoomLeases(connect(), "web-1", lease_ms=800), RoomLeases(connect(), "web-2", lease_ms=800)
         lease = await one.acquire("ROOM")
         assert lease is not None
         for _ in range(3):  # renewed, it outlives its first term
-            await asyncio.sleep(0.15)
+            await asyncio.sleep(0.3)
             renewed = await one.renew(lease)
             assert renewed is not None
             lease = renewed
             assert await two.acquire("ROOM") is None
-        await asyncio.sleep(0.4)  # web-1 stalls past its lease
+        await asyncio.sleep(0.9)  # web-1 stalls past its lease
         assert not lease.valid(), "the holder knows its own lease has run out"
         taken = await two.acquire("ROOM")
         assert taken is not None and taken.fence == lease.fence + 1
@@ -219,17 +219,18 @@ def test_the_buckets_refill_by_the_servers_clock(redis_url: str) -> None:
 def test_two_processes_share_the_sockets_of_an_address_and_a_dead_ones_are_dropped(redis_url: str) -> None:
     async def test(connect: Callable[[], Redis]) -> None:
         settings = limited()
-        one = RedisLimits(connect(), settings, "web-1", heartbeat_ms=300)
-        two = RedisLimits(connect(), settings, "web-2", heartbeat_ms=300)
+        one = RedisLimits(connect(), settings, "web-1", heartbeat_ms=1000)
+        two = RedisLimits(connect(), settings, "web-2", heartbeat_ms=1000)
         assert await one.open_socket("203.0.113.1") and await two.open_socket("203.0.113.1")
         assert not await one.open_socket("203.0.113.1") and not await two.open_socket("203.0.113.1")
         await one.close_socket("203.0.113.1")
         assert await two.open_socket("203.0.113.1")
         assert not await one.open_socket("203.0.113.1")
         await two.stop_beating()  # web-2 is killed: it holds two sockets, closes none, beats no more
-        await asyncio.sleep(0.2)
-        assert not await one.open_socket("203.0.113.1"), "its heartbeat has not run out yet"
+        await two.beat()  # its last heartbeat: it counts for one second more
         await asyncio.sleep(0.3)
+        assert not await one.open_socket("203.0.113.1"), "its heartbeat has not run out yet"
+        await asyncio.sleep(0.9)
         assert await one.open_socket("203.0.113.1") and await one.open_socket("203.0.113.1")
         assert not await one.open_socket("203.0.113.1")
         await one.close()
