@@ -96,6 +96,21 @@ def test_a_lease_not_renewed_runs_out_and_another_process_takes_the_room(redis_u
     run(redis_url, test)
 
 
+def test_a_process_renews_all_its_rooms_at_once_and_learns_which_it_lost(redis_url: str) -> None:
+    async def test(connect: Callable[[], Redis]) -> None:
+        one, two = RoomLeases(connect(), "web-1"), RoomLeases(connect(), "web-2")
+        leases = [await one.acquire(code) for code in ("AAAA", "BBBB", "CCCC")]
+        assert all(lease is not None for lease in leases)
+        held = [lease for lease in leases if lease is not None]
+        await connect().delete(one.lease_key("BBBB"))  # as if its lease had run out...
+        assert await two.acquire("BBBB") is not None  # ... and another process had taken the room
+        renewed = await one.renew_all(held)
+        assert [lease is not None for lease in renewed] == [True, False, True]
+        assert all(lease is None or lease.valid() for lease in renewed)
+
+    run(redis_url, test)
+
+
 def test_processes_racing_for_a_room_get_one_lease_and_the_fence_only_grows(redis_url: str) -> None:
     async def test(connect: Callable[[], Redis]) -> None:
         processes = [RoomLeases(connect(), f"web-{n}", lease_ms=5_000) for n in range(8)]

@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.sync.client import ClientConnection, connect
 
 from unokit.cli import main
-from unokit.web.guard import AllowedHosts, address_key
+from unokit.web.guard import AllowedHosts, ForwardedAddressError, TrustedProxies, address_key
 from unokit.web.rooms import ServerSettings
 from web_support import Client, RunningServer, captured_logs, fast_settings
 
@@ -187,6 +187,17 @@ def test_a_forwarded_header_that_names_no_address_is_refused(forwarded: str) -> 
         assert any("forwarded no client address" in record.getMessage() for record in logs)
     with RunningServer(":memory:", fast_settings()) as server:  # from anyone but a trusted proxy: ignored
         Client(server.url, headers=header).close()
+
+
+def test_the_client_is_the_last_hop_no_trusted_proxy_added() -> None:
+    proxies = TrustedProxies(["10.0.0.0/8", "2001:db8:ffff::/48"])
+    assert proxies.client("198.51.100.1, 10.0.0.2:8080") == "198.51.100.1"
+    assert proxies.client("198.51.100.1:5000,[2001:db8:ffff::1]:443") == "198.51.100.1"
+    assert proxies.client("forged-junk, [2001:DB8:1::9]") == "2001:db8:1::9", "what comes before the client is ignored"
+    assert proxies.client("10.0.0.3, 10.0.0.2") == "10.0.0.3", "only proxies: the first"
+    assert proxies.client("") is None
+    with pytest.raises(ForwardedAddressError, match="'unknown'"):
+        proxies.client("198.51.100.1, unknown, 10.0.0.2")
 
 
 def test_the_connections_of_one_address_are_bounded() -> None:
