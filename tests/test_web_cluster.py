@@ -255,6 +255,24 @@ def test_two_processes_share_the_sockets_of_an_address_and_a_dead_ones_are_dropp
     run(redis_url, test)
 
 
+def test_a_socket_closed_while_redis_was_unreachable_is_counted_off_at_the_next_heartbeat(redis_url: str) -> None:
+    async def test(connect: Callable[[], Redis]) -> None:
+        limits = RedisLimits(connect(), limited(), "web-1")
+        assert await limits.open_socket("203.0.113.1") and await limits.open_socket("203.0.113.1")
+        limits.down_until = time.monotonic() + 60  # as right after Redis failed to answer
+        await limits.close_socket("203.0.113.1")
+        await limits.close_socket("203.0.113.1")
+        reader = connect()
+        assert await reader.hget("unokit:sockets:203.0.113.1", "web-1") == b"2", "Redis could not be told"
+        limits.down_until = 0.0  # Redis is back
+        await limits.beat()
+        assert await reader.hget("unokit:sockets:203.0.113.1", "web-1") is None
+        assert [await limits.open_socket("203.0.113.1") for _ in range(3)] == [True, True, False]
+        await limits.close()
+
+    run(redis_url, test)
+
+
 def test_without_redis_each_process_limits_alone_and_says_so_once(redis_url: str) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -166,6 +166,8 @@ class RedisLimits:
         """Sockets this process counted in Redis, per address (closed there too)."""
         self.local_open: dict[str, int] = {}
         """Sockets counted by the fallback, per address."""
+        self.unsynced: set[str] = set()
+        """Addresses whose count in Redis is this process's no longer (a socket closed while it was unreachable)."""
         self.heartbeat: asyncio.Task[None] | None = None
         self.noticed = -NOTICE_SECONDS
         self.down_until = 0.0
@@ -222,8 +224,23 @@ class RedisLimits:
         return await self.fallback.allow_lookup(key, code) if taken is None else bool(taken)
 
     async def beat(self) -> None:
-        """Tell the other processes that this one is alive (its sockets still count)."""
+        """Tell the other processes that this one is alive (its sockets still count), and correct the
+        counts of the addresses whose sockets closed while Redis could not be told."""
         await self._beat(keys=[f"{self.prefix}processes"], args=[self.process, self.heartbeat_ms])
+        if self.unsynced:
+            keys, self.unsynced = self.unsynced, set()
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for key in keys:
+                        count = self.shared_open.get(key, 0)
+                        if count > 0:
+                            pipe.hset(self._key("sockets", key), self.process, count)
+                        else:
+                            pipe.hdel(self._key("sockets", key), self.process)
+                    await pipe.execute()
+            except BaseException:
+                self.unsynced |= keys
+                raise
 
     async def _beating(self) -> None:
         while not cancelling():
@@ -264,8 +281,9 @@ class RedisLimits:
         if self.shared_open.get(key, 0) <= 0:
             return
         _drop(self.shared_open, key)
-        # Redis unreachable: the count stays there until this process's heartbeat stops
-        await self._shared(lambda: self._close(keys=[self._key("sockets", key)], args=[self.process]))
+        closed = await self._shared(lambda: self._close(keys=[self._key("sockets", key)], args=[self.process]))
+        if closed is None:  # Redis unreachable: the next heartbeat corrects the count
+            self.unsynced.add(key)
 
     async def close(self) -> None:
         """Stop the heartbeat and take this process's counts out of Redis."""
