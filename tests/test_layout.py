@@ -73,10 +73,28 @@ NO_IO = ("asyncio", "threading", "concurrent", "socket", "time", "random", "secr
 NO_IO += ("uvicorn", "websockets", "psycopg", "psycopg_pool", "redis", "logging")
 
 
+def module_level_imports(path: Path) -> set[str]:
+    """What :func:`imported_modules` finds outside function bodies (a function's own import loads an
+    optional extra when it is needed: it is no part of the module's place in the layers)."""
+    names: set[str] = set()
+    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+    return names
+
+
 def web_imports(name: str) -> set[str]:
-    """The modules of the web package that module ``name`` imports (type-checking imports included)."""
+    """The modules of the web package that module ``name`` imports (type-checking imports included,
+    those in a function's body not)."""
     found = set()
-    for imported in imported_modules(WEB_MODULES[name]):
+    for imported in module_level_imports(WEB_MODULES[name]):
         while imported and imported not in WEB_MODULES:
             imported = imported.rpartition(".")[0]
         if imported and imported != name and imported != "unokit.web":
@@ -133,6 +151,8 @@ def test_the_circle_check_sees_a_type_checking_import(tmp_path: Path) -> None:
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from unokit.web.hub import Hub\nimport asyncio\n",
         encoding="utf-8",
     )
-    names = imported_modules(module)
+    names = module_level_imports(module)
     assert reaches(names, ("unokit.web.hub",)) == ["unokit.web.hub", "unokit.web.hub.Hub"]
     assert reaches(names, NO_IO) == ["asyncio"]
+    module.write_text("def extra() -> None:\n    from unokit.web.hub import Hub\n", encoding="utf-8")
+    assert module_level_imports(module) == set() and "unokit.web.hub" in imported_modules(module)

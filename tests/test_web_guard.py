@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from websockets.sync.client import ClientConnection, connect
 
 from unokit.cli import main
-from unokit.web.guard import AllowedHosts, address_key
+from unokit.web.guard import AllowedHosts, ForwardedAddressError, TrustedProxies, address_key
 from unokit.web.rooms import ServerSettings
 from web_support import Client, RunningServer, captured_logs, fast_settings
 
@@ -151,6 +151,53 @@ def test_forwarded_addresses_are_believed_only_from_a_trusted_proxy() -> None:
         forwarded_client(server, "203.0.113.3").close()
         for client in held:
             client.close()
+
+
+def test_a_forwarded_address_is_read_as_an_address_whatever_its_port_or_brackets() -> None:
+    trusting = fast_settings(address_creates_per_hour=3, trusted_proxies=("127.0.0.0/8",))
+    with RunningServer(":memory:", trusting) as server:
+        ported = [forwarded_client(server, f"9.9.9.9:{40000 + n}") for n in range(5)]
+        assert [create_room(client)["type"] for client in ported] == ["welcome"] * 3 + ["error"] * 2
+        assert create_room(forwarded_client(server, "9.9.9.9"))["code"] == "rate-limited", "the port is no address"
+        bracketed = [forwarded_client(server, f"[2001:db8:1::{n}]") for n in range(1, 4)]
+        bracketed.append(forwarded_client(server, "[2001:db8:1::ff]:8443"))
+        bracketed.append(forwarded_client(server, "2001:DB8:1:0:abcd::1"))
+        answers = [create_room(client)["type"] for client in bracketed]
+        assert answers == ["welcome"] * 3 + ["error"] * 2, "one /64 network is one address"
+        assert create_room(forwarded_client(server, "[2001:db8:2::1]"))["type"] == "welcome", "another network"
+        for client in ported + bracketed:
+            client.close()
+
+
+@pytest.mark.parametrize(
+    "forwarded", ["unknown", "evil.example", "9.9.9.9:http", "[9.9.9.9]", "[2001:db8::1", "2001:db8::1]:80", ""]
+)
+def test_a_forwarded_header_that_names_no_address_is_refused(forwarded: str) -> None:
+    trusting = fast_settings(trusted_proxies=("127.0.0.0/8",))
+    header = {"X-Forwarded-For": f"{forwarded}, 127.0.0.1" if forwarded else " "}
+    with RunningServer(":memory:", trusting) as server, captured_logs() as logs:
+        with pytest.raises(InvalidStatus) as refused:
+            Client(server.url, headers=header)
+        assert refused.value.response.status_code == 400
+        assert b"X-Forwarded-For names" in refused.value.response.body
+        with pytest.raises(urllib.error.HTTPError) as answer:
+            urllib.request.urlopen(urllib.request.Request(f"{server.http}/api/rooms", headers=header), timeout=10)
+        assert answer.value.code == 400 and "X-Forwarded-For names" in answer.value.read().decode()
+        assert len(server.hub.rooms) == 0
+        assert any("forwarded no client address" in record.getMessage() for record in logs)
+    with RunningServer(":memory:", fast_settings()) as server:  # from anyone but a trusted proxy: ignored
+        Client(server.url, headers=header).close()
+
+
+def test_the_client_is_the_last_hop_no_trusted_proxy_added() -> None:
+    proxies = TrustedProxies(["10.0.0.0/8", "2001:db8:ffff::/48"])
+    assert proxies.client("198.51.100.1, 10.0.0.2:8080") == "198.51.100.1"
+    assert proxies.client("198.51.100.1:5000,[2001:db8:ffff::1]:443") == "198.51.100.1"
+    assert proxies.client("forged-junk, [2001:DB8:1::9]") == "2001:db8:1::9", "what comes before the client is ignored"
+    assert proxies.client("10.0.0.3, 10.0.0.2") == "10.0.0.3", "only proxies: the first"
+    assert proxies.client("") is None
+    with pytest.raises(ForwardedAddressError, match="'unknown'"):
+        proxies.client("198.51.100.1, unknown, 10.0.0.2")
 
 
 def test_the_connections_of_one_address_are_bounded() -> None:

@@ -93,6 +93,12 @@ def add_parser(commands: Commands) -> None:
         help="room codes one client address may look up a minute: join, resume, watch (default 60)",
     )
     parser.add_argument(
+        "--redis",
+        metavar="URL",
+        help="a Redis database (redis://HOST:PORT/DB) where the limits per client address are kept, one allowance "
+        "for every server process that names it (needs the cluster extra: pip install 'unokit[cluster]')",
+    )
+    parser.add_argument(
         "--ice-server",
         action="append",
         default=[],
@@ -171,6 +177,15 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         except ValueError:
             raise UsageError(f"--trusted-proxy takes an IP address or network, not {proxy!r}") from None
     ice_servers = tuple(ice_server(text) for text in args.ice_server)
+    if args.redis is not None:
+        try:
+            from unokit.web.cluster import check_redis
+        except ImportError:
+            raise UsageError("--redis needs the cluster extra: pip install 'unokit[cluster]'") from None
+        try:
+            check_redis(args.redis)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     settings = ServerSettings(
         bot_delay=args.bot_delay,
         away_seconds=args.away_seconds,
@@ -182,6 +197,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         allowed_hosts=tuple(args.allowed_host),
         public_url=public_url,
         ice_servers=ice_servers,
+        redis_url=args.redis,
     )
     try:
         serve(args.host, args.port, args.db, settings)

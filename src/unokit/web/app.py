@@ -230,9 +230,9 @@ async def healthz(request: Request) -> Response:
     return PlainTextResponse("ok\n", headers={"cache-control": "no-store"})
 
 
-def _refused_for_rate(request: Request) -> Response | None:
+async def _refused_for_rate(request: Request) -> Response | None:
     """A ``429`` answer if the client's address asks the room routes too often or tries too many codes."""
-    return refuse_room_request(request)
+    return await refuse_room_request(request)
 
 
 PUBLIC_ROOMS = 50
@@ -241,7 +241,7 @@ PUBLIC_ROOMS = 50
 
 async def api_rooms(request: Request) -> Response:
     """The public lobbies with an open seat, newest first: nothing in it but what the start page shows."""
-    refused = _refused_for_rate(request)
+    refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
     hub: Hub = request.app.state.hub
@@ -270,7 +270,7 @@ async def api_rooms(request: Request) -> Response:
 async def api_room(request: Request) -> Response:
     """What the join page needs to know of one room: where it stands and what a newcomer may do
     there (nothing secret: no seat's name, hand or secret)."""
-    refused = _refused_for_rate(request)
+    refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
     code = str(request.path_params["code"]).strip().upper()
@@ -297,7 +297,7 @@ async def api_room(request: Request) -> Response:
 
 
 async def api_record(request: Request) -> Response:
-    refused = _refused_for_rate(request)
+    refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
     code = str(request.path_params["code"]).strip().upper()
@@ -309,7 +309,7 @@ async def api_record(request: Request) -> Response:
 
 async def api_room_qr(request: Request) -> Response:
     """A QR code (SVG) of the room's invite link, on the reachable base (:mod:`unokit.web.links`)."""
-    refused = _refused_for_rate(request)
+    refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
     code = str(request.path_params["code"]).strip().upper()
@@ -361,7 +361,7 @@ STEP_PATTERN = re.compile(r"[0-9]{1,9}")
 
 async def api_replay(request: Request) -> Response:
     """The table after the first ``step`` actions of a finished match, as a spectator saw it."""
-    refused = _refused_for_rate(request)
+    refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
     lang = request_lang(request)
@@ -473,14 +473,14 @@ class Connection:
             raise RoomError("rate-limited", "error.resync", seconds=settings.resync_seconds)
         self.resynced_at = now
 
-    def check_create(self) -> None:
+    async def check_create(self) -> None:
         """Refuse more than ``creates_per_hour`` rooms created by this connection within an hour."""
         now = time.monotonic()
         while self.created and now - self.created[0] > 3600:
             self.created.popleft()
         if len(self.created) >= self.hub.settings.creates_per_hour:
             raise RoomError("rate-limited", "error.connection_rooms")
-        check_room_creation(self.websocket)
+        await check_room_creation(self.websocket)
 
     def error(self, code: str, message_id: str, /, **values: Any) -> None:
         """Send an ``error`` whose words are message ``message_id``, in the connection's language."""
@@ -510,7 +510,7 @@ class Connection:
         try:
             message = parse_message(text)
             if message["type"] in ("join", "resume", "spectate"):
-                check_room_lookup(self.websocket, message["code"])
+                await check_room_lookup(self.websocket, message["code"])
                 await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
             await self.handle(message)
         except ProtocolError as exc:
@@ -563,7 +563,7 @@ class Connection:
                 message.get("late_join", True) and not tutorial,
                 tutorial,
             )
-            self.check_create()
+            await self.check_create()
             look = (message.get("avatar"), message.get("colour"))
             room, secret = await self.hub.create(settings, message["name"], look=look)
             self.created.append(time.monotonic())
@@ -709,6 +709,7 @@ def create_app(
         yield
         hub.close()
         hub.store.close()
+        await app.state.guard.close()
 
     routes = [
         Route("/", page),

@@ -4,11 +4,16 @@ One client address may hold ``connections_per_address`` connections open at once
 ``address_creates_per_hour`` rooms an hour and look up ``address_lookups_per_minute`` room codes
 a minute, over the game socket and the JSON API alike; the JSON API's room routes answer ``rate``
 requests a second to it (``burst`` at once).  All of them are :class:`ServerSettings` fields.  An
-IPv6 client is counted by its /64 network (one machine usually holds a whole one).
+IPv6 client is counted by its /64 network (one machine usually holds a whole one).  Those limits
+are kept in memory by each process (:class:`LocalLimits`), or, with ``redis_url``, in Redis, one
+allowance for every process that shares it (:class:`unokit.web.cluster.RedisLimits`); the connections
+per peer, counted by the server's protocol before any request, stay each process's own.
 
 The client's address is the socket's peer, except behind a reverse proxy named in
 ``trusted_proxies``: from such a peer, and only from it, ``X-Forwarded-For`` names the client and
-``X-Forwarded-Proto`` the scheme the browser used.
+``X-Forwarded-Proto`` the scheme the browser used.  Each hop of ``X-Forwarded-For`` is read as an IP
+address (a port or brackets around IPv6 dropped); a header that names no client address is refused
+(``400``), so that no limit is ever kept under a string a client made up.
 
 Every request must name an allowed host in its ``Host`` header (:class:`AllowedHosts`), and a
 game socket opened by a page must come from that very origin, scheme included, or from the public
@@ -30,6 +35,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -42,12 +48,16 @@ from unokit.web.settings import RoomError, ServerSettings
 
 __all__ = [
     "AddressGuard",
+    "AddressLimits",
     "AllowedHosts",
+    "ForwardedAddressError",
     "GuardMiddleware",
+    "LocalLimits",
     "RateLimiter",
     "address_key",
     "check_room_creation",
     "check_room_lookup",
+    "parse_forwarded_address",
     "parse_host",
     "proxy_network",
     "refuse_room_request",
@@ -119,6 +129,37 @@ def proxy_network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
         raise ValueError(f"a trusted proxy is an IP address or network, not {text!r}") from None
 
 
+def parse_forwarded_address(text: str) -> str | None:
+    """The client address one hop of ``X-Forwarded-For`` (or a ``for=`` of ``Forwarded``) names, as
+    :mod:`ipaddress` writes it: ``a.b.c.d``, ``a.b.c.d:port``, ``[v6]``, ``[v6]:port`` or a bare v6
+    address (a zone, ``%eth0``, dropped); None when it names no address (``unknown``, a name, junk).
+
+    >>> [parse_forwarded_address(hop) for hop in ("9.9.9.9:4711", "[2001:DB8::5]:443", " 2001:db8::5 ", "x")]
+    ['9.9.9.9', '2001:db8::5', '2001:db8::5', None]
+    """
+    text = text.strip().strip('"')
+    if text.startswith("["):
+        inner, bracket, rest = text[1:].partition("]")
+        if not bracket or (rest and not (rest.startswith(":") and _PORT.fullmatch(rest[1:]))):
+            return None
+        text = inner
+        if ":" not in text:
+            return None  # brackets hold an IPv6 address only
+    elif text.count(":") == 1:
+        text, _, port = text.partition(":")
+        if not _PORT.fullmatch(port):
+            return None
+    try:
+        address = ipaddress.ip_address(text.partition("%")[0])
+    except ValueError:
+        return None
+    return str(address)
+
+
+class ForwardedAddressError(ValueError):
+    """A trusted proxy's forwarding header names no client address where it must."""
+
+
 class TrustedProxies:
     """The reverse proxies whose forwarding headers are believed."""
 
@@ -136,12 +177,21 @@ class TrustedProxies:
 
     def client(self, forwarded_for: str) -> str | None:
         """The client named by ``X-Forwarded-For``: the last address in it that is not a trusted
-        proxy (each proxy adds the peer it saw at the end; what comes before may be forged)."""
+        proxy (each proxy adds the peer it saw at the end; what comes before may be forged), each hop
+        read as an address (:func:`parse_forwarded_address`); None for an empty header.
+
+        Raises :class:`ForwardedAddressError` when a hop up to the client's names no address: limits
+        are never kept for a string a client chose."""
         hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+        last = None
         for hop in reversed(hops):
-            if not self.trusts(hop):
-                return hop
-        return hops[0] if hops else None
+            address = parse_forwarded_address(hop)
+            if address is None:
+                raise ForwardedAddressError(f"X-Forwarded-For names {hop[:64]!r}, which is no IP address")
+            if not self.trusts(address):
+                return address
+            last = address
+        return last
 
 
 class OpenConnections:
@@ -167,6 +217,40 @@ class OpenConnections:
             self.counts.pop(key, None)
 
 
+class AddressLimits(Protocol):
+    """The per-address limits of a server: kept in memory (:class:`LocalLimits`), or in Redis, one
+    allowance for several server processes (:class:`unokit.web.cluster.RedisLimits`).  ``key`` is
+    what an address is counted under (:func:`address_key`)."""
+
+    socket_limit: int
+    """Game sockets one address may hold open at once."""
+
+    async def open_socket(self, key: str) -> bool:
+        """Count one more game socket of ``key``; False (nothing counted) past :attr:`socket_limit`."""
+        ...
+
+    async def close_socket(self, key: str) -> None:
+        """Count one game socket of ``key`` fewer (one that :meth:`open_socket` let in)."""
+        ...
+
+    async def allow_request(self, key: str) -> bool:
+        """Whether ``key`` may ask the JSON API's room routes once more (``rate`` a second, ``burst`` at once)."""
+        ...
+
+    async def allow_creation(self, key: str) -> bool:
+        """Whether ``key`` may create one more room (``address_creates_per_hour``)."""
+        ...
+
+    async def allow_lookup(self, key: str, code: str) -> bool:
+        """Whether ``key`` may look up room ``code`` (``address_lookups_per_minute``; a code among the
+        last :data:`RECENT_CODES` it looked up is free)."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of what the limits hold (the server stops)."""
+        ...
+
+
 class AddressRecord:
     """What one address has asked lately: requests to the room routes, rooms created, codes looked up."""
 
@@ -189,6 +273,46 @@ class AddressRecord:
         if len(self.recent_codes) > RECENT_CODES:
             self.recent_codes.popitem(last=False)
         return True
+
+
+class LocalLimits:
+    """The limits of one process alone, in memory: the addresses seen lately (the ``size`` last) and
+    the game sockets open now."""
+
+    def __init__(self, settings: ServerSettings, size: int = 10_000) -> None:
+        self.settings = settings
+        self.size = size
+        self.records: OrderedDict[str, AddressRecord] = OrderedDict()
+        """The addresses seen lately, the least recently seen first (forgotten past ``size``)."""
+        self.sockets = OpenConnections(settings.connections_per_address)
+        self.socket_limit = settings.connections_per_address
+
+    def record(self, key: str) -> AddressRecord:
+        record = self.records.pop(key, None)
+        if record is None:
+            record = AddressRecord(self.settings)
+            while len(self.records) >= self.size:
+                self.records.popitem(last=False)
+        self.records[key] = record
+        return record
+
+    async def open_socket(self, key: str) -> bool:
+        return self.sockets.open(key)
+
+    async def close_socket(self, key: str) -> None:
+        self.sockets.close(key)
+
+    async def allow_request(self, key: str) -> bool:
+        return self.record(key).requests.allow()
+
+    async def allow_creation(self, key: str) -> bool:
+        return self.record(key).creations.allow()
+
+    async def allow_lookup(self, key: str, code: str) -> bool:
+        return self.record(key).allow_lookup(code)
+
+    async def close(self) -> None:
+        pass
 
 
 # ---------------------------------------------------------------- host names
@@ -305,21 +429,33 @@ def same_origin(origin: str | None, host: str | None, secure: bool) -> bool:
 class AddressGuard:
     """The per-address limits of one server (its settings) and the host names it answers for."""
 
-    def __init__(self, settings: ServerSettings, hosts: AllowedHosts, size: int = 10_000) -> None:
+    def __init__(
+        self, settings: ServerSettings, hosts: AllowedHosts, size: int = 10_000, limits: AddressLimits | None = None
+    ) -> None:
+        """``limits``: where the per-address limits are kept; by default in Redis when the settings name
+        a ``redis_url``, else in memory (the ``size`` addresses seen last)."""
         self.settings = settings
         self.hosts = hosts
         self.proxies = TrustedProxies(settings.trusted_proxies)
-        self.size = size
-        self.records: OrderedDict[str, AddressRecord] = OrderedDict()
-        """The addresses seen lately, the least recently seen first (forgotten past ``size``)."""
-        self.sockets = OpenConnections(settings.connections_per_address)
-        """Game sockets open per client address (behind a trusted proxy, the forwarded one)."""
+        if limits is None and settings.redis_url is not None:
+            from unokit.web.cluster.limits import RedisLimits
+            from unokit.web.cluster.names import new_process_id
+
+            limits = RedisLimits.from_url(settings.redis_url, settings, new_process_id(), settings.redis_prefix)
+        self.limits: AddressLimits = limits if limits is not None else LocalLimits(settings, size)
+        """Game sockets open, room requests, creations and code look-ups per client address (behind a
+        trusted proxy, the forwarded one)."""
         self.peers = OpenConnections(settings.connections_per_address)
-        """Connections open per peer address (trusted proxies aside), counted by the server's protocol."""
+        """Connections open per peer address (trusted proxies aside), counted by the server's protocol,
+        in each process alone."""
         self.noticed: dict[str, float] = {}
         public = urlsplit(settings.public_url) if settings.public_url else None
         self.public = (public.netloc, public.scheme.lower() == "https") if public is not None else None
         """The public URL's host and port and whether it is ``https``: the origin of the pages people open."""
+
+    async def close(self) -> None:
+        """Let go of the limits' store (the server stops)."""
+        await self.limits.close()
 
     def origin_allowed(self, origin: str | None, host: str | None, secure: bool) -> bool:
         """Whether a game socket asked of ``host`` may be opened by a page of ``origin``: the page is of that
@@ -332,15 +468,6 @@ class AddressGuard:
         asked, named = parse_host(host), parse_host(self.public[0])
         return asked is not None and named is not None and asked[0] == named[0] and same_origin(origin, *self.public)
 
-    def record(self, key: str) -> AddressRecord:
-        record = self.records.pop(key, None)
-        if record is None:
-            record = AddressRecord(self.settings)
-            while len(self.records) >= self.size:
-                self.records.popitem(last=False)
-        self.records[key] = record
-        return record
-
     def notice(self, what: str) -> None:
         """Log a refusal, at most once a minute for each kind."""
         now = time.monotonic()
@@ -349,13 +476,17 @@ class AddressGuard:
             log.warning("refused: %s (logged at most once a minute)", what)
 
     def forward(self, scope: Scope) -> None:
-        """From a trusted proxy, the client and scheme it forwards replace the peer's in ``scope``."""
+        """From a trusted proxy, the client and scheme it forwards replace the peer's in ``scope``;
+        :class:`ForwardedAddressError` when the proxy's ``X-Forwarded-For`` names no client address."""
         client = scope.get("client")
         if client is None or not self.proxies.trusts(client[0]):
             return
         headers = Headers(scope=scope)
-        forwarded = self.proxies.client(",".join(headers.getlist("x-forwarded-for")))
-        if forwarded is not None:
+        forwarded_for = headers.getlist("x-forwarded-for")
+        if forwarded_for:
+            forwarded = self.proxies.client(",".join(forwarded_for))
+            if forwarded is None:
+                raise ForwardedAddressError("X-Forwarded-For names no address")
             scope["client"] = (forwarded, 0)
         protocols = [value.strip().lower() for value in ",".join(headers.getlist("x-forwarded-proto")).split(",")]
         if protocols[-1] in ("http", "https"):
@@ -384,41 +515,52 @@ def _guard(connection: HTTPConnection) -> AddressGuard:
     return guard
 
 
-def check_room_creation(connection: HTTPConnection) -> None:
+async def check_room_creation(connection: HTTPConnection) -> None:
     """Refuse (``rate-limited``) a room creation past the address's ``address_creates_per_hour``."""
     guard = _guard(connection)
-    if not guard.record(client_key(connection)).creations.allow():
+    if not await guard.limits.allow_creation(client_key(connection)):
         guard.notice(f"an address created {guard.settings.address_creates_per_hour} rooms within an hour")
         raise RoomError("rate-limited", "error.address_rooms")
 
 
-def check_room_lookup(connection: HTTPConnection, code: str) -> None:
+async def check_room_lookup(connection: HTTPConnection, code: str) -> None:
     """Refuse (``rate-limited``) a look-up of a room code past the address's ``address_lookups_per_minute``."""
     guard = _guard(connection)
-    if not guard.record(client_key(connection)).allow_lookup(code.strip().upper()):
+    if not await guard.limits.allow_lookup(client_key(connection), code.strip().upper()):
         guard.notice(f"an address looked up {guard.settings.address_lookups_per_minute} room codes within a minute")
         raise RoomError("rate-limited", "error.address_codes")
 
 
-def refuse_room_request(request: Request) -> Response | None:
+async def refuse_room_request(request: Request) -> Response | None:
     """A ``429`` answer when the client's address asks the JSON API's room routes too often or looks up
     too many codes (the route's ``code``, if it has one); None when it may be answered."""
     guard = _guard(request)
-    record = guard.record(client_key(request))
-    if not record.requests.allow():
+    if not await guard.limits.allow_request(client_key(request)):
         lang = negotiate(request.headers.get("accept-language"))
         t = catalog(lang)
         return JSONResponse({"error": t("error.flood_requests")}, status_code=429, headers={"content-language": lang})
     code = request.path_params.get("code")
     if code is not None:
         try:
-            check_room_lookup(request, str(code))
+            await check_room_lookup(request, str(code))
         except RoomError as exc:
             lang = negotiate(request.headers.get("accept-language"))
             return JSONResponse(
                 {"error": exc.words(catalog(lang))}, status_code=429, headers={"content-language": lang}
             )
     return None
+
+
+async def refuse(scope: Scope, receive: Receive, send: Send, status: int, text: str) -> None:
+    """Answer a request, or a game socket before its handshake, with ``status`` and ``text``."""
+    answer = PlainTextResponse(text, status_code=status)
+    if scope["type"] == "http":
+        await answer(scope, receive, send)
+    elif "websocket.http.response" in scope.get("extensions", {}):
+        await send({"type": "websocket.http.response.start", "status": status, "headers": answer.raw_headers})
+        await send({"type": "websocket.http.response.body", "body": answer.body})
+    else:
+        await send({"type": "websocket.close", "code": 1008})  # before the handshake: HTTP 403
 
 
 class GuardMiddleware:
@@ -434,7 +576,14 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
         guard = self.guard
-        guard.forward(scope)
+        try:
+            guard.forward(scope)
+        except ForwardedAddressError as exc:
+            guard.notice(f"a trusted proxy forwarded no client address ({exc})")
+            await refuse(
+                scope, receive, send, 400, f"400 Bad Request: {exc}; the proxy must forward the client's address\n"
+            )
+            return
         headers = Headers(scope=scope)
         host = headers.get("host")
         secure = scope.get("scheme") in ("https", "wss")
@@ -449,11 +598,11 @@ class GuardMiddleware:
             await send({"type": "websocket.close", "code": 1008})  # before the handshake: HTTP 403
             return
         key = client_key(scope)
-        if not guard.sockets.open(key):
-            guard.notice(f"an address opened more than {guard.sockets.limit} game sockets at once")
+        if not await guard.limits.open_socket(key):
+            guard.notice(f"an address opened more than {guard.limits.socket_limit} game sockets at once")
             await send({"type": "websocket.close", "code": 1008})
             return
         try:
             await self.app(scope, receive, send)
         finally:
-            guard.sockets.close(key)
+            await guard.limits.close_socket(key)

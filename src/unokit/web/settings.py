@@ -105,6 +105,11 @@ class ServerSettings:
     JSON API's room routes; a code among the address's last few looked up again costs nothing)."""
     header_timeout: float = 10.0
     """Seconds a connection has to send a request's headers (``unokit serve`` only); then it is closed."""
+    redis_url: str | None = None
+    """A Redis database (``redis://host:port/db``) where the per-address limits are kept, shared by every
+    server process that names it (:mod:`unokit.web.cluster`); None: each process counts alone, in memory."""
+    redis_prefix: str = "unokit:"
+    """What the keys this server keeps in Redis start with (several deployments may share one Redis)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto``
     name the client; from anyone else those headers are ignored."""
