@@ -177,7 +177,7 @@ def _stop(server: Server) -> None:
 
 
 @contextlib.contextmanager
-def _scratch_postgres(url: str) -> Iterator[str]:
+def scratch_postgres(url: str) -> Iterator[str]:
     """A new database on the PostgreSQL server of ``url``, dropped afterwards; yields its URL."""
     try:
         import psycopg
@@ -231,7 +231,7 @@ def fleet(
             sqlite = folder / "bench.sqlite3"
             db = str(sqlite)
         elif is_postgres(db) and not keep_db:
-            db = stack.enter_context(_scratch_postgres(db))
+            db = stack.enter_context(scratch_postgres(db))
         elif not is_postgres(db):
             sqlite = Path(db)
         if redis is not None and flush_redis:

@@ -12,6 +12,8 @@ same.  After ``--seconds`` of play once every room has begun, it reports:
 
 - ``actions_per_s``: actions applied in the rooms (players' and bots'), counted by the clients (every
   applied action sends each member one update whose version moves on);
+- ``updates_per_action``, ``update_bytes_mean``: the ``update`` messages a player's connection gets per
+  applied action, and their mean size (what a relay between processes would carry per member);
 - ``latency_ms``: p50 / p99 / max from sending an ``act`` to receiving the ``update`` that
   acknowledges it (the first update past the act's version, when the act was not refused);
 - ``errors``: ``error`` messages by code, clients that failed, rooms that never began, and the warnings,
@@ -83,6 +85,9 @@ class Stats:
     rooms_playing: int = 0
     lags: list[float] = field(default_factory=list)
     """How late the bench's own event loop wakes (its share of the measured latency)."""
+    updates: int = 0
+    """``update`` messages received while measuring, and their bytes."""
+    update_bytes: int = 0
     chats_sent: int = 0
     chats_heard: int = 0
     all_playing: asyncio.Event = field(default_factory=asyncio.Event)
@@ -161,6 +166,9 @@ async def play_room(url: str, seed: int, args: argparse.Namespace, stats: Stats)
                     continue
                 if kind != "update":
                     continue
+                if stats.measuring:
+                    stats.updates += 1
+                    stats.update_bytes += len(raw)
                 if first:
                     first = False
                     stats.rooms_playing += 1
@@ -260,6 +268,8 @@ async def run(args: argparse.Namespace, rooms: int, running: Fleet) -> dict[str,
         "actions": stats.actions,
         "actions_per_s": round(stats.actions / elapsed, 1),
         "player_acts": stats.acts,
+        "updates_per_action": round(stats.updates / stats.actions, 2) if stats.actions else None,
+        "update_bytes_mean": round(stats.update_bytes / stats.updates) if stats.updates else None,
         "latency_ms": {
             "samples": len(lat),
             "p50": round(percentile(lat, 0.50), 1),
