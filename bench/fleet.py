@@ -95,7 +95,10 @@ class Fleet:
     drained: list[threading.Thread] = field(default_factory=list)
 
     def cpu_seconds(self) -> float:
-        return sum(cpu_seconds(server.pid) for server in self.servers)
+        return sum(self.cpu_seconds_each())
+
+    def cpu_seconds_each(self) -> list[float]:
+        return [cpu_seconds(server.pid) for server in self.servers]
 
     def rss_kb(self, field: str = "VmRSS") -> int:
         return sum(rss_kb(server.pid, field) for server in self.servers)

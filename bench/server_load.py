@@ -20,8 +20,9 @@ same.  After ``--seconds`` of play once every room has begun, it reports:
   errors and tracebacks in the servers' logs;
 - ``memory_per_room_kb``: growth of the servers' resident memory (``VmRSS``) once every room plays,
   divided by the rooms;
-- ``server_cpu_pct``: CPU time of the server processes over the measured time (100: one core), from
-  ``/proc/<pid>/stat``, beside the bench's own and the whole machine's (others' work included).
+- ``server_cpu_pct``: CPU time of the server processes over the measured time (100: one core; all of
+  them, and each in ``server_cpu_pct_each``), from ``/proc/<pid>/stat``, beside the bench's own and
+  the whole machine's (others' work included).
 
 One run prints one JSON object.  ``--ramp 100,200,400,800`` runs each room count in turn (fresh servers
 for each, ``--repeat`` times) and prints a table, with the first count whose p99 passes 100 ms (the knee).
@@ -239,10 +240,12 @@ async def run(args: argparse.Namespace, rooms: int, running: Fleet) -> dict[str,
     errors_before = dict(stats.errors)
     stored_before = stored_actions(running)
     cpu_before, bench_before, machine_before = running.cpu_seconds(), bench_cpu_seconds(), machine_cpu()
+    each_before = running.cpu_seconds_each()
     measure_start = time.monotonic()
     await asyncio.sleep(max(0.0, stats.stop_at - time.monotonic()))
     elapsed = time.monotonic() - measure_start
     cpu = running.cpu_seconds() - cpu_before
+    each = [after - before for after, before in zip(running.cpu_seconds_each(), each_before, strict=True)]
     bench = bench_cpu_seconds() - bench_before
     machine_after = machine_cpu()
     stored_after = stored_actions(running)
@@ -278,6 +281,7 @@ async def run(args: argparse.Namespace, rooms: int, running: Fleet) -> dict[str,
             "mean": round(statistics.fmean(lat), 1) if lat else None,
         },
         "server_cpu_pct": round(100 * cpu / elapsed, 1),
+        "server_cpu_pct_each": [round(100 * used / elapsed, 1) for used in each],
         "server_cpu_ms_per_action": round(1000 * cpu / stats.actions, 3) if stats.actions else None,
         "bench_cpu_pct": round(100 * bench / elapsed, 1),
         "machine_busy_pct": round(100 * busy / elapsed, 1),
