@@ -88,6 +88,22 @@ class RateLimiter:
             return True
         return False
 
+    def spend(self, cost: float, now: float | None = None) -> bool:
+        """Take ``cost`` tokens if the bucket holds them (a cost over ``burst``: if it is full, leaving
+        it in debt, so a larger cost waits longer for the next).
+
+        >>> bucket = RateLimiter(rate=10.0, burst=100.0, now=0.0)
+        >>> [bucket.spend(300, 0.0), bucket.spend(1, 10.0), bucket.spend(1, 20.1)]
+        [True, False, True]
+        """
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= min(cost, self.burst):
+            self.tokens -= cost
+            return True
+        return False
+
 
 # ---------------------------------------------------------------- addresses
 
@@ -177,6 +193,12 @@ class AddressRecord:
         lookups = settings.address_lookups_per_minute
         self.lookups = RateLimiter(lookups / 60.0, lookups)
         self.recent_codes: OrderedDict[str, None] = OrderedDict()
+        resyncs = settings.address_resync_events
+        self.resyncs = RateLimiter(resyncs / 60.0, resyncs)
+        """Events sent by the address's full resyncs (a minute's worth at once)."""
+        chat = settings.address_chat_per_minute
+        self.chat = RateLimiter(chat / 60.0, settings.address_chat_burst)
+        """Chat lines (and reactions) the address's connections send, together."""
 
     def allow_lookup(self, code: str) -> bool:
         """A code among the last :data:`RECENT_CODES` looked up is free; a new one takes a token."""
@@ -317,6 +339,8 @@ class AddressGuard:
         self.peers = OpenConnections(settings.connections_per_address)
         """Connections open per peer address (trusted proxies aside), counted by the server's protocol."""
         self.noticed: dict[str, float] = {}
+        self.resyncs = RateLimiter(settings.server_resync_events / 60.0, settings.server_resync_events)
+        """Events sent by the full resyncs of every client together (a minute's worth at once)."""
         public = urlsplit(settings.public_url) if settings.public_url else None
         self.public = (public.netloc, public.scheme.lower() == "https") if public is not None else None
         """The public URL's host and port and whether it is ``https``: the origin of the pages people open."""
@@ -398,6 +422,29 @@ def check_room_lookup(connection: HTTPConnection, code: str) -> None:
     if not guard.record(client_key(connection)).allow_lookup(code.strip().upper()):
         guard.notice(f"an address looked up {guard.settings.address_lookups_per_minute} room codes within a minute")
         raise RoomError("rate-limited", "error.address_codes")
+
+
+def check_resync_budget(connection: HTTPConnection, events: int) -> None:
+    """Refuse (``rate-limited``) a full resync of ``events`` events past the address's
+    ``address_resync_events`` a minute, or the server's ``server_resync_events``."""
+    guard = _guard(connection)
+    record = guard.record(client_key(connection))
+    if not record.resyncs.spend(events):
+        limit = guard.settings.address_resync_events
+        guard.notice(f"an address asked for full resyncs of over {limit} events a minute")
+        raise RoomError("rate-limited", "error.resync_address")
+    if not guard.resyncs.spend(events):
+        record.resyncs.tokens += events  # not sent: the address keeps its share
+        guard.notice(f"clients asked for full resyncs of over {guard.settings.server_resync_events} events a minute")
+        raise RoomError("rate-limited", "error.resync_server")
+
+
+def check_chat_budget(connection: HTTPConnection) -> None:
+    """Refuse (``rate-limited``) a chat line past the address's ``address_chat_per_minute``."""
+    guard = _guard(connection)
+    if not guard.record(client_key(connection)).chat.allow():
+        guard.notice(f"an address sent over {guard.settings.address_chat_per_minute} chat lines a minute")
+        raise RoomError("rate-limited", "error.chat_address")
 
 
 def refuse_room_request(request: Request) -> Response | None:
