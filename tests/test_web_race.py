@@ -21,7 +21,7 @@ import pytest
 from unokit.engine.cards import card_name
 from unokit.engine.deck import stacked_deck
 from unokit.engine.rules import Rules
-from unokit.web.rooms import FixedSetup
+from unokit.web.rooms import FixedSetup, Member, RoomGone
 from unokit.web.timers import CALL_REACTION, CATCH_REACTION, MAX_PAUSE, PAUSE, pause_for, reaction_times
 from web_support import Client, RunningServer, fast_settings, play_to_end
 
@@ -228,3 +228,37 @@ def test_a_join_racing_the_last_members_disconnect_keeps_one_room(tmp_path: Path
         assert not any(seat["kind"] == "open" for seat in ann.expect("update")["seats"])
         assert play_to_end(ann, random.Random(5), timeout=30)["finished"]
         ann.close()
+
+
+def test_a_room_put_away_refuses_everything_and_writes_nothing(tmp_path: Path) -> None:
+    """Once a lobby nobody is in is put away, its old object stores nothing and lets nobody in; the
+    room of its code is fetched again from the store, as one new object."""
+    with RunningServer(str(tmp_path / "rooms.sqlite3"), fast_settings()) as server:
+        code, _ = server.create_fixed_room(FixedSetup(5), seats=3)
+        old = server.hub.rooms[code]
+        server.call(old.put_away)
+        assert code not in server.hub.rooms and old.closed
+
+        async def ask_the_old_object() -> int:
+            refused = 0
+            for attempt in (
+                lambda: old.join("Mallory"),
+                lambda: old.set_host(1),
+                lambda: old.attach(Member(lambda message: None), None),
+            ):
+                with pytest.raises(RoomGone):
+                    await attempt()
+                refused += 1
+            with pytest.raises(RoomGone), old.held():
+                pass
+            return refused
+
+        assert server.call(ask_the_old_object) == 3
+        stored = server.hub.storage.load_room(code)
+        assert stored.host == 0 and [seat.kind for seat in stored.seats] == ["human", "open", "open"]
+        bob = Client(server.url)
+        bob.send(type="join", code=code, name="Bob")
+        assert bob.expect("welcome")["seat"] == 1
+        live = server.hub.rooms[code]
+        assert live is not old and [member.seat for member in live.members] == [1]
+        bob.close()
