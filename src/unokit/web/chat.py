@@ -1,4 +1,10 @@
-"""The room chat: what a message may hold, how often a connection may send one, and the room's log.
+"""The room chat: what a message may hold, how often a connection, an address and a room may send
+one, and the room's log.
+
+A chat line (or a reaction) is limited per connection (:class:`ChatLimiter`), per client address (all
+its connections together: ``address_chat_per_minute``, :mod:`unokit.web.guard`) and per room
+(:class:`RoomChatLimits`): each seat has its own share, however many connections hold it, and the
+spectators one share together, so spectators never silence the players.
 
 A chat text is trimmed, 1 to :data:`MAX_CHAT` characters, with no control or format
 characters (nor line breaks, lone surrogates, private-use or unassigned characters), the
@@ -33,8 +39,10 @@ __all__ = [
     "MAX_CHAT",
     "REACTIONS",
     "ChatLimiter",
+    "RoomChatLimits",
     "chat_history",
     "chat_message",
+    "check_room_chat",
     "clean_chat",
     "post_chat",
     "post_reaction",
@@ -46,7 +54,10 @@ CHAT_BURST = 5
 """Chat messages a connection may send within :data:`CHAT_WINDOW` seconds."""
 CHAT_WINDOW = 10.0
 CHAT_HISTORY = 50
-"""Chat messages sent to a member when it joins (``chat_history``)."""
+"""Chat messages sent to a member when it joins (``chat_history``), and kept in memory per room."""
+SPECTATOR_CHAT_BURST = 10
+"""Chat messages the spectators of a room may send together within :data:`SPECTATOR_CHAT_WINDOW` seconds."""
+SPECTATOR_CHAT_WINDOW = 20.0
 SPECTATOR_NAME = "Spectator"
 REACTIONS = ("👍", "😂", "😮", "😡", "👏", "🎉", "GG", "UNO!")
 """The quick reactions (``react``): shown as a bubble over the sender's seat, and in the chat."""
@@ -103,6 +114,16 @@ async def post_reaction(room: Room, member: Member, reaction: str, to: int | Non
     await post_chat(room, member, text, {"reaction": reaction, "to": to})
 
 
+def check_room_chat(room: Room, member: Member) -> None:
+    """Refuse (``rate-limited``) a chat message (or reaction) past the room's share for the member's
+    seat, or for the spectators together (:class:`RoomChatLimits`)."""
+    if room.chat_limits.allow(member.seat):
+        return
+    if member.seat is None:
+        raise RoomError("rate-limited", "error.chat_room")
+    raise RoomError("rate-limited", "error.chat_rate")
+
+
 def chat_history(room: Room) -> dict[str, Any]:
     """The room's last :data:`CHAT_HISTORY` chat messages, sent to a member as it enters."""
     return {"type": "chat_history", "messages": [chat_message(row) for row in room.chat_log]}
@@ -129,3 +150,24 @@ class ChatLimiter:
             return False
         self.sent.append(now)
         return True
+
+
+class RoomChatLimits:
+    """A room's chat rate: each seat :data:`CHAT_BURST` messages per :data:`CHAT_WINDOW` seconds, all
+    its connections together, and the spectators (late arrivals still watching among them)
+    :data:`SPECTATOR_CHAT_BURST` per :data:`SPECTATOR_CHAT_WINDOW` seconds together.
+
+    >>> limits = RoomChatLimits()
+    >>> sum(limits.allow(None, now=0.0) for _ in range(30)), limits.allow(0, now=0.0)
+    (10, True)
+    """
+
+    def __init__(self) -> None:
+        self.seats: dict[int, ChatLimiter] = {}
+        self.spectators = ChatLimiter(SPECTATOR_CHAT_BURST, SPECTATOR_CHAT_WINDOW)
+
+    def allow(self, seat: int | None, now: float | None = None) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may send a chat message now (then it is counted)."""
+        if seat is None:
+            return self.spectators.allow(now)
+        return self.seats.setdefault(seat, ChatLimiter()).allow(now)

@@ -12,6 +12,11 @@ the seats), the copy is written to the store in a worker thread (:mod:`unokit.we
 only then does it become the room's and go out to the members.  A write the store refuses
 changes nothing (the player is told ``store``, the bots try again later).  Each room's changes
 hold its :attr:`Room.lock`, so no two interleave.
+
+A room's code has one live :class:`Room` at a time.  A room nobody is connected to is put away
+(:meth:`Room.put_away`) under its lock, and only while no connection holds it on its way in
+(:meth:`Room.held`); the object put away is closed for good: whatever is asked of it afterwards
+raises :class:`RoomGone` before anything is stored or sent, and the caller fetches the room again.
 """
 
 from __future__ import annotations
@@ -20,12 +25,13 @@ import asyncio
 import contextlib
 import dataclasses
 import hmac
+import json
 import logging
 import random
 import secrets
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
@@ -40,7 +46,7 @@ from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.i18n import Translator, catalog
 from unokit.narrate import Narrator, narrate_events
-from unokit.web.chat import CHAT_HISTORY, chat_history
+from unokit.web.chat import CHAT_HISTORY, RoomChatLimits, chat_history
 from unokit.web.hints import hint_for, hint_seed
 from unokit.web.messages import asks_words, legal_entry, read_rule_message, reading_entry, view_words
 from unokit.web.rematch import check_rematch, rematch_status
@@ -72,6 +78,7 @@ __all__ = [
     "Member",
     "Room",
     "RoomError",
+    "RoomGone",
     "RoomSettings",
     "ServerSettings",
     "code_tag",
@@ -89,6 +96,14 @@ STORE_RETRY_MAX = 15.0
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class RoomGone(RoomError):
+    """Asked of a room object that was put away (:meth:`Room.put_away`): nothing was done; fetch the
+    room again (:meth:`Hub.fetch <unokit.web.hub.Hub.fetch>`)."""
+
+    def __init__(self) -> None:
+        super().__init__("not-found", "error.not_found")
 
 
 @dataclass
@@ -158,6 +173,9 @@ class Member:
 
     send: Callable[[dict[str, Any]], None]
     seat: int | None = None
+    send_text: Callable[[str], None] | None = field(default=None, repr=False)
+    """Queues a message already in JSON (a full resync's, made once for every member who sees the
+    match alike: :meth:`Room.send_state`); without it, a full resync is sent through ``send``."""
     room: Room | None = None
     version: int = 0
     """How many of the match's events this connection has been sent."""
@@ -218,6 +236,9 @@ class Room:
         self.raced: tuple[int, set[int]] = (-1, set())
         """The version of the UNO window and the bots that let it pass so far."""
         self.closed = False
+        """Put away (or the server stops): this object does nothing more (:class:`RoomGone`)."""
+        self.holds = 0
+        """Connections on their way in (:meth:`held`): the room is not put away meanwhile."""
         self.token = 0
         """Changes with every change of the room: a step scheduled before it is dropped."""
         self.thinking = False
@@ -228,6 +249,7 @@ class Room:
         """The rematch room's code, once the rematch began."""
         self.chat_log: deque[ChatRow] = deque(maxlen=CHAT_HISTORY)
         self.chat_next = 1
+        self.chat_limits = RoomChatLimits()
         self.lock = asyncio.Lock()
         """Held by each change of the room from its check to its showing: no two interleave."""
         self.stepping = False
@@ -249,6 +271,9 @@ class Room:
 
         self.voice: dict[int, Member] = {}
         """The seats in the voice chat, each with the one connection its signals go to (never stored)."""
+        self.narrated: dict[tuple[int | None, str], tuple[int, str]] = {}
+        """Every event of the match as each point of view (a seat, or the spectators) is told it in
+        a language, in JSON, at the version it was made: shared by the full resyncs until the next event."""
 
     # ------------------------------------------------------------ queries
 
@@ -288,6 +313,32 @@ class Room:
     def connected_humans(self) -> list[int]:
         return [seat.index for seat in self.seats if seat.kind == "human" and not self.is_away(seat.index)]
 
+    def unused(self) -> bool:
+        """Nobody is connected to the room, nor on their way in."""
+        return not self.members and not self.holds
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[Room]:
+        """Keep the room from being put away while a connection joins or enters it (entered at once,
+        with no wait between the fetch of the room and the hold)."""
+        if self.closed:
+            raise RoomGone
+        self.holds += 1
+        try:
+            yield self
+        finally:
+            self.holds -= 1
+            if self.unused() and self.status != "playing" and not self.closed:
+                self.hub.spawn(self.put_away())
+
+    async def put_away(self) -> None:
+        """Forget the room if nobody is connected to it nor on their way in, and nothing happens there
+        until someone comes back (not a match in play): under its lock, so no change is under way.
+        It stays in the store, and the next connection fetches it again."""
+        async with self.lock:
+            if not self.closed and self.unused() and self.status != "playing":
+                self.hub.evict(self)
+
     # ------------------------------------------------------------ members
 
     async def attach(
@@ -296,6 +347,8 @@ class Room:
         """Attach a connection (as ``seat``'s player, a spectator, or a late arrival waiting for
         the ``claim``ed seat): it is sent ``welcome`` (with ``secret``, if new), the room, then the chat."""
         async with self.lock:
+            if self.closed:
+                raise RoomGone
             if seat is not None and self.host is None and self.status == "lobby":
                 with contextlib.suppress(RoomError):  # the store refused: the next arrival tries again
                     await self.set_host(seat)
@@ -331,8 +384,8 @@ class Room:
             self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
             self.changed()
-        if self.status != "playing" and not self.members:
-            self.hub.evict(self)  # nothing happens there until someone comes back: it stays in the store
+        if self.status != "playing" and self.unused():
+            self.hub.spawn(self.put_away())  # nothing happens there until someone comes back: it stays in the store
 
     async def rematch_if_ready(self) -> None:
         """Begin the rematch if the players still connected have all voted for it."""
@@ -409,7 +462,12 @@ class Room:
         return await self.written(self.hub.store.run(function, *args, **kwargs))
 
     async def written(self, writing: Awaitable[R]) -> R:
-        """:meth:`write` of a call of the store already made (``writing``)."""
+        """:meth:`write` of a call of the store already made (``writing``).  A room put away writes
+        nothing (:class:`RoomGone`): the live room of its code is another object."""
+        if self.closed:
+            if isinstance(writing, Coroutine):
+                writing.close()
+            raise RoomGone
         try:
             result = await writing
         except StorageError as exc:
@@ -724,7 +782,7 @@ class Room:
         if new_round:
             self.start_reading()
         self.changed()
-        if trial.is_over and not self.members:
+        if trial.is_over and self.unused():
             self.hub.evict(self)
 
     def seated_late_arrivals(self) -> list[Seat]:
@@ -765,10 +823,41 @@ class Room:
         self.hub.schedule(self)
 
     def send_state(self, member: Member) -> None:
+        """The room as ``member`` sees it: ``lobby``, or the ``update`` since its version.  A full resync
+        (more than ``resync_events`` events behind) sends every event from the start, narrated and
+        made JSON once for every member of that point of view and language at that version."""
         if self.game is None:
             member.send(self.lobby_message(member))
+        elif self.version - member.version > self.hub.settings.resync_events:
+            message = self.update_message(member, narrate=False)
+            events = self.narrated_events(member.seat, member.lang)
+            if member.send_text is None:
+                member.send(message | {"events": json.loads(events)})
+            else:
+                text = json.dumps(message, separators=(",", ":"))
+                member.send_text(f'{text[:-1]},"events":{events}}}')  # i18n: JSON, not words
         else:
             member.send(self.update_message(member))
+
+    def narrated_events(self, seat: int | None, lang: str) -> str:
+        """Every event of the match as ``seat`` (``None``: a spectator) is told them in ``lang``, in
+        JSON (:attr:`narrated`: made once per version, point of view and language)."""
+        game = self.game
+        assert game is not None
+        key = (seat, lang)
+        found = self.narrated.get(key)
+        if found is not None and found[0] == self.version:
+            return found[1]
+        if any(version != self.version for version, _ in self.narrated.values()):
+            self.narrated.clear()  # the match went on: what was made for an earlier version is dropped
+        view = game.view(seat)
+        narrator = Narrator(
+            self.names(), you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=catalog(lang)
+        )
+        narrator.learn(view.public)
+        text = json.dumps(narrate_events(narrator, view.history, 0), separators=(",", ":"))
+        self.narrated[key] = (self.version, text)
+        return text
 
     def seats_message(self) -> list[dict[str, Any]]:
         """Every seat with its name (an open seat's is :meth:`names`'), kind, whether it is away,
@@ -816,25 +905,30 @@ class Room:
             "options": self.settings.options(),
         }
 
-    def update_message(self, member: Member) -> dict[str, Any]:
-        """Everything since the member's version, as its seat may see it."""
+    def update_message(self, member: Member, narrate: bool = True) -> dict[str, Any]:
+        """Everything since the member's version, as its seat may see it (without ``narrate``, the
+        message without its ``events``, which :meth:`send_state` adds: every event from the start)."""
         game = self.game
         assert game is not None
         seat = member.seat
         view: View = game.view(seat)
         names = self.names()
         t = member.t
-        narrator = member.narrator
-        if narrator is None:
-            narrator = member.narrator = Narrator(
-                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=member.t
-            )
-        narrator.learn(view.public)
         history = view.history
-        events = narrate_events(narrator, history, member.version)
+        events: list[dict[str, Any]] | None = None
+        if narrate:
+            narrator = member.narrator
+            if narrator is None:
+                narrator = member.narrator = Narrator(
+                    names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=member.t
+                )
+            narrator.learn(view.public)
+            events = narrate_events(narrator, history, member.version)
+        else:
+            member.narrator = None  # the next update's narrator is told the round it starts in
         member.version = len(history)
         legal = [] if self.reading else [legal_entry(game, view, action, names, t) for action in view.legal_actions]
-        return {
+        message: dict[str, Any] = {
             "type": "update",
             "code": self.code,
             "version": member.version,
@@ -852,6 +946,9 @@ class Room:
             "rematch": rematch_status(self),
             "claimed_seat": member.claim,
         }
+        if events is None:
+            del message["events"]
+        return message
 
     def timer_message(self) -> dict[str, Any] | None:
         """The turn timer of the human seat deciding now, if it is timed."""
@@ -965,7 +1062,7 @@ class Room:
         self.stepping = True
         try:
             async with self.lock:
-                if token == self.token:
+                if token == self.token and not self.closed:
                     await self.automatic_step(kind)
         except RoomError as exc:
             self.automatic_refused(exc)
