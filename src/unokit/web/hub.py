@@ -315,6 +315,17 @@ class Hub:
             return
         if deleted:
             log.info("deleted %d lobbies untouched for %g hours", deleted, self.settings.lobby_hours)
+        await self.delete_old_chat(time.time() - self.settings.chat_days * 86400)
+
+    async def delete_old_chat(self, before: float) -> None:
+        """Delete from the store the chat of the matches finished before ``before`` (``time.time()``)."""
+        try:
+            deleted = await self.store.run(self.storage.delete_finished_chat, before)
+        except StorageError as exc:
+            log.warning("the chat of finished matches could not be deleted: %s", exc)
+            return
+        if deleted:
+            log.info("deleted %d chat messages of matches finished %g days ago", deleted, self.settings.chat_days)
 
     @property
     def tidy_every(self) -> float:

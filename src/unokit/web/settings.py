@@ -101,6 +101,8 @@ class ServerSettings:
     """Rooms one connection may create per hour (else ``rate-limited``)."""
     lobby_hours: float = 24.0
     """Lobbies untouched for longer than this are deleted from the store."""
+    chat_days: float = 30.0
+    """The chat of a match finished longer ago than this is deleted from the store (its record stays)."""
     host_grace: float = 15.0
     """Seconds a lobby's host may be gone before the host passes to the next connected player."""
     min_timer: int = MIN_TIMER
