@@ -636,7 +636,6 @@ def test_chat_goes_with_a_stale_lobby(tmp_path: Path) -> None:
     assert store.load_chat("OLDLOBBY", 50) == [] and len(store.load_chat("PLAYINGG", 50)) == 1
 
 
-
 def test_the_hubs_tidy_deletes_the_chat_of_matches_finished_chat_days_ago(tmp_path: Path) -> None:
     """The hub's periodic tidy deletes the stored chat of matches finished over ``chat_days`` ago,
     and keeps the chat of a recent match and of a match in play."""
@@ -658,6 +657,7 @@ def test_the_hubs_tidy_deletes_the_chat_of_matches_finished_chat_days_ago(tmp_pa
     assert store.load_chat("LONGAGO1", 50) == []
     assert len(store.load_chat("RECENT22", 50)) == 1 and len(store.load_chat("PLAYING3", 50)) == 1
     store.close()
+
 
 OLD_SCHEMA = """
 CREATE TABLE rooms (code TEXT PRIMARY KEY, settings TEXT NOT NULL, status TEXT NOT NULL, created REAL NOT NULL,
