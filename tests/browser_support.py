@@ -44,6 +44,9 @@ ONE_ADDRESS = {
     "connections_per_address": 10_000,
     "address_creates_per_hour": 10_000,
     "address_lookups_per_minute": 10_000,
+    "address_chat_per_minute": 10_000,
+    "address_chat_burst": 10_000,
+    "address_resync_events": 10**9,
 }
 """Every page of the browser tests comes from 127.0.0.1: the limits per address are lifted (a
 module's pages create, join and resume far more rooms than one household would)."""

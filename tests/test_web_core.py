@@ -387,3 +387,13 @@ def test_the_results_are_closed_by_the_players_reading_them_only() -> None:
     assert room.close_results(0, now=101.0) and not room.close_results(0, now=102.0)
     room.seats[1].auto = True
     assert room.take_back(1) and not room.take_back(1)
+
+
+def test_a_seat_change_made_after_the_store_keeps_what_happened_meanwhile() -> None:
+    """The store writes while the room goes on: a player who left meanwhile stays away."""
+    room = Table()
+    room.seats = table("human", "open", "open")
+    change, _, _ = room.decide_join("Bob", "h", (None, None))
+    room.seats[0].away_since = 55.0  # the host's connection closed while the seats were written
+    room.take(change.writes[0], change)
+    assert (room.seats[0].away_since, room.seats[1].name) == (55.0, "Bob")

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from unokit.web.rooms import FixedSetup, Member
+from unokit.web.chat import SPECTATOR_CHAT_BURST
+from unokit.web.rooms import FixedSetup, Member, ServerSettings
+from unokit.web.storage import ActionRow
 from web_support import Client, RunningServer, captured_logs, fast_settings, play_to_end
 
 
@@ -235,3 +237,163 @@ def test_an_update_that_cannot_be_made_for_one_connection_starves_nobody() -> No
         assert any("could not be made" in record.getMessage() for record in logs)
         ann.close()
         bob.close()
+
+
+def long_finished_match(server: RunningServer, target: int = 5000) -> tuple[str, int]:
+    """A match of four bots to a high target score (some ten thousand events), played in the
+    server's code and stored at once (no message could make one so fast); returns its code and how
+    many events it has."""
+    code, _ = server.create_fixed_room(FixedSetup(7), seats=4, rules={"target_score": target})
+
+    async def play() -> int:
+        room = server.hub.rooms[code]
+        async with room.lock:
+            for seat in room.seats:
+                seat.kind, seat.name = "bot", f"Bot {seat.index}"
+            await room.start_match()
+            game = room.game.clone()
+            rows = []
+            while not game.is_over:
+                seat = game.actor
+                action = room.bot(seat).choose(game.view(seat))
+                game.apply(seat, action)
+                rows.append(ActionRow(code, len(game.history) - 1, seat, game.actions.format(action)))
+            storage = server.hub.storage
+            await server.hub.store.run(storage.append_actions, rows)
+            result = {"winner": game.winner, "scores": list(game.scores), "rounds": game.round, "names": room.names()}
+            await server.hub.store.run(storage.save_result, code, result)
+            room.begin(game)
+            return len(game.events)
+
+    return code, int(server.call(play))
+
+
+def pings(client: Client, seconds: float, every: float = 0.1) -> list[float]:
+    """Send ``ping`` every ``every`` seconds for ``seconds``; the time each took to be answered
+    (``inf``: not answered within a second after the last)."""
+    sent: list[float] = []
+    answered: list[float] = []
+    start = time.monotonic()
+    end = start + seconds
+    while True:
+        now = time.monotonic()
+        if now >= end + 1.0 or (now >= end and len(answered) == len(sent)):
+            break
+        if now < end and now >= start + every * len(sent):
+            client.send(type="ping")
+            sent.append(now)
+        wait = max(0.001, min(start + every * len(sent), end + 1.0) - time.monotonic())
+        try:
+            message = client.recv(wait)
+        except TimeoutError:
+            continue
+        if message["type"] == "pong":
+            answered.append(time.monotonic() - sent[len(answered)])
+    return answered + [float("inf")] * (len(sent) - len(answered))
+
+
+def test_full_resyncs_from_one_address_stall_no_other_client() -> None:
+    """Sixty spectators from one address each ask for a full resync of a long match at their
+    connection's allowed rate: an unrelated client's pings are answered at once all the same (the
+    address's resyncs share one budget); spectators from many addresses share one narration."""
+    defaults = ServerSettings()
+    settings = fast_settings(
+        address_resync_events=defaults.address_resync_events,
+        server_resync_events=defaults.server_resync_events,
+        trusted_proxies=("127.0.0.1",),
+    )
+    with RunningServer(":memory:", settings) as server:
+        code, events = long_finished_match(server)
+        assert events > 10_000
+        crowd = [Client(server.url, {"X-Forwarded-For": "203.0.113.7"}, max_queue=None) for _ in range(60)]
+        for spectator in crowd:
+            spectator.send(type="spectate", code=code, version=events)  # the table as it is: cheap
+            assert spectator.expect("update")["events"] == []
+        pinger = Client(server.url)
+        for spectator in crowd:
+            spectator.send(type="sync", version=0)
+        times = sorted(pings(pinger, 2.5))
+        assert sum(t < float("inf") for t in times) >= 0.8 * len(times), times
+        assert times[len(times) // 2] < 0.25, times
+        outcomes = []
+        for spectator in crowd:
+            outcomes.append(spectator.expect("*", where=lambda m: m["type"] == "error" or bool(m.get("events"))))
+        full = [m for m in outcomes if m["type"] == "update"]
+        assert full and all(len(m["events"]) == events and m["version"] == events for m in full)
+        refused = [m for m in outcomes if m["type"] == "error"]
+        assert refused and all(m["code"] == "rate-limited" for m in refused), refused[:1]
+        assert len(full) * events <= defaults.address_resync_events + events, "one address, one budget"
+        for client in [*crowd, pinger]:
+            client.close()
+
+        strangers = [Client(server.url, {"X-Forwarded-For": f"198.51.100.{n}"}, max_queue=None) for n in range(1, 11)]
+        for stranger in strangers:
+            stranger.send(type="spectate", code=code, version=0)
+        seen = [stranger.expect("update")["events"] for stranger in strangers]
+        assert len(seen[0]) == events and all(got == seen[0] for got in seen)
+        assert server.call(lambda: list(server.hub.rooms[code].narrated)) == [(None, "en")], "narrated once"
+        for stranger in strangers:
+            stranger.close()
+
+
+def test_chat_is_limited_per_address_and_per_room_and_players_keep_their_share() -> None:
+    """Sixty spectators from one address, over two rooms, store no more chat than the address's
+    allowance; sixty spectators from sixty addresses store no more than the room's spectators'
+    share, while a player's chat gets through every time."""
+    defaults = ServerSettings()
+    settings = fast_settings(
+        address_chat_per_minute=defaults.address_chat_per_minute,
+        address_chat_burst=defaults.address_chat_burst,
+        trusted_proxies=("127.0.0.1",),
+    )
+    with RunningServer(":memory:", settings) as server:
+        rooms: list[tuple[str, Client]] = []
+        for number in (1, 2):
+            code, secret = server.create_fixed_room(FixedSetup(number))
+            host = Client(server.url, {"X-Forwarded-For": f"192.0.2.{number}"}, max_queue=None)
+            host.send(type="resume", code=code, secret=secret)
+            host.expect("chat_history")
+            rooms.append((code, host))
+
+        def spectators_chat(crowd: list[Client], codes: list[str], lines: int) -> None:
+            for index, spectator in enumerate(crowd):
+                spectator.send(type="spectate", code=codes[index % len(codes)])
+                spectator.expect("chat_history")
+            for line in range(lines):
+                for index, spectator in enumerate(crowd):
+                    spectator.send(type="chat", text=f"flood {index}.{line}")
+            for spectator in crowd:  # every chat handled, in order, before the pong
+                spectator.send(type="ping")
+                spectator.expect("pong")
+
+        def stored(code: str) -> list[Any]:
+            return list(server.call(lambda: server.hub.storage.load_chat(code, 1000)))
+
+        began = time.monotonic()
+        one_address = [Client(server.url, {"X-Forwarded-For": "203.0.113.7"}, max_queue=None) for _ in range(60)]
+        spectators_chat(one_address, [code for code, _ in rooms], 5)
+        allowance = defaults.address_chat_burst + defaults.address_chat_per_minute * (time.monotonic() - began) / 60
+        kept = sum(len(stored(code)) for code, _ in rooms)
+        assert 0 < kept <= allowance, (kept, allowance)
+        refused = [m for c in one_address for m in c.received if m["type"] == "error"]
+        assert refused and all(m["code"] == "rate-limited" for m in refused)
+
+        code, ann = rooms[0]
+        before = len(stored(code))
+        many = [Client(server.url, {"X-Forwarded-For": f"198.51.100.{n}"}, max_queue=None) for n in range(1, 61)]
+        for spectator in many:
+            spectator.send(type="spectate", code=code)
+        for line in range(5):
+            for spectator in many:
+                spectator.send(type="chat", text=f"crowd {line}")
+            ann.send(type="chat", text=f"still here {line}")
+        for line in range(5):
+            ann.expect("chat", where=lambda m, n=line: m["text"] == f"still here {n}")  # type: ignore[misc]
+        assert not [m for m in ann.received if m["type"] == "error"], "the players' chat gets through"
+        for spectator in many:
+            spectator.send(type="ping")
+            spectator.expect("pong")
+        crowd_lines = [row for row in stored(code)[before:] if row.seat is None]
+        assert len(crowd_lines) <= SPECTATOR_CHAT_BURST, len(crowd_lines)
+        for client in [*one_address, *many, *(host for _, host in rooms)]:
+            client.close()

@@ -13,6 +13,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ import pytest
 from unokit.engine.cards import card_name
 from unokit.engine.deck import stacked_deck
 from unokit.engine.rules import Rules
-from unokit.web.rooms import FixedSetup
+from unokit.web.rooms import FixedSetup, Member, RoomGone
 from unokit.web.timers import CALL_REACTION, CATCH_REACTION, MAX_PAUSE, PAUSE, pause_for, reaction_times
 from web_support import Client, RunningServer, fast_settings, play_to_end
 
@@ -166,3 +167,98 @@ def test_bots_wait_longer_after_a_round_ends_than_after_a_plain_play() -> None:
         assert ends and plain, "a round ended before a bot's turn"
         assert min(ends) >= delay * (1 + PAUSE["round_end"]) * 0.85, ends
         assert sorted(plain)[len(plain) // 2] < delay * (1 + PAUSE["round_end"]) / 2, plain
+
+
+def join_as_the_last_member_leaves(
+    server: RunningServer, jitter: float
+) -> tuple[str, str, Client, Client, dict[str, Any]]:
+    """Ann creates a three-seat room; Bob asks to join while Ann's socket closes ``jitter`` seconds
+    later; Ann comes back.  Returns the code, Ann's secret, both clients once both are in, and the
+    lobby Ann is shown on her return."""
+    ann = Client(server.url)
+    ann.send(type="create", name="Ann", edition="classic", seats=3)
+    welcome = ann.expect("welcome")
+    ann.expect("lobby")
+    code, secret = welcome["code"], welcome["secret"]
+    bob = Client(server.url)
+    bob.send(type="join", code=code, name="Bob")
+    time.sleep(jitter)
+    ann.close()
+    assert bob.expect("welcome")["seat"] == 1
+    ann = Client(server.url)
+    ann.send(type="resume", code=code, secret=secret)
+    return code, secret, ann, bob, ann.expect("lobby")
+
+
+def test_a_join_racing_the_last_members_disconnect_keeps_one_room(tmp_path: Path) -> None:
+    """Whatever the order in which the join and the disconnect are handled, Ann and Bob end up in one
+    room: they see each other, their chat crosses, and the stored seats are the room's (after a
+    restart the match plays on with no open seat)."""
+    db = str(tmp_path / "rooms.sqlite3")
+    rng = random.Random(27)
+    codes: list[tuple[str, str]] = []
+    with RunningServer(db, fast_settings()) as server:
+        for attempt in range(24):
+            jitter = 0.0 if attempt % 2 == 0 else rng.uniform(0.0, 0.004)  # at once: the join waits for the store
+            code, secret, ann, bob, lobby = join_as_the_last_member_leaves(server, jitter)
+            live = server.call(lambda c=code: server.hub.rooms[c])
+            assert len(live.members) == 2, f"try {attempt}: Ann and Bob are not in one room"
+            assert lobby["seats"][1]["kind"] == "human" and not lobby["seats"][1]["away"], f"try {attempt}: {lobby}"
+            ann.send(type="chat", text=f"hello {attempt}")
+            bob.expect("chat", where=lambda m, a=attempt: m["text"] == f"hello {a}", timeout=2)  # type: ignore[misc]
+            ann.send(type="seat", seat=2, bot=True)
+            ann.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
+            ann.send(type="start")
+            ann.expect("update")
+            bob.send(type="leave")
+            bob.expect("left")
+            stored = server.call(lambda c=code: server.hub.storage.load_room(c))
+            kinds = [seat.kind for seat in stored.seats]
+            assert stored.status == "playing" and kinds == ["human", "human", "bot"], (attempt, stored.status, kinds)
+            ann.close()
+            bob.close()
+            codes.append((code, secret))
+    with RunningServer(db, fast_settings(away_seconds=0.05, results_seconds=0)) as server:
+        for code, _ in codes:
+            room = server.hub.rooms[code]
+            assert room.status == "playing" and all(seat.kind != "open" for seat in room.seats), code
+        code, secret = codes[-1]
+        ann = Client(server.url)
+        ann.send(type="resume", code=code, secret=secret)
+        assert not any(seat["kind"] == "open" for seat in ann.expect("update")["seats"])
+        assert play_to_end(ann, random.Random(5), timeout=30)["finished"]
+        ann.close()
+
+
+def test_a_room_put_away_refuses_everything_and_writes_nothing(tmp_path: Path) -> None:
+    """Once a lobby nobody is in is put away, its old object stores nothing and lets nobody in; the
+    room of its code is fetched again from the store, as one new object."""
+    with RunningServer(str(tmp_path / "rooms.sqlite3"), fast_settings()) as server:
+        code, _ = server.create_fixed_room(FixedSetup(5), seats=3)
+        old = server.hub.rooms[code]
+        server.call(old.put_away)
+        assert code not in server.hub.rooms and old.closed
+
+        async def ask_the_old_object() -> int:
+            refused = 0
+            for attempt in (
+                lambda: old.join("Mallory"),
+                lambda: old.set_host(1),
+                lambda: old.attach(Member(lambda message: None), None),
+            ):
+                with pytest.raises(RoomGone):
+                    await attempt()
+                refused += 1
+            with pytest.raises(RoomGone), old.held():
+                pass
+            return refused
+
+        assert server.call(ask_the_old_object) == 3
+        stored = server.hub.storage.load_room(code)
+        assert stored.host == 0 and [seat.kind for seat in stored.seats] == ["human", "open", "open"]
+        bob = Client(server.url)
+        bob.send(type="join", code=code, name="Bob")
+        assert bob.expect("welcome")["seat"] == 1
+        live = server.hub.rooms[code]
+        assert live is not old and [member.seat for member in live.members] == [1]
+        bob.close()

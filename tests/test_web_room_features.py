@@ -4,6 +4,7 @@ the chat, and the storage of it all."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sqlite3
@@ -633,6 +634,29 @@ def test_chat_goes_with_a_stale_lobby(tmp_path: Path) -> None:
     store.start_game("PLAYINGG", {"edition": "classic"})
     assert store.delete_stale_lobbies(now - 50, keep=set()) == 1
     assert store.load_chat("OLDLOBBY", 50) == [] and len(store.load_chat("PLAYINGG", 50)) == 1
+
+
+def test_the_hubs_tidy_deletes_the_chat_of_matches_finished_chat_days_ago(tmp_path: Path) -> None:
+    """The hub's periodic tidy deletes the stored chat of matches finished over ``chat_days`` ago,
+    and keeps the chat of a recent match and of a match in play."""
+    db = str(tmp_path / "chat.sqlite3")
+    store = SqliteStorage(db)
+    now = time.time()
+    for code in ("LONGAGO1", "RECENT22", "PLAYING3"):
+        store.create_room(code, {}, created=now - 100 * 86400)
+        store.append_chat(code, ChatRow(1, 0, "Ann", "gg", now - 100 * 86400))
+        store.start_game(code, {"edition": "classic"})
+    store.save_result("LONGAGO1", {"winner": 0})
+    store.save_result("RECENT22", {"winner": 0})
+    store.close()
+    with contextlib.closing(sqlite3.connect(db)) as raw, raw:  # the first match finished long ago
+        raw.execute("UPDATE results SET finished = ? WHERE code = 'LONGAGO1'", (now - 40 * 86400,))
+    with RunningServer(db, fast_settings(chat_days=30.0)) as server:
+        server.call(lambda: server.hub.delete_stale_lobbies(time.time() - 86400))
+    store = SqliteStorage(db)
+    assert store.load_chat("LONGAGO1", 50) == []
+    assert len(store.load_chat("RECENT22", 50)) == 1 and len(store.load_chat("PLAYING3", 50)) == 1
+    store.close()
 
 
 OLD_SCHEMA = """

@@ -572,3 +572,44 @@ def test_a_lang_message_answers_the_members_own_state_in_its_language_and_nothin
         )
     host.close()
     guest.close()
+
+
+def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_view() -> None:
+    """A full resync's events are narrated once per point of view and language and shared: each
+    player's (and the spectators') equal the engine's events redacted for that receiver, whichever
+    asked first and however many ask."""
+    with RunningServer(":memory:", fast_settings(resync_events=20)) as server:
+        code, secret = server.create_fixed_room(FixedSetup(SEED + 9), seats=3, rules={"target_score": 200})
+
+        async def play() -> None:
+            room = server.hub.rooms[code]
+            async with room.lock:
+                room.seats[1].empty("bot")
+                room.seats[2].empty("bot")
+                await room.start_match()
+                while not room.game.is_over:  # Ann is away: her seat is played here, by the bot
+                    seat = room.game.actor
+                    await room.apply(seat, room.bot(seat).choose(room.game.view(seat)))
+
+        server.call(play)
+        record = server.hub.storage.load_record(code)
+        game = replay(record)
+        names = record["names"]
+        received: dict[int | None, list[list[dict[str, Any]]]] = {0: [], None: []}
+        for viewer in (None, 0, None, 0):  # the spectators' first, then the player's, then each again
+            client = Client(server.url)
+            if viewer is None:
+                client.send(type="spectate", code=code, version=0)
+            else:
+                client.send(type="resume", code=code, secret=secret, version=0)
+            received[viewer].append(client.expect("update")["events"])
+            client.close()
+        for viewer, answers in received.items():
+            redacted = [redact(e, viewer) for e in game.events]
+            narrator = Narrator(names, you=viewer, scoring=game.rules.scoring, edition="classic", codes=False)
+            narrator.learn(game.view(viewer).public)
+            expected = [event_to_dict(e) | {"text": plain(narrator.event(e))} for e in redacted]
+            for events in answers:
+                assert [{k: v for k, v in e.items() if k != "points"} for e in events] == expected
+        hidden = [a for a, b in zip(received[0][0], received[None][0], strict=True) if a.get("cards") != b.get("cards")]
+        assert hidden, "the player's own cards were in their resync, not in the spectators'"

@@ -25,6 +25,10 @@ FAST_CLIENTS = {
     "address_creates_per_hour": 10_000,
     "address_lookups_per_minute": 10_000,
     "connections_per_address": 10_000,
+    "address_chat_per_minute": 10_000,
+    "address_chat_burst": 10_000,
+    "address_resync_events": 10**9,
+    "server_resync_events": 10**9,
 }
 """Limits no scripted client of one address (the tests' 127.0.0.1) reaches."""
 
@@ -126,9 +130,11 @@ class RunningServer:
 class Client:
     """A WebSocket client that records every message it receives."""
 
-    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None, max_queue: int | None = 16) -> None:
+        """``max_queue``: messages received and not yet read past which the socket stops reading (``None``:
+        it reads on, as a browser does)."""
         self.stack = contextlib.ExitStack()
-        opened = connect(url, open_timeout=10, max_size=2**24, additional_headers=headers)
+        opened = connect(url, open_timeout=10, max_size=2**24, additional_headers=headers, max_queue=max_queue)
         self.ws: ClientConnection = self.stack.enter_context(opened)
         self.received: list[dict[str, Any]] = []
         self.pending: list[dict[str, Any]] = []
@@ -159,14 +165,14 @@ class Client:
     def expect(
         self, kind: str, timeout: float = 10.0, where: Callable[[dict[str, Any]], bool] | None = None
     ) -> dict[str, Any]:
-        """Read until a message of ``kind`` (matching ``where``) comes; others are skipped."""
+        """Read until a message of ``kind`` (``*``: any) matching ``where`` comes; others are skipped."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {kind} message within {timeout} s")
             message = self.recv(left)
-            if message["type"] == kind and (where is None or where(message)):
+            if kind in (message["type"], "*") and (where is None or where(message)):
                 return message
 
     def quiet(self, wait: float = 0.3) -> list[dict[str, Any]]:

@@ -33,12 +33,14 @@ from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.rules import OPTIONS, PRESETS, Rules
 from unokit.i18n import LANGUAGES, Translator, catalog, english, is_language, negotiate
 from unokit.web.assets import ClientAssets
-from unokit.web.chat import MAX_CHAT, ChatLimiter, post_chat, post_reaction
+from unokit.web.chat import MAX_CHAT, ChatLimiter, check_room_chat, post_chat, post_reaction
 from unokit.web.guard import (
     AddressGuard,
     AllowedHosts,
     GuardMiddleware,
     RateLimiter,
+    check_chat_budget,
+    check_resync_budget,
     check_room_creation,
     check_room_lookup,
     refuse_room_request,
@@ -63,6 +65,7 @@ from unokit.web.rooms import (
     Member,
     Room,
     RoomError,
+    RoomGone,
     RoomSettings,
     ServerSettings,
     code_tag,
@@ -87,6 +90,9 @@ SECURITY_HEADERS = {
 FLOOD_LIMIT = 200
 """Refused messages within :data:`FLOOD_WINDOW` seconds after which the connection is closed."""
 FLOOD_WINDOW = 10.0
+ROOM_TRIES = 3
+"""Fetches of a room a ``join``, ``resume`` or ``spectate`` makes when the room it fetched was put
+away before it held it."""
 
 
 TERM_PREFIXES = ("colour.", "kind.", "card.")
@@ -428,7 +434,9 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.queued = 0
         """Bytes in :attr:`outbox`."""
-        self.member = Member(self.send, lang=negotiate(websocket.headers.get("accept-language")))
+        self.member = Member(
+            self.send, send_text=self.send_text, lang=negotiate(websocket.headers.get("accept-language"))
+        )
         self.resynced_at = -math.inf
         self.created: collections.deque[float] = collections.deque()
         """When this connection created its rooms in the last hour."""
@@ -444,9 +452,13 @@ class Connection:
         self.closing = False
 
     def send(self, message: dict[str, Any]) -> None:
+        if not self.closing:
+            self.send_text(json.dumps(message, separators=(",", ":")))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already in JSON."""
         if self.closing:
             return
-        text = json.dumps(message, separators=(",", ":"))
         self.queued += len(text)
         if self.queued > self.hub.settings.outbox_bytes:
             log.warning("closing a connection that does not read its messages")
@@ -462,7 +474,7 @@ class Connection:
         self.queued = 0
         self.outbox.put_nowait(None)
 
-    def check_resync(self, room: Room, version: int) -> None:
+    async def check_resync(self, room: Room, version: int) -> None:
         """Refuse a second full resync (many events to send) within ``resync_seconds``."""
         settings = self.hub.settings
         start = version if version <= room.version else 0
@@ -471,6 +483,7 @@ class Connection:
         now = time.monotonic()
         if now - self.resynced_at < settings.resync_seconds:
             raise RoomError("rate-limited", "error.resync", seconds=settings.resync_seconds)
+        await check_resync_budget(self.websocket, room.version - start)
         self.resynced_at = now
 
     async def check_create(self) -> None:
@@ -511,8 +524,9 @@ class Connection:
             message = parse_message(text)
             if message["type"] in ("join", "resume", "spectate"):
                 await check_room_lookup(self.websocket, message["code"])
-                await self.hub.fetch(message["code"])  # brings a stored room back without blocking the loop
-            await self.handle(message)
+                await self.open_room(message)
+            else:
+                await self.handle(message)
         except ProtocolError as exc:
             self.error("malformed", "error.detail", detail=str(exc))
         except RoomError as exc:
@@ -539,7 +553,46 @@ class Connection:
         self.leave()
         await room.attach(self.member, seat, version, claim, secret)
 
-    async def handle(self, message: dict[str, Any]) -> None:
+    async def open_room(self, message: dict[str, Any]) -> None:
+        """``join``, ``resume`` or ``spectate``: the room is fetched (brought back from the store
+        without blocking the loop) and held while the connection joins and enters it, so it is not put
+        away meanwhile; if it was put away before it was held, it is fetched again."""
+        for _ in range(ROOM_TRIES):
+            room = await self.hub.fetch(message["code"])
+            try:
+                with room.held():
+                    await self.handle(message, room)
+                return
+            except RoomGone:
+                continue
+        raise RoomError("server", "error.server")
+
+    async def enter_opened(self, room: Room, message: dict[str, Any]) -> None:
+        """``join``, ``resume`` or ``spectate`` of ``room`` (held by :meth:`open_room`)."""
+        kind = message["type"]
+        moved = moved_message(room)
+        if moved is not None:
+            self.send(moved)  # the room's rematch has begun: its links lead there
+        elif kind == "join":
+            seat, secret, claimed = await room.join(message["name"], message.get("avatar"), message.get("colour"))
+            await self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
+        elif kind == "resume":
+            found = room.seat_of_secret(message["secret"])
+            if found is None:
+                raise RoomError("forbidden", "error.bad_secret")
+            await self.check_resync(room, message.get("version", 0))
+            seat, claimed = found
+            claim = seat if claimed else None
+            await self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
+            if not claimed and ("avatar" in message or "colour" in message):
+                await set_look(room, seat, message.get("avatar"), message.get("colour"))
+        else:
+            await self.check_resync(room, message.get("version", 0))
+            await self.enter(room, None, None, message.get("version", 0))
+
+    async def handle(self, message: dict[str, Any], opened: Room | None = None) -> None:
+        """Handle a checked message (``opened``: the room a ``join``, ``resume`` or ``spectate`` names,
+        held by :meth:`open_room`)."""
         kind = message["type"]
         member = self.member
         if "lang" in message:  # the first message's language, or a ``lang`` message: spoken from now on
@@ -568,36 +621,22 @@ class Connection:
             room, secret = await self.hub.create(settings, message["name"], look=look)
             self.created.append(time.monotonic())
             await self.enter(room, 0, secret)
-        elif kind in ("join", "resume", "spectate") and (moved := moved_message(self.hub.get(message["code"]))):
-            self.send(moved)  # the room's rematch has begun: its links lead there
-        elif kind == "join":
-            room = self.hub.get(message["code"])
-            seat, secret, claimed = await room.join(message["name"], message.get("avatar"), message.get("colour"))
-            await self.enter(room, None if claimed else seat, secret, claim=seat if claimed else None)
-        elif kind == "resume":
-            room = self.hub.get(message["code"])
-            found = room.seat_of_secret(message["secret"])
-            if found is None:
-                raise RoomError("forbidden", "error.bad_secret")
-            self.check_resync(room, message.get("version", 0))
-            seat, claimed = found
-            claim = seat if claimed else None
-            await self.enter(room, None if claimed else seat, message["secret"], message.get("version", 0), claim)
-            if not claimed and ("avatar" in message or "colour" in message):
-                await set_look(room, seat, message.get("avatar"), message.get("colour"))
-        elif kind == "spectate":
-            room = self.hub.get(message["code"])
-            self.check_resync(room, message.get("version", 0))
-            await self.enter(room, None, None, message.get("version", 0))
+        elif kind in ("join", "resume", "spectate"):
+            assert opened is not None, "opened by open_room"
+            await self.enter_opened(opened, message)
         elif kind == "chat":
             room = self.room()
             if not self.chat_limiter.allow():
                 raise RoomError("rate-limited", "error.chat_rate")
+            await check_chat_budget(self.websocket)
+            check_room_chat(room, member)
             await post_chat(room, member, message["text"])
         elif kind == "react":
             room = self.room()
             if not self.chat_limiter.allow():
                 raise RoomError("rate-limited", "error.chat_rate")
+            await check_chat_budget(self.websocket)
+            check_room_chat(room, member)
             await post_reaction(room, member, message["reaction"], message.get("to"))
         elif kind == "look":
             room = self.room()
@@ -641,7 +680,7 @@ class Connection:
             self.send(room.hint(member, message["version"]))
         elif kind == "sync":
             room = self.room()
-            self.check_resync(room, min(message["version"], room.version))
+            await self.check_resync(room, min(message["version"], room.version))
             member.version = min(message["version"], room.version)
             room.send_state(member)
         else:  # pragma: no cover - parse_message knows every type

@@ -1,4 +1,10 @@
-"""The room chat: what a message may hold, how often a connection may send one, and the room's log.
+"""The room chat: what a message may hold, how often a connection, an address and a room may send
+one, and the room's log.
+
+A chat line (or a reaction) is limited per connection (:class:`ChatLimiter`), per client address (all
+its connections together: ``address_chat_per_minute``, :mod:`unokit.web.guard`) and per room
+(:class:`RoomChatLimits`): each seat has its own share, however many connections hold it, and the
+spectators one share together, so spectators never silence the players.
 
 A chat text is trimmed, 1 to :data:`MAX_CHAT` characters, with no control or format
 characters (nor line breaks, lone surrogates, private-use or unassigned characters), the
@@ -15,7 +21,6 @@ ValueError: a chat message cannot hold the character U+000A
 
 from __future__ import annotations
 
-import collections
 import time
 from typing import Any
 
@@ -29,7 +34,16 @@ from unokit.web.core.chat import (
     clean_chat,
     reaction_text,
 )
+from unokit.web.rates import (
+    CHAT_BURST,
+    CHAT_WINDOW,
+    SPECTATOR_CHAT_BURST,
+    SPECTATOR_CHAT_WINDOW,
+    ChatLimiter,
+    RoomChatLimits,
+)
 from unokit.web.rooms import Member, Room
+from unokit.web.settings import RoomError
 
 __all__ = [
     "CHAT_BURST",
@@ -37,18 +51,18 @@ __all__ = [
     "CHAT_WINDOW",
     "MAX_CHAT",
     "REACTIONS",
+    "SPECTATOR_CHAT_BURST",
+    "SPECTATOR_CHAT_WINDOW",
     "SPECTATOR_NAME",
     "ChatLimiter",
+    "RoomChatLimits",
     "chat_history",
     "chat_message",
+    "check_room_chat",
     "clean_chat",
     "post_chat",
     "post_reaction",
 ]
-
-CHAT_BURST = 5
-"""Chat messages a connection may send within :data:`CHAT_WINDOW` seconds."""
-CHAT_WINDOW = 10.0
 
 
 async def post_chat(room: Room, member: Member, text: str, reaction: dict[str, Any] | None = None) -> None:
@@ -67,24 +81,11 @@ async def post_reaction(room: Room, member: Member, reaction: str, to: int | Non
     await post_chat(room, member, text, {"reaction": reaction, "to": to})
 
 
-class ChatLimiter:
-    """At most :data:`CHAT_BURST` chat messages per :data:`CHAT_WINDOW` seconds (per connection).
-
-    >>> limiter = ChatLimiter()
-    >>> [limiter.allow(now=0.0) for _ in range(6)], limiter.allow(now=10.5)
-    ([True, True, True, True, True, False], True)
-    """
-
-    def __init__(self, burst: int = CHAT_BURST, window: float = CHAT_WINDOW) -> None:
-        self.burst = burst
-        self.window = window
-        self.sent: collections.deque[float] = collections.deque()
-
-    def allow(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        while self.sent and now - self.sent[0] >= self.window:
-            self.sent.popleft()
-        if len(self.sent) >= self.burst:
-            return False
-        self.sent.append(now)
-        return True
+def check_room_chat(room: Room, member: Member) -> None:
+    """Refuse (``rate-limited``) a chat message (or reaction) past the room's share for the member's
+    seat, or for the spectators together (:class:`RoomChatLimits`)."""
+    if room.chat_limits.allow(member.seat):
+        return
+    if member.seat is None:
+        raise RoomError("rate-limited", "error.chat_room")
+    raise RoomError("rate-limited", "error.chat_rate")

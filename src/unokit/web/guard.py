@@ -98,6 +98,22 @@ class RateLimiter:
             return True
         return False
 
+    def spend(self, cost: float, now: float | None = None) -> bool:
+        """Take ``cost`` tokens if the bucket holds them (a cost over ``burst``: if it is full, leaving
+        it in debt, so a larger cost waits longer for the next).
+
+        >>> bucket = RateLimiter(rate=10.0, burst=100.0, now=0.0)
+        >>> [bucket.spend(300, 0.0), bucket.spend(1, 10.0), bucket.spend(1, 20.1)]
+        [True, False, True]
+        """
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= min(cost, self.burst):
+            self.tokens -= cost
+            return True
+        return False
+
 
 # ---------------------------------------------------------------- addresses
 
@@ -246,6 +262,15 @@ class AddressLimits(Protocol):
         last :data:`RECENT_CODES` it looked up is free)."""
         ...
 
+    async def allow_chat(self, key: str) -> bool:
+        """Whether ``key``'s connections may send one more chat line or reaction (``address_chat_per_minute``)."""
+        ...
+
+    async def spend_resync(self, key: str, events: int) -> bool:
+        """Whether ``key`` may be sent a full resync of ``events`` events (``address_resync_events`` a
+        minute); if so they are counted."""
+        ...
+
     async def close(self) -> None:
         """Let go of what the limits hold (the server stops)."""
         ...
@@ -261,6 +286,12 @@ class AddressRecord:
         lookups = settings.address_lookups_per_minute
         self.lookups = RateLimiter(lookups / 60.0, lookups)
         self.recent_codes: OrderedDict[str, None] = OrderedDict()
+        resyncs = settings.address_resync_events
+        self.resyncs = RateLimiter(resyncs / 60.0, resyncs)
+        """Events sent by the address's full resyncs (a minute's worth at once)."""
+        chat = settings.address_chat_per_minute
+        self.chat = RateLimiter(chat / 60.0, settings.address_chat_burst)
+        """Chat lines (and reactions) the address's connections send, together."""
 
     def allow_lookup(self, code: str) -> bool:
         """A code among the last :data:`RECENT_CODES` looked up is free; a new one takes a token."""
@@ -310,6 +341,12 @@ class LocalLimits:
 
     async def allow_lookup(self, key: str, code: str) -> bool:
         return self.record(key).allow_lookup(code)
+
+    async def allow_chat(self, key: str) -> bool:
+        return self.record(key).chat.allow()
+
+    async def spend_resync(self, key: str, events: int) -> bool:
+        return self.record(key).resyncs.spend(events)
 
     async def close(self) -> None:
         pass
@@ -449,6 +486,8 @@ class AddressGuard:
         """Connections open per peer address (trusted proxies aside), counted by the server's protocol,
         in each process alone."""
         self.noticed: dict[str, float] = {}
+        self.resyncs = RateLimiter(settings.server_resync_events / 60.0, settings.server_resync_events)
+        """Events sent by the full resyncs of every client together (a minute's worth at once)."""
         public = urlsplit(settings.public_url) if settings.public_url else None
         self.public = (public.netloc, public.scheme.lower() == "https") if public is not None else None
         """The public URL's host and port and whether it is ``https``: the origin of the pages people open."""
@@ -529,6 +568,29 @@ async def check_room_lookup(connection: HTTPConnection, code: str) -> None:
     if not await guard.limits.allow_lookup(client_key(connection), code.strip().upper()):
         guard.notice(f"an address looked up {guard.settings.address_lookups_per_minute} room codes within a minute")
         raise RoomError("rate-limited", "error.address_codes")
+
+
+async def check_resync_budget(connection: HTTPConnection, events: int) -> None:
+    """Refuse (``rate-limited``) a full resync of ``events`` events past this server's
+    ``server_resync_events`` a minute (the process's own CPU), or the address's
+    ``address_resync_events`` (shared by the processes that share the limits)."""
+    guard = _guard(connection)
+    if not guard.resyncs.spend(events):
+        guard.notice(f"clients asked for full resyncs of over {guard.settings.server_resync_events} events a minute")
+        raise RoomError("rate-limited", "error.resync_server")
+    if not await guard.limits.spend_resync(client_key(connection), events):
+        guard.resyncs.tokens += events  # not sent: the server keeps its share
+        limit = guard.settings.address_resync_events
+        guard.notice(f"an address asked for full resyncs of over {limit} events a minute")
+        raise RoomError("rate-limited", "error.resync_address")
+
+
+async def check_chat_budget(connection: HTTPConnection) -> None:
+    """Refuse (``rate-limited``) a chat line past the address's ``address_chat_per_minute``."""
+    guard = _guard(connection)
+    if not await guard.limits.allow_chat(client_key(connection)):
+        guard.notice(f"an address sent over {guard.settings.address_chat_per_minute} chat lines a minute")
+        raise RoomError("rate-limited", "error.chat_address")
 
 
 async def refuse_room_request(request: Request) -> Response | None:

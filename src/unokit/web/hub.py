@@ -321,6 +321,17 @@ class Hub:
             return
         if deleted:
             log.info("deleted %d lobbies untouched for %g hours", deleted, self.settings.lobby_hours)
+        await self.delete_old_chat(time.time() - self.settings.chat_days * 86400)
+
+    async def delete_old_chat(self, before: float) -> None:
+        """Delete from the store the chat of the matches finished before ``before`` (``time.time()``)."""
+        try:
+            deleted = await self.store.run(self.storage.delete_finished_chat, before)
+        except StorageError as exc:
+            log.warning("the chat of finished matches could not be deleted: %s", exc)
+            return
+        if deleted:
+            log.info("deleted %d chat messages of matches finished %g days ago", deleted, self.settings.chat_days)
 
     @property
     def tidy_every(self) -> float:
@@ -338,12 +349,14 @@ class Hub:
         self.expire_lobbies()
         idle_before = time.monotonic() - self.settings.idle_minutes * 60
         for room in list(self.rooms.values()):
-            if not room.members and room.unwatched_since < idle_before and not room.lock.locked():
+            if room.unused() and room.unwatched_since < idle_before and not room.lock.locked():
                 log.info("room %s: put away, nobody connected for %g minutes", room.tag, self.settings.idle_minutes)
                 self.evict(room)
 
     def evict(self, room: Room) -> None:
-        """Forget a room nobody is connected to (it stays in the store, and :meth:`fetch` brings it back)."""
+        """Forget a room nobody is connected to nor on their way in (it stays in the store, and
+        :meth:`fetch` brings it back as a new object), with no change of it under way; the object is
+        closed for good (:class:`~unokit.web.rooms.RoomGone`)."""
         room.close()
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]

@@ -12,6 +12,11 @@ the seats), the copy is written to the store in a worker thread (:mod:`unokit.we
 only then does it become the room's and go out to the members.  A write the store refuses
 changes nothing (the player is told ``store``, the bots try again later).  Each room's changes
 hold its :attr:`Room.lock`, so no two interleave.
+
+A room's code has one live :class:`Room` at a time.  A room nobody is connected to is put away
+(:meth:`Room.put_away`) under its lock, and only while no connection holds it on its way in
+(:meth:`Room.held`); the object put away is closed for good: whatever is asked of it afterwards
+raises :class:`RoomGone` before anything is stored or sent, and the caller fetches the room again.
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -43,6 +49,7 @@ from unokit.web.core.seats import (
 from unokit.web.core.writes import AppendAction, AppendChat, SaveSeats, SetHost, SetMoved, StartGame, Write
 from unokit.web.hints import hint_for, hint_seed
 from unokit.web.messages import asks_words, legal_entry, read_rule_message, view_words
+from unokit.web.rates import RoomChatLimits
 from unokit.web.settings import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -67,6 +74,7 @@ __all__ = [
     "Member",
     "Room",
     "RoomError",
+    "RoomGone",
     "RoomHost",
     "RoomSettings",
     "Seat",
@@ -86,6 +94,14 @@ STORE_RETRY_MAX = 15.0
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class RoomGone(RoomError):
+    """Asked of a room object that was put away (:meth:`Room.put_away`): nothing was done; fetch the
+    room again (:meth:`Hub.fetch <unokit.web.hub.Hub.fetch>`)."""
+
+    def __init__(self) -> None:
+        super().__init__("not-found", "error.not_found")
 
 
 class RoomHost(Protocol):
@@ -121,6 +137,9 @@ class Member:
 
     send: Callable[[dict[str, Any]], None]
     seat: int | None = None
+    send_text: Callable[[str], None] | None = field(default=None, repr=False)
+    """Queues a message already in JSON (a full resync's, made once for every member who sees the
+    match alike: :meth:`Room.send_state`); without it, a full resync is sent through ``send``."""
     room: Room | None = None
     version: int = 0
     """How many of the match's events this connection has been sent."""
@@ -162,10 +181,14 @@ class Room(RoomCore):
         self.tag = code_tag(code)
         """What the log says of the room (never its code, which opens it)."""
         self.closed = False
+        """Put away (or the server stops): this object does nothing more (:class:`RoomGone`)."""
+        self.holds = 0
+        """Connections on their way in (:meth:`held`): the room is not put away meanwhile."""
         self.token = 0
         """Changes with every change of the room: a step scheduled before it is dropped."""
         self.thinking = False
         """A bot of this room is thinking in a worker thread."""
+        self.chat_limits = RoomChatLimits()
         self.lock = asyncio.Lock()
         """Held by each change of the room from its check to its showing: no two interleave."""
         self.stepping = False
@@ -184,6 +207,9 @@ class Room(RoomCore):
 
         self.voice: dict[int, Member] = {}
         """The seats in the voice chat, each with the one connection its signals go to (never stored)."""
+        self.narrated: dict[tuple[int | None, str], tuple[int, str]] = {}
+        """Every event of the match as each point of view (a seat, or the spectators) is told it in
+        a language, in JSON, at the version it was made: shared by the full resyncs until the next event."""
 
     # ------------------------------------------------------------ queries
 
@@ -204,6 +230,32 @@ class Room(RoomCore):
                 found = seat.index, True
         return found
 
+    def unused(self) -> bool:
+        """Nobody is connected to the room, nor on their way in."""
+        return not self.members and not self.holds
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[Room]:
+        """Keep the room from being put away while a connection joins or enters it (entered at once,
+        with no wait between the fetch of the room and the hold)."""
+        if self.closed:
+            raise RoomGone
+        self.holds += 1
+        try:
+            yield self
+        finally:
+            self.holds -= 1
+            if self.unused() and self.status != "playing" and not self.closed:
+                self.hub.spawn(self.put_away())
+
+    async def put_away(self) -> None:
+        """Forget the room if nobody is connected to it nor on their way in, and nothing happens there
+        until someone comes back (not a match in play): under its lock, so no change is under way.
+        It stays in the store, and the next connection fetches it again."""
+        async with self.lock:
+            if not self.closed and self.unused() and self.status != "playing":
+                self.hub.evict(self)
+
     # ------------------------------------------------------------ members
 
     async def attach(
@@ -212,6 +264,8 @@ class Room(RoomCore):
         """Attach a connection (as ``seat``'s player, a spectator, or a late arrival waiting for
         the ``claim``ed seat): it is sent ``welcome`` (with ``secret``, if new), the room, then the chat."""
         async with self.lock:
+            if self.closed:
+                raise RoomGone
             if seat is not None:
                 with contextlib.suppress(RoomError):  # the store refused: the next arrival tries again
                     await self.commit(self.decide_claim_host(seat))
@@ -247,8 +301,8 @@ class Room(RoomCore):
             self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
             self.changed()
-        if self.status != "playing" and not self.members:
-            self.hub.evict(self)  # nothing happens there until someone comes back: it stays in the store
+        if self.status != "playing" and self.unused():
+            self.hub.spawn(self.put_away())  # nothing happens there until someone comes back: it stays in the store
 
     async def rematch_if_ready(self) -> None:
         """Begin the rematch if the players still connected have all voted for it."""
@@ -300,7 +354,12 @@ class Room(RoomCore):
         return await self.written(self.hub.store.run(function, *args, **kwargs))
 
     async def written(self, writing: Awaitable[R]) -> R:
-        """:meth:`write` of a call of the store already made (``writing``)."""
+        """:meth:`write` of a call of the store already made (``writing``).  A room put away writes
+        nothing (:class:`RoomGone`): the live room of its code is another object."""
+        if self.closed:
+            if isinstance(writing, Coroutine):
+                writing.close()
+            raise RoomGone
         try:
             result = await writing
         except StorageError as exc:
@@ -351,7 +410,7 @@ class Room(RoomCore):
                 self.detach(member)
         if change.show:
             self.changed()
-        if change.play is not None and change.play.game.is_over and not self.members:
+        if change.play is not None and change.play.game.is_over and self.unused():
             self.hub.evict(self)  # nobody watches the match it ended
 
     # ------------------------------------------------------------ lobby
@@ -374,6 +433,14 @@ class Room(RoomCore):
         """A seat's rule cards (Wild Jackpot lobby)."""
         async with self.lock:
             await self.commit(self.decide_rule_cards(member.seat, texts))
+
+    async def set_host(self, seat: int | None) -> None:
+        """The host's seat, stored first.  The room's lock is held."""
+        await self.commit(Change([SetHost(seat)], show=False))
+
+    def begin(self, game: Game, now: float | None = None) -> None:
+        """The match (dealt, or replayed from the store) is the room's, from ``now`` (else the clock's now)."""
+        super().begin(game, time.monotonic() if now is None else now)
 
     async def pass_host(self) -> None:
         """The host has been gone ``host_grace`` seconds: the next connected player hosts.  The room's lock is held."""
@@ -498,13 +565,45 @@ class Room(RoomCore):
         self.hub.schedule(self)
 
     def send_state(self, member: Member) -> None:
+        """The room as ``member`` sees it: ``lobby``, or the ``update`` since its version.  A full resync
+        (more than ``resync_events`` events behind) sends every event from the start, narrated and
+        made JSON once for every member of that point of view and language at that version."""
         if self.game is None:
             member.send(self.lobby_message(member))
+        elif self.version - member.version > self.hub.settings.resync_events:
+            message = self.update_message(member, narrate=False)
+            events = self.narrated_events(member.seat, member.lang)
+            if member.send_text is None:
+                member.send(message | {"events": json.loads(events)})
+            else:
+                text = json.dumps(message, separators=(",", ":"))
+                member.send_text(f'{text[:-1]},"events":{events}}}')  # i18n: JSON, not words
         else:
             member.send(self.update_message(member))
 
-    def update_message(self, member: Member) -> dict[str, Any]:
-        """Everything since the member's version, as its seat may see it."""
+    def narrated_events(self, seat: int | None, lang: str) -> str:
+        """Every event of the match as ``seat`` (``None``: a spectator) is told them in ``lang``, in
+        JSON (:attr:`narrated`: made once per version, point of view and language)."""
+        game = self.game
+        assert game is not None
+        key = (seat, lang)
+        found = self.narrated.get(key)
+        if found is not None and found[0] == self.version:
+            return found[1]
+        if any(version != self.version for version, _ in self.narrated.values()):
+            self.narrated.clear()  # the match went on: what was made for an earlier version is dropped
+        view = game.view(seat)
+        narrator = Narrator(
+            self.names(), you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=catalog(lang)
+        )
+        narrator.learn(view.public)
+        text = json.dumps(narrate_events(narrator, view.history, 0), separators=(",", ":"))
+        self.narrated[key] = (self.version, text)
+        return text
+
+    def update_message(self, member: Member, narrate: bool = True) -> dict[str, Any]:
+        """Everything since the member's version, as its seat may see it (without ``narrate``, the
+        message without its ``events``, which :meth:`send_state` adds: every event from the start)."""
         game = self.game
         assert game is not None
         seat = member.seat
@@ -512,17 +611,21 @@ class Room(RoomCore):
         names = self.names()
         t = member.t
         now = time.monotonic()
-        narrator = member.narrator
-        if narrator is None:
-            narrator = member.narrator = Narrator(
-                names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=member.t
-            )
-        narrator.learn(view.public)
         history = view.history
-        events = narrate_events(narrator, history, member.version)
+        events: list[dict[str, Any]] | None = None
+        if narrate:
+            narrator = member.narrator
+            if narrator is None:
+                narrator = member.narrator = Narrator(
+                    names, you=seat, scoring=game.scoring, edition=game.edition.name, codes=False, lang=member.t
+                )
+            narrator.learn(view.public)
+            events = narrate_events(narrator, history, member.version)
+        else:
+            member.narrator = None  # the next update's narrator is told the round it starts in
         member.version = len(history)
         legal = [] if self.reading else [legal_entry(game, view, action, names, t) for action in view.legal_actions]
-        return {
+        message: dict[str, Any] = {
             "type": "update",
             "code": self.code,
             "version": member.version,
@@ -540,6 +643,9 @@ class Room(RoomCore):
             "rematch": self.rematch_message(),
             "claimed_seat": member.claim,
         }
+        if events is None:
+            del message["events"]
+        return message
 
     # ------------------------------------------------------------ automatic play
 
@@ -559,7 +665,7 @@ class Room(RoomCore):
         self.stepping = True
         try:
             async with self.lock:
-                if token == self.token:
+                if token == self.token and not self.closed:
                     await self.automatic_step(kind)
         except RoomError as exc:
             self.automatic_refused(exc)

@@ -88,10 +88,21 @@ class ServerSettings:
     """A ``sync``, ``resume`` or ``spectate`` that sends more events than this is a full resync..."""
     resync_seconds: float = 5.0
     """... and a connection may ask for one every this many seconds (else ``rate-limited``)."""
+    address_resync_events: int = 20_000
+    """Events the full resyncs of one client address may send a minute, all its connections together
+    (else ``rate-limited``; a resync of more takes the whole minute, and the next waits longer)."""
+    server_resync_events: int = 600_000
+    """Events the full resyncs of every client together may send a minute (else ``rate-limited``)."""
+    address_chat_per_minute: int = 30
+    """Chat lines (and reactions) one client address may send a minute, all its connections
+    together, in bursts of up to ``address_chat_burst`` (else ``rate-limited``)."""
+    address_chat_burst: int = 10
     creates_per_hour: int = 5
     """Rooms one connection may create per hour (else ``rate-limited``)."""
     lobby_hours: float = 24.0
     """Lobbies untouched for longer than this are deleted from the store."""
+    chat_days: float = 30.0
+    """The chat of a match finished longer ago than this is deleted from the store (its record stays)."""
     host_grace: float = 15.0
     """Seconds a lobby's host may be gone before the host passes to the next connected player."""
     min_timer: int = MIN_TIMER

@@ -4,8 +4,8 @@ Each limit is one atomic Lua script on keys of the client's address (its /64 net
 by Redis's own clock (``TIME``), so that processes on several machines agree:
 
 - ``{prefix}bucket:{kind}:{address}``: a token bucket (a hash of ``tokens`` and ``stamp``) for the room
-  routes' requests (``request``), room creations (``create``) and code look-ups (``lookup``); it expires
-  once it would be full again;
+  routes' requests (``request``), room creations (``create``), code look-ups (``lookup``), chat lines
+  (``chat``) and the events of full resyncs (``resync``); it expires once it would be full again;
 - ``{prefix}codes:{address}``: the codes the address looked up last (a list), which cost nothing again;
 - ``{prefix}sockets:{address}``: the game sockets it holds open, a count per process (a hash), and
   ``{prefix}processes``: when each process's heartbeat runs out (a sorted set).  A process killed
@@ -56,14 +56,15 @@ local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
 """
 
 _TAKE = """
-local function take(key, rate, burst)
+local function take(key, rate, burst, cost)
+  cost = cost or 1
   local held = redis.call('HMGET', key, 'tokens', 'stamp')
   local tokens = tonumber(held[1]) or burst
   local stamp = tonumber(held[2]) or now
   tokens = math.min(burst, tokens + math.max(0, now - stamp) * rate)
   local taken = 0
-  if tokens >= 1 then
-    tokens = tokens - 1
+  if tokens >= math.min(cost, burst) then
+    tokens = tokens - cost
     taken = 1
   end
   redis.call('HSET', key, 'tokens', string.format('%.6f', tokens), 'stamp', string.format('%.6f', now))
@@ -76,10 +77,12 @@ _BUCKET = (
     _NOW
     + _TAKE
     + """
-return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+return take(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]))
 """
 )
-"""Take a token of the bucket KEYS[1] (ARGV: rate per second, burst): 1, or 0 when it is empty."""
+"""Take ARGV[3] tokens of the bucket KEYS[1] (ARGV: rate per second, burst, cost): 1, or 0 when it
+holds fewer than the cost (a cost over the burst is taken from a full bucket, leaving it in debt, as
+:meth:`unokit.web.guard.RateLimiter.spend`)."""
 
 _LOOKUP = (
     _NOW
@@ -201,9 +204,9 @@ class RedisLimits:
                 log.warning("Redis cannot be reached (%s): each process limits addresses alone meanwhile", exc)
             return None
 
-    async def _take(self, kind: str, address: str, rate: float, burst: float) -> bool | None:
+    async def _take(self, kind: str, address: str, rate: float, burst: float, cost: float = 1) -> bool | None:
         taken = await self._shared(
-            lambda: self._bucket(keys=[self._key(f"bucket:{kind}", address)], args=[rate, burst])
+            lambda: self._bucket(keys=[self._key(f"bucket:{kind}", address)], args=[rate, burst, cost])
         )
         return None if taken is None else bool(taken)
 
@@ -222,6 +225,16 @@ class RedisLimits:
         args: list[str | int | float] = [lookups / 60.0, lookups, code, RECENT_CODES, CODES_MS]
         taken = await self._shared(lambda: self._lookup(keys=keys, args=args))
         return await self.fallback.allow_lookup(key, code) if taken is None else bool(taken)
+
+    async def allow_chat(self, key: str) -> bool:
+        chat = self.settings.address_chat_per_minute
+        taken = await self._take("chat", key, chat / 60.0, self.settings.address_chat_burst)
+        return await self.fallback.allow_chat(key) if taken is None else taken
+
+    async def spend_resync(self, key: str, events: int) -> bool:
+        budget = self.settings.address_resync_events
+        taken = await self._take("resync", key, budget / 60.0, budget, events)
+        return await self.fallback.spend_resync(key, events) if taken is None else taken
 
     async def beat(self) -> None:
         """Tell the other processes that this one is alive (its sockets still count), and correct the

@@ -10,7 +10,7 @@ everyone), never to connections: a shell on another process relays them to its o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from unokit.engine.game import Game
@@ -64,6 +64,11 @@ class Change:
     the chat line for an :class:`~unokit.web.core.writes.AppendChat`."""
     seats: list[Seat] | None = None
     """The seats as they are to be (with what is not stored: who is away, who is played by the bot)."""
+    _: KW_ONLY
+    base: list[Seat] | None = None
+    """The seats as they were when the change was decided: only what the change made differ from them
+    is made to the room's seats, so what happened to a seat meanwhile (a player left while the store
+    wrote) stays (``None``: every difference from the room's seats is made)."""
     play: Play | None = None
     """The action an :class:`~unokit.web.core.writes.AppendAction` stores, made once it is stored."""
     deal: Deal | None = None

@@ -38,7 +38,7 @@ __all__ = [
 MAX_CHAT = 200
 """The longest chat message, in characters (after trimming)."""
 CHAT_HISTORY = 50
-"""Chat messages sent to a member when it joins (``chat_history``)."""
+"""Chat messages sent to a member when it joins (``chat_history``), and kept in memory per room."""
 SPECTATOR_NAME = "Spectator"
 REACTIONS = ("👍", "😂", "😮", "😡", "👏", "🎉", "GG", "UNO!")
 """The quick reactions (``react``): shown as a bubble over the sender's seat, and in the chat."""

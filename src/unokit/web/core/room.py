@@ -165,9 +165,9 @@ class RoomCore:
 
     def seats_changed(self, change: Callable[[list[Seat]], object], **rest: Any) -> Change:
         """``change`` made to copies of the seats (it raises :class:`RoomError` to refuse), stored."""
-        trial = copy_seats(self.seats)
+        base, trial = copy_seats(self.seats), copy_seats(self.seats)
         change(trial)
-        return Change([SaveSeats([seat.row(self.settings.bot) for seat in trial])], trial, **rest)
+        return Change([SaveSeats([seat.row(self.settings.bot) for seat in trial])], trial, base=base, **rest)
 
     def decide_join(self, name: str, secret_hash: str, look: tuple[str | None, str | None]) -> tuple[Change, int, bool]:
         """``join``: a seat of the lobby, or a claim on a bot's seat during a match
@@ -345,14 +345,14 @@ class RoomCore:
             seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
             result=result,
         )
-        return Change([write], seats, Play(trial, action, new, new_round, now))
+        return Change([write], seats, play=Play(trial, action, new, new_round, now))
 
     def take(self, write: Write, change: Change) -> bool:
         """Make a stored write's part of a change (:class:`~unokit.web.core.changes.Change`) the room's;
         whether the seats changed."""
         seats = change.seats
         if isinstance(write, SaveSeats | AppendAction) and seats is not None and seats != self.seats:
-            before = copy_seats(self.seats)
+            before = change.base if change.base is not None else copy_seats(self.seats)
             for seat, new, old in zip(self.seats, seats, before, strict=True):
                 seat.take(new, old)
             changed = True
