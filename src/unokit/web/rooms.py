@@ -1,17 +1,18 @@
-"""Rooms: the lobby, the match, and the automatic steps of bots and away seats.
+"""Rooms: the shell around the room core, with the lobby's and the match's I/O and the automatic steps.
 
-A :class:`Room` holds its settings, seats and, once started, the :class:`~unokit.engine.game.Game`.
-Every rule comes from the game: the room only checks who asks (stale version, not a
-decider) and hands the action to :meth:`Game.apply`.  Each connection attached to a room
-is a :class:`Member`; what a member is sent is built from ``game.view(seat)`` and the
-events redacted for that seat only.  The :class:`~unokit.web.hub.Hub` keeps the rooms,
-stores them, runs their automatic steps and loads the unfinished ones back on start-up.
+A :class:`Room` is a room core (:class:`~unokit.web.core.room.RoomCore`: settings, seats, the match,
+and every rule, without I/O) with what needs I/O: its lock, its connections (each a :class:`Member`),
+its bots, its writes to the store and its automatic steps.  Every rule comes from the game: the core
+only checks who asks (stale version, not a decider) and hands the action to :meth:`Game.apply`; what
+a member is sent is built from ``game.view(seat)`` and the events redacted for that seat only.  The
+:class:`~unokit.web.hub.Hub` (a :class:`RoomHost` to the room) keeps the rooms, stores them, runs
+their automatic steps and loads the unfinished ones back on start-up.
 
-Every change of a room is stored before it is made: it is tried on a copy (of the game, of
-the seats), the copy is written to the store in a worker thread (:mod:`unokit.web.store`), and
-only then does it become the room's and go out to the members.  A write the store refuses
-changes nothing (the player is told ``store``, the bots try again later).  Each room's changes
-hold its :attr:`Room.lock`, so no two interleave.
+Every change of a room is stored before it is made: the core decides it on a copy (of the game, of
+the seats) into a :class:`~unokit.web.core.changes.Change`, :meth:`Room.commit` writes it to the
+store in a worker thread (:mod:`unokit.web.store`), and only then does it become the room's and go
+out to the members.  A write the store refuses changes nothing (the player is told ``store``,
+the bots try again later).  Each room's changes hold its :attr:`Room.lock`, so no two interleave.
 
 A room's code has one live :class:`Room` at a time.  A room nobody is connected to is put away
 (:meth:`Room.put_away`) under its lock, and only while no connection holds it on its way in
