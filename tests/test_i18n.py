@@ -181,6 +181,7 @@ _LITERAL_CALLS = [
     re.compile(r"""\bRuleTextError\(\s*"([a-z0-9_.]+)"\s*[,)]"""),
     re.compile(r"""\.error\(\s*"[a-z-]+",\s*"([a-z0-9_.]+)"\s*[,)]"""),
     re.compile(r"""\brefusal\(\s*request,\s*\d+,\s*"([a-z0-9_.]+)"\s*[,)]"""),
+    re.compile(r"""\bwords="([a-z0-9_]+(?:\.[a-z0-9_]+)+)"\s*[,)]"""),  # a room core's message (Send)
 ]
 _CASED_CALLS = re.compile(r"""\bsay\(\s*"([a-z0-9_.]+)"\s*,""")
 """A narrator's ``say``: the id of a sentence with one message per case (``.you``, ``.other``, maybe ``.other_you``)."""

@@ -216,7 +216,7 @@ class RoomCore:
         check_host(seat, self.host, self.status)
         return self.seats_changed(
             lambda seats: kick_seat(seats, index, self.host),
-            sends=[Send(index, {"type": "removed"}, "room.removed")],
+            sends=[Send(index, {"type": "removed"}, words="room.removed")],
             release=index,
         )
 
