@@ -5,13 +5,16 @@ stopped or killed leaves no worker behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +23,7 @@ from typing import Any
 
 import pytest
 import redis
+from websockets.exceptions import ConnectionClosed
 
 from pg_support import shared_server
 from redis_support import RedisServer, redis_server_fixture
@@ -28,6 +32,8 @@ from web_support import Client
 
 __all__ = ["redis_server_fixture"]
 
+ROOT = Path(__file__).resolve().parent.parent
+CLUSTER_CADDYFILE = ROOT / "deploy" / "Caddyfile.cluster"
 SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
 
 
@@ -123,10 +129,11 @@ class Cluster:
                 self.process.wait()
 
 
-def start_cluster(tmp: Path, redis_url: str, *options: str) -> Cluster:
-    """``unokit serve --workers 2`` on a new PostgreSQL database and ``redis_url``, once it answers."""
+def start_cluster(tmp: Path, redis_url: str, *options: str, db: str | None = None) -> Cluster:
+    """``unokit serve --workers 2`` on ``db`` (a new PostgreSQL database by default) and ``redis_url``,
+    once it answers."""
     log = tmp / f"serve-{time.monotonic_ns()}.log"
-    database = shared_server().new_database()
+    database = db or shared_server().new_database()
     command = [*SERVE, "--workers", "2", "--port", "0", "--db", database, "--redis", redis_url, *options]
     with log.open("w") as stderr:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
@@ -144,6 +151,12 @@ def start_cluster(tmp: Path, redis_url: str, *options: str) -> Cluster:
         except OSError:
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def flushed(server: RedisServer, db: int) -> str:
@@ -216,10 +229,18 @@ def test_a_worker_killed_is_started_again_and_the_port_answers_meanwhile(cluster
 # ---------------------------------------------------------------- stopping
 
 
-def test_sigterm_to_the_parent_stops_every_worker_and_exits_0(redis_server: RedisServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_sigterm_or_ctrl_c_to_the_parent_stops_every_worker_gracefully_and_exits_0(
+    stop: signal.Signals, redis_server: RedisServer, tmp_path: Path
+) -> None:
     cluster = start_cluster(tmp_path, flushed(redis_server, 4))
     workers = cluster.workers()
-    cluster.process.send_signal(signal.SIGTERM)
+    client = Client(cluster.url.replace("http", "ws") + "/ws")
+    cluster.process.send_signal(stop)
+    with pytest.raises(ConnectionClosed) as closed:
+        client.ws.recv(timeout=20)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012, "told to reconnect, not cut off"
+    client.close()
     assert cluster.process.wait(30) == 0
     assert cluster.process.stdout is not None
     assert "http://" not in cluster.process.stdout.read(), "the addresses are printed once, by the parent"
@@ -295,3 +316,92 @@ def test_a_port_already_served_is_refused_not_shared(redis_server: RedisServer) 
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and done.stdout == "", done.stdout
     assert lines == [f"unokit: error: cannot listen on 127.0.0.1:{port}: the port is in use"], done.stderr
+
+
+# ---------------------------------------------------------------- behind Caddy, on two "machines"
+
+
+def test_caddy_spreads_over_two_servers_and_passes_over_one_stopped(redis_server: RedisServer, tmp_path: Path) -> None:
+    """deploy/Caddyfile.cluster run by Caddy in front of two ``--workers 2`` servers sharing one
+    PostgreSQL and one Redis (two machines' servers, here on one): its health checks pass the
+    servers' host guard, both servers take requests, a room is created through it over a WebSocket,
+    and with one server stopped the other answers alone."""
+    caddy = shutil.which("caddy")
+    if caddy is None:
+        pytest.skip("caddy is not installed (apt-get install caddy): the cluster's Caddyfile was not run")
+    redis_url = flushed(redis_server, 7)
+    port = free_port()
+    site = f"http://localhost:{port}"  # the domain: a name, answered for through --public-url
+    database = shared_server().new_database()
+    public = ["--public-url", site, "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "::1"]
+    servers = [start_cluster(tmp_path, redis_url, *public, db=database) for _ in range(2)]
+    environment = {
+        **os.environ,
+        "UNOKIT_DOMAIN": site,
+        "UNOKIT_UPSTREAMS": " ".join(f"127.0.0.1:{server.port}" for server in servers),
+        "HOME": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
+    adapted = subprocess.run(
+        [caddy, "adapt", "--config", str(CLUSTER_CADDYFILE), "--adapter", "caddyfile"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    config = json.loads(adapted.stdout)
+    config["admin"] = {"listen": f"127.0.0.1:{free_port()}"}
+    config_file = tmp_path / "caddy.json"
+    config_file.write_text(json.dumps(config))
+    caddy_log = tmp_path / "caddy.log"
+    with caddy_log.open("w") as stderr:
+        proxy = subprocess.Popen([caddy, "run", "--config", str(config_file)], env=environment, stderr=stderr)
+    clients: list[Client] = []
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if through(f"{site}/healthz") == (200, "ok\n"):
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, caddy_log.read_text()[-3000:]
+            time.sleep(0.2)
+        assert json.loads(through(f"{site}/api/site")[1])["base"] == site, "the Host passed on is the domain's"
+        before = [established(server.port) for server in servers]
+        clients = [Client(f"ws://localhost:{port}/ws") for _ in range(6)]
+        after = [established(server.port) for server in servers]
+        assert all(a >= b + 2 for a, b in zip(after, before, strict=True)), f"sockets spread: {before} {after}"
+        assert create_room(clients[0])["type"] == "welcome"
+        servers[0].stop()
+        assert [through(f"{site}/healthz") for _ in range(20)] == [(200, "ok\n")] * 20, "the other answers alone"
+        logs = "".join(server.log.read_text() for server in servers)
+        assert "Traceback" not in logs and "refused" not in logs, logs
+    finally:
+        for client in clients:
+            client.close()
+        proxy.terminate()
+        proxy.wait(10)
+        for server in servers:
+            server.stop()
+
+
+def through(url: str) -> tuple[int, str]:
+    """The status and text of ``url`` (an error status too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, ""
+
+
+def established(port: int) -> int:
+    """The connections established to local ``port`` (IPv4)."""
+    count = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if int(fields[1].rpartition(":")[2], 16) == port and fields[3] == "01":
+            count += 1
+    return count
