@@ -226,6 +226,45 @@ def test_a_worker_killed_is_started_again_and_the_port_answers_meanwhile(cluster
     assert "Traceback" not in log, log
 
 
+def listening(port: int) -> int:
+    """The sockets listening on local ``port`` (IPv4)."""
+    return sum(
+        1
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+        if int(line.split()[1].rpartition(":")[2], 16) == port and line.split()[3] == "0A"
+    )
+
+
+def test_a_worker_that_keeps_dying_waits_longer_and_leaves_its_connections_to_the_others(cluster: Cluster) -> None:
+    assert listening(cluster.port) == 2, "one socket per worker"
+    before = cluster.workers()
+    first = max(before)
+    (other,) = before - {first}
+    os.kill(first, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while not (restarted := children_of(cluster.process.pid) - {first, other}):
+        assert time.monotonic() < deadline, "the worker was not started again"
+        time.sleep(0.02)
+    (second,) = restarted
+    os.kill(second, signal.SIGKILL)  # dead again within seconds of its start
+    deadline = time.monotonic() + 5
+    while listening(cluster.port) != 1:  # its socket closed while it waits: no connection waits for it
+        assert time.monotonic() < deadline, "the socket of a worker that keeps dying stays open"
+        time.sleep(0.02)
+    assert {cluster.healthz() for _ in range(10)} == {cluster.healthz()}, "the other worker alone answers"
+    log = cluster.log.read_text()
+    delays = [
+        float(re.search(rf"\(pid {pid}\) was killed by SIGKILL; starting it again in ([\d.]+) s", log).group(1))  # type: ignore[union-attr]
+        for pid in (first, second)
+    ]
+    assert delays[1] == 2 * delays[0], f"the delay doubles: {delays}"
+    deadline = time.monotonic() + 30
+    while listening(cluster.port) != 2:
+        assert time.monotonic() < deadline, "restarted, it listens again"
+        time.sleep(0.05)
+    assert cluster.answering_workers() == {"1", "2"}
+
+
 # ---------------------------------------------------------------- stopping
 
 

@@ -11,8 +11,13 @@ same app as ``unokit serve``, inherits its own.  Why:
 - the parent holds the sockets, so the connections queued on a dead worker's socket wait there for
   its restart instead of being reset with its queue, and the port stays this server's while workers
   come and go (port 0 works: the first socket picks it, the others join it);
+- a worker that dies again soon after its restart has its socket closed until its next start, so that
+  the others take its share of the connections meanwhile;
 - before binding, a plain socket is bound to the port and closed: a port already served (by anything,
   a second ``--workers`` server included) is refused, not silently shared.
+
+(Linux spreads connections over such sockets; other systems give them all to one, where this still
+runs, unbalanced.)
 
 The parent supervises: a worker that dies unexpectedly is started again after a delay that doubles
 with each quick death (:data:`RESTART_FIRST` to :data:`RESTART_MOST` seconds, logged); ``SIGINT`` or
@@ -42,6 +47,7 @@ import time
 from dataclasses import dataclass
 from types import FrameType
 
+from unokit.web.server import listening_socket
 from unokit.web.settings import ServerSettings
 
 __all__ = ["WORKER_HEADER", "WorkerSpec", "serve_workers"]
@@ -136,6 +142,8 @@ class Supervisor:
         self.stopping = True
 
     def _start(self, slot: _Slot) -> subprocess.Popen[bytes]:
+        if slot.listener.fileno() == -1:  # closed while it kept dying: it joins the port again
+            slot.listener = listening_socket(self.host, self.port, reuse_port=True)
         fd = slot.listener.fileno()
         spec = WorkerSpec(slot.number, os.getpid(), fd, self.host, self.port, self.db, self.settings)
         process = subprocess.Popen(
@@ -145,8 +153,11 @@ class Supervisor:
             process_group=0,  # Ctrl-C in a terminal reaches the parent alone, which stops the workers
         )
         assert process.stdin is not None
-        process.stdin.write(pickle.dumps(spec))
-        process.stdin.flush()  # left open: its end tells the worker that the parent is gone
+        try:
+            process.stdin.write(pickle.dumps(spec))
+            process.stdin.flush()  # left open: its end tells the worker that the parent is gone
+        except BrokenPipeError:
+            pass  # it died at once: reaped and started again like any other
         slot.process, slot.started = process, time.monotonic()
         return process
 
@@ -164,6 +175,8 @@ class Supervisor:
         log.warning(
             "worker %d (pid %d) %s; starting it again in %g s", slot.number, process.pid, describe_exit(code), delay
         )
+        if slot.quick_deaths > 1 and slot.listener.fileno() != -1:
+            slot.listener.close()  # dying again and again: the others take its connections meanwhile
 
     def run(self) -> None:
         """Supervise until ``SIGINT`` or ``SIGTERM``, then stop every worker."""
@@ -184,6 +197,7 @@ class Supervisor:
                 if slot.process is not None and slot.process.poll() is None:
                     slot.process.kill()
                     slot.process.wait()
+                slot.listener.close()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
@@ -216,7 +230,7 @@ def serve_workers(host: str, port: int, db: str, settings: ServerSettings, worke
     database cannot be opened (the parent opens it once first, which also brings its schema up to
     date before the workers start)."""
     from unokit.web.links import Site
-    from unokit.web.server import ServeError, listening_socket
+    from unokit.web.server import ServeError
     from unokit.web.storage import StorageError, describe_db, open_storage
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s: %(name)s: %(message)s")
