@@ -100,8 +100,9 @@ class WorkerSpec:
 
 @dataclass
 class _Slot:
-    """One worker's place: its process (None while it waits for a restart), when it started, how
-    many times in a row it died quickly, and when it is started again."""
+    """One worker's place: its listening socket (closed while a worker that keeps dying waits), its
+    process (None while it waits for a restart), when it started, how many times in a row it died
+    quickly, and when it is started again."""
 
     number: int
     listener: socket.socket
