@@ -397,3 +397,37 @@ def test_a_seat_change_made_after_the_store_keeps_what_happened_meanwhile() -> N
     room.seats[0].away_since = 55.0  # the host's connection closed while the seats were written
     room.take(change.writes[0], change)
     assert (room.seats[0].away_since, room.seats[1].name) == (55.0, "Bob")
+
+
+def test_a_seats_last_connection_leaving_makes_it_away_and_done_reading() -> None:
+    room = Table(players=2, server=ServerSettings(results_seconds=30.0))
+    room.seats = table("human", "human")
+    room.present = {0, 1}
+    room.begin(Game("classic", 2, seed=4), now=100.0)
+    room.start_reading(now=100.0)
+    room.present = {0}
+    room.depart(1, now=104.0)
+    assert (room.seats[1].away_since, room.reading) == (104.0, {0})
+    room.hand_to_bot(1)
+    room.present = {0, 1}
+    room.arrive(1)
+    assert (room.seats[1].away_since, room.seats[1].auto) == (0.0, False)
+
+
+def test_only_the_players_of_a_finished_match_vote_for_its_rematch() -> None:
+    room = Table(players=2)
+    room.seats = table("human", "bot")
+    room.present = {0}
+    with refused("forbidden", "error.rematch_over"):
+        room.vote(0)
+    game = Game("classic", 2, seed=4)
+    while not game.is_over:
+        game.apply(game.actor, game.legal_actions(game.actor)[0])
+    room.begin(game, now=100.0)
+    for seat in (None, 1):
+        with refused("forbidden", "error.rematch_players"):
+            room.vote(seat)
+    assert not room.rematch_due()
+    assert room.vote(0) and room.rematch_due()
+    room.moved_to = "ABCDEFGH"
+    assert not room.vote(0) and not room.rematch_due()

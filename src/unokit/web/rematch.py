@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from unokit.web.core.rematch import moved_message as moved_to_message
-from unokit.web.core.rematch import rematch_ready, seat_rematch
+from unokit.web.core.rematch import seat_rematch
 from unokit.web.core.writes import SetMoved
 from unokit.web.rooms import Member, Room
 from unokit.web.settings import RoomError, new_secret
@@ -43,14 +43,10 @@ def rematch_status(room: Room) -> dict[str, Any] | None:
 async def vote_rematch(room: Room, member: Member) -> None:
     """A player of the finished match asks for a rematch; it begins once every connected player has."""
     async with room.lock:
-        if room.game is None or not room.game.is_over:
-            raise RoomError("forbidden", "error.rematch_over")
-        if member.seat is None or room.seats[member.seat].kind != "human":
-            raise RoomError("forbidden", "error.rematch_players")
-        if room.moved_to is not None:  # too late: the rematch has begun without this seat
+        if not room.vote(member.seat):  # too late: the rematch has begun without this seat
+            assert room.moved_to is not None
             member.send(moved_to_message(room.moved_to))
             return
-        room.votes.add(member.seat)
         begun = False
         try:
             begun = await check_rematch(room)
@@ -62,8 +58,7 @@ async def vote_rematch(room: Room, member: Member) -> None:
 async def check_rematch(room: Room) -> bool:
     """Begin the rematch if every connected player voted for it (at least one is connected);
     whether it began.  The room's lock is held."""
-    over = room.game is not None and room.game.is_over
-    if not rematch_ready(over, room.moved_to is not None, room.votes, room.connected_humans()):
+    if not room.rematch_due():
         return False
     await start_rematch(room)
     return True

@@ -281,9 +281,7 @@ class Room(RoomCore):
         member.claim = claim
         member.narrator = None
         member.version = version if 0 <= version <= self.version else 0
-        if seat is not None:
-            self.seats[seat].away_since = 0.0
-            self.seats[seat].auto = False
+        self.arrive(seat)
         self.changed()
 
     def detach(self, member: Member) -> None:
@@ -294,10 +292,7 @@ class Room(RoomCore):
         self.leave_voice(member)
         if not self.members:
             self.unwatched_since = time.monotonic()
-        if member.seat is not None and self.is_away(member.seat):
-            self.seats[member.seat].away_since = time.monotonic()
-            if member.seat in self.reading:
-                self.read(member.seat, time.monotonic())
+        self.depart(member.seat, time.monotonic())
         if not self.closed and self.votes:
             self.hub.spawn(self.rematch_if_ready())
         if not self.closed:
@@ -461,7 +456,7 @@ class Room(RoomCore):
                 await self.commit(self.decide_leave(seat))
                 return
             if seat is not None and self.status == "playing":
-                self.seats[seat].auto = True
+                self.hand_to_bot(seat)
             member.send({"type": "left"})
             self.detach(member)
 
@@ -712,7 +707,7 @@ class Room(RoomCore):
             return
         seat = game.actor
         if kind == "timeout":
-            self.seats[seat].auto = True
+            self.hand_to_bot(seat)
         view = game.view(seat)
         if self.settings.bot == "ismcts":
             self.thinking = True

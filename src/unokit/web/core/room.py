@@ -24,7 +24,7 @@ from unokit.engine.rules import Rules
 from unokit.i18n import Translator
 from unokit.web.core.changes import EVERYONE, Change, Deal, Play, Send
 from unokit.web.core.chat import CHAT_HISTORY, chat_message, chat_row
-from unokit.web.core.rematch import rematch_status
+from unokit.web.core.rematch import rematch_ready, rematch_status
 from unokit.web.core.rows import ChatRow
 from unokit.web.core.seats import (
     Seat,
@@ -160,6 +160,44 @@ class RoomCore:
         self.game = game
         self.status = "finished" if game.is_over else "playing"
         self.last_change = self.decision_since = now
+
+    # ------------------------------------------------------------ who is there
+
+    def arrive(self, seat: int | None) -> None:
+        """A connection holds ``seat`` now (``None``: a spectator): it is no longer away, nor played by the bot."""
+        if seat is not None:
+            self.seats[seat].away_since = 0.0
+            self.seats[seat].auto = False
+
+    def depart(self, seat: int | None, now: float) -> None:
+        """A connection of ``seat`` left: if it was the seat's last, the seat is away from ``now`` and
+        done reading the results."""
+        if seat is not None and self.is_away(seat):
+            self.seats[seat].away_since = now
+            if seat in self.reading:
+                self.read(seat, now)
+
+    def hand_to_bot(self, seat: int) -> None:
+        """The room's bot plays ``seat`` from now on, until its player acts (its player left the match,
+        or their turn timed out)."""
+        self.seats[seat].auto = True
+
+    def vote(self, seat: int | None) -> bool:
+        """``rematch``: a player of the finished match votes for it; ``False`` if it already began
+        without them."""
+        if self.game is None or not self.game.is_over:
+            raise RoomError("forbidden", "error.rematch_over")
+        if seat is None or self.seats[seat].kind != "human":
+            raise RoomError("forbidden", "error.rematch_players")
+        if self.moved_to is not None:
+            return False
+        self.votes.add(seat)
+        return True
+
+    def rematch_due(self) -> bool:
+        """Whether the rematch begins now (:func:`~unokit.web.core.rematch.rematch_ready`)."""
+        over = self.game is not None and self.game.is_over
+        return rematch_ready(over, self.moved_to is not None, self.votes, self.connected_humans() if over else [])
 
     # ------------------------------------------------------------ commands: what each asks, not yet made
 
