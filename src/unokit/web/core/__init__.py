@@ -15,5 +15,7 @@ store; the storage imports its rows from here.
 - :mod:`~unokit.web.core.social`: avatars, colours and the voice chat's rules.
 - :mod:`~unokit.web.core.rematch`: who has voted, when the rematch begins and how it is seated.
 - :mod:`~unokit.web.core.writes`: the writes a change asks of the store, as data.
+- :mod:`~unokit.web.core.changes`: a command's outcome (:class:`~unokit.web.core.changes.Change`): the
+  writes, the state they make the room's, the messages addressed to seats, the connections let go.
 - :mod:`~unokit.web.core.room`: a room's state, its queries, its messages and its next step.
 """
