@@ -642,9 +642,8 @@ class GuardMiddleware:
             guard.forward(scope)
         except ForwardedAddressError as exc:
             guard.notice(f"a trusted proxy forwarded no client address ({exc})")
-            await refuse(
-                scope, receive, send, 400, f"400 Bad Request: {exc}; the proxy must forward the client's address\n"
-            )
+            reason = f"400 Bad Request: {exc}; the proxy must forward the client's address\n"  # i18n: to the operator
+            await refuse(scope, receive, send, 400, reason)
             return
         headers = Headers(scope=scope)
         host = headers.get("host")
