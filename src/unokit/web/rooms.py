@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import hmac
 import json
 import logging
@@ -64,7 +65,7 @@ from unokit.web.settings import (
     new_secret,
 )
 from unokit.web.social import BOT_AVATAR, leave_voice
-from unokit.web.storage import ChatRow, SeatRow, StorageError, hash_secret
+from unokit.web.storage import ChatRow, SeatRow, StaleOwner, StorageError, hash_secret
 from unokit.web.timers import DEAL_PAUSE, JUMP_GRACE, pause_for, reaction_times
 
 if TYPE_CHECKING:
@@ -184,6 +185,8 @@ class Member:
     """A late arrival's claimed seat: watched as a spectator until the next round."""
     lang: str = "en"
     """The member's language (:data:`unokit.i18n.LANGUAGES`): every word it is sent is in it."""
+    drop: Callable[[], None] | None = field(default=None, repr=False)
+    """Closes the connection, so that its client reconnects (the room left this process: another owns it)."""
 
     @property
     def t(self) -> Translator:
@@ -268,6 +271,9 @@ class Room:
         made by a bot, and no one plays."""
         self.reading_until = 0.0
         """When play goes on without the players still reading (monotonic clock)."""
+        self.fence: int | None = None
+        """The room's fence in the store while this process owns it among several (:mod:`unokit.web.cluster.owner`):
+        each write carries it, and the store refuses it once another process has taken the room."""
 
         self.voice: dict[int, Member] = {}
         """The seats in the voice chat, each with the one connection its signals go to (never stored)."""
@@ -459,7 +465,10 @@ class Room:
     async def write(self, function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """Store a change before it is made (``function``: a method of the storage); the store's
         refusal raises :class:`RoomError` ``store`` and the change must not be made."""
-        return await self.written(self.hub.store.run(function, *args, **kwargs))
+        call = functools.partial(function, *args, **kwargs)
+        if self.fence is not None:  # the store refuses the write once another process owns the room
+            call = functools.partial(call, fence=self.fence)
+        return await self.written(self.hub.store.run(call))
 
     async def written(self, writing: Awaitable[R]) -> R:
         """:meth:`write` of a call of the store already made (``writing``).  A room put away writes
@@ -470,6 +479,9 @@ class Room:
             raise RoomGone
         try:
             result = await writing
+        except StaleOwner:  # another process owns the room now: this object is done for
+            self.hub.lost(self)
+            raise RoomGone from None
         except StorageError as exc:
             self.refused(exc)
             raise RoomError("store", "error.store_refused") from None
@@ -768,6 +780,7 @@ class Room:
                 trial.actions.format(action),
                 seats=[seat.row(self.settings.bot) for seat in seats] if seats is not None else None,
                 result=result,
+                fence=self.fence,
             )
         )
         self.game = trial
