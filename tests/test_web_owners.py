@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 from websockets.exceptions import ConnectionClosed
 
 from pg_support import free_port, shared_server
@@ -93,13 +94,16 @@ class Server:
 
 
 @contextlib.contextmanager
-def two_servers(tmp_path: Path, redis_url: str, *options: str) -> Iterator[tuple[Server, Server, str]]:
-    """Two servers on a new PostgreSQL database and one Redis; yields them and the database's URL."""
+def two_servers(
+    tmp_path: Path, redis_url: str, *options: str, first: tuple[str, ...] = ()
+) -> Iterator[tuple[Server, Server, str]]:
+    """Two servers on a new PostgreSQL database and one Redis (the first with ``first`` too); yields them
+    and the database's URL."""
     db = shared_server().new_database()
     servers: list[Server] = []
     try:
         for name in ("a", "b"):
-            servers.append(Server(db, redis_url, tmp_path / f"{name}.log", *options))
+            servers.append(Server(db, redis_url, tmp_path / f"{name}.log", *options, *(first if name == "a" else ())))
         yield servers[0], servers[1], db
     finally:
         for server in servers:
@@ -306,3 +310,42 @@ def test_an_owner_paused_past_its_lease_is_refused_by_the_store_and_never_forks_
         back.close()
         again.close()
         history(db, code)  # the stored match replays: one game, no fork
+
+
+def test_a_write_by_an_owner_whose_lease_was_taken_is_refused_by_the_store(tmp_path: Path, redis_url: str) -> None:
+    """The first process believes it owns the room (its lease is long, and not renewed yet) when another
+    takes it: the store refuses its next write, by the fence alone, and it closes the room."""
+    with two_servers(tmp_path, redis_url, first=("--lease-seconds", "60")) as (a, b, db):
+        ann, code, ann_secret = create(a, seats=2)
+        bob = a.client()
+        bob.send(type="join", code=code, name="Bob")
+        bob.expect("welcome")
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "human")
+        ann.send(type="start")
+        players = [ann, bob]
+        updates = [p.expect("update") for p in players]
+        version = updates[0]["version"]
+        with redis.Redis.from_url(redis_url) as client:
+            assert client.delete(f"unokit:lease:{code}") == 1  # as if the lease had run out unseen
+        watcher = b.client()
+        watcher.send(type="spectate", code=code)  # the other process takes the room: a new fence
+        watcher.expect("update")
+        actor = updates[0]["view"]["actor"]
+        update = players[actor].update
+        assert update is not None
+        action = choose(update, random.Random(1))
+        assert action is not None
+        players[actor].send(type="act", action=action, version=version)
+        closed(players[actor], 5)  # refused: the room is closed in the first process, its clients dropped
+        log = a.errors()
+        assert "another process owns it now" in log and "no longer owned by this process" not in log, log
+        assert watcher.quiet(0.3) == [] or all(m.get("version", version) == version for m in watcher.received)
+        at_version = history(db, code)
+        assert max(at_version) == version, "the refused action was not stored"
+        back = resume(a, code, ann_secret if actor == 0 else str(bob.welcome["secret"]))  # type: ignore[index]
+        assert back.update is not None and back.update["version"] == version
+        back.send(type="act", action=action, version=version)  # relayed to the new owner, and played there
+        assert back.expect("update", where=lambda m: m["version"] > version)
+        watcher.expect("update", where=lambda m: m["version"] > version)
+        for client in (back, watcher, *players):
+            client.close()
