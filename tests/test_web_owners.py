@@ -234,7 +234,7 @@ def test_the_owner_killed_mid_game_its_room_plays_on_elsewhere_and_nothing_ackno
     tmp_path: Path, redis_url: str
 ) -> None:
     with two_servers(tmp_path, redis_url, "--away-seconds", "60") as (a, b, db):
-        ann, code, ann_secret = create(a)
+        ann, code, ann_secret = create(a, timer=5)
         bob = b.client()
         bob.send(type="join", code=code, name="Bob")
         bob_secret = bob.expect("welcome")["secret"]
@@ -244,8 +244,9 @@ def test_the_owner_killed_mid_game_its_room_plays_on_elsewhere_and_nothing_ackno
         ann.expect("update")
         bob.expect("update")
         rng = random.Random(3)
-        deadline = time.monotonic() + 1.5
-        while time.monotonic() < deadline:  # both act as fast as the owner answers, until the kill
+        deadline = time.monotonic() + 5
+        while min(len(acknowledged_events(p)) for p in (ann, bob)) < 12:  # both act at once, until the kill
+            assert time.monotonic() < deadline, "the match went on"
             for player in (ann, bob):
                 update = player.update or {}
                 action = None if update.get("finished") else choose_for(update, rng)
@@ -256,7 +257,7 @@ def test_the_owner_killed_mid_game_its_room_plays_on_elsewhere_and_nothing_ackno
         a.kill()
         killed = time.monotonic()
         acknowledged = [acknowledged_events(player) for player in (ann, bob)]  # each as told to its receiver
-        assert min(map(len, acknowledged)) > 10, "the match got some way before the kill"
+        assert not any(p.update and p.update["finished"] for p in (ann, bob)), "killed mid-game"
         # Bob's relayed socket is dropped once the owner is gone; both come back through the other process
         closed(bob, LEASE * 3)
         back = [resume(b, code, secret) for secret in (ann_secret, bob_secret)]
@@ -265,7 +266,10 @@ def test_the_owner_killed_mid_game_its_room_plays_on_elsewhere_and_nothing_ackno
         for client, told in zip(back, acknowledged, strict=True):
             events = client.update["events"] if client.update else []
             assert events[: len(told)] == told, "an acknowledged event was lost or changed"
-        play_together(back, b)  # the bot's seat and both players play on, to the end
+        # the bot plays on, and Bob, connected but idle, has his turns timed out and played for him
+        play_together(back[:1], b)
+        back[1].expect("update", where=lambda m: m["finished"], timeout=10)
+        assert any(m["type"] == "update" and m["seats"][1]["auto"] for m in back[1].received), "the turn timer ran"
         at_version = history(db, code)
         final = at_version[max(at_version)]
         assert final.is_over and len(final.events) >= max(map(len, acknowledged))
@@ -349,3 +353,15 @@ def test_a_write_by_an_owner_whose_lease_was_taken_is_refused_by_the_store(tmp_p
         watcher.expect("update", where=lambda m: m["version"] > version)
         for client in (back, watcher, *players):
             client.close()
+
+
+def test_a_relaying_process_killed_its_clients_are_away_in_the_owners_room(tmp_path: Path, redis_url: str) -> None:
+    with two_servers(tmp_path, redis_url) as (a, b, _):
+        ann, code, _ = create(a)
+        bob = b.client()
+        bob.send(type="join", code=code, name="Bob")
+        bob.expect("welcome")
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "human" and not m["seats"][1]["away"])
+        b.kill()
+        ann.expect("lobby", where=lambda m: m["seats"][1]["away"], timeout=LEASE * 2)
+        ann.close()

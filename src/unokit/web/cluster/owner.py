@@ -217,6 +217,7 @@ class Ownership:
             try:
                 await self.renew()
                 await self.relay.check_owners()
+                await self.relay.check_relayers()
                 if self.ticks % 3 == 0:
                     await self.sweep(time.time() - max(SWEEP_RECENT, 3 * self.lease_seconds))
             except Exception as exc:

@@ -238,6 +238,18 @@ class Relay:
 
     # ------------------------------------------------------------ the owner
 
+    async def check_relayers(self) -> None:
+        """Let go the stand-ins whose relaying process no longer listens (killed): their seats are away."""
+        processes = sorted({stand_in.source.process for stand_in in self.stand_ins.values()})
+        if not processes:
+            return
+        channels = [self.bus.process_channel(process) for process in processes]
+        counts = await asyncio.wait_for(self.owner.client.pubsub_numsub(*channels), 2.0)
+        gone = {process for process, (_, count) in zip(processes, counts, strict=True) if not count}
+        for stand_in in list(self.stand_ins.values()):
+            if stand_in.source.process in gone:
+                stand_in.gone()
+
     def room_message(self, relayed: Relayed) -> None:
         """A message of a client connected to another process, for a room owned here."""
         key = (relayed.process, relayed.member)
