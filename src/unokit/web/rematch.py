@@ -105,7 +105,7 @@ async def start_rematch(room: Room) -> Room:
         await new.start_match()
     room.moved_to = new.code
     try:  # the old room's chat in the new one's store, and the old code leading there
-        await room.hub.store.run(room.hub.storage.set_moved, room.code, new.code, list(room.chat_log), fence=room.fence)
+        await room.hub.store.run(room.hub.storage.set_moved, room.code, new.code, list(room.chat_log))
     except StorageError as exc:  # the rematch has begun all the same: only a reload loses the way
         log.warning("room %s: the rematch could not be stored as its sequel: %s", room.tag, exc)
     for member in list(room.members):
