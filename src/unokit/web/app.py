@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -73,9 +73,6 @@ from unokit.web.rooms import (
 )
 from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
 from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom, open_storage
-
-if TYPE_CHECKING:
-    from unokit.web.cluster.relay import RelayLink
 
 __all__ = ["RateLimiter", "create_app", "options"]
 
@@ -428,6 +425,28 @@ class SecurityHeaders:
 # ---------------------------------------------------------------- WebSocket
 
 
+class Remote(Protocol):
+    """The room a client is in when another process owns it (:class:`unokit.web.cluster.relay.RelayLink`)."""
+
+    def carries(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` goes to the room's owner."""
+        ...
+
+    def forward(self, text: str | bytes) -> None:
+        """Send the client's message to the room's owner."""
+
+    def leave(self) -> None:
+        """The client leaves the room."""
+
+
+class Relaying(Protocol):
+    """This process's relays to the rooms other processes own (:class:`unokit.web.cluster.relay.Relay`)."""
+
+    async def open(self, connection: Connection, message: dict[str, Any], owned: Elsewhere) -> Room | None:
+        """``join``, ``resume`` or ``spectate`` of a room owned elsewhere: relayed there (None), or taken over."""
+        ...
+
+
 class Connection:
     """One WebSocket client: its queue of outgoing messages, rate limit and room membership."""
 
@@ -443,7 +462,7 @@ class Connection:
             lang=negotiate(websocket.headers.get("accept-language")),
             drop=self.close_now,
         )
-        self.remote: RelayLink | None = None
+        self.remote: Remote | None = None
         """The room this client is in when another process owns it: its messages are relayed there."""
         self.resynced_at = -math.inf
         self.created: collections.deque[float] = collections.deque()
@@ -574,8 +593,8 @@ class Connection:
             try:
                 room = await self.hub.fetch(message["code"])
             except Elsewhere as owned:  # relayed to the owner; or taken over, if its lease lapsed meanwhile
-                assert self.hub.cluster is not None
-                taken = await self.hub.cluster.relay.open(self, message, owned)
+                relay: Relaying = self.websocket.app.state.relay
+                taken = await relay.open(self, message, owned)
                 if taken is None:
                     return
                 room = taken
@@ -761,19 +780,21 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        stop_owning: Callable[[], Awaitable[None]] | None = None
         if hub.settings.redis_url is not None and not isinstance(store, SqliteStorage):
             from unokit.web.cluster.owner import Ownership  # rooms owned under leases, clients relayed
 
-            hub.cluster = Ownership.from_settings(hub, app)
-            restored = await hub.cluster.start()
+            hub.cluster = cluster = Ownership.from_settings(hub, app)
+            app.state.relay, stop_owning = cluster.relay, cluster.close
+            restored = await cluster.start()
         else:
             restored = hub.load_all()
         if restored:
             log.info("resumed %d rooms", restored)
         hub.start()
         yield
-        if hub.cluster is not None:
-            await hub.cluster.close()
+        if stop_owning is not None:
+            await stop_owning()
         hub.close()
         hub.store.close()
         await app.state.guard.close()

@@ -18,7 +18,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
@@ -40,10 +40,7 @@ from unokit.web.settings import (
 from unokit.web.storage import ChatRow, Storage, StorageError, StoredRoom, hash_secret
 from unokit.web.store import Store
 
-if TYPE_CHECKING:
-    from unokit.web.cluster.owner import Ownership
-
-__all__ = ["EXPIRY_EVERY", "Elsewhere", "Hub"]
+__all__ = ["EXPIRY_EVERY", "Elsewhere", "Hub", "Ownership"]
 
 log = logging.getLogger("unokit.web")
 
@@ -57,6 +54,21 @@ class Elsewhere(RoomError):
     def __init__(self, code: str, owner: str) -> None:
         super().__init__("not-found", "error.not_found")
         self.code, self.owner = code, owner
+
+
+class Ownership(Protocol):
+    """The rooms this process owns among several (:class:`unokit.web.cluster.owner.Ownership`)."""
+
+    async def created(self, code: str) -> int:
+        """Room ``code``, just stored, taken by this process: its fence."""
+        ...
+
+    async def fetch(self, code: str) -> Room:
+        """Room ``code`` taken by this process, or :class:`Elsewhere`."""
+        ...
+
+    def put_away(self, code: str) -> None:
+        """Room ``code`` is no longer in memory here: its lease is given up."""
 
 
 class Hub:

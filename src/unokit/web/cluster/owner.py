@@ -26,7 +26,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from redis.asyncio import Redis
 from starlette.applications import Starlette
@@ -34,13 +34,10 @@ from starlette.applications import Starlette
 from unokit.web.cluster.leases import Lease, RoomLeases
 from unokit.web.cluster.names import new_process_id, raise_if_cancelled
 from unokit.web.cluster.relay import Relay
-from unokit.web.hub import Elsewhere
+from unokit.web.hub import Elsewhere, Hub
 from unokit.web.rooms import Room
 from unokit.web.settings import RoomError, code_tag
 from unokit.web.storage import StorageError
-
-if TYPE_CHECKING:
-    from unokit.web.hub import Hub
 
 __all__ = ["REDIS_TIMEOUT", "Ownership"]
 
@@ -67,7 +64,7 @@ class Ownership:
         """The leases of the rooms this process owns, by code."""
         self.taking: dict[str, asyncio.Lock] = {}
         """A lock per room being taken, so that two connections asking at once take it once."""
-        self.relay = Relay(self, app)
+        self.relay = Relay(hub, app, self.leases, self.fetch)
         self.bus = self.relay.bus
         self.timer: asyncio.Task[None] | None = None
         self.ticks = 0

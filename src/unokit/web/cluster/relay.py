@@ -22,7 +22,8 @@ import json
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.types import Message
@@ -30,12 +31,10 @@ from starlette.websockets import WebSocket
 
 from unokit.web.app import Connection
 from unokit.web.cluster.bus import Relayed, RoomBus
-from unokit.web.hub import Elsewhere
+from unokit.web.cluster.leases import RoomLeases
+from unokit.web.hub import Elsewhere, Hub
 from unokit.web.rooms import Room
 from unokit.web.settings import RoomError
-
-if TYPE_CHECKING:
-    from unokit.web.cluster.owner import Ownership
 
 __all__ = ["LOCAL", "Relay", "RelayLink", "StandIn"]
 
@@ -102,7 +101,7 @@ class StandIn(Connection):
             "client": (client, 0),
             "app": relay.app,
         }
-        super().__init__(WebSocket(scope, _nothing, _nowhere), relay.owner.hub)
+        super().__init__(WebSocket(scope, _nothing, _nowhere), relay.hub)
         self.relay = relay
         self.source = source
         self.key = (source.process, source.member)
@@ -153,10 +152,14 @@ class Relay:
     """A process's relays: the clients connected here in rooms owned elsewhere (:attr:`links`), and the
     stand-ins of clients connected elsewhere in the rooms owned here (:attr:`stand_ins`)."""
 
-    def __init__(self, owner: Ownership, app: Starlette) -> None:
-        self.owner = owner
+    def __init__(self, hub: Hub, app: Starlette, leases: RoomLeases, take: Callable[[str], Awaitable[Room]]) -> None:
+        self.hub = hub
         self.app = app
-        self.bus = RoomBus(owner.client, owner.process, self.answered, owner.leases.prefix)
+        self.leases = leases
+        self.client = leases.client
+        self.take = take
+        """Takes a room whose owner is gone (:meth:`unokit.web.cluster.owner.Ownership.fetch`)."""
+        self.bus = RoomBus(leases.client, leases.process, self.answered, leases.prefix)
         self.links: dict[str, RelayLink] = {}
         self.stand_ins: dict[tuple[str, str], StandIn] = {}
 
@@ -169,8 +172,9 @@ class Relay:
             connection.close_now()
             return None
         connection.leave()
-        deadline = time.monotonic() + self.owner.lease_seconds * 1.5 + 2.0
-        pause = min(0.25, self.owner.lease_seconds / 4)
+        lease_seconds = self.leases.lease_ms / 1000
+        deadline = time.monotonic() + lease_seconds * 1.5 + 2.0
+        pause = min(0.25, lease_seconds / 4)
         headers = connection.websocket.headers
         client = connection.websocket.client
         opening = {
@@ -194,7 +198,7 @@ class Relay:
                     raise RoomError("server", "error.server")
                 await asyncio.sleep(pause)
                 try:
-                    return await self.owner.fetch(owned.code)
+                    return await self.take(owned.code)
                 except Elsewhere as again:
                     if again.owner != owned.owner:  # another process took it: relay there
                         owned = again
@@ -225,9 +229,7 @@ class Relay:
         codes = sorted({link.code for link in self.links.values()})
         if not codes:
             return
-        values = await asyncio.wait_for(
-            self.owner.client.mget([self.owner.leases.lease_key(code) for code in codes]), 2.0
-        )
+        values = await asyncio.wait_for(self.client.mget([self.leases.lease_key(code) for code in codes]), 2.0)
         now = {
             code: value.decode() if isinstance(value, bytes) else value
             for code, value in zip(codes, values, strict=True)
@@ -244,7 +246,7 @@ class Relay:
         if not processes:
             return
         channels = [self.bus.process_channel(process) for process in processes]
-        counts = await asyncio.wait_for(self.owner.client.pubsub_numsub(*channels), 2.0)
+        counts = await asyncio.wait_for(self.client.pubsub_numsub(*channels), 2.0)
         gone = {process for process, (_, count) in zip(processes, counts, strict=True) if not count}
         for stand_in in list(self.stand_ins.values()):
             if stand_in.source.process in gone:
