@@ -62,8 +62,8 @@ class Ownership:
         self.leases = RoomLeases(client, process, lease_ms, prefix)
         self.held: dict[str, Lease] = {}
         """The leases of the rooms this process owns, by code."""
-        self.taking: dict[str, asyncio.Lock] = {}
-        """A lock per room being taken, so that two connections asking at once take it once."""
+        self.taking: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        """A lock per room being taken and how many wait for it, so that two connections asking at once take it once."""
         self.relay = Relay(hub, app, self.leases, self.fetch)
         self.bus = self.relay.bus
         self.timer: asyncio.Task[None] | None = None
@@ -112,7 +112,8 @@ class Ownership:
     async def fetch(self, code: str) -> Room:
         """Room ``code`` taken by this process (its lease, its fence, rebuilt from the store), or
         :class:`~unokit.web.hub.Elsewhere` if another process owns it; ``not-found`` if there is none."""
-        lock = self.taking.setdefault(code, asyncio.Lock())
+        lock, waiting = self.taking.setdefault(code, (asyncio.Lock(), [0]))
+        waiting[0] += 1
         try:
             async with lock:
                 room = self.hub.rooms.get(code)
@@ -129,7 +130,8 @@ class Ownership:
                     raise Elsewhere(code, owner.value if owner is not None else "")
                 return await self.take(lease)
         finally:
-            if not lock.locked() and self.taking.get(code) is lock:
+            waiting[0] -= 1
+            if not waiting[0]:
                 del self.taking[code]
 
     async def take(self, lease: Lease) -> Room:
@@ -187,8 +189,9 @@ class Ownership:
 
     async def _release(self, lease: Lease) -> None:
         try:
-            await self.bus.disown(lease.code)
             if lease.code not in self.held:  # not taken again meanwhile
+                await self.bus.disown(lease.code)
+            if lease.code not in self.held:
                 await asyncio.wait_for(self.leases.release(lease), REDIS_TIMEOUT)
         except Exception as exc:  # it runs out by itself
             raise_if_cancelled(exc)
