@@ -295,11 +295,18 @@ def test_an_owner_paused_past_its_lease_is_refused_by_the_store_and_never_forks_
         ann.expect("update")
         ann.quiet(0.3)
         before = acknowledged_events(ann)
-        a.process.send_signal(signal.SIGSTOP)
-        try:
-            time.sleep(LEASE * 3)  # the lease runs out; the other process's sweep takes the room, its bots play on
-        finally:
-            a.process.send_signal(signal.SIGCONT)
+        with redis.Redis.from_url(redis_url) as client:
+            held = client.get(f"unokit:lease:{code}")
+            assert held is not None
+            a.process.send_signal(signal.SIGSTOP)
+            try:  # the lease runs out; the other process's sweep takes the room, and plays on there
+                deadline = time.monotonic() + LEASE * 6
+                while client.get(f"unokit:lease:{code}") in (None, held):
+                    assert time.monotonic() < deadline, "the other process did not take the room"
+                    time.sleep(0.05)
+                time.sleep(1.0)  # the bots play the seat of Ann, away there
+            finally:
+                a.process.send_signal(signal.SIGCONT)
         # woken, the old owner finds the room gone from it: its socket is closed, nothing more is played there
         closed(ann, LEASE * 3)
         log = a.errors()
