@@ -15,10 +15,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# The extras installed: the web extra alone by default; web,cluster for several server processes with
+# PostgreSQL and Redis (deploy/compose.cluster.yaml).
+ARG UNOKIT_EXTRAS=web
+
 WORKDIR /build
 COPY pyproject.toml README.md ./
 COPY src ./src
-RUN pip install --no-compile ".[web]" \
+RUN pip install --no-compile ".[${UNOKIT_EXTRAS}]" \
     && rm -rf /build \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin unokit \
     && mkdir -p /data \

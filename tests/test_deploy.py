@@ -19,16 +19,23 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.parse
 import urllib.request
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from unokit.cli import build_parser
+from unokit.web.storage import is_postgres
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
 CADDYFILE = ROOT / "deploy" / "Caddyfile"
 COMPOSE = (ROOT / "deploy" / "compose.yaml").read_text(encoding="utf-8")
+CLUSTER_CADDYFILE = ROOT / "deploy" / "Caddyfile.cluster"
+CLUSTER_COMPOSE = (ROOT / "deploy" / "compose.cluster.yaml").read_text(encoding="utf-8")
 
 
 def instructions(dockerfile: str) -> list[tuple[str, str]]:
@@ -63,7 +70,8 @@ def test_the_image_is_slim_and_installs_the_web_extra_only() -> None:
     pip = [shlex.split(command) for command in commands if command.startswith("pip install")]
     assert len(pip) == 1
     targets = [argument for argument in pip[0][2:] if not argument.startswith("-")]
-    assert targets == [".[web]"], "the web extra, nothing else (no tests, no tools)"
+    assert targets == [".[${UNOKIT_EXTRAS}]"], "the extras named, nothing else (no tests, no tools)"
+    assert ("ARG", "UNOKIT_EXTRAS=web") in steps, "the web extra alone by default"
     copied = [rest for keyword, rest in steps if keyword == "COPY"]
     assert all(not re.search(r"\btests\b|\bbench\b|^\.\s", rest) for rest in copied), copied
 
@@ -136,16 +144,15 @@ def test_compose_publishes_caddy_alone_and_trusts_its_network() -> None:
     assert re.search(r"- unokit-data:/data", unokit), "the rooms outlive the container"
 
 
-def test_the_caddyfile_proxies_the_domain_with_https() -> None:
-    text = CADDYFILE.read_text(encoding="utf-8")
-    assert re.search(r"^\{\$UNOKIT_DOMAIN\} \{\n\treverse_proxy unokit:8000\n\}", text, re.M)
-    assert "encode" not in re.sub(r"#.*", "", text), "the JSON API is never compressed"
+def caddy_config(caddyfile: Path, **environment: str) -> dict[str, Any]:
+    """``caddyfile`` validated (``caddy validate``) and adapted to Caddy's JSON in ``environment``;
+    the test is skipped, saying so, where Caddy is not installed."""
     caddy = shutil.which("caddy")
     if caddy is None:
-        pytest.skip("caddy is not installed (apt-get install caddy): the Caddyfile was not validated by Caddy")
-    env = {**os.environ, "UNOKIT_DOMAIN": "uno.example", "HOME": str(ROOT / "test-artifacts" / "caddy-home")}
+        pytest.skip(f"caddy is not installed (apt-get install caddy): {caddyfile.name} was not validated by Caddy")
+    env = {**os.environ, **environment, "HOME": str(ROOT / "test-artifacts" / "caddy-home")}
     checked = subprocess.run(
-        [caddy, "validate", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        [caddy, "validate", "--config", str(caddyfile), "--adapter", "caddyfile"],
         env=env,
         capture_output=True,
         text=True,
@@ -154,14 +161,22 @@ def test_the_caddyfile_proxies_the_domain_with_https() -> None:
     )
     assert checked.returncode == 0 and "Valid configuration" in checked.stdout + checked.stderr, checked.stderr
     adapted = subprocess.run(
-        [caddy, "adapt", "--config", str(CADDYFILE), "--adapter", "caddyfile"],
+        [caddy, "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
         env=env,
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
     )
-    config = json.loads(adapted.stdout)
+    config: dict[str, Any] = json.loads(adapted.stdout)
+    return config
+
+
+def test_the_caddyfile_proxies_the_domain_with_https() -> None:
+    text = CADDYFILE.read_text(encoding="utf-8")
+    assert re.search(r"^\{\$UNOKIT_DOMAIN\} \{\n\treverse_proxy unokit:8000\n\}", text, re.M)
+    assert "encode" not in re.sub(r"#.*", "", text), "the JSON API is never compressed"
+    config = caddy_config(CADDYFILE, UNOKIT_DOMAIN="uno.example")
     server = next(iter(config["apps"]["http"]["servers"].values()))
     assert server["listen"] == [":443"], "served with HTTPS (Caddy redirects HTTP to it)"
     route = server["routes"][0]
@@ -169,6 +184,94 @@ def test_the_caddyfile_proxies_the_domain_with_https() -> None:
     handlers = json.dumps(route["handle"])
     assert '"handler": "reverse_proxy"' in handlers and '"dial": "unokit:8000"' in handlers
     assert "automatic_https" not in json.dumps(server), "automatic HTTPS left on"
+
+
+# ---------------------------------------------------------------- several processes
+
+
+def compose_services(text: str) -> dict[str, str]:
+    """A compose file's services: name to its block of lines."""
+    services = re.search(r"^services:\n(.*?)^\S", text, re.S | re.M)
+    assert services is not None
+    return dict(re.findall(r"^  (\w+):\n((?:    .*\n|\n)*)", services.group(1), re.M))
+
+
+def interpolated(text: str, **environment: str) -> str:
+    """``text`` with compose's ``${NAME}``, ``${NAME:-default}`` and ``${NAME:?error}`` replaced from
+    ``environment`` (an unset ``:?`` variable fails, as compose does)."""
+
+    def value(found: re.Match[str]) -> str:
+        name, kind, rest = found.group(1), found.group(2) or "", found.group(3) or ""
+        if name in environment:
+            return environment[name]
+        assert kind != ":?", f"compose refuses to start without {name}: {rest}"
+        return rest
+
+    return re.sub(r"\$\{(\w+)(:-|:\?)?([^}]*)\}", value, text)
+
+
+def test_the_cluster_compose_runs_workers_on_postgresql_and_redis_behind_caddy_alone() -> None:
+    blocks = compose_services(CLUSTER_COMPOSE)
+    assert set(blocks) == {"postgres", "redis", "unokit", "caddy"}
+    assert all("ports:" not in blocks[name] for name in ("postgres", "redis", "unokit")), "only Caddy is reached"
+    caddy, unokit = blocks["caddy"], blocks["unokit"]
+    assert re.search(r'"443:443"', caddy) and re.search(r'"80:80"', caddy)
+    assert "./Caddyfile.cluster:/etc/caddy/Caddyfile" in caddy
+    assert re.search(r"UNOKIT_UPSTREAMS: \$\{UNOKIT_UPSTREAMS:-unokit:8000\}", caddy)
+    assert re.search(r"unokit:\n\s+condition: service_healthy", caddy), "Caddy waits for the game's health check"
+    for service in ("postgres", "redis"):
+        assert "healthcheck:" in blocks[service]
+        assert re.search(rf"{service}:\n\s+condition: service_healthy", unokit), f"the game waits for {service}"
+        assert re.search(r"networks:\n\s+- backend\n", blocks[service]), f"{service} is on the internal network"
+    assert re.search(r"^  backend:\n    internal: true", CLUSTER_COMPOSE, re.M), "nothing outside reaches the data"
+    assert re.search(r"- postgres-data:/var/lib/postgresql/data", blocks["postgres"]), "the rooms outlive it"
+    assert re.search(r"UNOKIT_EXTRAS: web,cluster", unokit), "the image with PostgreSQL's and Redis's clients"
+    password = re.search(r"PGPASSWORD: \$\{UNOKIT_DB_PASSWORD:\?", unokit)
+    assert password and "POSTGRES_PASSWORD: ${UNOKIT_DB_PASSWORD:?" in blocks["postgres"]
+
+
+def test_the_cluster_composes_command_is_one_unokit_accepts() -> None:
+    """The game's command, with the variables compose fills in, parsed by ``unokit serve`` itself."""
+    unokit = compose_services(CLUSTER_COMPOSE)["unokit"]
+    folded = re.search(r"command: >-\n((?:      .*\n)+)", unokit)
+    assert folded is not None
+    command = " ".join(line.strip() for line in folded.group(1).splitlines())
+    with pytest.raises(AssertionError, match="UNOKIT_DOMAIN"):
+        interpolated(command)
+    argv = shlex.split(interpolated(command, UNOKIT_DOMAIN="uno.example"))
+    assert argv[:2] == ["unokit", "serve"]
+    args = build_parser().parse_args(argv[1:])
+    assert args.workers == 4 and (args.host, args.port) == ("0.0.0.0", 8000)
+    assert is_postgres(args.db) and "@postgres:5432/" in args.db
+    assert urllib.parse.urlsplit(args.db).password is None, "the password comes from PGPASSWORD, not the command"
+    assert args.redis == "redis://redis:6379/0"
+    assert args.public_url == "https://uno.example"
+    subnet = re.search(r"- subnet: (\S+)", CLUSTER_COMPOSE)
+    assert subnet and args.trusted_proxy == [subnet.group(1)], "the proxy's network is the one trusted"
+    assert args.allowed_host == ["unokit:8000"], "Caddy's health checks ask by the service's name"
+    workers = shlex.split(interpolated(command, UNOKIT_DOMAIN="uno.example", UNOKIT_WORKERS="8"))
+    assert build_parser().parse_args(workers[1:]).workers == 8
+
+
+def test_the_cluster_caddyfile_spreads_over_the_upstreams_with_health_checks() -> None:
+    text = CLUSTER_CADDYFILE.read_text(encoding="utf-8")
+    assert "encode" not in re.sub(r"#.*", "", text), "the JSON API is never compressed"
+    assert not re.search(r"lb_policy (cookie|ip_hash|client_ip_hash|header)", text), "no sticky sessions"
+    for upstreams, dials in (
+        (None, ["unokit:8000"]),
+        ("10.0.0.11:8000 10.0.0.12:8000", ["10.0.0.11:8000", "10.0.0.12:8000"]),
+    ):
+        environment = {"UNOKIT_DOMAIN": "uno.example"} | ({"UNOKIT_UPSTREAMS": upstreams} if upstreams else {})
+        config = caddy_config(CLUSTER_CADDYFILE, **environment)
+        server = next(iter(config["apps"]["http"]["servers"].values()))
+        assert server["listen"] == [":443"], "served with HTTPS"
+        route = server["routes"][0]
+        assert route["match"] == [{"host": ["uno.example"]}]
+        proxy = next(h for h in route["handle"][0]["routes"][0]["handle"] if h["handler"] == "reverse_proxy")
+        assert [upstream["dial"] for upstream in proxy["upstreams"]] == dials
+        assert proxy["load_balancing"]["selection_policy"] == {"policy": "least_conn"}
+        assert proxy["load_balancing"]["try_duration"] > 0, "a server that refuses is passed over"
+        assert proxy["health_checks"]["active"]["uri"] == "/healthz"
 
 
 # ---------------------------------------------------------------- the image, built and run

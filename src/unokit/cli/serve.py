@@ -108,6 +108,14 @@ def add_parser(commands: Commands) -> None:
         "long after (default 10)",
     )
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on this machine, sharing its port (default 1); more than one needs a PostgreSQL "
+        "--db and --redis, which they share",
+    )
+    parser.add_argument(
         "--ice-server",
         action="append",
         default=[],
@@ -116,6 +124,10 @@ def add_parser(commands: Commands) -> None:
         'a JSON object such as {"urls": "turn:HOST:3478", "username": "u", "credential": "p"} (repeatable; '
         "by default none, which reaches players on one network)",
     )
+
+
+MOST_WORKERS = 256
+"""The most server processes ``--workers`` starts."""
 
 
 def ice_server(text: str) -> dict[str, Any]:
@@ -157,6 +169,19 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         if not 1 <= value <= 1_000_000:
             raise UsageError(f"{option} must be from 1 to 1000000, not {value}")
     from unokit.web.storage import POSTGRES_EXTRA, is_postgres
+
+    if not 1 <= args.workers <= MOST_WORKERS:
+        raise UsageError(f"--workers must be from 1 to {MOST_WORKERS}, not {args.workers}")
+    if args.workers > 1 and not is_postgres(args.db):
+        raise UsageError(
+            f"--workers {args.workers} needs a PostgreSQL --db (postgresql://…): an SQLite file is used by one "
+            "server process at a time"
+        )
+    if args.workers > 1 and args.redis is None:
+        raise UsageError(
+            f"--workers {args.workers} needs --redis: the processes keep the limits per address and the rooms' "
+            "owners there"
+        )
 
     if is_postgres(args.db):
         try:
@@ -212,7 +237,12 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         lease_seconds=args.lease_seconds,
     )
     try:
-        serve(args.host, args.port, args.db, settings)
+        if args.workers > 1:
+            from unokit.web.workers import serve_workers
+
+            serve_workers(args.host, args.port, args.db, settings, args.workers)
+        else:
+            serve(args.host, args.port, args.db, settings)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     return 0

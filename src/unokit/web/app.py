@@ -232,8 +232,13 @@ async def api_site(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    """For health checks: the server answers (nothing is read or written)."""
-    return PlainTextResponse("ok\n", headers={"cache-control": "no-store"})
+    """For health checks: the server answers (nothing is read or written); one of several worker
+    processes (``unokit serve --workers``) names itself in ``X-Unokit-Worker``."""
+    headers = {"cache-control": "no-store"}
+    worker = getattr(request.app.state, "worker", None)
+    if worker is not None:
+        headers["x-unokit-worker"] = str(worker)
+    return PlainTextResponse("ok\n", headers=headers)
 
 
 async def _refused_for_rate(request: Request) -> Response | None:

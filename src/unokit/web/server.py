@@ -178,8 +178,9 @@ def make_config(
     )
 
 
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket bound to ``host``:``port``, for the server to listen on.
+def listening_socket(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A TCP socket bound to ``host``:``port``, for the server to listen on (``reuse_port``: one of
+    several on that port, ``SO_REUSEPORT``, among which the system spreads the connections).
 
     Its protocol is named (``IPPROTO_TCP``, not the default 0): asyncio turns Nagle's algorithm
     off (``TCP_NODELAY``) only on connections accepted from such a socket.  Left on, every
@@ -194,6 +195,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         listener.bind((host, port))
         listener.listen(LISTEN_BACKLOG)  # connections wait from now on, while the app starts
