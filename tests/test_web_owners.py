@@ -188,7 +188,15 @@ def test_players_on_two_processes_play_one_room_each_seeing_only_their_hand(tmp_
                         assert event["seat"] == viewer or shared, f"{viewer} was shown the cards of {event}"
                 checked += 1
         assert checked > 20
-        for client in (ann, bob, watcher):
+        for client in (ann, bob):  # a rematch voted on both processes: each follows it to the new room
+            client.send(type="rematch")
+        moved = [client.expect("moved") for client in (ann, bob)]
+        assert moved[0]["code"] == moved[1]["code"] != code and moved[1]["seat"] == 1
+        again = b.client()
+        again.send(type="resume", code=moved[1]["code"], secret=moved[1]["secret"])
+        assert again.expect("welcome")["seat"] == 1
+        assert again.expect("update")["version"] >= 0
+        for client in (ann, bob, watcher, again):
             client.close()
 
 
