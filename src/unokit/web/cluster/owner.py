@@ -64,7 +64,7 @@ class Ownership:
         """The leases of the rooms this process owns, by code."""
         self.taking: dict[str, tuple[asyncio.Lock, list[int]]] = {}
         """A lock per room being taken and how many wait for it, so that two connections asking at once take it once."""
-        self.relay = Relay(hub, app, self.leases, self.fetch)
+        self.relay = Relay(hub, app, self.leases, self.fetch, self.owns)
         self.bus = self.relay.bus
         self.timer: asyncio.Task[None] | None = None
         self.ticks = 0
@@ -175,6 +175,11 @@ class Ownership:
         except StorageError as exc:
             log.warning("a room could not be read from the store: %s", exc)
             raise RoomError("store", "error.store_read") from None
+
+    def owns(self, code: str) -> bool:
+        """Whether this process holds room ``code``'s lease, by its own clock."""
+        lease = self.held.get(code)
+        return lease is not None and lease.valid()
 
     # ------------------------------------------------------------ letting rooms go
 

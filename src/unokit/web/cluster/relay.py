@@ -152,13 +152,22 @@ class Relay:
     """A process's relays: the clients connected here in rooms owned elsewhere (:attr:`links`), and the
     stand-ins of clients connected elsewhere in the rooms owned here (:attr:`stand_ins`)."""
 
-    def __init__(self, hub: Hub, app: Starlette, leases: RoomLeases, take: Callable[[str], Awaitable[Room]]) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        app: Starlette,
+        leases: RoomLeases,
+        take: Callable[[str], Awaitable[Room]],
+        owns: Callable[[str], bool],
+    ) -> None:
         self.hub = hub
         self.app = app
         self.leases = leases
         self.client = leases.client
         self.take = take
         """Takes a room whose owner is gone (:meth:`unokit.web.cluster.owner.Ownership.fetch`)."""
+        self.owns = owns
+        """Whether this process holds a room's lease by its own clock (``Ownership.owns``)."""
         self.bus = RoomBus(leases.client, leases.process, self.answered, leases.prefix)
         self.links: dict[str, RelayLink] = {}
         self.stand_ins: dict[tuple[str, str], StandIn] = {}
@@ -253,7 +262,10 @@ class Relay:
                 stand_in.gone()
 
     def room_message(self, relayed: Relayed) -> None:
-        """A message of a client connected to another process, for a room owned here."""
+        """A message of a client connected to another process, for a room owned here; dropped if the room's
+        lease has run out by this process's clock (it was paused: another may own the room now)."""
+        if not self.owns(relayed.code):
+            return
         key = (relayed.process, relayed.member)
         stand_in = self.stand_ins.get(key)
         message = relayed.message
