@@ -95,8 +95,17 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument(
         "--redis",
         metavar="URL",
-        help="a Redis database (redis://HOST:PORT/DB) where the limits per client address are kept, one allowance "
-        "for every server process that names it (needs the cluster extra: pip install 'unokit[cluster]')",
+        help="a Redis database (redis://HOST:PORT/DB) shared by several server processes: the limits per client "
+        "address, one allowance for all, and, with a PostgreSQL --db, which process owns each room (the others relay "
+        "its clients to it) (needs the cluster extra: pip install 'unokit[cluster]')",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="with --redis and a PostgreSQL --db: a room's lease; the rooms of a process lost are taken over this "
+        "long after (default 10)",
     )
     parser.add_argument(
         "--workers",
@@ -202,6 +211,8 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         except ValueError:
             raise UsageError(f"--trusted-proxy takes an IP address or network, not {proxy!r}") from None
     ice_servers = tuple(ice_server(text) for text in args.ice_server)
+    if not 0.3 <= args.lease_seconds <= 600:
+        raise UsageError(f"--lease-seconds takes 0.3 to 600 seconds, not {args.lease_seconds:g}")
     if args.redis is not None:
         try:
             from unokit.web.cluster import check_redis
@@ -223,6 +234,7 @@ def cmd_serve(args: argparse.Namespace, screen: Screen) -> int:
         public_url=public_url,
         ice_servers=ice_servers,
         redis_url=args.redis,
+        lease_seconds=args.lease_seconds,
     )
     try:
         if args.workers > 1:

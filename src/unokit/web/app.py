@@ -18,7 +18,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -46,7 +46,7 @@ from unokit.web.guard import (
     refuse_room_request,
 )
 from unokit.web.hints import HINT_BURST, HINT_WINDOW
-from unokit.web.hub import Hub
+from unokit.web.hub import Elsewhere, Hub
 from unokit.web.links import Site, origin_of, parse_public_url, qr_svg
 from unokit.web.protocol import (
     BOT_LEVELS,
@@ -72,7 +72,7 @@ from unokit.web.rooms import (
     read_rule_message,
 )
 from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
-from unokit.web.storage import Storage, StorageError, StoredRoom, open_storage
+from unokit.web.storage import SqliteStorage, Storage, StorageError, StoredRoom, open_storage
 
 __all__ = ["RateLimiter", "create_app", "options"]
 
@@ -430,6 +430,28 @@ class SecurityHeaders:
 # ---------------------------------------------------------------- WebSocket
 
 
+class Remote(Protocol):
+    """The room a client is in when another process owns it (:class:`unokit.web.cluster.relay.RelayLink`)."""
+
+    def carries(self, message: dict[str, Any]) -> bool:
+        """Whether ``message`` goes to the room's owner."""
+        ...
+
+    def forward(self, text: str | bytes) -> None:
+        """Send the client's message to the room's owner."""
+
+    def leave(self) -> None:
+        """The client leaves the room."""
+
+
+class Relaying(Protocol):
+    """This process's relays to the rooms other processes own (:class:`unokit.web.cluster.relay.Relay`)."""
+
+    async def open(self, connection: Connection, message: dict[str, Any], owned: Elsewhere) -> Room | None:
+        """``join``, ``resume`` or ``spectate`` of a room owned elsewhere: relayed there (None), or taken over."""
+        ...
+
+
 class Connection:
     """One WebSocket client: its queue of outgoing messages, rate limit and room membership."""
 
@@ -440,8 +462,13 @@ class Connection:
         self.queued = 0
         """Bytes in :attr:`outbox`."""
         self.member = Member(
-            self.send, send_text=self.send_text, lang=negotiate(websocket.headers.get("accept-language"))
+            self.send,
+            send_text=self.send_text,
+            lang=negotiate(websocket.headers.get("accept-language")),
+            drop=self.close_now,
         )
+        self.remote: Remote | None = None
+        """The room this client is in when another process owns it: its messages are relayed there."""
         self.resynced_at = -math.inf
         self.created: collections.deque[float] = collections.deque()
         """When this connection created its rooms in the last hour."""
@@ -527,6 +554,9 @@ class Connection:
             return self.refused < FLOOD_LIMIT
         try:
             message = parse_message(text)
+            if self.remote is not None and self.remote.carries(message):
+                self.remote.forward(text)
+                return True
             if message["type"] in ("join", "resume", "spectate"):
                 await check_room_lookup(self.websocket, message["code"])
                 await self.open_room(message)
@@ -548,6 +578,8 @@ class Connection:
         return room
 
     def leave(self) -> None:
+        if self.remote is not None:
+            self.remote.leave()
         if self.member.room is not None:
             self.member.room.detach(self.member)
 
@@ -563,7 +595,14 @@ class Connection:
         without blocking the loop) and held while the connection joins and enters it, so it is not put
         away meanwhile; if it was put away before it was held, it is fetched again."""
         for _ in range(ROOM_TRIES):
-            room = await self.hub.fetch(message["code"])
+            try:
+                room = await self.hub.fetch(message["code"])
+            except Elsewhere as owned:  # relayed to the owner; or taken over, if its lease lapsed meanwhile
+                relay: Relaying = self.websocket.app.state.relay
+                taken = await relay.open(self, message, owned)
+                if taken is None:
+                    return
+                room = taken
             try:
                 with room.held():
                     await self.handle(message, room)
@@ -746,11 +785,21 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        restored = hub.load_all()
+        stop_owning: Callable[[], Awaitable[None]] | None = None
+        if hub.settings.redis_url is not None and not isinstance(store, SqliteStorage):
+            from unokit.web.cluster.owner import Ownership  # rooms owned under leases, clients relayed
+
+            hub.cluster = cluster = Ownership.from_settings(hub, app)
+            app.state.relay, stop_owning = cluster.relay, cluster.close
+            restored = await cluster.start()
+        else:
+            restored = hub.load_all()
         if restored:
             log.info("resumed %d rooms", restored)
         hub.start()
         yield
+        if stop_owning is not None:
+            await stop_owning()
         hub.close()
         hub.store.close()
         await app.state.guard.close()

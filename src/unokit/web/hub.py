@@ -18,7 +18,7 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, Protocol
 
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
@@ -41,12 +41,35 @@ from unokit.web.settings import (
 from unokit.web.storage import ChatRow, Storage, StorageError, StoredRoom, hash_secret
 from unokit.web.store import Store
 
-__all__ = ["EXPIRY_EVERY", "Hub"]
+__all__ = ["EXPIRY_EVERY", "Elsewhere", "Hub", "Ownership"]
 
 log = logging.getLogger("unokit.web")
 
 EXPIRY_EVERY = 600.0
 """Seconds between two looks for lobbies to expire and matches nobody plays any more."""
+
+
+class Elsewhere(RoomError):
+    """The room is owned by another process (``owner``, its lease's value): a client asking for it is relayed there."""
+
+    def __init__(self, code: str, owner: str) -> None:
+        super().__init__("not-found", "error.not_found")
+        self.code, self.owner = code, owner
+
+
+class Ownership(Protocol):
+    """The rooms this process owns among several (:class:`unokit.web.cluster.owner.Ownership`)."""
+
+    async def created(self, code: str) -> int:
+        """Room ``code``, just stored, taken by this process: its fence."""
+        ...
+
+    async def fetch(self, code: str) -> Room:
+        """Room ``code`` taken by this process, or :class:`Elsewhere`."""
+        ...
+
+    def put_away(self, code: str) -> None:
+        """Room ``code`` is no longer in memory here: its lease is given up."""
 
 
 class Hub:
@@ -69,6 +92,8 @@ class Hub:
         self.tasks: set[asyncio.Task[None]] = set()
         self.expired_at = 0.0
         self.tidied_at = time.time()
+        self.cluster: Ownership | None = None
+        """With several processes (Redis and a shared store): the leases of the rooms this process owns."""
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` as a task of the hub (cancelled when it closes)."""
@@ -219,6 +244,9 @@ class Hub:
             except StorageError as exc:
                 log.warning("a room could not be stored: %s", exc)
                 raise RoomError("store", "error.store_refused") from None
+            else:
+                if self.cluster is not None:  # the new room's lease and fence, before anyone sees it
+                    room.fence = await self.cluster.created(code)
             finally:
                 self.reserved.discard(code)
             self.rooms[code] = room
@@ -242,6 +270,8 @@ class Hub:
             return room
         if len(code) != CODE_LENGTH:
             raise RoomError("not-found", "error.not_found")
+        if self.cluster is not None:  # taken under its lease, or owned elsewhere (Elsewhere)
+            return await self.cluster.fetch(code)
         try:
             stored, chat, game = await self.store.read(self.load, code)
         except StorageError as exc:
@@ -360,6 +390,18 @@ class Hub:
         room.close()
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+            if self.cluster is not None:
+                self.cluster.put_away(room.code)
+
+    def lost(self, room: Room) -> None:
+        """Another process owns ``room`` now (its lease ran out, or the store refused its fence): the
+        object is closed for good and its connections dropped, so that their clients reconnect."""
+        log.warning("room %s: another process owns it now; closed in this one", room.tag)
+        members = list(room.members)
+        self.evict(room)
+        for member in members:
+            if member.drop is not None:
+                member.drop()
 
     def close(self) -> None:
         for room in list(self.rooms.values()):

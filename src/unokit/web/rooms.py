@@ -63,7 +63,7 @@ from unokit.web.settings import (
     new_room_code,
     new_secret,
 )
-from unokit.web.storage import Storage, StorageError, hash_secret
+from unokit.web.storage import StaleOwner, Storage, StorageError, hash_secret
 from unokit.web.store import Store
 
 __all__ = [
@@ -120,6 +120,8 @@ class RoomHost(Protocol):
 
     def evict(self, room: Room) -> None: ...
 
+    def lost(self, room: Room) -> None: ...
+
     async def check_rematch(self, room: Room) -> bool: ...
 
     async def new_room(
@@ -149,6 +151,8 @@ class Member:
     """A late arrival's claimed seat: watched as a spectator until the next round."""
     lang: str = "en"
     """The member's language (:data:`unokit.i18n.LANGUAGES`): every word it is sent is in it."""
+    drop: Callable[[], None] | None = field(default=None, repr=False)
+    """Closes the connection, so that its client reconnects (the room left this process: another owns it)."""
 
     @property
     def t(self) -> Translator:
@@ -358,6 +362,9 @@ class Room(RoomCore):
             raise RoomGone
         try:
             result = await writing
+        except StaleOwner:  # another process owns the room now: this object is done for
+            self.hub.lost(self)
+            raise RoomGone from None
         except StorageError as exc:
             self.refused(exc)
             raise RoomError("store", "error.store_refused") from None

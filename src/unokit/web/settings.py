@@ -121,6 +121,9 @@ class ServerSettings:
     server process that names it (:mod:`unokit.web.cluster`); None: each process counts alone, in memory."""
     redis_prefix: str = "unokit:"
     """What the keys this server keeps in Redis start with (several deployments may share one Redis)."""
+    lease_seconds: float = 10.0
+    """With Redis and PostgreSQL: how long a room's lease lasts after its owner's last renewal (renewed every
+    third of it); a process lost, the others take its rooms over this long after (:mod:`unokit.web.cluster.owner`)."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks of reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto``
     name the client; from anyone else those headers are ignored."""
