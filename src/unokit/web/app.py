@@ -36,6 +36,7 @@ from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT, ChatLimiter, check_room_chat, post_chat, post_reaction
 from unokit.web.guard import (
     AddressGuard,
+    AddressLimits,
     AllowedHosts,
     GuardMiddleware,
     RateLimiter,
@@ -831,7 +832,13 @@ def create_app(
     public_url = hub.settings.public_url
     app.state.site = site = Site(*(listen or ("127.0.0.1", 0)), parse_public_url(public_url) if public_url else None)
     hosts = AllowedHosts.for_server(listen, (*hub.settings.allowed_hosts, *site.allowed_hosts()))
-    app.state.guard = guard = AddressGuard(hub.settings, hosts)
+    limits: AddressLimits | None = None
+    if hub.settings.redis_url is not None:  # one allowance per address for every process sharing the Redis
+        from unokit.web.cluster.limits import RedisLimits
+        from unokit.web.cluster.names import new_process_id
+
+        limits = RedisLimits.from_url(hub.settings.redis_url, hub.settings, new_process_id(), hub.settings.redis_prefix)
+    app.state.guard = guard = AddressGuard(hub.settings, hosts, limits=limits)
     app.add_middleware(GuardMiddleware, guard=guard)
     app.add_middleware(SecurityHeaders)
     return app

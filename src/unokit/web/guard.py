@@ -469,16 +469,11 @@ class AddressGuard:
     def __init__(
         self, settings: ServerSettings, hosts: AllowedHosts, size: int = 10_000, limits: AddressLimits | None = None
     ) -> None:
-        """``limits``: where the per-address limits are kept; by default in Redis when the settings name
-        a ``redis_url``, else in memory (the ``size`` addresses seen last)."""
+        """``limits``: where the per-address limits are kept (the server passes Redis's when the settings
+        name a ``redis_url``); by default in memory (the ``size`` addresses seen last)."""
         self.settings = settings
         self.hosts = hosts
         self.proxies = TrustedProxies(settings.trusted_proxies)
-        if limits is None and settings.redis_url is not None:
-            from unokit.web.cluster.limits import RedisLimits
-            from unokit.web.cluster.names import new_process_id
-
-            limits = RedisLimits.from_url(settings.redis_url, settings, new_process_id(), settings.redis_prefix)
         self.limits: AddressLimits = limits if limits is not None else LocalLimits(settings, size)
         """Game sockets open, room requests, creations and code look-ups per client address (behind a
         trusted proxy, the forwarded one)."""
