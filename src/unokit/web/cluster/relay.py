@@ -29,12 +29,12 @@ from starlette.applications import Starlette
 from starlette.types import Message
 from starlette.websockets import WebSocket
 
-from unokit.web.app import Connection
 from unokit.web.cluster.bus import Relayed, RoomBus
 from unokit.web.cluster.leases import RoomLeases
 from unokit.web.hub import Elsewhere, Hub
 from unokit.web.rooms import Room
 from unokit.web.settings import RoomError
+from unokit.web.transport import Connection
 
 __all__ = ["LOCAL", "Relay", "RelayLink", "StandIn"]
 
