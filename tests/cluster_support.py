@@ -37,7 +37,7 @@ from unokit.engine.record import replay
 from unokit.web.storage import open_storage
 from web_support import FAST_CLIENTS, Client, RunningServer, fast_settings, play_to_end
 
-__all__ = ["LEASE", "Server", "cluster_fixture", "two_servers"]
+__all__ = ["LEASE", "Server", "cluster_fixture", "owner_and_relay", "two_servers"]
 
 SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
 LEASE = 1.5
@@ -133,17 +133,17 @@ def owner_pid(redis_url: str, code: str) -> int | None:
     return int(process.rsplit("-", 2)[1])
 
 
-@pytest.fixture(scope="module", name="cluster")
-def cluster_fixture(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    """Two processes on one new PostgreSQL database and one Redis database, for a whole module: the
-    owner of the module's rooms in this process (its ``relay_url`` and ``relay_http`` the other's), and a
-    ``unokit serve`` process that relays to it (its log in ``relay_log``)."""
+@contextlib.contextmanager
+def owner_and_relay(redis_server: RedisServer, folder: Path, **changes: Any) -> Iterator[RunningServer]:
+    """Two processes on one new PostgreSQL database and a new Redis database: the owner of the rooms
+    created on it, in this process (:func:`fast_settings` with ``changes``; its ``relay_url`` and
+    ``relay_http`` the other's), and a ``unokit serve`` process that relays to it (its log in
+    ``relay_log``).  On leaving, the relaying process must have logged no traceback."""
     db = shared_server().new_database()
     url = f"{redis_server.url}/{next(_databases)}"
     with redis.Redis.from_url(url) as client:
         client.flushdb()
-    folder = tmp_path_factory.mktemp("cluster")
-    with RunningServer(db, fast_settings(redis_url=url)) as owner:
+    with RunningServer(db, fast_settings(redis_url=url, **changes)) as owner:
         relay = Server(db, url, folder / "relay.log", settings={"bot_delay": 0.0, "away_seconds": 60.0, **FAST_CLIENTS})
         try:
             owner.relay_url, owner.relay_http, owner.relay_log = relay.url, relay.http, relay.log
@@ -152,6 +152,13 @@ def cluster_fixture(redis_server: RedisServer, tmp_path_factory: pytest.TempPath
             assert "Traceback" not in relay.errors(), relay.errors()
         finally:
             relay.stop()
+
+
+@pytest.fixture(scope="module", name="cluster")
+def cluster_fixture(redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """:func:`owner_and_relay` for a whole test module."""
+    with owner_and_relay(redis_server, tmp_path_factory.mktemp("cluster")) as owner:
+        yield owner
 
 
 def create(server: Server, seats: int = 3, **fields: Any) -> tuple[Client, str, str]:

@@ -12,6 +12,7 @@ saw only the redacted events, the legal actions the seat's own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -22,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from cluster_support import cluster_fixture, owner_and_relay
+from redis_support import redis_server_fixture
 from unokit.editions import get_edition
 from unokit.engine.cards import card_name
 from unokit.engine.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, redact
@@ -31,8 +34,6 @@ from unokit.engine.rules import Rules
 from unokit.narrate import Narrator, plain
 from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
-from cluster_support import cluster_fixture
-from redis_support import redis_server_fixture
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end, strings_outside
 
 __all__ = ["cluster_fixture", "redis_server_fixture"]
@@ -62,6 +63,22 @@ def server(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
         yield request.getfixturevalue("cluster")
         return
     with RunningServer(":memory:", fast_settings()) as running:
+        yield running
+
+
+WHERE = ["one process", "two processes"]
+
+
+@contextlib.contextmanager
+def server_of_its_own(request: pytest.FixtureRequest, where: str, **changes: Any) -> Iterator[RunningServer]:
+    """A server with :func:`fast_settings` and ``changes``, alone or owning the rooms of a cluster of two
+    processes (the other relaying the clients connected to its ``relay_url``)."""
+    if where == "two processes":
+        folder = request.getfixturevalue("tmp_path")
+        with owner_and_relay(request.getfixturevalue("redis_server"), folder, **changes) as running:
+            yield running
+        return
+    with RunningServer(":memory:", fast_settings(**changes)) as running:
         yield running
 
 
@@ -422,10 +439,11 @@ def test_the_players_still_reading_the_results_are_told_by_seat_number_only() ->
         watcher.close()
 
 
-def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
+@pytest.mark.parametrize("where", WHERE)
+def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret(request: pytest.FixtureRequest, where: str) -> None:
     """Whoever opens a room whose rematch has begun (with its seat's secret or none) is sent only the
     rematch's code: no seat, no secret."""
-    with RunningServer(":memory:", fast_settings()) as server:
+    with server_of_its_own(request, where) as server:
         ann = Client(server.url)
         ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
         welcome = ann.expect("welcome")
@@ -441,7 +459,7 @@ def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
             {"type": "spectate"},
             {"type": "join", "name": "Cy"},
         ):
-            other = Client(server.url)
+            other = Client(server.relay_url)
             other.send(code=welcome["code"], **ask)
             answer = other.expect("moved")
             assert answer == {"type": "moved", "code": moved["code"], "seat": None}
@@ -583,11 +601,14 @@ def test_a_lang_message_answers_the_members_own_state_in_its_language_and_nothin
     guest.close()
 
 
-def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_view() -> None:
+@pytest.mark.parametrize("where", WHERE)
+def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_view(
+    request: pytest.FixtureRequest, where: str
+) -> None:
     """A full resync's events are narrated once per point of view and language and shared: each
     player's (and the spectators') equal the engine's events redacted for that receiver, whichever
-    asked first and however many ask."""
-    with RunningServer(":memory:", fast_settings(resync_events=20)) as server:
+    asked first and however many ask (on two processes, asked through the one that relays)."""
+    with server_of_its_own(request, where, resync_events=20) as server:
         code, secret = server.create_fixed_room(FixedSetup(SEED + 9), seats=3, rules={"target_score": 200})
 
         async def play() -> None:
@@ -606,7 +627,7 @@ def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_
         names = record["names"]
         received: dict[int | None, list[list[dict[str, Any]]]] = {0: [], None: []}
         for viewer in (None, 0, None, 0):  # the spectators' first, then the player's, then each again
-            client = Client(server.url)
+            client = Client(server.relay_url)
             if viewer is None:
                 client.send(type="spectate", code=code, version=0)
             else:
