@@ -306,9 +306,11 @@ def test_the_owner_killed_mid_game_the_other_process_resumes_it_exactly(tmp_path
     host (seen from the version she had) and for a spectator that was relayed to the owner."""
     with two_servers(tmp_path, redis_url, "--away-seconds", "600", "--bot-delay", "0") as (a, b, _):
         host = a.client()
-        host.send(type="create", name="Ann", edition="wild-jackpot", seats=3, rules={})
+        host.send(type="create", name="Ann", edition="wild-jackpot", seats=3, rules={}, avatar="fox")
         welcome = host.expect("welcome")
         code, secret = welcome["code"], welcome["secret"]
+        host.send(type="chat", text="said before the kill")
+        host.expect("chat")
         host.send(type="rule_cards", texts=["Skip your next turn", "Give a hug to the player on your left"])
         host.expect("lobby", where=lambda m: m["seats"][0]["ready"])
         fill_with_bots(host, range(1, 3))
@@ -330,6 +332,9 @@ def test_the_owner_killed_mid_game_the_other_process_resumes_it_exactly(tmp_path
         update = back.update
         assert update is not None and update["version"] == view["version"] and update["events"] == []
         assert update["view"] == view["view"] and update["legal"] == view["legal"]
+        assert update["seats"] == view["seats"] and update["seats"][0]["avatar"] == "fox"
+        said = next((m for m in back.received if m["type"] == "chat_history"), None) or back.expect("chat_history")
+        assert [m["text"] for m in said["messages"]] == ["said before the kill"], "the chat is taken over too"
         again = b.client()
         again.send(type="spectate", code=code, version=0)
         watched = again.expect("update")
