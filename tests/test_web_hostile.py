@@ -16,20 +16,47 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from cluster_support import cluster_fixture
+from redis_support import redis_server_fixture
 from test_web_protocol import SAMPLES, with_lone_surrogates
 from unokit.web.app import SECURITY_HEADERS
 from unokit.web.protocol import MESSAGES
 from unokit.web.rooms import CODE_ALPHABET, ServerSettings
 from web_support import Client, RunningServer, captured_logs, fast_settings
 
+__all__ = ["cluster_fixture", "redis_server_fixture"]
+
 SCRIPT_NAME = "<script>x()</script>"
 SCRIPT_RULE = '<img src=x onerror="alert(1)"> & <script>alert(2)</script>'
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[RunningServer]:
+@pytest.fixture(scope="module", params=["one process", "two processes"])
+def server(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
+    """The rooms' server: alone, or owning them in a cluster of two processes on PostgreSQL and Redis, where
+    the clients connected to ``relay_url`` are relayed to it by the other process."""
+    if request.param == "two processes":
+        yield request.getfixturevalue("cluster")
+        return
     with RunningServer(":memory:", fast_settings()) as running:
         yield running
+
+
+def relayed_seat(server: RunningServer, code: str, secret: str) -> Client:
+    """A second socket of a seat, through the other process in a cluster (relayed to the room's owner)."""
+    client = Client(server.relay_url)
+    client.send(type="resume", code=code, secret=secret, version=0)
+    client.expect("welcome")
+    client.expect("*", where=lambda m: m["type"] in ("lobby", "update"))
+    client.quiet(0.1)
+    return client
+
+
+def relay_errors(server: RunningServer) -> list[str]:
+    """The lines of the relaying process's log that tell of an error (none on one process)."""
+    if server.relay_log is None:
+        return []
+    text = server.relay_log.read_text(errors="replace")
+    return [line for line in text.splitlines() if line.startswith(("ERROR", "CRITICAL")) or "Traceback" in line]
 
 
 def started_room(server: RunningServer) -> tuple[Client, str]:
@@ -48,6 +75,8 @@ def test_malformed_messages_are_refused_and_change_nothing(server: RunningServer
     host, code = started_room(server)
     room = server.hub.rooms[code]
     before, version = room.game.state_key(), room.version
+    relayed = relayed_seat(server, code, str(host.welcome["secret"]))  # type: ignore[index]
+    host.quiet(0.3)  # the seat's presence, told to its other socket
     frames: list[Any] = [
         "{not json",
         "null",
@@ -64,16 +93,22 @@ def test_malformed_messages_are_refused_and_change_nothing(server: RunningServer
         json.dumps({"type": "act", "action": "draw", "version": version, "pad": "x" * 9000}),
         b"\x00\x01binary",
     ]
-    for frame in frames:
-        host.send_raw(frame)
-        error = host.expect("error")
-        assert error["code"] == "malformed", (frame, error)
-        assert "Traceback" not in error["message"] and "File " not in error["message"]
+    for client in (host, relayed):
+        for frame in frames:
+            client.send_raw(frame)
+            error = client.expect("error")
+            assert error["code"] == "malformed", (frame, error)
+            assert "Traceback" not in error["message"] and "File " not in error["message"]
     assert room.game.state_key() == before and room.version == version
-    host.send(type="ping")
-    assert host.expect("pong") == {"type": "pong"}
-    assert host.quiet(0.2) == []
-    host.close()
+    for client in (host, relayed):
+        client.send(type="ping")
+        assert client.expect("pong") == {"type": "pong"}
+        assert client.quiet(0.2) == []
+        client.send(type="sync", version=version)
+        assert client.expect("update")["version"] == version, "the owner's room is as it was"
+    for client in (host, relayed):
+        client.close()
+    assert relay_errors(server) == []
 
 
 def test_lone_surrogates_in_any_string_field_are_malformed_and_change_nothing(server: RunningServer) -> None:
@@ -83,6 +118,7 @@ def test_lone_surrogates_in_any_string_field_are_malformed_and_change_nothing(se
     code, secret = welcome["code"], welcome["secret"]
     host.send(type="sync", version=0)
     before = host.expect("lobby")
+    sender = relayed_seat(server, code, secret)  # the host's second socket, through the relay in a cluster
     host.quiet(0.1)
     samples = {  # the room's own code and the host's secret: a surrogate in place of one of their characters
         **SAMPLES,
@@ -93,23 +129,24 @@ def test_lone_surrogates_in_any_string_field_are_malformed_and_change_nothing(se
     with captured_logs() as records:
         for kind in MESSAGES:
             for name, message in with_lone_surrogates(kind, samples[kind]):
-                host.send_raw(json.dumps(message))
-                answer = host.recv()
+                sender.send_raw(json.dumps(message))
+                answer = sender.recv()
                 assert answer["type"] == "error", (message, answer)
                 assert answer["code"] == "malformed", (name, message, answer)
         host.send(type="sync", version=0)
         assert host.recv() == before, "no seat, name or rule card changed"
     assert [record.getMessage() for record in records if record.levelno >= logging.ERROR] == []
-    watcher = Client(server.url)
+    assert relay_errors(server) == []
+    watcher = Client(server.relay_url)
     watcher.send(type="spectate", code=code)
     watcher.expect("welcome")
     assert watcher.expect("chat_history")["messages"] == [], "no chat message was posted"
-    host.close()
-    watcher.close()
+    for client in (host, sender, watcher):
+        client.close()
 
 
 def test_frames_too_large_for_the_socket_close_it(server: RunningServer) -> None:
-    client = Client(server.url)
+    client = Client(server.relay_url)
     client.send_raw(json.dumps({"type": "ping", "pad": "x" * 200_000}))
     with pytest.raises(ConnectionClosed) as closed:
         client.recv(5)
@@ -172,13 +209,23 @@ def test_script_tags_in_names_and_rule_cards_are_plain_text(server: RunningServe
         error = host.expect("error")
         assert error["code"] == "bad-rule-card" and reason in error["message"], error
     assert server.hub.rooms[code].seats[0].rule_cards == [SCRIPT_RULE, "Draw 2 cards"], "kept what was valid"
-    guest = Client(server.url)
+    guest = Client(server.relay_url)
     guest.send(type="join", code=code, name="<b onmouseover=x>")
     guest.expect("welcome")
     lobby = guest.expect("lobby")
     assert [s["name"] for s in lobby["seats"][:2]] == [SCRIPT_NAME, "<b onmouseover=x>"]
     assert lobby["rule_cards"]["mine"] == [] and SCRIPT_RULE not in json.dumps(lobby)
-    with urllib.request.urlopen(f"{server.http}/r/{code}", timeout=10) as page:
+    guest.send(type="rule_cards", texts=[SCRIPT_RULE, "tab\x07bell"])
+    error = guest.expect("error")
+    assert error["code"] == "bad-rule-card" and "control character" in error["message"], error
+    assert not server.hub.rooms[code].seats[1].rule_cards, "nothing of it kept"
+    guest.send(type="rule_cards", texts=[SCRIPT_RULE, "Draw 2 cards"])
+    mine = guest.expect("lobby", where=lambda m: bool(m["rule_cards"]["mine"]))["rule_cards"]["mine"]
+    assert mine[0]["text"] == SCRIPT_RULE and server.hub.rooms[code].seats[1].rule_cards == [
+        SCRIPT_RULE,
+        "Draw 2 cards",
+    ]
+    with urllib.request.urlopen(f"{server.relay_http}/r/{code}", timeout=10) as page:
         body = page.read().decode()
         assert page.headers["content-security-policy"] == SECURITY_HEADERS["content-security-policy"]
         assert page.headers["content-security-policy"].startswith("default-src 'self'; connect-src 'self'")
@@ -190,7 +237,7 @@ def test_script_tags_in_names_and_rule_cards_are_plain_text(server: RunningServe
 
 def test_guessing_codes_and_secrets_fails(server: RunningServer) -> None:
     host, code = started_room(server)
-    client = Client(server.url)
+    client = Client(server.relay_url)
     for _ in range(30):
         guess = "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
         client.send(type="join", code=guess, name="Eve")
@@ -222,9 +269,10 @@ def test_guessing_codes_and_secrets_fails(server: RunningServer) -> None:
 
 
 def test_a_page_of_another_site_cannot_open_the_socket(server: RunningServer) -> None:
-    with pytest.raises(InvalidStatus), connect(server.url, origin="http://evil.example"):  # type: ignore[arg-type]
-        pass
-    with connect(server.url, origin=f"http://127.0.0.1:{server.port}") as same:  # type: ignore[arg-type]
+    for url in (server.url, server.relay_url):
+        with pytest.raises(InvalidStatus), connect(url, origin="http://evil.example"):  # type: ignore[arg-type]
+            pass
+    with connect(server.relay_url, origin=server.relay_http) as same:  # type: ignore[arg-type]
         same.send(json.dumps({"type": "ping"}))
         assert json.loads(same.recv(5)) == {"type": "pong"}
 
@@ -244,7 +292,7 @@ def test_server_failures_give_a_generic_error(server: RunningServer, monkeypatch
 
 
 def test_bad_settings_are_refused_with_the_engines_reason(server: RunningServer) -> None:
-    client = Client(server.url)
+    client = Client(server.relay_url)
     for rules, reason in [
         ({"spinning": True}, "unknown rule option"),
         ({"target_score": 0}, "target_score"),

@@ -10,145 +10,21 @@ and a Redis, a client on either.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import random
 import signal
-import subprocess
-import sys
-import threading
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis
-from websockets.exceptions import ConnectionClosed
 
-from pg_support import free_port, shared_server
+from cluster_support import LEASE, acknowledged_events, closed, create, history, play_together, resume, two_servers
 from redis_support import redis_server_fixture, redis_url_fixture
 from unokit.engine.cards import card_name
 from unokit.engine.events import SECRET_KINDS, SHARED_SECRET_KINDS
-from unokit.engine.game import Game
-from unokit.engine.record import replay
-from unokit.web.storage import open_storage
-from web_support import Client, choose, play_to_end
+from web_support import choose
 
 __all__ = ["redis_server_fixture", "redis_url_fixture"]
-
-SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
-LEASE = 1.5
-"""Seconds of a room's lease in these tests (10 by default)."""
-
-
-class Server:
-    """``unokit serve`` as a process of its own, on PostgreSQL ``db`` and Redis ``redis``."""
-
-    def __init__(self, db: str, redis: str, log: Path, *options: str) -> None:
-        self.port = free_port()
-        self.log = log
-        self.url = f"ws://127.0.0.1:{self.port}/ws"
-        self.http = f"http://127.0.0.1:{self.port}"
-        command = [*SERVE, "--host", "127.0.0.1", "--port", str(self.port), "--db", db, "--redis", redis]
-        command += ["--lease-seconds", str(LEASE), "--bot-delay", "0.05", *options]
-        with log.open("w") as errors:
-            self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert "http://127.0.0.1:" in line, f"the server did not start: {line!r}\n{self.errors()}"
-
-    def errors(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
-
-    def client(self) -> Client:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                return Client(self.url)
-            except ConnectionRefusedError:
-                assert time.monotonic() < deadline, "the server never listened"
-                time.sleep(0.05)
-
-    def get(self, path: str) -> tuple[int, Any]:
-        try:
-            with urllib.request.urlopen(f"{self.http}{path}", timeout=10) as answer:
-                return answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, None
-
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-@contextlib.contextmanager
-def two_servers(
-    tmp_path: Path, redis_url: str, *options: str, first: tuple[str, ...] = ()
-) -> Iterator[tuple[Server, Server, str]]:
-    """Two servers on a new PostgreSQL database and one Redis (the first with ``first`` too); yields them
-    and the database's URL."""
-    db = shared_server().new_database()
-    servers: list[Server] = []
-    try:
-        for name in ("a", "b"):
-            servers.append(Server(db, redis_url, tmp_path / f"{name}.log", *options, *(first if name == "a" else ())))
-        yield servers[0], servers[1], db
-    finally:
-        for server in servers:
-            server.stop()
-
-
-def create(server: Server, seats: int = 3, **fields: Any) -> tuple[Client, str, str]:
-    """Ann hosts a new classic room on ``server``; returns her client, the code and her secret."""
-    ann = server.client()
-    ann.send(type="create", name="Ann", edition="classic", seats=seats, rules={"scoring": "single-round"}, **fields)
-    welcome = ann.expect("welcome")
-    ann.expect("lobby")
-    return ann, welcome["code"], welcome["secret"]
-
-
-def history(db: str, code: str) -> dict[int, Game]:
-    """The engine at every version of room ``code``'s match, replayed from the store."""
-    storage = open_storage(db)
-    try:
-        record = storage.load_record(code)
-    finally:
-        storage.close()
-    assert record is not None
-    game = replay(record, upto=0)
-    at_version = {len(game.events): game.clone()}
-    for seat, text in record["actions"]:
-        game.apply_notation(seat, text)
-        at_version[len(game.events)] = game.clone()
-    return at_version
-
-
-def resume(server: Server, code: str, secret: str, version: int = 0, timeout: float = 15.0) -> Client:
-    """A client back in its seat through ``server``, trying again while the room changes hands."""
-    deadline = time.monotonic() + timeout
-    while True:
-        client = server.client()
-        client.send(type="resume", code=code, secret=secret, version=version)
-        try:
-            client.expect("welcome", timeout=max(0.1, deadline - time.monotonic()))
-            client.expect("update", timeout=max(0.1, deadline - time.monotonic()))
-            return client
-        except Exception:
-            client.close()
-            assert time.monotonic() < deadline, "the room was not found again"
-            time.sleep(0.2)
 
 
 def test_players_on_two_processes_play_one_room_each_seeing_only_their_hand(tmp_path: Path, redis_url: str) -> None:
@@ -198,44 +74,6 @@ def test_players_on_two_processes_play_one_room_each_seeing_only_their_hand(tmp_
         assert again.expect("update")["version"] >= 0
         for client in (ann, bob, watcher, again):
             client.close()
-
-
-def play_together(players: list[Client], *servers: Server) -> None:
-    """The players play to the end of the match at once, each in a thread of its own."""
-    outcomes: dict[int, Any] = {}
-
-    def play(index: int) -> None:
-        try:
-            outcomes[index] = play_to_end(players[index], random.Random(index), timeout=60)
-        except BaseException as exc:
-            outcomes[index] = exc
-
-    threads = [threading.Thread(target=play, args=(index,)) for index in range(len(players))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(90)
-    logs = "".join(server.errors() for server in servers)
-    for index in range(len(players)):
-        outcome = outcomes.get(index)
-        assert isinstance(outcome, dict) and outcome["finished"], f"player {index}: {outcome!r}\n{logs}"
-
-
-def closed(client: Client, within: float) -> None:
-    """Read what comes until the server closes the socket, within ``within`` seconds."""
-    deadline = time.monotonic() + within
-    with pytest.raises(ConnectionClosed):
-        while True:
-            client.recv(max(0.01, deadline - time.monotonic()))
-
-
-def acknowledged_events(client: Client) -> list[Any]:
-    """Every event the client was sent, in order (its updates' events, from version 0 on)."""
-    events: list[Any] = []
-    for message in client.received:
-        if message["type"] == "update":
-            events[message["version"] - len(message["events"]) :] = message["events"]
-    return events
 
 
 def test_the_owner_killed_mid_game_its_room_plays_on_elsewhere_and_nothing_acknowledged_is_lost(

@@ -12,6 +12,7 @@ saw only the redacted events, the legal actions the seat's own.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -22,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from cluster_support import cluster_fixture, owner_and_relay
+from redis_support import redis_server_fixture
 from unokit.editions import get_edition
 from unokit.engine.cards import card_name
 from unokit.engine.events import SECRET_KINDS, SHARED_SECRET_KINDS, event_to_dict, redact
@@ -32,6 +35,8 @@ from unokit.narrate import Narrator, plain
 from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end, strings_outside
+
+__all__ = ["cluster_fixture", "redis_server_fixture"]
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
 SEED = 2**52
@@ -50,9 +55,30 @@ SECRET_RULES = {
 }
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[RunningServer]:
+@pytest.fixture(scope="module", params=["one process", "two processes"])
+def server(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
+    """The rooms' server: alone, or owning them in a cluster of two processes on PostgreSQL and Redis, where
+    the clients connected to ``relay_url`` are relayed to it by the other process."""
+    if request.param == "two processes":
+        yield request.getfixturevalue("cluster")
+        return
     with RunningServer(":memory:", fast_settings()) as running:
+        yield running
+
+
+WHERE = ["one process", "two processes"]
+
+
+@contextlib.contextmanager
+def server_of_its_own(request: pytest.FixtureRequest, where: str, **changes: Any) -> Iterator[RunningServer]:
+    """A server with :func:`fast_settings` and ``changes``, alone or owning the rooms of a cluster of two
+    processes (the other relaying the clients connected to its ``relay_url``)."""
+    if where == "two processes":
+        folder = request.getfixturevalue("tmp_path")
+        with owner_and_relay(request.getfixturevalue("redis_server"), folder, **changes) as running:
+            yield running
+        return
+    with RunningServer(":memory:", fast_settings(**changes)) as running:
         yield running
 
 
@@ -68,10 +94,10 @@ def play_match(
     host = Client(server.url)
     host.send(type="resume", code=code, secret=secret)
     assert host.expect("welcome")["seat"] == 0
-    guest = Client(server.url)
+    guest = Client(server.relay_url)
     guest.send(type="join", code=code, name="Bob")
     guest.expect("welcome")
-    watcher = Client(server.url)
+    watcher = Client(server.relay_url)
     watcher.send(type="spectate", code=code)
     watcher.expect("welcome")
     if edition == "wild-jackpot":
@@ -201,17 +227,17 @@ def test_a_seats_secret_reaches_only_its_own_socket(server: RunningServer) -> No
     host.send(type="create", name="Ann", edition="classic", seats=3, rules={"scoring": "single-round"})
     welcome = host.expect("welcome")
     code, host_secret = welcome["code"], welcome["secret"]
-    guest = Client(server.url)
+    guest = Client(server.relay_url)
     guest.send(type="join", code=code, name="Bob")
     guest_secret = guest.expect("welcome")["secret"]
-    watcher = Client(server.url)
+    watcher = Client(server.relay_url)
     watcher.send(type="spectate", code=code)
     watcher.expect("lobby")
     host.send(type="seat", seat=2, bot=True)
     host.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")
     host.send(type="start")
     host.expect("update")
-    back = Client(server.url)  # the host comes back on a second socket: the secret it sent is its own
+    back = Client(server.relay_url)  # the host comes back on a second socket: the secret it sent is its own
     back.send(type="resume", code=code, secret=host_secret, version=0)
     assert back.expect("welcome")["secret"] == host_secret
     for client in (host, guest, watcher, back):
@@ -234,24 +260,24 @@ def test_the_room_features_messages_hold_no_hand_pile_or_other_seats_secret(serv
     ann.send(type="create", name="Ann", edition="classic", seats=4, rules=rules, public=True, timer=30)
     welcome = ann.expect("welcome")
     code = welcome["code"]
-    bob = Client(server.url)
+    bob = Client(server.relay_url)
     bob.send(type="join", code=code, name="Bob")
     bob_welcome = bob.expect("welcome")
-    watcher = Client(server.url)
+    watcher = Client(server.relay_url)
     watcher.send(type="spectate", code=code)
     watcher.expect("lobby")
     ann.send(type="chat", text="hello from Ann")
     watcher.send(type="chat", text="hello from the stands")
     for client in (ann, bob, watcher):
         client.expect("chat", where=lambda m: m["seat"] is None)
-    with urllib.request.urlopen(f"{server.http}/api/rooms", timeout=10) as response:
+    with urllib.request.urlopen(f"{server.relay_http}/api/rooms", timeout=10) as response:
         listing = response.read().decode()
     assert code in listing
     for seat in (2, 3):
         ann.send(type="seat", seat=seat, bot=True)
         ann.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
     ann.send(type="start")
-    late = Client(server.url)
+    late = Client(server.relay_url)
     late.send(type="join", code=code, name="Cy")
     late_welcome = late.expect("welcome")
     assert late_welcome["claimed"] is True
@@ -337,7 +363,7 @@ def test_a_hint_names_only_a_move_of_the_asking_seats_own_update(server: Running
     limit allows): each answer holds its four fields, its move is one of the legal entries Ann was
     just sent, and every card it names is in Ann's hand or on the pile; a spectator's hint is refused."""
     code, secret = server.create_fixed_room(FixedSetup(SEED + 7), edition, seats=4, rules={"scoring": "single-round"})
-    ann = Client(server.url)
+    ann = Client(server.relay_url)
     ann.send(type="resume", code=code, secret=secret)
     ann.expect("lobby")
     watcher = Client(server.url)
@@ -413,10 +439,11 @@ def test_the_players_still_reading_the_results_are_told_by_seat_number_only() ->
         watcher.close()
 
 
-def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
+@pytest.mark.parametrize("where", WHERE)
+def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret(request: pytest.FixtureRequest, where: str) -> None:
     """Whoever opens a room whose rematch has begun (with its seat's secret or none) is sent only the
     rematch's code: no seat, no secret."""
-    with RunningServer(":memory:", fast_settings()) as server:
+    with server_of_its_own(request, where) as server:
         ann = Client(server.url)
         ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"scoring": "single-round"})
         welcome = ann.expect("welcome")
@@ -432,7 +459,7 @@ def test_an_old_link_of_a_rematched_room_leads_there_with_no_secret() -> None:
             {"type": "spectate"},
             {"type": "join", "name": "Cy"},
         ):
-            other = Client(server.url)
+            other = Client(server.relay_url)
             other.send(code=welcome["code"], **ask)
             answer = other.expect("moved")
             assert answer == {"type": "moved", "code": moved["code"], "seat": None}
@@ -449,10 +476,10 @@ def test_reactions_avatars_and_voice_signals_reach_only_whom_they_may(server: Ru
     ann.send(type="create", name="Ann", edition="classic", seats=3, avatar="fox", colour="teal")
     welcome = ann.expect("welcome")
     code = welcome["code"]
-    bob = Client(server.url)
+    bob = Client(server.relay_url)
     bob.send(type="join", code=code, name="Bob", avatar="owl", colour="blue")
     bob_welcome = bob.expect("welcome")
-    watcher = Client(server.url)
+    watcher = Client(server.relay_url)
     watcher.send(type="spectate", code=code)
     watcher.expect("lobby")
     ann.send(type="seat", seat=2, bot=True)
@@ -536,7 +563,7 @@ def test_a_lang_message_answers_the_members_own_state_in_its_language_and_nothin
     host = Client(server.url)
     host.send(type="resume", code=code, secret=secret)
     host.expect("welcome")
-    guest = Client(server.url)
+    guest = Client(server.relay_url)
     guest.send(type="join", code=code, name="Bob", lang="de")
     guest.expect("welcome")
     for seat, client in ((0, host), (1, guest)):
@@ -574,11 +601,14 @@ def test_a_lang_message_answers_the_members_own_state_in_its_language_and_nothin
     guest.close()
 
 
-def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_view() -> None:
+@pytest.mark.parametrize("where", WHERE)
+def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_view(
+    request: pytest.FixtureRequest, where: str
+) -> None:
     """A full resync's events are narrated once per point of view and language and shared: each
     player's (and the spectators') equal the engine's events redacted for that receiver, whichever
-    asked first and however many ask."""
-    with RunningServer(":memory:", fast_settings(resync_events=20)) as server:
+    asked first and however many ask (on two processes, asked through the one that relays)."""
+    with server_of_its_own(request, where, resync_events=20) as server:
         code, secret = server.create_fixed_room(FixedSetup(SEED + 9), seats=3, rules={"target_score": 200})
 
         async def play() -> None:
@@ -597,7 +627,7 @@ def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_
         names = record["names"]
         received: dict[int | None, list[list[dict[str, Any]]]] = {0: [], None: []}
         for viewer in (None, 0, None, 0):  # the spectators' first, then the player's, then each again
-            client = Client(server.url)
+            client = Client(server.relay_url)
             if viewer is None:
                 client.send(type="spectate", code=code, version=0)
             else:

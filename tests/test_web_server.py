@@ -13,10 +13,14 @@ from typing import Any
 
 import pytest
 
+from cluster_support import LEASE, acknowledged_events, closed, resume, two_servers
 from pg_support import shared_server
+from redis_support import redis_server_fixture, redis_url_fixture
 from unokit.engine.record import replay
 from unokit.web.rooms import CODE_ALPHABET, CODE_LENGTH
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end
+
+__all__ = ["redis_server_fixture", "redis_url_fixture"]
 
 
 @pytest.fixture(scope="module")
@@ -294,6 +298,52 @@ def test_restart_mid_game_resumes_exactly(tmp_path: Path, backend: str) -> None:
         last = play_to_end(back, random.Random(6))
         assert last["finished"]
         back.close()
+
+
+def test_the_owner_killed_mid_game_the_other_process_resumes_it_exactly(tmp_path: Path, redis_url: str) -> None:
+    """The multi-process counterpart of the restart above: two processes on PostgreSQL and Redis, the room's
+    owner killed (SIGKILL) mid-game; the other process takes the room over and resumes it exactly, for the
+    host (seen from the version she had) and for a spectator that was relayed to the owner."""
+    with two_servers(tmp_path, redis_url, "--away-seconds", "600", "--bot-delay", "0") as (a, b, _):
+        host = a.client()
+        host.send(type="create", name="Ann", edition="wild-jackpot", seats=3, rules={}, avatar="fox")
+        welcome = host.expect("welcome")
+        code, secret = welcome["code"], welcome["secret"]
+        host.send(type="chat", text="said before the kill")
+        host.expect("chat")
+        host.send(type="rule_cards", texts=["Skip your next turn", "Give a hug to the player on your left"])
+        host.expect("lobby", where=lambda m: m["seats"][0]["ready"])
+        fill_with_bots(host, range(1, 3))
+        watcher = b.client()
+        watcher.send(type="spectate", code=code)
+        watcher.expect("welcome")
+        host.send(type="start")
+        host.expect("update")
+        play_to_end(host, random.Random(5), stop=lambda c: sum(m["type"] == "update" for m in c.received) > 8)
+        host.quiet(0.5)  # the bots act until the host's turn; nothing moves then
+        view = host.update
+        assert view is not None and not view["finished"] and view["view"]["actor"] == 0
+        watcher.expect("update", where=lambda m: m["version"] == view["version"])
+        seen = watcher.update
+        a.kill()
+        closed(watcher, LEASE * 3)  # relayed to the owner killed, the spectator is dropped
+        back = resume(b, code, secret, version=view["version"])
+        assert back.welcome is not None and back.welcome["seat"] == 0
+        update = back.update
+        assert update is not None and update["version"] == view["version"] and update["events"] == []
+        assert update["view"] == view["view"] and update["legal"] == view["legal"]
+        assert update["seats"] == view["seats"] and update["seats"][0]["avatar"] == "fox"
+        said = next((m for m in back.received if m["type"] == "chat_history"), None) or back.expect("chat_history")
+        assert [m["text"] for m in said["messages"]] == ["said before the kill"], "the chat is taken over too"
+        again = b.client()
+        again.send(type="spectate", code=code, version=0)
+        watched = again.expect("update")
+        assert seen is not None and watched["view"] == seen["view"] and watched["version"] == seen["version"]
+        assert acknowledged_events(again) == acknowledged_events(watcher), "the spectator's events stand"
+        later = play_to_end(back, random.Random(6), stop=lambda c: c.update["version"] > view["version"] + 20)  # type: ignore[index]
+        assert again.expect("update", where=lambda m: m["version"] >= later["version"]), "the room plays on"
+        for client in (back, again, host, watcher):
+            client.close()
 
 
 def test_http_routes_and_security_headers(server: RunningServer) -> None:

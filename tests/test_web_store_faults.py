@@ -30,8 +30,10 @@ import pytest
 import uvicorn
 
 import unokit.web.server  # noqa: F401 - loaded before a child drops its rights (it may read no module then)
+from cluster_support import LEASE, Server, acknowledged_events, owner_pid, resume
 from pg_support import free_port as free_loopback_port
 from pg_support import shared_server
+from redis_support import redis_server_fixture, redis_url_fixture
 from unokit.cli import main as cli_main
 from unokit.web.app import create_app
 from unokit.web.rooms import FixedSetup, RoomSettings
@@ -39,6 +41,7 @@ from unokit.web.storage import SqliteStorage, StorageError
 from web_support import Client, RunningServer, captured_logs, choose, fast_settings
 
 SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
+__all__ = ["redis_server_fixture", "redis_url_fixture"]
 STRANGER = (65534, 65534)
 """The user and group the start-up checks run as when the tests run as root (whom no file mode stops)."""
 
@@ -638,3 +641,63 @@ def test_kill_mid_game_loses_nothing_acknowledged(tmp_path: Path, backend: str) 
             with contextlib.suppress(Exception):
                 player.close()
     assert len(acknowledged) > 40, "the players got some way in between the kills"
+
+
+def test_owners_killed_mid_game_on_two_processes_lose_nothing_acknowledged(tmp_path: Path, redis_url: str) -> None:
+    """Two processes on PostgreSQL and Redis, each player on another (one relayed to the owner): the room's
+    owner is killed (SIGKILL) again and again while both act as fast as they can, and started again; the
+    other takes the room over once its lease has run out, and every event a client was sent is there, the
+    same, after each take-over."""
+    db = shared_server().new_database()
+    options = ("--bot-delay", "0", "--away-seconds", "60")
+    servers = [Server(db, redis_url, tmp_path / f"{index}.log", *options) for index in range(2)]
+    rng = random.Random(8)
+    acknowledged: list[list[Any]] = [[], []]
+    """Each seat's events as it was told them (each sees its own cards)."""
+    takeovers: list[float] = []
+    try:
+        ann = servers[0].client()
+        ann.send(type="create", name="Ann", edition="classic", seats=2, rules={"target_score": 500})
+        welcome = ann.expect("welcome")
+        code = welcome["code"]
+        bob = servers[1].client()
+        bob.send(type="join", code=code, name="Bob")
+        secrets = [welcome["secret"], bob.expect("welcome")["secret"]]
+        ann.expect("lobby", where=lambda m: m["seats"][1]["kind"] == "human")
+        ann.send(type="start")
+        players = [ann, bob]
+        for player in players:
+            player.expect("update")
+        for round_ in range(4):
+            if round_:  # back through both processes, Ann on one and Bob on the other
+                killed = time.monotonic()
+                players = [resume(servers[(round_ + seat) % 2], code, secrets[seat]) for seat in (0, 1)]
+                takeovers.append(time.monotonic() - killed)
+            for seat, player in enumerate(players):
+                told = acknowledged_events(player)
+                assert told[: len(acknowledged[seat])] == acknowledged[seat], f"take-over {round_}: events changed"
+            deadline = time.monotonic() + rng.uniform(0.2, 0.6)
+            while time.monotonic() < deadline:  # both act as fast as the owner answers, until the kill
+                for seat, player in enumerate(players):
+                    update = player.update or {}
+                    action = choose(update, rng) if update.get("view", {}).get("actor") == seat else None
+                    if action is not None and not update.get("finished"):
+                        player.send(type="act", action=action, version=update["version"])
+                for player in players:
+                    player.quiet(0.01)
+            owner = owner_pid(redis_url, code)
+            (victim,) = [index for index, server in enumerate(servers) if server.process.pid == owner]
+            servers[victim].kill()
+            acknowledged = [acknowledged_events(player) for player in players]
+            for player in players:
+                player.close()
+            servers[victim] = Server(db, redis_url, tmp_path / f"{victim}-{round_}.log", *options)
+        players = [resume(servers[seat], code, secrets[seat]) for seat in (0, 1)]
+        for seat, player in enumerate(players):
+            assert acknowledged_events(player)[: len(acknowledged[seat])] == acknowledged[seat], "the last lost none"
+            player.close()
+    finally:
+        for server in servers:
+            server.stop()
+    assert min(map(len, acknowledged)) > 40, "the players got some way in between the kills"
+    assert max(takeovers) < LEASE + 6, f"the room played again {max(takeovers):.1f} s after a kill"

@@ -11,6 +11,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -85,6 +86,11 @@ class RunningServer:
         self.port = self.server.servers[0].sockets[0].getsockname()[1]
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.http = f"http://127.0.0.1:{self.port}"
+        self.relay_url, self.relay_http = self.url, self.http
+        """Where a client reaches this server's rooms through another process, in a cluster
+        (:func:`cluster_support.cluster_fixture`); this server's own address otherwise."""
+        self.relay_log: Path | None = None
+        """That other process's log, in a cluster."""
 
     def _run(self) -> None:
         with asyncio.Runner() as runner:  # on leaving, the tasks still pending are cancelled and awaited
