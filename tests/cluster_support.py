@@ -37,7 +37,7 @@ from unokit.engine.record import replay
 from unokit.web.storage import open_storage
 from web_support import FAST_CLIENTS, Client, RunningServer, fast_settings, play_to_end
 
-__all__ = ["LEASE", "Server", "cluster_fixture", "owner_and_relay", "two_servers"]
+__all__ = ["LEASE", "Server", "cluster_fixture", "one_or_two_processes_fixture", "owner_and_relay", "two_servers"]
 
 SERVE = [sys.executable, "-c", "import sys; from unokit.cli import main; sys.exit(main())", "serve"]
 LEASE = 1.5
@@ -159,6 +159,17 @@ def cluster_fixture(redis_server: RedisServer, tmp_path_factory: pytest.TempPath
     """:func:`owner_and_relay` for a whole test module."""
     with owner_and_relay(redis_server, tmp_path_factory.mktemp("cluster")) as owner:
         yield owner
+
+
+@pytest.fixture(scope="module", params=["one process", "two processes"], name="server")
+def one_or_two_processes_fixture(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
+    """The rooms' server: alone, or owning them in a cluster of two processes on PostgreSQL and Redis, where
+    the clients connected to ``relay_url`` are relayed to it by the other process."""
+    if request.param == "two processes":
+        yield request.getfixturevalue("cluster")
+        return
+    with RunningServer(":memory:", fast_settings()) as running:
+        yield running
 
 
 def create(server: Server, seats: int = 3, **fields: Any) -> tuple[Client, str, str]:

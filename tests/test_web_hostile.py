@@ -9,14 +9,13 @@ import secrets
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from cluster_support import cluster_fixture
+from cluster_support import cluster_fixture, one_or_two_processes_fixture
 from redis_support import redis_server_fixture
 from test_web_protocol import SAMPLES, with_lone_surrogates
 from unokit.web.app import SECURITY_HEADERS
@@ -24,21 +23,10 @@ from unokit.web.protocol import MESSAGES
 from unokit.web.rooms import CODE_ALPHABET, ServerSettings
 from web_support import Client, RunningServer, captured_logs, fast_settings
 
-__all__ = ["cluster_fixture", "redis_server_fixture"]
+__all__ = ["cluster_fixture", "one_or_two_processes_fixture", "redis_server_fixture"]
 
 SCRIPT_NAME = "<script>x()</script>"
 SCRIPT_RULE = '<img src=x onerror="alert(1)"> & <script>alert(2)</script>'
-
-
-@pytest.fixture(scope="module", params=["one process", "two processes"])
-def server(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
-    """The rooms' server: alone, or owning them in a cluster of two processes on PostgreSQL and Redis, where
-    the clients connected to ``relay_url`` are relayed to it by the other process."""
-    if request.param == "two processes":
-        yield request.getfixturevalue("cluster")
-        return
-    with RunningServer(":memory:", fast_settings()) as running:
-        yield running
 
 
 def relayed_seat(server: RunningServer, code: str, secret: str) -> Client:

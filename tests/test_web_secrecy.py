@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from cluster_support import cluster_fixture, owner_and_relay
+from cluster_support import cluster_fixture, one_or_two_processes_fixture, owner_and_relay
 from redis_support import redis_server_fixture
 from unokit.editions import get_edition
 from unokit.engine.cards import card_name
@@ -36,7 +36,7 @@ from unokit.web.rooms import FixedSetup
 from unokit.web.storage import hash_secret
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end, strings_outside
 
-__all__ = ["cluster_fixture", "redis_server_fixture"]
+__all__ = ["cluster_fixture", "one_or_two_processes_fixture", "redis_server_fixture"]
 
 EDITIONS = ["classic", "wild-jackpot", "space-jam", "all-wild"]
 SEED = 2**52
@@ -53,17 +53,6 @@ SECRET_RULES = {
     0: ["Ann's secret rule: hop on one foot", "Skip your next turn"],
     1: ["Bob's secret rule: whistle a tune", "Draw 2 cards"],
 }
-
-
-@pytest.fixture(scope="module", params=["one process", "two processes"])
-def server(request: pytest.FixtureRequest) -> Iterator[RunningServer]:
-    """The rooms' server: alone, or owning them in a cluster of two processes on PostgreSQL and Redis, where
-    the clients connected to ``relay_url`` are relayed to it by the other process."""
-    if request.param == "two processes":
-        yield request.getfixturevalue("cluster")
-        return
-    with RunningServer(":memory:", fast_settings()) as running:
-        yield running
 
 
 WHERE = ["one process", "two processes"]

@@ -6,17 +6,7 @@ its connections together: ``address_chat_per_minute``, :mod:`unokit.web.guard`) 
 (:class:`RoomChatLimits`): each seat has its own share, however many connections hold it, and the
 spectators one share together, so spectators never silence the players.
 
-A chat text is trimmed, 1 to :data:`MAX_CHAT` characters, with no control or format
-characters (nor line breaks, lone surrogates, private-use or unassigned characters), the
-same rule as names: anything else is refused by the message table (``malformed``).  Markup
-is kept as plain text: the client shows every text with ``textContent``.
-
->>> clean_chat("  hello <b>all</b>  ")
-'hello <b>all</b>'
->>> clean_chat("two\\nlines")
-Traceback (most recent call last):
-...
-ValueError: a chat message cannot hold the character U+000A
+What a chat text may hold is the room core's rule (:func:`unokit.web.core.chat.clean_chat`).
 """
 
 from __future__ import annotations
