@@ -25,10 +25,12 @@ import asyncio
 import contextlib
 import json
 import random
+import shutil
 import signal
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from fleet import Refused, fleet, is_postgres
@@ -238,7 +240,7 @@ async def measure(args: argparse.Namespace, db: str, redis: str) -> dict[str, An
         behind = sum(1 for room in run.rooms if counts[room.code] < room.version)
         again = [room.played_again for room in run.rooms if room.played_again is not None]
         resumed = [room.resumed for room in run.rooms if room.resumed is not None]
-        return {
+        result: dict[str, Any] = {
             "rooms": args.rooms,
             "lease_s": args.lease,
             "relay_act_to_update_ms": {kind: figures(values, 1000) for kind, values in run.latencies.items()},
@@ -247,7 +249,13 @@ async def measure(args: argparse.Namespace, db: str, redis: str) -> dict[str, An
             "lost": {"resumed_behind": sum(room.lost for room in run.rooms), "store_behind": behind},
             "errors": run.errors,
             "server_log": running.log_counts(),
+            "server_log_sample": running.log_sample(6),
         }
+        if args.keep_logs is not None:
+            args.keep_logs.mkdir(parents=True, exist_ok=True)
+            for index, server in enumerate(running.servers, 1):
+                shutil.copy(server.log, args.keep_logs / f"server{index}.log")
+        return result
 
 
 def main() -> int:
@@ -255,6 +263,7 @@ def main() -> int:
     parser.add_argument("--db", required=True, metavar="URL", help="a PostgreSQL server (a scratch database is made)")
     parser.add_argument("--redis", metavar="URL", help="a Redis database (default: a redis-server of its own)")
     parser.add_argument("--keep-db", action="store_true", help="use --db as it is")
+    parser.add_argument("--keep-logs", type=Path, metavar="DIR", help="copy the servers' logs into DIR")
     parser.add_argument("--rooms", type=int, default=50, help="rooms on the process killed (default 50)")
     parser.add_argument("--lease", type=float, default=2.0, help="the servers' --lease-seconds (default 2)")
     parser.add_argument("--bot-delay", type=float, default=0.2, help="the servers' --bot-delay (default 0.2)")

@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from pg_support import shared_server
+from redis_support import RedisServer, redis_server_fixture  # noqa: F401 (a fixture)
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench" / "server_load.py"
 
@@ -51,3 +54,26 @@ def test_an_option_the_server_refuses_is_reported_with_its_words() -> None:
     assert len(lines) == 1
     assert lines[0].startswith("server_load: server 1 of 1 did not start (exit 2:")
     assert "--bot-delay must be from 0 to 60 seconds" in lines[0]
+
+
+def test_relayed_rooms_are_played_through_a_process_that_does_not_own_them(redis_server: RedisServer) -> None:
+    done = run_bench(
+        *("--servers", "2", "--db", shared_server().url(), "--redis", redis_server.url, "--flush-redis"),
+        *("--rooms", "4", "--seconds", "3", "--think", "0.2", "--bot-delay", "0.05", "--relayed", "0.5"),
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["servers"] == 2 and result["db"] == "postgresql" and result["rooms_playing"] == 4
+    direct, relayed = result["latency_ms_direct"], result["latency_ms_relayed"]
+    assert direct["samples"] > 0 and relayed["samples"] > 0
+    assert direct["samples"] + relayed["samples"] == result["latency_ms"]["samples"]
+    assert result["chat"]["sent"] > 0  # each client its own address: the chat limit per address lets it through
+    assert result["errors"]["refused"] == {} and result["errors"]["clients_failed"] == 0
+    assert result["errors"]["server_log"]["tracebacks"] == 0
+    assert result["store_cpu_pct"]["postgresql"] > 0 and result["store_cpu_pct"]["redis"] > 0
+
+
+def test_relayed_rooms_need_two_processes() -> None:
+    done = run_bench("--relayed", "0.5", timeout=30)
+    assert done.returncode == 2
+    assert "--relayed" in done.stderr and "two --servers" in done.stderr
