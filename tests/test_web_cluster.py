@@ -18,6 +18,7 @@ from websockets.exceptions import InvalidStatus
 from redis_support import redis_server_fixture, redis_url_fixture
 from unokit.cli import main
 from unokit.web.cluster import Lease, RedisLimits, Relayed, RoomBus, RoomLeases
+from unokit.web.cluster.limits import connect as connect_limits
 from unokit.web.guard import LocalLimits
 from unokit.web.settings import ServerSettings
 from web_support import Client, RunningServer, captured_logs, fast_settings
@@ -215,6 +216,22 @@ def test_two_processes_share_one_allowance_of_creations_requests_and_lookups(red
         assert await one.allow_lookup("203.0.113.1", "DDDD")
         alone = [LocalLimits(settings), LocalLimits(settings)]  # each process alone: twice the allowance
         assert sum([await alone[n % 2].allow_creation("203.0.113.1") for n in range(8)]) == 6
+
+    run(redis_url, test)
+
+
+def test_hundreds_of_checks_at_once_wait_for_the_pool_and_none_falls_back(redis_url: str) -> None:
+    """Rooms opening by the hundred on one process ask Redis more at once than its client has
+    connections: each check waits for one (the pool blocks) rather than being refused as if Redis were
+    down, which made the process limit alone and log "Too many connections"."""
+
+    async def test(_: Callable[[], Redis]) -> None:
+        limits = RedisLimits(connect_limits(redis_url), limited(address_creates_per_hour=10), "web-1")
+        with captured_logs() as records:
+            answers = await asyncio.gather(*(limits.allow_creation(f"198.51.100.{n % 250}") for n in range(600)))
+        assert all(answers) and limits.down_until == 0.0, [record.getMessage() for record in records][:3]
+        assert not records
+        await limits.client.aclose()
 
     run(redis_url, test)
 

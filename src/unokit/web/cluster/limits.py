@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import redis
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
@@ -34,7 +34,7 @@ from unokit.web.cluster.names import DEFAULT_PREFIX, cancelling, check_process_i
 from unokit.web.guard import RECENT_CODES, LocalLimits
 from unokit.web.settings import ServerSettings
 
-__all__ = ["HEARTBEAT_MS", "RETRY_SECONDS", "RedisLimits", "check_redis", "connect"]
+__all__ = ["HEARTBEAT_MS", "POOL_SIZE", "RETRY_SECONDS", "RedisLimits", "check_redis", "connect"]
 
 log = logging.getLogger("unokit.web.cluster")
 
@@ -311,10 +311,27 @@ class RedisLimits:
         await self.client.aclose()
 
 
-def connect(url: str) -> Redis:
-    """A client of the Redis database at ``url`` for the limits: a command that cannot reach it fails
-    within a second or two (one retry, at once), so that a request waits no longer for its limits."""
-    return Redis.from_url(url, socket_timeout=1.0, socket_connect_timeout=1.0, retry=Retry(NoBackoff(), 1))
+POOL_SIZE = 64
+"""Connections a process's Redis client keeps at most; a command finding them all busy waits for one
+(redis-py's plain pool refuses it at once with "Too many connections", as when Redis is down)."""
+
+
+def connect(url: str, timeout: float = 1.0, *, listens: bool = False) -> Redis:
+    """A client of the Redis database at ``url``: a command that cannot reach it, or waits over
+    ``timeout`` seconds for one of the :data:`POOL_SIZE` connections, fails within a second or two (one
+    retry, at once), so that a request waits no longer for its limits.  A client that ``listens``
+    (pub/sub, and the leases) has no time limit on reading an answer, a quiet channel being no failure,
+    and keeps redis-py's own retries with back-off."""
+    pool = BlockingConnectionPool.from_url(
+        url,
+        max_connections=POOL_SIZE,
+        timeout=timeout,
+        socket_timeout=None if listens else timeout,
+        socket_connect_timeout=timeout,
+    )
+    if listens:
+        return Redis(connection_pool=pool)
+    return Redis(connection_pool=pool, retry=Retry(NoBackoff(), 1))
 
 
 def check_redis(url: str) -> None:

@@ -32,6 +32,7 @@ from redis.asyncio import Redis
 from starlette.applications import Starlette
 
 from unokit.web.cluster.leases import Lease, RoomLeases
+from unokit.web.cluster.limits import connect
 from unokit.web.cluster.names import new_process_id, raise_if_cancelled
 from unokit.web.cluster.relay import Relay
 from unokit.web.hub import Elsewhere, Hub
@@ -73,7 +74,7 @@ class Ownership:
     def from_settings(cls, hub: Hub, app: Starlette) -> Ownership:
         settings = hub.settings
         assert settings.redis_url is not None
-        client = Redis.from_url(settings.redis_url, socket_connect_timeout=REDIS_TIMEOUT)
+        client = connect(settings.redis_url, REDIS_TIMEOUT, listens=True)
         lease_ms = max(1, round(settings.lease_seconds * 1000))
         return cls(hub, client, new_process_id(), lease_ms, settings.redis_prefix, app)
 
