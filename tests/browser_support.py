@@ -120,8 +120,14 @@ def start_server(db_path: str, settings: ServerSettings) -> LiveServer:
 @pytest.fixture(scope="module", name="live_server")
 def live_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The real server with a fresh SQLite file and quick bots."""
+    yield from module_server(tmp_path_factory)
+
+
+def module_server(tmp_path_factory: pytest.TempPathFactory, **changes: Any) -> Iterator[LiveServer]:
+    """The body of a module's ``live_server`` fixture: a real server on a fresh SQLite file with
+    :func:`browser_settings` (and ``changes``), stopped at the module's end."""
     db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
-    live = start_server(str(db), browser_settings())
+    live = start_server(str(db), browser_settings(**changes))
     yield live
     live.server.should_exit = True
     live.thread.join(timeout=10)

@@ -22,6 +22,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     boxes_overlap,
     browser_fixture,
     browser_settings,
+    module_server,
     open_page_fixture,
     playwright_instance_fixture,
     start_server,
@@ -41,11 +42,7 @@ OpenPage = Callable[..., PageWatch]
 @pytest.fixture(scope="module", name="live_server")
 def live_server_fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """The real server with quick bots; the results of a round hold the table up to a minute."""
-    db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
-    live = start_server(str(db), browser_settings(results_seconds=60.0, min_timer=1))
-    yield live
-    live.server.should_exit = True
-    live.thread.join(timeout=10)
+    yield from module_server(tmp_path_factory, results_seconds=60.0, min_timer=1)
 
 
 def create_room(

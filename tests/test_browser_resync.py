@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from browser_support import (  # noqa: F401  (fixtures, used by their names)
     browser_fixture,
     browser_settings,
+    module_server,
     open_page_fixture,
     playwright_instance_fixture,
     start_server,
@@ -30,11 +31,7 @@ if TYPE_CHECKING:
 @pytest.fixture(scope="module", name="live_server")
 def resyncing_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server whose every catch-up is a full resync (every update, every reconnection)."""
-    db = tmp_path_factory.mktemp("web") / "rooms.sqlite3"
-    live = start_server(str(db), browser_settings(resync_events=0, resync_seconds=0.0))
-    yield live
-    live.server.should_exit = True
-    live.thread.join(timeout=10)
+    yield from module_server(tmp_path_factory, resync_events=0, resync_seconds=0.0)
 
 
 def told_to_seat(live: LiveServer, code: str, seat: int) -> list[str]:

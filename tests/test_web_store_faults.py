@@ -420,8 +420,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
-    db = tmp_path / "rooms.sqlite3"
+@contextlib.contextmanager
+def serving(db: Path) -> Iterator[None]:
+    """A ``unokit serve`` on ``db``, answering, until the block ends (then stopped with SIGTERM)."""
     first = subprocess.Popen(
         [*SERVE, "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(db)],
         stdout=subprocess.PIPE,
@@ -430,12 +431,18 @@ def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
     )
     try:
         assert first.stdout is not None and "http://127.0.0.1:" in first.stdout.readline()
-        status, stderr = serve_status("--db", str(db))
-        assert status == 2 and len(stderr.strip().splitlines()) == 1, stderr
-        assert "another unokit server is using this database" in stderr
+        yield
     finally:
         first.send_signal(signal.SIGTERM)
         first.wait(10)
+
+
+def test_a_second_server_on_the_same_file_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "rooms.sqlite3"
+    with serving(db):
+        status, stderr = serve_status("--db", str(db))
+        assert status == 2 and len(stderr.strip().splitlines()) == 1, stderr
+        assert "another unokit server is using this database" in stderr
     status, stderr = serve_status("--db", str(tmp_path / "missing-dir" / "x.sqlite3"))
     assert status == 2
     # the first one gone, the file opens again
@@ -450,14 +457,7 @@ def test_a_second_server_on_a_link_to_the_same_file_is_refused(tmp_path: Path, l
     db = tmp_path / "rooms.sqlite3"
     other = tmp_path / "elsewhere" / "same.sqlite3"
     other.parent.mkdir()
-    first = subprocess.Popen(
-        [*SERVE, "--host", "127.0.0.1", "--port", str(free_port()), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert first.stdout is not None and "http://127.0.0.1:" in first.stdout.readline()
+    with serving(db):
         if link == "symbolic link":
             other.symlink_to(db)
         else:
@@ -476,9 +476,6 @@ def test_a_second_server_on_a_link_to_the_same_file_is_refused(tmp_path: Path, l
         assert second.returncode == 2 and stdout == "", f"a second server started on the {link}: {stdout}"
         lines = stderr.strip().splitlines()
         assert len(lines) == 1 and "another unokit server is using this database" in lines[0], stderr
-    finally:
-        first.send_signal(signal.SIGTERM)
-        first.wait(10)
 
 
 def test_bots_back_off_when_another_writer_stored_their_actions_first(tmp_path: Path) -> None:
