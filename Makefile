@@ -6,6 +6,9 @@ BIN := $(VENV)/bin
 PLAY_ARGS ?= --edition classic --players 4
 # `make play` serves on every interface, so that friends on the same network can open the invite link.
 SERVE_ARGS ?= --host 0.0.0.0
+# Training and its tests need only torch's CPU build, from PyTorch's CPU index (a local wheel where that index is unreachable).
+TORCH ?= torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 # The browser tests drive Debian's Chromium (or the executable named by UNOKIT_CHROMIUM).
 CHROMIUM := $(or $(UNOKIT_CHROMIUM),/usr/bin/chromium)
 # The browser client (plain JavaScript modules) is type-checked by TypeScript and linted by ESLint, pinned by package-lock.json.
@@ -25,6 +28,7 @@ $(VENV)/.installed-web: $(BIN)/python pyproject.toml
 # Everything the checks use.
 $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet '$(TORCH)' --extra-index-url $(TORCH_INDEX)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed-web
 
