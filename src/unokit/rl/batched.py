@@ -163,6 +163,7 @@ class BatchedEnv:
         self._active = np.ones(num_envs, dtype=np.bool_)
         self._holders = np.full((num_envs, players), PYTHON, dtype=np.int64)
         self._next_holders = self._holders.copy()
+        self._seating = self._holders.copy()
         words = memory_words(self._template) if self.bot_memory else 1
         self._memories = np.zeros((num_envs, words), dtype=np.int64)
         if self.bot_memory:
@@ -191,6 +192,7 @@ class BatchedEnv:
         if chosen.dtype.kind not in "iu" or ((chosen < 0) | (chosen >= self.num_envs)).any():
             raise SetupError(f"rows must be row numbers from 0 to {self.num_envs - 1}, not {rows!r}")
         self._next_holders[chosen] = holders[chosen]
+        self._seating[chosen] = holders[chosen]
 
     def _parse_bots(self, bots: Seats) -> npt.NDArray[np.int64]:
         shape = (self.num_envs, self.players)
@@ -220,10 +222,11 @@ class BatchedEnv:
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal games 0 … ``num_envs - 1`` of ``seed`` (none: a random seed); later games follow in
-        order.  ``options={"bots": ...}`` seats them (:data:`Seats`; default: as the next games
-        were to be seated)."""
+        order.  ``options={"bots": ...}`` seats them (:data:`Seats`; default: as last given, the
+        rotation of ``rotate_seats`` starting again from there, so that a seed replays alike)."""
         if options and "bots" in options:
             self.set_bots(options["bots"])
+        self._next_holders[:] = self._seating
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
