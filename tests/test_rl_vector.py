@@ -96,7 +96,9 @@ def test_seats_rotate_and_change_between_games() -> None:
 
 
 def test_bot_actions_need_the_memory_and_name_a_bot() -> None:
-    env = BatchedEnv(2, players=2, rules=SINGLE, bot_memory=False)
+    env = BatchedEnv(2, players=2, rules=SINGLE)
+    assert not env.bot_memory  # no bot seated: the memory is not kept unless asked
+    assert BatchedEnv(2, players=2, rules=SINGLE, bots=["random", "python"]).bot_memory
     env.reset(seed=1)
     with pytest.raises(SetupError):
         env.bot_actions("heuristic")
@@ -198,6 +200,7 @@ def test_vector_env_spaces_and_gymnasium_checks() -> None:
     env_checker.check_reset_return_type(env)  # type: ignore[arg-type]
     env_checker.check_space_limit(env.single_observation_space, "observation")
     observations, info = env.reset(seed=5)
+    env.action_space.seed(5)
     assert observations in env.observation_space
     for _ in range(50):
         actions = env.action_space.sample()
@@ -225,6 +228,7 @@ def test_the_learner_meets_its_opponents_and_rotates() -> None:
     policy = _random_policy(2)
     env = UnoVectorEnv(4, players=3, rules=SINGLE, opponents=["heuristic", policy, ("random", "heuristic")])
     _, info = env.reset(seed=3)
+    env.action_space.seed(3)
     assert info["seat"].tolist() == [0, 1, 2, 0]  # row i starts at seat i % players
     games = []
     rows_seats: dict[int, list[int]] = defaultdict(list)
@@ -243,13 +247,14 @@ def test_the_learner_meets_its_opponents_and_rotates() -> None:
     assert policy.calls and set(policy.calls) == {1}  # row 1 alone plays against it
     for row, seen in rows_seats.items():
         start = [0, 1, 2, 0][row]
-        assert seen[:4] == [(start + k) % 3 for k in range(1, 5)], (row, seen)
+        assert len(seen) >= 3 and seen == [(start + k) % 3 for k in range(1, len(seen) + 1)], (row, seen)
     assert len(games) >= 12 and set(games) <= {1.0, -0.5}
 
 
 def test_self_play_pays_the_seat_that_acted() -> None:
     env = UnoVectorEnv(2, players=2, rules=SINGLE, opponents=["self"], learner_seat=None)
     _, info = env.reset(seed=8)
+    env.action_space.seed(8)
     asked_seats = set()
     for _ in range(600):
         asked_seats.update(info["seat"].tolist())
@@ -264,6 +269,7 @@ def test_same_step_autoreset_gives_the_last_observation_in_info() -> None:
     env = UnoVectorEnv(3, players=2, rules=SINGLE, autoreset_mode=AutoresetMode.SAME_STEP, max_round_decisions=40)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     observations, info = env.reset(seed=2)
+    env.action_space.seed(2)
     ended_seen = truncated_seen = 0
     for _ in range(300):
         observations, rewards, terminated, truncated, info = env.step(env.action_space.sample())
@@ -327,6 +333,8 @@ def test_vector_env_refuses_bad_input() -> None:
         UnoVectorEnv(2, learner_seat=2)
     with pytest.raises(SetupError):
         UnoVectorEnv(2, autoreset_mode=AutoresetMode.DISABLED)
+    with pytest.raises(SetupError):
+        UnoVectorEnv(2, opponents=["self"], bot_memory=False).set_opponents(["heuristic"])
     env = UnoVectorEnv(2, players=2, rules=SINGLE)
     with pytest.raises(IllegalActionError):
         env.step(np.array([0, 0]))

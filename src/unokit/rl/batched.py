@@ -99,8 +99,10 @@ class BatchedEnv:
     must leave the caller a seat); ``rotate_seats``: each row's next game seats them one seat on
     (seat ``k``'s holder moves to seat ``k + 1``), so that a learner plays every seat in turn.
     ``bot_memory``: keep the heuristic's memory of every game (needed by bots and by
-    :meth:`bot_actions`; it costs an update after every action and :func:`memory_words` words per
-    game, a few kilobytes, about 200 kB in Wild Jackpot)."""
+    :meth:`bot_actions`; default: when ``bots`` seats a bot).  It costs an update after every
+    action (about a tenth of a random game's steps per second; ``bench/vector_env.py``) and
+    :func:`~unokit.fast.heuristic.memory_words` words per game (8 kB; 220 kB in Wild Jackpot, for
+    the search of its runs).  Each seat also has its bot's generator (5 kB)."""
 
     def __init__(
         self,
@@ -114,7 +116,7 @@ class BatchedEnv:
         max_round_decisions: int | None = MAX_ROUND_DECISIONS,
         bots: Seats = None,
         rotate_seats: bool = False,
-        bot_memory: bool = True,
+        bot_memory: bool | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise SetupError(f"num_envs must be a positive number of games, not {num_envs!r}")
@@ -126,13 +128,15 @@ class BatchedEnv:
         check_rules(self.rules, edition)
         self.max_round_decisions = max_round_decisions
         self.rotate_seats = bool(rotate_seats)
-        self.bot_memory = bool(bot_memory)
         self.edition = edition
         self.reward_kind = check_reward(reward)
         self.num_envs = num_envs
         self.players = players
         self.copy = copy
         self._template = bots_template(players, self.rules, edition)
+        self.bot_memory = True  # while the seats are read
+        seated = self._parse_bots(bots)
+        self.bot_memory = bool((seated >= 0).any()) if bot_memory is None else bool(bot_memory)
         self.encoder = Encoder(edition, players, self.rules, history)
         self.wait = int(self._template[ID_WAIT])
         """The id of "wait" (a decision out of turn declined): the edition's action ids come before it."""
@@ -215,7 +219,7 @@ class BatchedEnv:
         if not (holders < 0).any(axis=1).all():
             raise SetupError('every game must leave the caller a seat ("python")')
         if (holders >= 0).any() and not self.bot_memory:
-            raise SetupError("bots need bot_memory=True")
+            raise SetupError("bots need the heuristic's memory: make the batch with bot_memory=True")
         return holders
 
     def reset(
@@ -345,7 +349,7 @@ class BatchedEnv:
         if kind not in ("heuristic", "random"):
             raise SetupError(f"the compiled bots are heuristic and random, not {kind!r}")
         if not self.bot_memory:
-            raise SetupError("bot_actions needs bot_memory=True")
+            raise SetupError("bot_actions needs the heuristic's memory: make the batch with bot_memory=True")
         if self._seed < 0:
             raise IllegalActionError("reset the environment before asking for actions")
         out = np.zeros(self.num_envs, dtype=np.int64)

@@ -102,7 +102,9 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
     them.  ``learner_seat``: the learner's seat in every game, or ``None`` (row ``i`` starts at seat
     ``i % players`` and each new game of the row moves it one seat on).  ``max_round_decisions``:
     the cap on a round's decisions that truncates its game (``None``: none).  ``autoreset_mode``:
-    ``NEXT_STEP`` or ``SAME_STEP`` (see the module)."""
+    ``NEXT_STEP`` or ``SAME_STEP`` (see the module).  ``bot_memory``: keep the heuristic's memory
+    of every game (:class:`~unokit.rl.batched.BatchedEnv`), which the compiled bots need; ``False``
+    saves its cost where no pool will seat them."""
 
     def __init__(
         self,
@@ -117,6 +119,7 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
         history: int = DEFAULT_HISTORY,
         max_round_decisions: int | None = MAX_ROUND_DECISIONS,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        bot_memory: bool = True,
     ) -> None:
         mode = AutoresetMode(autoreset_mode)
         if mode not in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
@@ -134,6 +137,7 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             edition=edition,
             max_round_decisions=max_round_decisions,
             rotate_seats=learner_seat is None,
+            bot_memory=bot_memory,
         )
         """The batched environment underneath (its ``holders``: the learner's seats are :data:`PYTHON`)."""
         self.num_envs = num_envs
