@@ -156,8 +156,6 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
         self._rows = np.arange(num_envs)
         self._pending = np.zeros((num_envs, players), dtype=np.float32)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
-        self._obs = np.zeros((num_envs, encoder.size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, self.wait + 1), dtype=np.int8)
         self._wait_only = np.zeros(self.wait + 1, dtype=np.int8)
         self._wait_only[self.wait] = 1
         self._reset_once = False
@@ -244,12 +242,11 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
         self._pending[:] = 0
         self._autoreset[:] = False
         every = np.zeros((self.num_envs, self.players), dtype=np.float32)
-        state = _Step(self.num_envs, self.players, self.batch.encoder.size)
+        state = _Step(self.num_envs, self.players)
         self._play_opponents(state)  # before the learner's first decision: all for its first step
         self._pending += np.where(state.ended[:, None], 0, state.every) + state.pending
-        self._copy_out()
-        info = {"action_mask": self._masks.copy(), "seat": self.batch._seats.copy(), "rewards": every}
-        return self._obs.copy(), info
+        info = {"action_mask": self.batch._masks.copy(), "seat": self.batch._seats.copy(), "rewards": every}
+        return self.batch._obs.copy(), info
 
     def step(
         self, actions: npt.ArrayLike
@@ -263,25 +260,28 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             raise IllegalActionError(f"actions must be {self.num_envs} integers, one per game, not {actions!r}")
         next_step = self.autoreset_mode == AutoresetMode.NEXT_STEP
         stepped = ~self._autoreset if next_step else np.ones(self.num_envs, dtype=np.bool_)
-        state = _Step(self.num_envs, self.players, self.batch.encoder.size)
+        state = _Step(self.num_envs, self.players)
         acted = self.batch._seats.copy()
         state.reward[stepped] = self._pending[stepped, acted[stepped]]
         state.every[stepped] = self._pending[stepped]
         self._pending[stepped] = 0
         self._batch_step(state, chosen.astype(np.int64, copy=False), stepped, acted)
         self._play_opponents(state)
-        self._pending += state.pending
-        self._copy_out()
+        if state.final is not None:
+            self._pending += state.pending
         ended = state.terminated | state.truncated
         info: dict[str, Any] = {"seat": self.batch._seats.copy(), "rewards": state.every}
-        observations = self._obs.copy()
-        masks = self._masks.copy()
-        if next_step:
+        observations = self.batch._obs.copy()
+        masks = self.batch._masks.copy()
+        if state.final is None:
+            if next_step:
+                self._autoreset = ended
+        elif next_step:
             observations[ended] = state.final[ended]
             masks[ended] = self._wait_only
             info["seat"][ended] = acted[ended]
             self._autoreset = ended
-        elif ended.any():
+        else:
             final_obs = np.full(self.num_envs, None, dtype=object)
             for row in np.flatnonzero(ended):
                 final_obs[row] = state.final[row].copy()
@@ -294,23 +294,30 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
 
     def action_masks(self) -> Masks:
         """The legal actions of the learner's seat asked now in each game (as ``info["action_mask"]``)."""
-        masks = self._masks.copy()
+        masks = self.batch._masks.copy()
         masks[self._autoreset] = self._wait_only
         return masks
 
     def _batch_step(self, state: _Step, actions: Actions, rows: npt.NDArray[np.bool_], acted: Actions) -> None:
         """Step ``rows`` of the batch and book what it gives into ``state`` (see :class:`_Step`)."""
         _, rewards, terminated, truncated, infos = self.batch.step(actions, rows=rows, final_seats=acted)
-        live = rows & ~state.ended
-        state.reward[live] += rewards[live, acted[live]]
-        state.every[live] += rewards[live]
-        later = rows & state.ended
-        state.pending[later] += rewards[later]
-        stopped = live & (terminated | truncated)
-        state.terminated |= stopped & terminated
-        state.truncated |= stopped & truncated
-        state.final[stopped] = infos["final_observation"][stopped]
-        state.ended |= stopped
+        stopped = terminated | truncated  # the rows not stepped have no reward and did not stop
+        picked = rewards[self._rows, acted]
+        if state.final is not None:  # some game stopped already: what its next game gives waits
+            later = state.ended
+            state.pending[later] += rewards[later]
+            rewards = np.where(later[:, None], 0, rewards)
+            picked = np.where(later, 0, picked)
+            stopped &= ~later
+        state.reward += picked
+        state.every += rewards
+        if stopped.any():
+            if state.final is None:
+                state.final = np.zeros((self.num_envs, self.batch.encoder.size), dtype=np.float32)
+            state.terminated |= stopped & terminated
+            state.truncated |= stopped & truncated
+            state.final[stopped] = infos["final_observation"][stopped]
+            state.ended |= stopped
 
     def _play_opponents(self, state: _Step) -> None:
         """Let the opponents given as policies play until the learner is asked in every game."""
@@ -328,10 +335,6 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             learner = np.argmax(batch._holders == PYTHON, axis=1)
             self._batch_step(state, actions, asked, learner)
 
-    def _copy_out(self) -> None:
-        self._obs[:] = self.batch._obs
-        self._masks[:] = self.batch._masks
-
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
 
@@ -341,11 +344,12 @@ class _Step:
     and every seat's, in the games it stepped (until one stops); the rewards of the games dealt
     since (kept for their first step), which games stopped and how, and their last observations."""
 
-    def __init__(self, rows: int, players: int, size: int) -> None:
+    def __init__(self, rows: int, players: int) -> None:
         self.reward = np.zeros(rows, dtype=np.float32)
         self.every = np.zeros((rows, players), dtype=np.float32)
         self.pending = np.zeros((rows, players), dtype=np.float32)
         self.terminated = np.zeros(rows, dtype=np.bool_)
         self.truncated = np.zeros(rows, dtype=np.bool_)
         self.ended = np.zeros(rows, dtype=np.bool_)
-        self.final = np.zeros((rows, size), dtype=np.float32)
+        self.final: npt.NDArray[np.float32] | None = None
+        """The last observations (made when a game first stops)."""
