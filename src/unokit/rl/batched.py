@@ -100,7 +100,7 @@ class BatchedEnv:
     (seat ``k``'s holder moves to seat ``k + 1``), so that a learner plays every seat in turn.
     ``bot_memory``: keep the heuristic's memory of every game (needed by bots and by
     :meth:`bot_actions`; default: when ``bots`` seats a bot).  It costs an update after every
-    action (about a tenth of a random game's steps per second; ``bench/vector_env.py``) and
+    action (docs/rl.md measures it: ``bench/vector_env.py``) and
     :func:`~unokit.fast.heuristic.memory_words` words per game (8 kB; 220 kB in Wild Jackpot, for
     the search of its runs).  Each seat also has its bot's generator (5 kB)."""
 
