@@ -14,7 +14,7 @@ from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.vec_env import VecCheckNan, VecEnv, VecMonitor
 
-from unokit.rl.sb3 import UnoVecEnv
+from unokit.rl.sb3 import UnoVecEnv, model_opponent
 
 SINGLE = {"scoring": "single-round"}
 
@@ -84,3 +84,17 @@ def test_maskable_ppo_learns_on_it(env: UnoVecEnv) -> None:
     assert get_action_masks(env)[np.arange(4), actions].all()
     mean, _ = evaluate_policy(model, VecMonitor(env), n_eval_episodes=8, use_masking=True, warn=False)
     assert -1.0 <= mean <= 1.0
+    checkpoint = model_opponent(model)
+    legal: list[bool] = []
+
+    def watched(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions = checkpoint(observations, masks)
+        legal.append(bool(masks[np.arange(len(masks)), actions].all()))
+        return actions
+
+    env.env.set_opponents(["heuristic", watched])  # the checkpoint in the pool: rows 1 and 3
+    env.seed(1)
+    env.reset()
+    for _ in range(100):
+        env.step(get_action_masks(env).argmax(axis=1))
+    assert legal and all(legal)

@@ -7,6 +7,7 @@ observation, ``infos[i]["TimeLimit.truncated"]`` says whether its round was cut 
 ``max_round_decisions``), and ``env_method("action_masks")`` (what sb3-contrib's
 ``get_action_masks`` calls) gives each game's legal actions, so that ``MaskablePPO`` learns on it.
 :meth:`UnoVecEnv.seed` seeds the next reset: the games are numbered from that one seed.
+:func:`model_opponent` makes a trained model (an earlier checkpoint) an opponent of the pool.
 
 >>> from sb3_contrib.common.maskable.utils import get_action_masks
 >>> env = UnoVecEnv(4, players=2, rules={"scoring": "single-round"}, opponents=["heuristic"])
@@ -30,9 +31,9 @@ except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError("unokit.rl.sb3 needs the train extra: pip install 'unokit[train]'") from error
 
 from unokit.engine.rules import Rules
-from unokit.rl.vector import Opponent, UnoVectorEnv
+from unokit.rl.vector import Opponent, Policy, UnoVectorEnv
 
-__all__ = ["UnoVecEnv"]
+__all__ = ["UnoVecEnv", "model_opponent"]
 
 
 class UnoVecEnv(VecEnv):
@@ -127,6 +128,18 @@ class UnoVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return indices
+
+
+def model_opponent(model: Any, deterministic: bool = False) -> Policy:
+    """A trained model (a checkpoint of ``MaskablePPO``, or any model whose ``predict`` takes
+    ``action_masks=``) as an opponent of the pool: its actions on the batch of observations where
+    its seats are asked, masked to their legal actions."""
+
+    def policy(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
+        actions, _ = model.predict(observations, action_masks=masks.astype(np.bool_), deterministic=deterministic)
+        return np.asarray(actions, dtype=np.int64)
+
+    return policy
 
 
 class _RowMasks:
