@@ -341,3 +341,18 @@ def test_vector_env_refuses_bad_input() -> None:
     env.reset(seed=1)
     with pytest.raises(IllegalActionError):
         env.step(np.array([env.wait + 9, 0]))
+
+
+def test_rounds_the_bots_play_alone_are_paid_in_the_callers_step() -> None:
+    """Knockout scoring: once the caller is out of the match, its bots play the remaining rounds
+    within the caller's last step, whose rewards carry them all (a round under ``win`` moves 2
+    in all at most; several rounds in one step, more)."""
+    env = BatchedEnv(4, players=3, rules={"scoring": "knockout"}, bots=["python", "heuristic", "heuristic"])
+    env.reset(seed=6)
+    several = games = 0
+    for _ in range(1000):
+        _, rewards, terminated, truncated, _ = env.step(env.random_actions())
+        assert (np.abs(rewards.sum(axis=1)) < 1e-5).all() and not truncated.any()
+        games += int(terminated.sum())
+        several += int((np.abs(rewards[terminated]).sum(axis=1) > 2.01).sum())
+    assert games >= 10 and several >= 3
