@@ -23,8 +23,18 @@ from gymnasium.vector import AutoresetMode
 
 from unokit.engine.errors import IllegalActionError, SetupError
 from unokit.engine.rules import Rules
+from unokit.fast import engine as fast_engine
+from unokit.fast.batch import bot_answer
 from unokit.fast.engine import ID_DRAW, ID_PASS
-from unokit.fast.heuristic import play_bots_games
+from unokit.fast.heuristic import (
+    HEURISTIC,
+    RNG_WORDS,
+    bot_seed,
+    mt_seed_later,
+    new_memory,
+    play_bots_games,
+    update_memory,
+)
 from unokit.rl.batched import HOLDERS, BatchedEnv
 from unokit.rl.episodes import MAX_ROUND_DECISIONS
 from unokit.rl.pettingzoo import raw_env
@@ -356,3 +366,58 @@ def test_rounds_the_bots_play_alone_are_paid_in_the_callers_step() -> None:
         games += int(terminated.sum())
         several += int((np.abs(rewards[terminated]).sum(axis=1) > 2.01).sum())
     assert games >= 10 and several >= 3
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_learner_against_the_heuristic_matches_the_pettingzoo_environment(players: int) -> None:
+    """The learner at seat 0 against compiled heuristic bots, step by step against the PettingZoo
+    environment on the compiled engine, its other seats played by the compiled heuristic from a
+    memory and generators of its own: the same observations, masks and learner's rewards (summed
+    over the opponents' moves), and the same end."""
+    seed = 21
+    env = UnoVectorEnv(1, players=players, rules=SINGLE, learner_seat=0, max_round_decisions=None)
+    observations, info = env.reset(seed=seed)
+    single = raw_env(players=players, rules=SINGLE, engine="fast")
+    single.reset(seed=0)
+    state = env.batch._template.copy()
+    fast_engine._new_game(state, env.batch._template, seed, 0)  # game 0 of the seed, as dealt in row 0
+    single.fast_state = state
+    single._select()
+    memory = new_memory(state)
+    update_memory(state, memory)
+    rngs = np.zeros((players, RNG_WORDS), dtype=np.int64)
+    for seat in range(players):
+        mt_seed_later(rngs[seat], bot_seed(seed, 0, seat))
+    generator = np.random.default_rng(5)
+    learner_total = 0.0
+    for _ in range(3000):
+        seat, out_of_turn = fast_engine.asked(state)
+        agent = single.agent_selection
+        if seat != 0:
+            single.step(int(bot_answer(state, memory, rngs[seat], HEURISTIC, seat, out_of_turn)))
+            update_memory(state, memory)
+            learner_total += single.rewards["player_0"]
+            assert not any(single.terminations.values()), "the game ended on a bot's move before the learner's"
+            continue
+        observed = single.observe(agent)
+        assert (observed["observation"] == observations[0]).all()
+        assert (observed["action_mask"] == info["action_mask"][0]).all()
+        action = int(generator.choice(np.flatnonzero(observed["action_mask"])))
+        single.step(action)
+        update_memory(state, memory)
+        learner_total += single.rewards["player_0"]
+        over = all(single.terminations.values())
+        while not over and fast_engine.asked(state)[0] != 0:  # the bots' answers, as the batch plays them
+            bot, bot_out_of_turn = fast_engine.asked(state)
+            single.step(int(bot_answer(state, memory, rngs[bot], HEURISTIC, bot, bot_out_of_turn)))
+            update_memory(state, memory)
+            learner_total += single.rewards["player_0"]
+            over = all(single.terminations.values())
+        observations, rewards, terminated, truncated, info = env.step(np.array([action]))
+        assert rewards[0] == pytest.approx(learner_total)
+        learner_total = 0.0
+        assert terminated[0] == over and not truncated[0]
+        if over:
+            assert (observations[0] == single.observe("player_0")["observation"]).all()
+            return
+    pytest.fail("the game did not end")
