@@ -421,3 +421,13 @@ def test_the_learner_against_the_heuristic_matches_the_pettingzoo_environment(pl
             assert (observations[0] == single.observe("player_0")["observation"]).all()
             return
     pytest.fail("the game did not end")
+
+
+def test_policies_left_out_of_the_pool_are_let_go() -> None:
+    env = UnoVectorEnv(2, players=2, rules=SINGLE, opponents=["heuristic"])
+    env.reset(seed=1)
+    for _ in range(5):
+        env.set_opponents([_random_policy(0)])
+        env.reset(seed=1)
+        env.step(env.action_space.sample())
+    assert len(env._policies) == 1

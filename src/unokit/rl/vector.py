@@ -153,6 +153,7 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
         self.action_space = LegalMultiDiscrete(np.full(num_envs, self.wait + 1), self.action_masks)
         self._policies: dict[int, Policy] = {}
         self._codes: dict[int, int] = {}
+        self._last_code = PYTHON
         self._rows = np.arange(num_envs)
         self._pending = np.zeros((num_envs, players), dtype=np.float32)
         self._autoreset = np.zeros(num_envs, dtype=np.bool_)
@@ -166,7 +167,8 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
 
     def set_opponents(self, opponents: Sequence[Opponent], rows: npt.ArrayLike | None = None) -> None:
         """Draw the next games' opponents (of the rows ``rows``, indices; default all) from the pool
-        ``opponents``: row ``i`` takes entry ``i % len(opponents)``.  The games in play keep theirs."""
+        ``opponents``: row ``i`` takes entry ``i % len(opponents)``.  The games in play keep theirs;
+        a reset seats this pool in every row.  A policy no game holds any more is let go."""
         self._seat_pool(opponents, rows, first=False)
 
     def _seat_pool(self, opponents: Sequence[Opponent], rows: npt.ArrayLike | None, first: bool) -> None:
@@ -183,6 +185,14 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             holders[row] = self._seating(entry, seat)
         self.batch.set_bots(holders)
         self.opponents = pool
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Forget the policies no game holds or will hold (checkpoints left out of the pool)."""
+        batch = self.batch
+        seated = set(np.unique(np.concatenate([batch._holders, batch._next_holders, batch._seating])).tolist())
+        for code in [code for code in self._policies if code not in seated]:
+            del self._codes[id(self._policies.pop(code))]
 
     def _next_learner_seat(self, row: int, first: bool) -> int:
         """The learner's seat in ``row``'s next game: ``row % players`` in the first, then one seat on
@@ -217,9 +227,9 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             raise SetupError(f"an opponent is heuristic, random, self or a policy, not {opponent!r}")
         key = id(opponent)
         if key not in self._codes:
-            code = -2 - len(self._policies)
-            self._codes[key] = code
-            self._policies[code] = opponent
+            self._last_code -= 1  # never reused: a game in play may still hold an earlier code
+            self._codes[key] = self._last_code
+            self._policies[self._last_code] = opponent
         return self._codes[key]
 
     # ------------------------------------------------------------ the vector environment
@@ -238,6 +248,7 @@ class UnoVectorEnv(VectorEnv[Observations, Actions, Any]):
             options["opponents"] if options and "opponents" in options else self.opponents, None, first=True
         )
         self.batch.reset(seed=seed if seed is not None else int(self.np_random.integers(2**62)))
+        self._let_go()
         self._reset_once = True
         self._pending[:] = 0
         self._autoreset[:] = False
