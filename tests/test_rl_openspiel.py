@@ -83,9 +83,11 @@ def test_the_state_is_a_function_of_chance_outcomes_and_actions() -> None:
     assert str(again) == str(state) and again.returns() == state.returns()
     assert again.observation_tensor(1) == state.observation_tensor(1)
     other = game.new_initial_state()
-    other.apply_action(history[0] + 1)
+    for action in (history[0], history[1] + 1):  # the deal's second chance node
+        other.apply_action(action)
     first = game.new_initial_state()
-    first.apply_action(history[0])
+    for action in history[:2]:
+        first.apply_action(action)
     assert str(other) != str(first)
 
 
@@ -163,6 +165,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         state.apply_action(1024)
     state.apply_action(0)
+    state.apply_action(0)  # the deal is two chance nodes
     before, history = str(state), state.history()
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     for action in (illegal, game.num_distinct_actions() - 1):  # wait is only for a decision out of turn
@@ -196,7 +199,7 @@ def test_outcome_sampling_mccfr_runs_on_it() -> None:
     for _ in range(15):
         solver.iteration()
     policy = solver.average_policy()
-    state = play(game.new_initial_state(), random.Random(2), 1)
+    state = play(game.new_initial_state(), random.Random(2), 2)
     assert not state.is_chance_node()
     probabilities = policy.action_probabilities(state)
     assert set(probabilities) == set(state.legal_actions())

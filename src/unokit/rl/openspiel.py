@@ -6,8 +6,9 @@ the parameters of :data:`PARAMETERS`.  Decisions are asked one seat at a time by
 :mod:`unokit.rl.cycle` (out-of-turn decisions and "wait" included), rewards come from
 :mod:`unokit.rl.rewards`, tensors from :mod:`unokit.rl.encoding`.
 
-Chance is explicit.  The deal is a chance node whose outcomes are ``chance_outcomes``
-equally likely seeds of the engine's random generator.  Afterwards the game's generator refuses
+Chance is explicit.  The deal is ``deal_chance_nodes`` chance nodes in a row, each over
+``chance_outcomes`` equally likely digits, together a seed of the engine's random generator (so
+1024 × 1024 deals by default, at the cost of 1,024 outcomes a node).  Afterwards the game's generator refuses
 to be used: every action is first tried on a copy of the game, and when the engine asks that
 copy for a random number (a reshuffle, the next round's deal, the lever, the Jam drop...) the
 copy is dropped and the state becomes a chance node over the same number of seeds; the chosen
@@ -20,6 +21,7 @@ outcomes and the actions, and ``chance_outcomes()`` is exactly what the state do
 >>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes()
 (True, True)
 >>> state.apply_action(7)
+>>> state.apply_action(300)
 >>> state.current_player() in (0, 1), len(state.observation_tensor(0)) == game.observation_tensor_size()
 (True, True)
 """
@@ -48,6 +50,7 @@ from unokit.engine.game import Game
 from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.episodes import MAX_ROUND_DECISIONS
 from unokit.rl.rewards import RewardKeeper, check_reward
 
 __all__ = ["GAME_TYPE", "PARAMETERS", "SHORT_NAME", "UnoGame", "UnoObserver", "UnoState", "resample"]
@@ -61,7 +64,9 @@ PARAMETERS: dict[str, Any] = {
     "reward": "win",
     "history": DEFAULT_HISTORY,
     "max_game_length": 10_000,
+    "max_round_decisions": MAX_ROUND_DECISIONS,
     "chance_outcomes": 1024,
+    "deal_chance_nodes": 2,
     "seed": 0,
 }
 """The game's parameters and their defaults.  ``rules``: a preset's name, ``NAME:VALUE`` rule options
@@ -69,8 +74,10 @@ separated by ``;`` (``preset:house;scoring:single-round``) or a JSON object of t
 game's string form cannot carry: its commas); ``""``: the printed sheets (several rounds); by
 default one round is the game.
 ``max_game_length``: decisions (waits included) after which the game stops, truncated, with the
-returns so far.  ``chance_outcomes``: the seeds at every chance node.  ``seed``: mixed into every
-chance seed, to play another set of deals."""
+returns so far; ``max_round_decisions``: the same for the decisions of one round (the unfinished
+round pays nothing).  ``chance_outcomes``: the outcomes at every chance node;
+``deal_chance_nodes``: the chance nodes that draw the deal (``chance_outcomes`` to that power
+deals).  ``seed``: mixed into every chance seed, to play another set of deals."""
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -117,7 +124,9 @@ class _Settings:
     reward: str
     history: int
     max_game_length: int
+    max_round_decisions: int
     chance_outcomes: int
+    deal_chance_nodes: int
     seed: int
     parameters: tuple[tuple[str, Any], ...]
 
@@ -184,7 +193,9 @@ def _settings(parameters: tuple[tuple[str, Any], ...]) -> _Settings:
         reward=check_reward(values["reward"]),
         history=values["history"],
         max_game_length=_positive("max_game_length", values["max_game_length"]),
+        max_round_decisions=_positive("max_round_decisions", values["max_round_decisions"]),
         chance_outcomes=_positive("chance_outcomes", values["chance_outcomes"]),
+        deal_chance_nodes=_positive("deal_chance_nodes", values["deal_chance_nodes"]),
         seed=_positive("seed", values["seed"], 0),
         parameters=tuple(sorted(values.items())),
     )
@@ -250,6 +261,11 @@ class _Table:
         self.rewards = [0.0] * settings.players
         self.returns = [0.0] * settings.players
         self.decisions = 0
+        self.round_decisions = 0
+        """Decisions in the round being played (waits included)."""
+        self.round = 0
+        self.deal: list[int] = []
+        """The deal's chance outcomes drawn so far (until the game is dealt)."""
         self.own: list[list[int]] = [[] for _ in range(settings.players)]
         """Each seat's decisions (waits included), for its information state."""
         self.actions: list[int] = []
@@ -267,11 +283,15 @@ class _Table:
         other.returns = list(self.returns)
         other.own = [list(own) for own in self.own]
         other.actions = list(self.actions)
+        other.deal = list(self.deal)
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as the parameters and the actions, replayed when loaded."""
-        return (_replayed, (self.settings.parameters, tuple(self.actions)))
+        """Pickled as the parameters and everything the table holds (the engine's game, its asking
+        order and rewards included), so that loading replays nothing: OpenSpiel's serialization of
+        a Python game pickles the state."""
+        held = {name: value for name, value in self.__dict__.items() if name != "settings"}
+        return (_restored, (self.settings.parameters, held))
 
     # ------------------------------------------------------------------ queries
 
@@ -286,7 +306,12 @@ class _Table:
     def terminal(self) -> bool:
         if self.game is None or self.pending is not None:
             return False
-        return self.game.is_over or self.decisions >= self.settings.max_game_length
+        return self.game.is_over or self.truncated()
+
+    def truncated(self) -> bool:
+        """The game is cut unfinished: it, or its round, took as many decisions as it may."""
+        settings = self.settings
+        return self.decisions >= settings.max_game_length or self.round_decisions >= settings.max_round_decisions
 
     def legal(self) -> list[int]:
         assert self.cycle is not None
@@ -304,19 +329,28 @@ class _Table:
         if self.game is None or self.pending is not None:
             if isinstance(action, bool) or not 0 <= action < settings.chance_outcomes:
                 raise IllegalActionError(f"a chance outcome is from 0 to {settings.chance_outcomes - 1}, not {action}")
-            seed = random.Random(self.chance_seed(action)).getrandbits(63)
             if self.game is None:
+                self.deal.append(action)
+                self.actions.append(action)
+                if len(self.deal) < settings.deal_chance_nodes:
+                    return
+                key = ":".join(map(str, self.deal))
+                seed = random.Random(f"{settings.seed}:0:{key}").getrandbits(63)
                 game = Game(settings.edition, settings.players, seed=seed, rules=settings.rules)
                 self._bind(game)
                 self.keeper = RewardKeeper(game, settings.reward)
-            else:
-                game = self.game
-                assert self.pending is not None
-                seat, chosen = self.pending
-                game.rng = random.Random(seed)
-                game.apply(seat, chosen)
-                self.pending = None
-                self._collect()
+                self.round = game.round
+                game.rng = _NO_CHANCE
+                return
+            seed = random.Random(self.chance_seed(action)).getrandbits(63)
+            game = self.game
+            assert self.pending is not None
+            seat, chosen = self.pending
+            game.rng = random.Random(seed)
+            game.apply(seat, chosen)
+            self.pending = None
+            self._collect()
+            self._count_round()
             game.rng = _NO_CHANCE
             self.actions.append(action)
             return
@@ -329,6 +363,7 @@ class _Table:
             raise IllegalActionError(f"{action} is not legal for seat {seat}; legal: {legal}")
         if action == settings.wait:
             self.cycle.act(seat, action)
+            self._count_round()
         else:
             before = _copy(self.game)
             try:
@@ -338,6 +373,7 @@ class _Table:
                 self.pending = (seat, action)
             else:
                 self._collect()
+                self._count_round()
         self.decisions += 1
         self.own[seat].append(action)
         self.actions.append(action)
@@ -351,6 +387,15 @@ class _Table:
             self.cycle.game = game
         if self.keeper is not None:
             self.keeper.game = game
+
+    def _count_round(self) -> None:
+        """Count a decision just resolved in its round (a new round starts the count again)."""
+        assert self.game is not None
+        if self.game.round != self.round:
+            self.round = self.game.round
+            self.round_decisions = 0
+        else:
+            self.round_decisions += 1
 
     def _collect(self) -> None:
         assert self.keeper is not None
@@ -366,7 +411,7 @@ class _Table:
         """The whole state (every hand and the draw pile's order), for debugging and comparisons."""
         game = self.game
         if game is None:
-            return "before the deal"
+            return f"before the deal (drawn: {' '.join(map(str, self.deal))})" if self.deal else "before the deal"
         lines = [f"round {game.round}, phase {game.phase_name}, decisions {self.decisions}, asked {self.player()}"]
         if self.pending is not None:
             lines.append(f"seat {self.pending[0]} chose {self.format(self.pending[1])}: chance decides")
@@ -379,10 +424,13 @@ class _Table:
         return "\n".join(lines)
 
 
-def _replayed(parameters: tuple[tuple[str, Any], ...], actions: tuple[int, ...]) -> _Table:
-    table = _Table(_settings(parameters))
-    for action in actions:
-        table.apply(action)
+def _restored(parameters: tuple[tuple[str, Any], ...], held: dict[str, Any]) -> _Table:
+    """A table unpickled: its settings found again, its game's generator refusing draws again."""
+    table = _Table.__new__(_Table)
+    table.__dict__.update(held)
+    table.settings = _settings(parameters)
+    if table.game is not None:
+        table.game.rng = _NO_CHANCE
     return table
 
 
