@@ -29,8 +29,11 @@ outcomes and the actions, and ``chance_outcomes()`` is exactly what the state do
 from __future__ import annotations
 
 import functools
+import io
 import json
+import pickle
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,9 +292,12 @@ class _Table:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as the parameters and everything the table holds (the engine's game, its asking
         order and rewards included), so that loading replays nothing: OpenSpiel's serialization of
-        a Python game pickles the state."""
+        a Python game pickles the state.  What every game of these settings shares (the edition,
+        its action space and tables) is written as a reference, not copied."""
         held = {name: value for name, value in self.__dict__.items() if name != "settings"}
-        return (_restored, (self.settings.parameters, held))
+        buffer = io.BytesIO()
+        _SharedPickler(buffer, _shared(self.settings.parameters)).dump(held)
+        return (_restored, (self.settings.parameters, buffer.getvalue()))
 
     # ------------------------------------------------------------------ queries
 
@@ -424,8 +430,50 @@ class _Table:
         return "\n".join(lines)
 
 
-def _restored(parameters: tuple[tuple[str, Any], ...], held: dict[str, Any]) -> _Table:
+@functools.lru_cache(maxsize=64)
+def _shared(parameters: tuple[tuple[str, Any], ...]) -> dict[Any, Any]:
+    """The objects every game of these settings shares, by name and by identity (``id``): those of a
+    game dealt once and kept (so that the identities stay valid)."""
+    settings = _settings(parameters)
+    template = Game(settings.edition, settings.players, seed=0, rules=settings.rules)
+    names = [name for name in Game.__slots__ if hasattr(template, name)]
+    values = {name: getattr(template, name) for name in names} | dict(getattr(template, "__dict__", {}))
+    by_name: dict[Any, Any] = {"template": template}
+    for name, value in values.items():
+        if value is not None and not isinstance(value, (bool, int, float, str)):
+            by_name[name] = value
+            by_name[id(value)] = (name, value)
+    return by_name
+
+
+class _SharedPickler(pickle.Pickler):
+    """Writes the objects a game shares with every game of its settings as their names."""
+
+    def __init__(self, file: io.BytesIO, shared: dict[Any, Any]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: Any) -> str | None:
+        found = self.shared.get(id(obj))
+        if found is not None and found[1] is obj:
+            return str(found[0])
+        return None
+
+
+class _SharedUnpickler(pickle.Unpickler):
+    """Reads what :class:`_SharedPickler` wrote."""
+
+    def __init__(self, file: io.BytesIO, shared: dict[Any, Any]) -> None:
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.shared[pid]
+
+
+def _restored(parameters: tuple[tuple[str, Any], ...], data: bytes) -> _Table:
     """A table unpickled: its settings found again, its game's generator refusing draws again."""
+    held = _SharedUnpickler(io.BytesIO(data), _shared(parameters)).load()
     table = _Table.__new__(_Table)
     table.__dict__.update(held)
     table.settings = _settings(parameters)
@@ -482,6 +530,10 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         return self._table.text()
 
 
+_HISTORY_MARK = "\x00history\x00"
+"""Stands for the history in an information state's JSON until its text is put in."""
+
+
 class UnoObserver:
     """A player's observation (the encoding's vector) or information state (the vector and the
     player's own last decisions), with their strings."""
@@ -503,6 +555,8 @@ class UnoObserver:
         }
         if self.perfect_recall:
             self.dict["own_decisions"] = self.tensor[encoder.size :].reshape(settings.history, settings.wait + 1)
+        self._history_text: dict[int, tuple[int, Any, str]] = {}
+        """Per player: the events last written as JSON (how many, the last one, the text)."""
 
     def set_from(self, state: UnoState, player: int) -> None:
         """The tensor of ``player`` in ``state``."""
@@ -527,11 +581,29 @@ class UnoObserver:
         view = table.game.view(player)
         data = view.to_dict(history=False)
         if self.perfect_recall:
-            data["history"] = view.history.to_list()
+            data["history"] = _HISTORY_MARK
             data["own_decisions"] = table.own[player]
-        elif self.settings.history:
+            text = json.dumps(data, sort_keys=True)
+            return text.replace(json.dumps(_HISTORY_MARK), self._history_json(player, view.history), 1)
+        if self.settings.history:
             data["recent"] = [event_to_dict(event) for event in view.history[-self.settings.history :]]
         return json.dumps(data, sort_keys=True)
+
+    def _history_json(self, player: int, history: Sequence[Any]) -> str:
+        """``json.dumps(list(history))``, writing only the events added since the last call for
+        ``player`` when the log goes on from them (the log is append-only: the same last event
+        object, at the same place, is the same prefix), so a long game costs no more per step."""
+        length = len(history)
+        start, text = 0, ""
+        cached = self._history_text.get(player)
+        if cached is not None and 0 < cached[0] <= length and history[cached[0] - 1] is cached[1]:
+            start, text = cached[0], cached[2]
+        if length > start:
+            added = ", ".join(json.dumps(event) for event in history[start:length])
+            text = f"{text}, {added}" if text else added
+        if length:
+            self._history_text[player] = (length, history[length - 1], text)
+        return f"[{text}]"
 
 
 def resample(state: UnoState, player: int, rng: random.Random | None = None, tries: int = 100) -> UnoState:

@@ -78,7 +78,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
     supports, the same observations, masks, rewards and order of decisions; the ``fast`` extra).
     With ``engine="fast"``, ``fast_state`` holds the compiled state and ``game`` is a
     :class:`unokit.Game` rebuilt from the same deal and decisions when read (a copy: changing it
-    changes nothing in the environment)."""
+    changes nothing in the environment, and its generator's next draws are not the compiled game's)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "unokit_v0", "is_parallelizable": False, "render_fps": 1}
 
@@ -123,7 +123,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self._game_now: Game | None = None
         self._game_seed = 0
         self._fast_actions: list[tuple[int, int]] = []
-        self._fast_game: tuple[int, Game] | None = None
+        self._fast_game: tuple[int, int, Game] | None = None
         self.engine = engine
         self._fast: Any = None
         self.fast_state: npt.NDArray[np.int64] | None = None
@@ -193,9 +193,18 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         nothing in the environment if changed."""
         if self.fast_state is None:
             return self._game_now
-        if self._fast_game is None or self._fast_game[0] != len(self._fast_actions):
-            self._fast_game = (len(self._fast_actions), self._replayed_game())
-        return self._fast_game[1]
+        cached = self._fast_game
+        if cached is None or cached[0] != len(self._fast_actions) or len(cached[2].history) != cached[1]:
+            game = self._replayed_game()
+            cached = self._fast_game = (len(self._fast_actions), len(game.history), game)
+        return cached[2]
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        """Put another game in (``engine="python"``: its asking order and rewards are then the caller's to set)."""
+        if self._fast is not None:
+            raise AttributeError("the compiled engine's game is rebuilt from its decisions: it cannot be set")
+        self._game_now = game
 
     def _replayed_game(self) -> Game:
         """The compiled match replayed: a traced compiled game hands its random draws to a Python one."""
@@ -210,6 +219,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             traced.act(seat, action)
             scripted.script.extend(traced.trace())
             cycle.act(seat, action)
+        game.rng = random.Random(f"{self._game_seed}:{len(self._fast_actions)}")  # the copy's own draws from here
         return game
 
     def _round_number(self) -> int:
