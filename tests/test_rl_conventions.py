@@ -192,3 +192,13 @@ def test_an_unwritable_cache_is_refused_with_the_remedy(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("CacheNotWritable ") and "set NUMBA_CACHE_DIR" in result.stdout
+    command = subprocess.run(
+        [sys.executable, "-m", "unokit.fast"],
+        env={**os.environ, "PYTHONPATH": str(source), "XDG_CACHE_HOME": str(blocked / "x")},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert command.returncode == 1 and "Traceback" not in command.stderr
+    assert len(command.stderr.strip().splitlines()) == 1 and "set NUMBA_CACHE_DIR" in command.stderr

@@ -75,7 +75,8 @@ def cache_dir(module: str = "engine") -> str:
         raise CacheNotWritable(
             "the compiled engine cannot keep its compiled code: no cache directory is writable (tried "
             + ", ".join(tried)
-            + "); set NUMBA_CACHE_DIR to a writable directory"
+            + "); set NUMBA_CACHE_DIR to a writable directory",
+            name=__package__,  # the package that cannot be imported (python -m then prints one line)
         )
     return str(locator.get_cache_path())  # type: ignore[attr-defined]
 
