@@ -132,8 +132,10 @@ def test_openspiel_ends_a_stalled_round_at_the_cap(edition: str, players: int) -
             continue
         state.apply_action(choose(state.legal_actions()))
         decisions += 1
-    assert decisions == CAP and not state.game.is_over
-    assert state.returns() == [0.0] * players and decisions <= game.max_game_length()
+    assert decisions == CAP == game.max_game_length() and not state.game.is_over
+    several_rounds = pyspiel.load_game("python_unokit", {"rules": "", "max_round_decisions": CAP})
+    assert several_rounds.max_game_length() == 10_000, "a match of several rounds is bounded by max_game_length"
+    assert state.returns() == [0.0] * players
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

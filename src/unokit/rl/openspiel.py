@@ -204,6 +204,15 @@ def _settings(parameters: tuple[tuple[str, Any], ...]) -> _Settings:
     )
 
 
+def _length_bound(settings: _Settings) -> int:
+    """The most decisions a game of these settings takes: ``max_game_length``, or fewer when the
+    game is one round and ``max_round_decisions`` cuts it first."""
+    probe = Game(settings.edition, settings.players, seed=0, rules=settings.rules)
+    if probe.scoring == "single-round":
+        return min(settings.max_game_length, settings.max_round_decisions)
+    return settings.max_game_length
+
+
 def _utility_bound(settings: _Settings) -> float:
     """The most a player can win (or lose) in a game of these settings."""
     rounds = 1
@@ -229,7 +238,7 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type info
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=settings.max_game_length,
+            max_game_length=_length_bound(settings),
         )
         super().__init__(GAME_TYPE, info, dict(settings.parameters))
         self.settings = settings
