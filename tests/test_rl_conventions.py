@@ -37,6 +37,10 @@ def test_every_registered_environment_passes_check_env_with_its_defaults(environ
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(environment.unwrapped)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(gymnasium.make(environment_id))  # wrapped as made: only the checker's advice to unwrap
+    assert all("unwrapped" in str(warning.message) for warning in caught), [str(w.message) for w in caught]
 
 
 def test_gymnasium_ends_the_episode_on_an_illegal_action_by_default() -> None:
