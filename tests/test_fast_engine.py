@@ -266,7 +266,7 @@ def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
         uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"deck": {"R$": 300}})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
         uno_pettingzoo.env(edition="classic", engine="turbo")
-    environment = fast_env(players=3)
+    environment = fast_env(players=3, illegal_action="raise")
     environment.reset(seed=1)
     state = environment.unwrapped.fast_state.copy()
     with pytest.raises(IllegalActionError):

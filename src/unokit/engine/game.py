@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType
+from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType, plain_id
 from unokit.engine.cards import (
     CARD_COLOUR,
     CARD_IS_WILD,
@@ -619,7 +619,10 @@ class Game:
     # ------------------------------------------------------------------ acting
 
     def apply(self, seat: int, action: int) -> None:
-        """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal."""
+        """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal.  ``action`` is
+        an id of any integer type (NumPy's too)."""
+        if type(action) is not int:
+            action = plain_id(action)  # type: ignore[assignment]
         if seat == self.actor and not self.exposed:
             legal = self._legal
             if legal is None:
