@@ -22,11 +22,17 @@ import numpy as np
 import numpy.typing as npt
 
 from unokit.bots.base import interrupt_actions, jump_actions
+from unokit.bots.weights import learned_tables
 from unokit.editions import get_edition
 from unokit.engine.errors import UnknownOptionError
 from unokit.engine.views import View
 
-__all__ = ["LearnedBot", "NumpyPolicy", "load_policy", "shipped_policy", "trained_tables"]
+__all__ = [
+    "LearnedBot",
+    "NumpyPolicy",
+    "load_policy",
+    "shipped_policy",
+]
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -65,7 +71,8 @@ class NumpyPolicy:
 
     def act(self, observations: FloatArray, masks: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
         """The legal action of highest score in each row."""
-        return np.argmax(self.logits(observations, masks), axis=1).astype(np.int64)
+        chosen: npt.NDArray[np.int64] = np.argmax(self.logits(observations, masks), axis=1).astype(np.int64)
+        return chosen
 
 
 def load_policy(path: str | Path) -> NumpyPolicy:
@@ -82,30 +89,13 @@ def shipped_policy(players: int, edition: str = "classic") -> NumpyPolicy:
     :class:`~unokit.engine.errors.UnknownOptionError` if none was trained for that table."""
     name = f"{edition}-{players}p.npz"
     if name not in _POLICIES:
-        folder = resources.files("unokit.bots") / "weights"
-        shipped = folder / name
-        if not shipped.is_file():
-            trained = sorted(p.name.removesuffix(".npz") for p in folder.iterdir() if p.name.endswith(".npz"))
-            raise UnknownOptionError(
-                f"the learned bot was trained for {', '.join(trained) or 'no table'}, "
-                f"not {edition} with {players} players"
-            )
+        shipped = resources.files("unokit.bots.weights") / name
+        if (edition, players) not in learned_tables():
+            known = ", ".join(f"{e} with {p} players" for e, p in learned_tables()) or "no table"
+            raise UnknownOptionError(f"the learned bot plays {known}, not {edition} with {players} players")
         with resources.as_file(shipped) as path, np.load(path) as data:
             _POLICIES[name] = NumpyPolicy(dict(data))
     return _POLICIES[name]
-
-
-def trained_tables() -> list[tuple[str, int]]:
-    """The (edition, players) the shipped weights play."""
-    folder = resources.files("unokit.bots") / "weights"
-    if not folder.is_dir():
-        return []
-    tables = []
-    for path in folder.iterdir():
-        if path.name.endswith("p.npz"):
-            edition, _, players = path.name.removesuffix("p.npz").rpartition("-")
-            tables.append((edition, int(players)))
-    return sorted(tables)
 
 
 class LearnedBot:
@@ -122,7 +112,7 @@ class LearnedBot:
     ) -> None:
         if options:
             raise UnknownOptionError(f"unknown option(s) for a learned bot: {', '.join(sorted(options))}")
-        tables = trained_tables()
+        tables = learned_tables()
         if weights is None and edition not in {e for e, _ in tables}:
             known = ", ".join(f"{e} with {p} players" for e, p in tables) or "no table"
             raise UnknownOptionError(f"the learned bot plays {known}, not {edition}")

@@ -31,7 +31,7 @@ __all__ = ["evaluate_fast", "evaluate_runner", "interval", "main"]
 Z95 = 1.959963984540054
 
 
-def interval(wins: float, games: int) -> dict[str, float]:
+def interval(wins: float, games: int) -> dict[str, Any]:
     """The win rate and its 95% Wilson score interval."""
     if games == 0:
         return {"games": 0, "wins": 0.0, "rate": math.nan, "low": math.nan, "high": math.nan}
@@ -42,38 +42,46 @@ def interval(wins: float, games: int) -> dict[str, float]:
     return {"games": games, "wins": wins, "rate": p, "low": centre - half, "high": centre + half}
 
 
-def _play_seat(
+def _play_seats(
     policy: NumpyPolicy | Any,
     players: int,
-    learner_seat: int,
     scoring: str,
     games: int,
     seed: int,
-    envs: int,
     deadline: float,
     edition: str = "classic",
-) -> dict[int, tuple[bool, bool]]:
-    """Games ``0 … games - 1`` of ``seed``, the policy at ``learner_seat`` and the heuristic elsewhere:
-    ``{game: (won, truncated)}`` for the games finished before ``deadline``."""
+    opponent: str = "heuristic",
+) -> list[dict[int, tuple[bool, bool]]]:
+    """Games ``0 … games - 1`` of ``seed`` played once with the policy at each seat and ``opponent``
+    bots elsewhere, all at once (one batch for the policy): per seat, ``{game: (won, truncated)}``
+    for the games finished before ``deadline``."""
     from unokit.rl.batched import BatchedEnv
 
-    bots = ["heuristic"] * players
-    bots[learner_seat] = "python"
     rules = {"scoring": scoring} if scoring else None
-    env = BatchedEnv(min(envs, games), players=players, rules=rules, reward="match", bots=bots, edition=edition)
-    observations, infos = env.reset(seed=seed)
-    results: dict[int, tuple[bool, bool]] = {}
-    playing = infos["game"] < games
-    while playing.any() and time.monotonic() < deadline:
-        actions = np.zeros(env.num_envs, dtype=np.int64)
-        rows = np.flatnonzero(playing)
-        actions[rows] = policy.act(observations["observation"][rows], observations["action_mask"][rows])
-        game_before = infos["game"].copy()
-        observations, rewards, terminated, truncated, infos = env.step(actions, rows=playing)
-        stopped = np.flatnonzero((terminated | truncated) & playing)
-        for row in stopped.tolist():
-            results[int(game_before[row])] = (bool(rewards[row, learner_seat] > 0), bool(truncated[row]))
-        playing = playing & ~((terminated | truncated) & (infos["game"] >= games))
+    envs = []
+    for seat in range(players):
+        bots = [opponent] * players
+        bots[seat] = "python"
+        envs.append(BatchedEnv(games, players=players, rules=rules, reward="match", bots=bots, edition=edition))
+    steps = [env.reset(seed=seed) for env in envs]
+    results: list[dict[int, tuple[bool, bool]]] = [{} for _ in envs]
+    playing = [np.ones(games, dtype=np.bool_) for _ in envs]
+    while any(p.any() for p in playing) and time.monotonic() < deadline:
+        rows = [np.flatnonzero(p) for p in playing]
+        obs = np.concatenate([step[0]["observation"][r] for step, r in zip(steps, rows, strict=True)])
+        masks = np.concatenate([step[0]["action_mask"][r] for step, r in zip(steps, rows, strict=True)])
+        chosen = policy.act(obs, masks)
+        start = 0
+        for seat, env in enumerate(envs):
+            actions = np.zeros(games, dtype=np.int64)
+            actions[rows[seat]] = chosen[start : start + len(rows[seat])]
+            start += len(rows[seat])
+            observations, rewards, terminated, truncated, infos = env.step(actions, rows=playing[seat])
+            stopped = (terminated | truncated) & playing[seat]
+            for row in np.flatnonzero(stopped).tolist():
+                results[seat][row] = (bool(rewards[row, seat] > 0), bool(truncated[row]))
+            playing[seat] = playing[seat] & ~stopped  # each row plays its one game: game ``row``
+            steps[seat] = (observations, infos)
     return results
 
 
@@ -83,31 +91,40 @@ def evaluate_fast(
     scoring: str,
     games: int,
     seed: int = 0,
-    envs: int = 1024,
     seconds: float = math.inf,
     edition: str = "classic",
+    opponent: str = "heuristic",
+    chunk: int | None = None,
 ) -> dict[str, Any]:
-    """The policy against the heuristic on the compiled engine: ``games`` deals, each played with the
-    policy at every seat in turn (so ``games × players`` games), or as many as ``seconds`` allow."""
+    """The policy against ``opponent`` (the compiled heuristic or random bot) on the compiled engine:
+    ``games`` deals, each played with the policy at every seat in turn (so ``games × players``
+    games), ``chunk`` deals at once (default: all).  When ``seconds`` run out, the chunk in play is
+    left out whole (its unfinished games would be the long ones: leaving out only those would bias
+    the rate), and ``deals`` says how many were played."""
     started = time.monotonic()
-    deadline = started + seconds
-    per_seat = []
-    for seat in range(players):
-        share = started + (seconds * (seat + 1) / players if math.isfinite(seconds) else math.inf)
-        per_seat.append(_play_seat(policy, players, seat, scoring, games, seed, envs, min(deadline, share), edition))
-    paired = set.intersection(*(set(r) for r in per_seat))  # deals played at every seat
-    wins = sum(r[g][0] for r in per_seat for g in paired)
-    truncated = sum(r[g][1] for r in per_seat for g in paired)
-    result = interval(wins, len(paired) * players)
+    size = games if chunk is None else max(1, min(chunk, games))
+    per_seat: list[dict[tuple[int, int], tuple[bool, bool]]] = [{} for _ in range(players)]
+    for index, first in enumerate(range(0, games, size)):
+        count = min(size, games - first)
+        part = _play_seats(policy, players, scoring, count, seed + 7919 * index, started + seconds, edition, opponent)
+        if any(len(r) < count for r in part):
+            break
+        for seat, r in enumerate(part):
+            per_seat[seat].update({(index, game): outcome for game, outcome in r.items()})
+    deals = sorted(per_seat[0])
+    wins = sum(r[g][0] for r in per_seat for g in deals)
+    truncated = sum(r[g][1] for r in per_seat for g in deals)
+    result = interval(wins, len(deals) * players)
     result.update(
         {
             "players": players,
+            "opponent": opponent,
             "scoring": scoring or "match",
-            "deals": len(paired),
+            "deals": len(deals),
             "truncated": truncated,
             "seconds": round(time.monotonic() - started, 1),
             "path": "compiled",
-            "by_seat": [interval(sum(r[g][0] for g in paired), len(paired))["rate"] for r in per_seat],
+            "by_seat": [interval(sum(r[g][0] for g in deals), len(deals))["rate"] for r in per_seat],
         }
     )
     return result
@@ -143,15 +160,6 @@ def evaluate_runner(
     return out
 
 
-def evaluate_all(
-    policy: NumpyPolicy, players: int, games: int, seed: int, seconds: float, envs: int = 1024
-) -> dict[str, Any]:
-    """Matches (the default rules: to 500 points) and single rounds at ``players``, in ``seconds`` at most."""
-    matches = evaluate_fast(policy, players, "", games, seed, envs, seconds * 0.7)
-    rounds = evaluate_fast(policy, players, "single-round", games, seed, envs, seconds * 0.3)
-    return {"matches": matches, "single_rounds": rounds}
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m unokit.rl.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("weights", nargs="?", help="a weights file (default: the shipped one for --players)")
@@ -161,7 +169,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--scoring", default="", help="single-round, or empty for matches (default: both)")
     parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--envs", type=int, default=1024)
     parser.add_argument(
         "--runner-games",
         type=int,
@@ -180,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     scorings = [a.scoring] if a.scoring else ["", "single-round"]
     for scoring in scorings:
         key = "single_rounds" if scoring else "matches"
-        results[key] = evaluate_fast(policy, a.players, scoring, a.games, a.seed, a.envs)
+        results[key] = evaluate_fast(policy, a.players, scoring, a.games, a.seed)
         print(key, json.dumps(results[key]), flush=True)
         if a.runner_games:
             results[key + "_runner"] = evaluate_runner(a.weights, a.players, scoring, a.runner_games, a.seed)

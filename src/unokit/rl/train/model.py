@@ -43,9 +43,15 @@ class PolicyNet(nn.Module):
         nn.init.orthogonal_(self.value.weight, 1.0)
         nn.init.zeros_(self.value.bias)
 
+    def scale_tensor(self) -> torch.Tensor:
+        """What each observation value is multiplied by (1 / its bound; 0 where the bound is 0)."""
+        scale = self.scale
+        assert isinstance(scale, torch.Tensor)
+        return scale
+
     def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits and values of a batch."""
-        x = self.body(observations * self.scale)
+        x = self.body(observations * self.scale_tensor())
         return masked_logits(self.policy(x), masks), self.value(x).squeeze(-1)
 
 
@@ -60,7 +66,7 @@ def export_weights(net: PolicyNet, path: str | Path, meta: dict[str, Any], dtype
     arrays["policy_b"] = net.policy.bias.detach().cpu().numpy().astype(dtype)
     arrays["value_w"] = net.value.weight.detach().cpu().numpy().T.astype(dtype)
     arrays["value_b"] = net.value.bias.detach().cpu().numpy().astype(dtype)
-    arrays["scale"] = net.scale.detach().cpu().numpy().astype(np.float32)  # type: ignore[operator]
+    arrays["scale"] = net.scale_tensor().detach().cpu().numpy().astype(np.float32)
     full = {**meta, "layers": len(linears), "hidden": list(net.hidden), "size": net.size, "actions": net.actions}
     arrays["meta"] = np.array(json.dumps(full))
     np.savez_compressed(path, **arrays)  # type: ignore[arg-type]

@@ -110,6 +110,8 @@ class EnvPool:
         probe = BatchedEnv(1, **kwargs)  # compiles (and caches) once, before any worker starts
         probe.reset(seed=0)
         probe.step(probe.random_actions())
+        if has_bots():
+            probe.bot_actions("heuristic")
         self.size = probe.encoder.size
         self.actions = probe.wait + 1
         self.wait = probe.wait

@@ -60,6 +60,8 @@ class TrainConfig:
     max_grad_norm: float = 0.5
     imitate: float = 0.3
     """Fraction of the training time spent imitating the heuristic (when the environment gives its choices)."""
+    imitate_steps: int = 0
+    """Imitate for this many steps instead (0: ``imitate`` decides)."""
     mix: dict[str, float] = field(
         default_factory=lambda: {"self": 0.2, "random": 0.1, "heuristic": 0.5, "snapshot": 0.2}
     )
@@ -189,13 +191,14 @@ class Trainer:
         m = torch.as_tensor(masks, device=self.device)
         with torch.no_grad():
             logits, values = net(o, m)
-            actions = logits.argmax(dim=1) if greedy else torch.distributions.Categorical(logits=logits).sample()
+            actions = logits.argmax(dim=1) if greedy else torch.distributions.Categorical(logits=logits).sample()  # type: ignore[no-untyped-call]
             logp = torch.log_softmax(logits, dim=1).gather(1, actions[:, None])[:, 0]
         return o, m, actions, logp, values
 
     def _random_actions(self, masks: npt.NDArray[np.int8]) -> npt.NDArray[np.int64]:
         noise = self.rng.random(masks.shape) * (masks != 0)
-        return noise.argmax(axis=1).astype(np.int64)
+        chosen: npt.NDArray[np.int64] = noise.argmax(axis=1).astype(np.int64)
+        return chosen
 
     def rollout(self, imitation: float) -> dict[str, Any]:
         """``rollout`` steps of every game; the learner's decisions with their advantages.
@@ -410,12 +413,15 @@ class Trainer:
         expert_on = False
         while self.elapsed() < train_until and not (c.steps and self.env_steps >= c.steps):
             now = self.elapsed()
-            imitating = self.has_bots and now < imitation_until
+            if c.imitate_steps:
+                progress = (self.env_steps - first_steps) / c.imitate_steps
+            else:
+                progress = (now - trained_from) / max(1e-9, imitation_until - trained_from)
+            imitating = self.has_bots and progress < 1
             if imitating != expert_on:
                 self.pool.set_expert(imitating)
                 expert_on = imitating
-            span = max(1e-9, imitation_until - trained_from)
-            follow = max(0.0, 1.0 - (now - trained_from) / span) if imitating else 0.0
+            follow = 1.0 - progress if imitating else 0.0
             batch = self.rollout(follow)
             stats = self.update(batch, imitating)
             rate = (self.env_steps - first_steps) / max(1e-9, self.elapsed() - trained_from)
@@ -502,9 +508,9 @@ class Trainer:
                 scoring,
                 c.eval_games,
                 seed=c.seed + 1_000_003,
-                envs=c.envs,
                 seconds=left * share,
                 edition=c.edition,
+                chunk=500,
             )
             print(json.dumps({"evaluation": key, **results[key]}), flush=True)
         return results
@@ -522,7 +528,8 @@ class _GreedyTorch:
             o = torch.as_tensor(observations, device=self.device)
             m = torch.as_tensor(masks, device=self.device)
             logits, _ = self.net(o, m)
-            return logits.argmax(dim=1).cpu().numpy().astype(np.int64)
+            chosen: npt.NDArray[np.int64] = logits.argmax(dim=1).cpu().numpy().astype(np.int64)
+            return chosen
 
 
 def train(config: TrainConfig, command: str = "") -> dict[str, Any]:
