@@ -44,7 +44,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default=d.device, help="cpu or cuda (default %(default)s)")
     p.add_argument("--rollout", type=int, default=d.rollout, help="steps of every game between updates")
     p.add_argument("--hidden", default=",".join(map(str, d.hidden)), help="hidden layer widths (default %(default)s)")
-    p.add_argument("--lr", type=float, default=d.lr)
+    p.add_argument("--lr", type=float, default=d.lr, help="step size while imitating (default %(default)s)")
+    p.add_argument("--ppo-lr", type=float, default=d.ppo_lr, help="step size of PPO (default %(default)s)")
     p.add_argument("--epochs", type=int, default=d.epochs)
     p.add_argument("--minibatch", type=int, default=d.minibatch)
     p.add_argument("--gamma", type=float, default=d.gamma)
@@ -69,6 +70,7 @@ def parser() -> argparse.ArgumentParser:
         help="seconds of each table's time kept for its evaluation (default %(default)s)",
     )
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="deals of the evaluation (0: none)")
+    p.add_argument("--save-every", type=float, default=d.save_every, help="seconds between saves of the weights")
     p.add_argument("--out", default=d.out, help="output folder (default %(default)s)")
     return p
 
@@ -93,6 +95,7 @@ def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[
         rollout=a.rollout,
         hidden=tuple(int(h) for h in a.hidden.split(",") if h),
         lr=a.lr,
+        ppo_lr=a.ppo_lr,
         epochs=a.epochs,
         minibatch=a.minibatch,
         gamma=a.gamma,
@@ -103,6 +106,7 @@ def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[
         pool_size=a.pool_size,
         eval_seconds=a.eval_seconds,
         eval_games=a.eval_games,
+        save_every=a.save_every,
         out=a.out,
     )
     tables = [int(p) for p in a.players.split(",") if p]
@@ -116,8 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     args = list(sys.argv[1:] if argv is None else argv)
     command = "python -m unokit.rl.train " + shlex.join(args)
-    print("command:", command, flush=True)
     tables, shares, seconds = configs(args)
+    print("command:", command, flush=True)
     for index, config in enumerate(tables):
         left = seconds - (time.monotonic() - started)
         budget = left * shares[index] / sum(shares[index:])

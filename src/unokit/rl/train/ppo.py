@@ -50,12 +50,15 @@ class TrainConfig:
     rollout: int = 64
     hidden: tuple[int, ...] = (512, 256)
     lr: float = 3e-4
+    """Adam's step size while imitating."""
+    ppo_lr: float = 1e-4
+    """... and for PPO."""
     epochs: int = 3
     minibatch: int = 8192
     gamma: float = 0.995
     lam: float = 0.95
     clip: float = 0.2
-    entropy: float = 0.01
+    entropy: float = 0.005
     value_coef: float = 0.5
     max_grad_norm: float = 0.5
     imitate: float = 0.3
@@ -63,7 +66,7 @@ class TrainConfig:
     imitate_steps: int = 0
     """Imitate for this many steps instead (0: ``imitate`` decides)."""
     mix: dict[str, float] = field(
-        default_factory=lambda: {"self": 0.2, "random": 0.1, "heuristic": 0.5, "snapshot": 0.2}
+        default_factory=lambda: {"self": 0.15, "random": 0.05, "heuristic": 0.6, "snapshot": 0.2}
     )
     """How often each kind of opponent holds the other seats of a new game (``self``: the learner holds them all)."""
     snapshot_every: int = 10
@@ -421,6 +424,8 @@ class Trainer:
             if imitating != expert_on:
                 self.pool.set_expert(imitating)
                 expert_on = imitating
+            for group in self.optimizer.param_groups:
+                group["lr"] = c.lr if imitating else c.ppo_lr
             follow = 1.0 - progress if imitating else 0.0
             batch = self.rollout(follow)
             stats = self.update(batch, imitating)
