@@ -34,7 +34,7 @@ Z95 = 1.959963984540054
 def interval(wins: float, games: int) -> dict[str, Any]:
     """The win rate and its 95% Wilson score interval."""
     if games == 0:
-        return {"games": 0, "wins": 0.0, "rate": math.nan, "low": math.nan, "high": math.nan}
+        return {"games": 0, "wins": 0.0, "rate": None, "low": None, "high": None}
     p = wins / games
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * games)) / (1 + z2 / games)

@@ -5,19 +5,24 @@ the configuration, steps, steps/s and win rates against the heuristic with 95% i
 TensorBoard log (``tensorboard/``), all in ``--out``.
 
 ``--players 2,4`` trains one policy per table size, one after the other, sharing ``--seconds``
-(the whole command's wall-clock budget, the compile included) by ``--shares``."""
+(the whole command's wall-clock budget, the compile included) by ``--shares``; with
+``--parallel``, at once, each in its own process with its share of ``--workers`` and all of
+``--seconds``."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import multiprocessing as mp
 import shlex
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import replace
 
-from unokit.rl.train.ppo import TrainConfig, train
+from unokit.rl.train.ppo import TrainConfig, train_and_report
+
+SPAWN_SECONDS = 10.0
+"""Kept from ``--seconds`` for a process to start (import torch, numba and the compiled code) with ``--parallel``."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -27,6 +32,11 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", default=str(d.players), help="table sizes, comma-separated (default %(default)s)")
     p.add_argument("--shares", default="", help="shares of the time per table size (default: equal)")
+    p.add_argument(
+        "--parallel",
+        action="store_true",
+        help="train the table sizes at once, each in its own process with its share of --workers and all the time",
+    )
     p.add_argument("--edition", default=d.edition, help="edition (default %(default)s)")
     p.add_argument("--scoring", default=d.scoring, help="scoring of the training games (default %(default)s)")
     p.add_argument("--reward", default=d.reward, help="win, points or match (default %(default)s)")
@@ -75,13 +85,15 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[float], float]:
-    """One configuration per table size, the shares of the time, and the total seconds."""
+def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[float], float, bool]:
+    """One configuration per table size, the shares of the time, the total seconds, and whether
+    the tables train at once."""
     a = parser().parse_args(argv)
     mix = {}
     for part in a.mix.split(","):
         key, _, value = part.partition("=")
         mix[key.strip()] = float(value)
+    tables = [int(p) for p in a.players.split(",") if p]
     base = TrainConfig(
         edition=a.edition,
         scoring=a.scoring,
@@ -90,7 +102,7 @@ def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[
         steps=a.steps,
         seed=a.seed,
         envs=a.envs,
-        workers=a.workers,
+        workers=a.workers // len(tables) if a.parallel else a.workers,
         device=a.device,
         rollout=a.rollout,
         hidden=tuple(int(h) for h in a.hidden.split(",") if h),
@@ -109,24 +121,32 @@ def configs(argv: Sequence[str] | None = None) -> tuple[list[TrainConfig], list[
         save_every=a.save_every,
         out=a.out,
     )
-    tables = [int(p) for p in a.players.split(",") if p]
     shares = [float(s) for s in a.shares.split(",") if s] or [1.0] * len(tables)
     if len(shares) != len(tables):
         raise SystemExit("--shares needs one share per table size in --players")
-    return [replace(base, players=p) for p in tables], shares, a.seconds
+    return [replace(base, players=p) for p in tables], shares, a.seconds, a.parallel
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     args = list(sys.argv[1:] if argv is None else argv)
     command = "python -m unokit.rl.train " + shlex.join(args)
-    tables, shares, seconds = configs(args)
+    tables, shares, seconds, parallel = configs(args)
     print("command:", command, flush=True)
+    if parallel and len(tables) > 1:
+        context = mp.get_context("spawn")
+        left = seconds - (time.monotonic() - started) - SPAWN_SECONDS
+        processes = [
+            context.Process(target=train_and_report, args=(replace(config, seconds=left), command)) for config in tables
+        ]
+        for process in processes:
+            process.start()
+        for process in processes:
+            process.join()
+        return max(abs(process.exitcode or 0) for process in processes)
     for index, config in enumerate(tables):
         left = seconds - (time.monotonic() - started)
-        budget = left * shares[index] / sum(shares[index:])
-        summary = train(replace(config, seconds=budget), command)
-        print(json.dumps({k: v for k, v in summary.items() if k != "config"}, indent=2), flush=True)
+        train_and_report(replace(config, seconds=left * shares[index] / sum(shares[index:])), command)
     return 0
 
 

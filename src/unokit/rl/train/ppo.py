@@ -546,3 +546,9 @@ def train(config: TrainConfig, command: str = "") -> dict[str, Any]:
     finally:
         trainer.pool.close()
         trainer.writer.close()
+
+
+def train_and_report(config: TrainConfig, command: str) -> None:
+    """:func:`train`, then print the summary (less the configuration) as one line of JSON."""
+    summary = train(config, command)
+    print(json.dumps({k: v for k, v in summary.items() if k != "config"}), flush=True)
