@@ -26,7 +26,7 @@ from unokit.bots.learned import LearnedBot, NumpyPolicy, load_policy
 from unokit.bots.weights import learned_tables
 from unokit.engine.errors import UnknownOptionError
 from unokit.rl.batched import BatchedEnv
-from unokit.rl.evaluate import evaluate_fast, interval
+from unokit.rl.evaluate import evaluate_fast, evaluate_runner, interval
 from unokit.rl.train import TrainConfig, Trainer
 from unokit.rl.train.model import PolicyNet, export_weights, load_weights
 
@@ -177,3 +177,14 @@ def test_make_bot_learned_plays_the_shipped_tables_only(edition: str, players: i
     bots[0] = make_bot("learned", seed=1, edition=edition)
     result = play_game(edition, bots, seed=5)
     assert result.winner in range(players) and result.decisions[0] > 20
+
+
+def test_the_runner_agrees_with_the_compiled_evaluation(trained: dict[str, Any]) -> None:
+    """The bot through the Python runner wins as often as the batched numpy policy on the compiled
+    engine: each rate lies in the other's 95% interval."""
+    path = trained["out"] / "classic-2p.npz"
+    fast = evaluate_fast(load_policy(path), 2, "single-round", 200, seed=3)
+    runner = evaluate_runner(path, 2, "single-round", 100, seed=3)
+    assert fast["games"] == 400 and runner["games"] == 200
+    assert fast["low"] <= runner["rate"] <= fast["high"], (fast, runner)
+    assert runner["low"] <= fast["rate"] <= runner["high"], (fast, runner)

@@ -133,18 +133,22 @@ def evaluate_fast(
 def evaluate_runner(
     weights: str | Path | None, players: int, scoring: str, games: int, seed: int = 0, edition: str = "classic"
 ) -> dict[str, Any]:
-    """The cross-check: ``make_bot("learned")`` against ``make_bot("heuristic")`` through the Python
-    runner, ``games`` deals at every seat in turn."""
+    """The cross-check: ``make_bot("learned")`` (or a :class:`~unokit.bots.learned.LearnedBot` of
+    ``weights``) against ``make_bot("heuristic")`` through the Python runner, ``games`` deals at
+    every seat in turn."""
     from unokit.bots import make_bot, play_game
+    from unokit.bots.learned import LearnedBot
 
     started = time.monotonic()
-    options = {"weights": weights} if weights is not None else {}
     wins = 0
     rules = {"scoring": scoring} if scoring else None
     for deal in range(games):
         for seat in range(players):
             bots = [make_bot("heuristic", seed=seed * 7919 + deal * 10 + k, edition=edition) for k in range(players)]
-            bots[seat] = make_bot("learned", seed=deal, edition=edition, **options)
+            if weights is None:
+                bots[seat] = make_bot("learned", seed=deal, edition=edition)  # the shipped weights
+            else:
+                bots[seat] = LearnedBot(seed=deal, edition=edition, weights=weights)
             result = play_game(edition, bots, seed=seed * 100_003 + deal, rules=rules)
             wins += result.winner == seat
     out = interval(wins, games * players)
