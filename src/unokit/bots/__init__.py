@@ -8,17 +8,33 @@ True
 
 from __future__ import annotations
 
+import importlib.util
+from typing import Any
+
 from unokit.bots import base
 from unokit.bots.base import Bot, BotFactory, bot_kinds, make_bot, register_bot
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.ismcts import IsmctsBot
 from unokit.bots.random_bot import RandomBot
 from unokit.bots.runner import GameResult, play_game, play_match
+from unokit.bots.weights import learned_tables
 
 # The built-in kinds, in this order; other modules register theirs when imported below.
 register_bot("random", RandomBot)
 register_bot("heuristic", HeuristicBot)
 register_bot("ismcts", IsmctsBot)
+
+
+def _learned_bot(**options: Any) -> Bot:
+    from unokit.bots.learned import LearnedBot  # numpy, imported only when a learned bot is made
+
+    return LearnedBot(**options)
+
+
+# The learned policy ships (and "learned" is a kind) only with weights that beat the heuristic
+# (docs/rl.md, "Self-play training"); it needs numpy.
+if learned_tables() and importlib.util.find_spec("numpy") is not None:
+    register_bot("learned", _learned_bot)
 
 __all__ = [
     "BOT_KINDS",
