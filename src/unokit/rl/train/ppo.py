@@ -96,6 +96,7 @@ class Trainer:
             "edition": config.edition,
             "rules": rules,
             "reward": config.reward,
+            "bot_memory": True,  # the heuristic's memory of every game: bots seated and imitation
         }
         self.pool = EnvPool(config.envs, config.workers, **self.env_kwargs)
         self.has_bots = has_bots()
