@@ -207,3 +207,15 @@ def test_the_compiled_engine_blocks_rounds_as_the_python_engine_does(
     assert decisions < ROUND_BOUND * rounds
     if len(stallers) == players:
         assert sum(e[0] == "blocked" for e in events) == rounds
+
+
+def test_a_sampled_game_knows_how_long_the_round_has_stalled() -> None:
+    from unokit.determinize import sample_game
+
+    game = stacked_game("classic", QUIET_HANDS, "R5", dealer=2, deck={**QUIET_DECK, "R5": 1})
+    for seat in (0, 1):
+        game.apply_notation(seat, "draw")
+    sampled = sample_game(game.view(2), random.Random(1))
+    assert sampled.stalls == game.stalls == 2
+    sampled.apply(2, sampled.actions.draw)
+    assert any(e[0] == "blocked" for e in sampled.events)

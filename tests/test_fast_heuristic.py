@@ -34,6 +34,7 @@ from unokit.editions import get_edition
 from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, MAX_PLAYERS
 from unokit.engine.cards import NO_COLOUR
 from unokit.engine.errors import SetupError, UnknownOptionError
+from unokit.engine.order import fair_order
 from unokit.fast import engine
 from unokit.fast import heuristic as fh
 from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, python_events, replay_game
@@ -78,7 +79,7 @@ def python_decision(game: Game, bots: Sequence[Any]) -> tuple[int, int, str]:
     jumping = bool(getattr(game, "jumping", False))
     deciders = game.deciders()
     if game.exposed:
-        for seat in deciders:
+        for seat in fair_order(game.order_key, len(game.history), deciders):
             if interrupts.isdisjoint(game.legal_actions(seat)):
                 continue
             action = bots[seat].wants_interrupt(game.view(seat))
@@ -335,7 +336,7 @@ def test_seats_out_decide_alike_at_mixed_tables(edition: str) -> None:
         ),
     )
     out = [0, 0]
-    for index in range(12):
+    for index in range(16):
         rules = mixes[index % 2]
         players = 3 + index % 4
         seats = [index % players] if index % 2 == 0 else [seat for seat in range(players) if seat % 2]

@@ -173,6 +173,7 @@ def sample_game(
     game.target_kind = state["target_kind"]
     # The current round's events only: nothing in a game reads earlier rounds' events.
     game.events = list(view.history[round_start(view.history) :])
+    game.stalls = stalled_turns(game.events)
 
     # Every card not in the viewer's hand or the discard pile is somewhere hidden.
     hidden = Counter(game.deck_cards)
@@ -214,6 +215,23 @@ def sample_game(
     edition.restore_public_state(game, state, rng)
     game.restore_house_state(state)
     return game
+
+
+def stalled_turns(events: list[Event]) -> int:
+    """The turns in a row whose draw found no card (``Game.stalls``), as the round's events tell
+    them: the passes since the last play or draw, but for a pass after its own player's draw or play
+    (a drawn card kept, a set of cards ended)."""
+    count = 0
+    last: tuple[str, int] | None = None
+    for kind, seat, _, _ in events:
+        if kind in ("play", "draw"):
+            count = 0
+            last = (kind, seat)
+        elif kind == "pass":
+            if last is None or last[0] == "pass" or last[1] != seat:
+                count += 1
+            last = (kind, seat)
+    return count
 
 
 def _a_playable_card(game: Game) -> int:

@@ -1162,6 +1162,7 @@ class Game:
             tuple(self.scores),
             self.winner,
             tuple(self.turn_skips),
+            self.stalls,
             repr(sorted(self.extra.items())),
             self.rng.getstate(),
         )

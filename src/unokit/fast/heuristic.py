@@ -37,9 +37,10 @@ state ``s``:
   taken with probability 1/2).
 
 :func:`bot_decision` is one step of :func:`unokit.bots.runner.play_match`: while someone may be
-caught, every seat that may call or catch is asked ``wants_interrupt`` in seat order (the first
-call or catch returned is applied); then, while a Jump-In window is open, every seat that may
-jump in, in play order from the actor; else the actor is asked ``choose``.
+caught, every seat that may call or catch is asked ``wants_interrupt`` in the fair order of
+:mod:`unokit.fast.order` (the first call or catch returned is applied); then, while a Jump-In
+window is open, every seat that may jump in, in play order from the actor; else the actor is
+asked ``choose``.
 :func:`play_bots_games` plays numbered games of a seed over numba's threads (each game
 independent of the threads), every seat heuristic or the given seats heuristic and the others
 random.  ``tests/test_fast_heuristic.py`` replays compiled games through :class:`unokit.Game` and

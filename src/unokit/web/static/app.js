@@ -181,14 +181,19 @@ function onEvent(event, live) {
   switch (event.kind) {
     case "dealer":
       state.roundHands = [];
+      state.roundBlocked = false;
       state.eventRound = event.value;
       break;
     case "hand":
       state.roundHands.push(event);
       break;
+    case "blocked":
+      state.roundBlocked = true;
+      break;
     case "round_end":
       if (live || state.finished) {
-        state.resultsQueue.push({ kind: "round", event, hands: state.roundHands.slice(), round: state.eventRound });
+        const blocked = state.roundBlocked;
+        state.resultsQueue.push({ kind: "round", event, hands: state.roundHands.slice(), round: state.eventRound, blocked });
       }
       break;
     case "match_end":
@@ -197,8 +202,9 @@ function onEvent(event, live) {
         const last = state.resultsQueue[state.resultsQueue.length - 1];
         const hands = last?.kind === "round" ? last.hands : state.roundHands.slice();
         const roundEvent = last?.kind === "round" ? last.event : null;
+        const blocked = last?.kind === "round" ? last.blocked : state.roundBlocked;
         if (last?.kind === "round") state.resultsQueue.pop();
-        state.resultsQueue.push({ kind: "match", event, hands, roundEvent });
+        state.resultsQueue.push({ kind: "match", event, hands, roundEvent, blocked });
       }
       break;
     default:

@@ -391,6 +391,23 @@ function roundWords(roundEvent, scoring, round, named) {
 }
 
 /**
+ * The words of a blocked round's result: nobody could play or draw, the lowest hand won it (and,
+ * winner-collects, what the winner collects).
+ * @param {GameEvent} roundEvent
+ * @param {string} scoring
+ */
+function blockedWords(roundEvent, scoring) {
+  const you = roundEvent.seat === state.seat;
+  const name = seatName(roundEvent.seat);
+  const lines = [you ? t("results.blocked.you") : t("results.blocked.other", { name })];
+  if (scoring === "winner-collects" && teamOf(roundEvent.seat) < 0) {
+    const count = roundEvent.value;
+    lines.push(you ? t("results.collect.you", { count }) : t("results.collect.other", { name, count }));
+  }
+  return lines.join(" ");
+}
+
+/**
  * A seat's team (house rule team play), or -1 without teams.
  * @param {number} seat
  */
@@ -464,7 +481,9 @@ export function showNextResult() {
     $("#results-title").textContent = winTitle(/** @type {GameEvent} */ (roundEvent).seat, "round", round);
   }
   const lines = [];
-  if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
+  const blocked = Boolean(result.blocked);
+  if (roundEvent && blocked) lines.push(blockedWords(roundEvent, scoring));
+  else if (roundEvent) lines.push(roundWords(roundEvent, scoring, round, !match));
   if (match && !single) {
     const mine = (result.event.scores ?? [])[winner];
     const words = { name: winnerName, score: mine, count: mine };
@@ -506,7 +525,12 @@ export function showNextResult() {
       el(
         "tr",
         { class: isWinner ? "round-winner" : "", dataset: { seat: hand.seat } },
-        el("th", {}, el("span", { class: "who", text: seatName(hand.seat) }), isWinner ? badge("out", t("results.out")) : null),
+        el(
+          "th",
+          {},
+          el("span", { class: "who", text: seatName(hand.seat) }),
+          isWinner ? (blocked ? badge("lowest", t("results.lowest_hand")) : badge("out", t("results.out"))) : null,
+        ),
         el(
           "td",
           { class: "result-cards" },

@@ -498,6 +498,8 @@ export async function eventFx(event, view, pace) {
       return marker(seatBox(), t("table.fx.jump"), "uno", 600 * pace);
     case "bomb":
       return marker(topBox(), t("table.fx.bomb"), "hit", 650 * pace);
+    case "blocked":
+      return marker(topBox(), t("table.fx.blocked"), "skip", 900 * pace);
     case "mercy":
       return marker(seatBox(), t("table.fx.mercy"), "caught", 700 * pace);
     case "knockout":

@@ -15,6 +15,7 @@ const NAME_KEY = "unokit.name";
  * @property {GameEvent[]} hands
  * @property {number} [round]
  * @property {GameEvent | null} [roundEvent]
+ * @property {boolean} [blocked] the round was blocked (nobody could play or draw): the lowest hand won it
  */
 /** @typedef {{kind: "read", index: number, text: string} | {kind: "submit"}} Expected */
 
@@ -49,6 +50,7 @@ function freshRoom() {
     selected: -1,
     /** @type {GameEvent[]} */
     roundHands: [],
+    roundBlocked: false, // the round being told was blocked (event `blocked`)
     eventRound: 0,
     /** @type {Result[]} */
     resultsQueue: [],
