@@ -132,7 +132,8 @@ def test_a_short_run_improves_on_random(trained: dict[str, Any]) -> None:
     before = win_rate(trained["before"], "heuristic")
     after = win_rate(trained["after"], "heuristic")
     assert after > before + 0.15, (before, after)
-    assert win_rate(trained["after"], "random") > interval(0.9 * 200, 200)["high"]
+    against_random = win_rate(trained["after"], "random")
+    assert interval(against_random * 200, 200)["low"] > 0.7, against_random
     summary = json.loads((trained["out"] / "classic-2p.json").read_text())
     assert summary["steps"] >= 12 * 128 * 16 and summary["steps_per_s"] > 0
     assert summary["config"]["seed"] == 5 and summary["weights"] == "classic-2p.npz"
