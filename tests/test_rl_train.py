@@ -28,7 +28,7 @@ from unokit.engine.errors import UnknownOptionError
 from unokit.rl.batched import BatchedEnv
 from unokit.rl.evaluate import evaluate_fast, evaluate_runner, interval
 from unokit.rl.train import TrainConfig, Trainer
-from unokit.rl.train.model import PolicyNet, export_weights, load_weights
+from unokit.rl.train.model import PolicyNet, export_weights, load_weights, ship_weights
 
 SINGLE = {"scoring": "single-round"}
 
@@ -189,3 +189,15 @@ def test_the_runner_agrees_with_the_compiled_evaluation(trained: dict[str, Any])
     assert fast["games"] == 400 and runner["games"] == 200
     assert fast["low"] <= runner["rate"] <= fast["high"], (fast, runner)
     assert runner["low"] <= fast["rate"] <= runner["high"], (fast, runner)
+
+
+def test_shipped_weights_in_half_precision_choose_as_the_full_ones(tmp_path: Path) -> None:
+    net = random_net(2)
+    full, half = tmp_path / "full.npz", tmp_path / "half.npz"
+    export_weights(net, full, {"edition": "classic", "players": 2, "history": 16})
+    ship_weights(full, half)
+    assert half.stat().st_size < 0.6 * full.stat().st_size
+    obs, masks = observations(2)
+    mine, shipped = load_policy(full), load_policy(half)
+    assert shipped.meta == mine.meta
+    assert (shipped.act(obs, masks) == mine.act(obs, masks)).mean() > 0.99
