@@ -14,7 +14,10 @@ seat's generator.
 
 A bot answers the cycle with the Python bots' own choices: asked out of turn, ``wants_interrupt``
 (none: "wait"); asked in turn while someone may be caught, ``wants_interrupt`` first (a call or a
-catch is taken), then ``choose``; otherwise ``choose``.
+catch is taken), then ``choose``; otherwise ``choose``.  The order in which seats are asked out of
+turn is the decision cycle's, not the bots' runner's (:func:`unokit.fast.heuristic.bot_decision`):
+tables of heuristic bots, which never miss an UNO call, play the runner's games exactly; a random
+bot's missed call may be answered in another order.
 """
 
 from __future__ import annotations

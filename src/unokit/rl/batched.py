@@ -99,8 +99,10 @@ class BatchedEnv:
     must leave the caller a seat); ``rotate_seats``: each row's next game seats them one seat on
     (seat ``k``'s holder moves to seat ``k + 1``), so that a learner plays every seat in turn.
     ``bot_memory``: keep the heuristic's memory of every game (needed by bots and by
-    :meth:`bot_actions`; it costs an update after every action and :func:`memory_words` words per
-    game, a few kilobytes, about 200 kB in Wild Jackpot)."""
+    :meth:`bot_actions`; default: when ``bots`` seats a bot).  It costs an update after every
+    action (docs/rl.md measures it: ``bench/vector_env.py``) and
+    :func:`~unokit.fast.heuristic.memory_words` words per game (8 kB; 220 kB in Wild Jackpot, for
+    the search of its runs).  Each seat also has its bot's generator (5 kB)."""
 
     def __init__(
         self,
@@ -114,7 +116,7 @@ class BatchedEnv:
         max_round_decisions: int | None = MAX_ROUND_DECISIONS,
         bots: Seats = None,
         rotate_seats: bool = False,
-        bot_memory: bool = True,
+        bot_memory: bool | None = None,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise SetupError(f"num_envs must be a positive number of games, not {num_envs!r}")
@@ -126,13 +128,15 @@ class BatchedEnv:
         check_rules(self.rules, edition)
         self.max_round_decisions = max_round_decisions
         self.rotate_seats = bool(rotate_seats)
-        self.bot_memory = bool(bot_memory)
         self.edition = edition
         self.reward_kind = check_reward(reward)
         self.num_envs = num_envs
         self.players = players
         self.copy = copy
         self._template = bots_template(players, self.rules, edition)
+        self.bot_memory = True  # while the seats are read
+        seated = self._parse_bots(bots)
+        self.bot_memory = bool((seated >= 0).any()) if bot_memory is None else bool(bot_memory)
         self.encoder = Encoder(edition, players, self.rules, history)
         self.wait = int(self._template[ID_WAIT])
         """The id of "wait" (a decision out of turn declined): the edition's action ids come before it."""
@@ -163,6 +167,7 @@ class BatchedEnv:
         self._active = np.ones(num_envs, dtype=np.bool_)
         self._holders = np.full((num_envs, players), PYTHON, dtype=np.int64)
         self._next_holders = self._holders.copy()
+        self._seating = self._holders.copy()
         words = memory_words(self._template) if self.bot_memory else 1
         self._memories = np.zeros((num_envs, words), dtype=np.int64)
         if self.bot_memory:
@@ -191,6 +196,7 @@ class BatchedEnv:
         if chosen.dtype.kind not in "iu" or ((chosen < 0) | (chosen >= self.num_envs)).any():
             raise SetupError(f"rows must be row numbers from 0 to {self.num_envs - 1}, not {rows!r}")
         self._next_holders[chosen] = holders[chosen]
+        self._seating[chosen] = holders[chosen]
 
     def _parse_bots(self, bots: Seats) -> npt.NDArray[np.int64]:
         shape = (self.num_envs, self.players)
@@ -213,17 +219,18 @@ class BatchedEnv:
         if not (holders < 0).any(axis=1).all():
             raise SetupError('every game must leave the caller a seat ("python")')
         if (holders >= 0).any() and not self.bot_memory:
-            raise SetupError("bots need bot_memory=True")
+            raise SetupError("bots need the heuristic's memory: make the batch with bot_memory=True")
         return holders
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal games 0 … ``num_envs - 1`` of ``seed`` (none: a random seed); later games follow in
-        order.  ``options={"bots": ...}`` seats them (:data:`Seats`; default: as the next games
-        were to be seated)."""
+        order.  ``options={"bots": ...}`` seats them (:data:`Seats`; default: as last given, the
+        rotation of ``rotate_seats`` starting again from there, so that a seed replays alike)."""
         if options and "bots" in options:
             self.set_bots(options["bots"])
+        self._next_holders[:] = self._seating
         if seed is None:
             seed = random.SystemRandom().randrange(2**62)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
@@ -342,7 +349,7 @@ class BatchedEnv:
         if kind not in ("heuristic", "random"):
             raise SetupError(f"the compiled bots are heuristic and random, not {kind!r}")
         if not self.bot_memory:
-            raise SetupError("bot_actions needs bot_memory=True")
+            raise SetupError("bot_actions needs the heuristic's memory: make the batch with bot_memory=True")
         if self._seed < 0:
             raise IllegalActionError("reset the environment before asking for actions")
         out = np.zeros(self.num_envs, dtype=np.int64)
