@@ -201,3 +201,18 @@ def test_shipped_weights_in_half_precision_choose_as_the_full_ones(tmp_path: Pat
     mine, shipped = load_policy(full), load_policy(half)
     assert shipped.meta == mine.meta
     assert (shipped.act(obs, masks) == mine.act(obs, masks)).mean() > 0.99
+
+
+def test_the_evaluation_command_writes_rates_with_intervals(trained: dict[str, Any], tmp_path: Path) -> None:
+    from unokit.rl.evaluate import main as evaluate_main
+
+    out = tmp_path / "evaluation.json"
+    weights = str(trained["out"] / "classic-2p.npz")
+    code = evaluate_main(
+        [weights, "--games", "30", "--scoring", "single-round", "--runner-games", "5", "--json", str(out)]
+    )
+    results = json.loads(out.read_text())
+    assert code == 0 and set(results) == {"weights", "seed", "single_rounds", "single_rounds_runner"}
+    fast = results["single_rounds"]
+    assert fast["games"] == 60 and fast["deals"] == 30 and fast["low"] <= fast["rate"] <= fast["high"]
+    assert results["single_rounds_runner"]["games"] == 10
