@@ -30,6 +30,7 @@ from unokit.engine.cards import card_name
 from unokit.engine.deck import stacked_deck
 from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.engine.game import Game
+from unokit.engine.order import fair_order
 from unokit.engine.rules import Rules
 from unokit.engine.views import View
 
@@ -775,9 +776,11 @@ def test_jump_ins_are_offered_after_calls_and_catches_in_play_order() -> None:
             return jumps[0] if jumps else None
 
     bots: list[Any] = [Silent(1), Jumper(seed=2), Jumper(seed=3)]
+    catchers = [seat for seat in fair_order(game.order_key, len(game.history), range(3)) if seat != 0]
     with pytest.raises(RuntimeError, match="more than 2 decisions"):
         play_match(game, bots, max_decisions=2)  # the first steps are enough
-    assert asked[:3] == [(1, True), (2, True), (2, True)]  # seat 2's jump waits for the jump-ins' pass
+    # the catchers in the fair order; seat 2's jump waits for the jump-ins' pass
+    assert asked[:3] == [(catchers[0], True), (catchers[1], True), (2, True)]
     assert game.history[1] == (2, game.actions.parse("^R5!"))
 
 

@@ -266,7 +266,7 @@ def test_the_fast_environment_refuses_what_it_does_not_play() -> None:
         uno_pettingzoo.env(edition="wild-jackpot", engine="fast", rules={"deck": {"R$": 300}})
     with pytest.raises(UnknownOptionError, match="unknown engine"):
         uno_pettingzoo.env(edition="classic", engine="turbo")
-    environment = fast_env(players=3)
+    environment = fast_env(players=3, illegal_action="raise")
     environment.reset(seed=1)
     state = environment.unwrapped.fast_state.copy()
     with pytest.raises(IllegalActionError):
@@ -602,3 +602,27 @@ def test_a_pile_of_wild_draw_fours_only_starts_the_round_alike() -> None:
     top = int(state[engine.DISCARD_PILE + state[engine.DISCARD_COUNT] - 1])
     assert engine.FastGame.of_state(state, rules).faces[top] == parse_card("W+4")
     assert int(state[engine.PHASE]) == engine.COLOUR
+
+
+@pytest.mark.parametrize("mix", range(len(OPTION_MIXES)))
+def test_blocked_rounds_replay_identically_in_every_mix(mix: int) -> None:
+    """Every seat stalling (drawing whenever it may, keeping what it draws), then one staller among
+    random players: rounds are blocked (the draw pile and the discards spent) in every mix, and
+    both engines end and score them alike.  (Under ``hand_limit`` a table of stallers forced to play
+    at the limit draws its cards back for ever: only the decision cap of the environments ends it.)"""
+    edition, options = OPTION_MIXES[mix]
+    rules = Rules.from_dict(options)
+    players = 4 if rules.teams else 3
+    blocked = 0
+    for stallers in ((1,),) if rules.hand_limit else (tuple(range(players)), (1,)):
+        fast = FastGame(players, seed=mix, rules=rules, edition=edition)
+        play_both(players, mix, rules, mix + 1, edition=edition, stallers=stallers)
+        rng = random.Random(mix + 1)
+        while not fast.is_over:  # the same game again, counting its blocked rounds
+            seat, out_of_turn = fast.asked()
+            legal = list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else [])
+            action = differential.stall_choice(fast, legal, out_of_turn) if seat in stallers else -1
+            fast.act(seat, rng.choice(legal) if action < 0 else action)
+            blocked += sum(event[0] == "blocked" for event in fast.new_events())
+    # (must_play, hand_limit: a play, when there is one, before a draw; mercy: a staller's hand reaches its limit)
+    assert blocked > 0 or rules.must_play or rules.hand_limit or rules.mercy

@@ -78,6 +78,8 @@ class EventFollower:
         """Seats out of the match (knockout scoring), from the ``knockout`` events."""
         self.mercied: dict[int, tuple[int, ...]] = {}
         """Seats out of the round (house rule mercy), from the ``mercy`` events: the cards they held."""
+        self.blocked = False
+        """The round is blocked (event ``blocked``): the lowest hand wins it."""
 
     def follow(self, compare_cards: bool = True) -> None:
         """Check the events added since the last call, and that they account for
@@ -148,6 +150,10 @@ class EventFollower:
             points = self.game.edition.hand_points(list(data))
             assert value == points, f"{event} should count {points} points"
             self.counted.append(event)
+        elif kind == "blocked":
+            playing = self.n - len(self.knocked) - len(self.mercied)
+            assert value == playing and not self.counted, f"{event}: not a full round of turns before the hands"
+            self.blocked = True
         elif kind == "round_end":
             self._round_end(seat, value, data, following)
         elif kind == "knockout":
@@ -184,7 +190,11 @@ class EventFollower:
         teams = self.game.teams
         side = [teams[s] if teams else s for s in range(self.n)]  # a seat's team (house rule teams), or itself
         empty = [event[1] for event in self.counted if not event[3]]
-        if empty or not self.mercied:
+        if self.blocked:  # the lowest hand wins (points, then cards)
+            held = [(points[e[1]], sizes[e[1]]) for e in self.counted]
+            assert not empty and (points[winner], sizes[winner]) == min(held), f"blocked round won by {winner}"
+            self.blocked = False
+        elif empty or not self.mercied:
             assert empty == [winner], f"round winner {winner}, empty hands {empty}"
         else:  # the last player (team) left wins (house rule mercy)
             left = [event[1] for event in self.counted]

@@ -37,9 +37,9 @@ def play(environment: Any, seed: int, check: Any = None) -> list[tuple[int, floa
 
 @pytest.mark.parametrize("environment_id", sorted(unokit.rl.ENVIRONMENT_IDS.values()))
 def test_gymnasium_check_env(environment_id: str) -> None:
-    """Gymnasium's checker steps an action sampled before a reset, so illegal actions must end the episode here."""
+    """Gymnasium's checker steps actions sampled without a mask: by default an illegal action ends the episode."""
     for options in ({}, {"players": 4, "rules": "house", "opponents": "heuristic"}):
-        environment = gymnasium.make(environment_id, illegal_action="lose", **options)
+        environment = gymnasium.make(environment_id, **options)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             check_env(environment.unwrapped)
@@ -118,7 +118,7 @@ def test_an_opponent_returning_an_illegal_action_is_named() -> None:
 
 
 def test_an_illegal_action_raises_or_loses_as_asked() -> None:
-    environment = UnoEnv("classic", 2)
+    environment = UnoEnv("classic", 2, illegal_action="raise")
     _, info = environment.reset(seed=2)
     assert environment.game is not None
     state = environment.game.state_key()

@@ -83,9 +83,11 @@ def test_the_state_is_a_function_of_chance_outcomes_and_actions() -> None:
     assert str(again) == str(state) and again.returns() == state.returns()
     assert again.observation_tensor(1) == state.observation_tensor(1)
     other = game.new_initial_state()
-    other.apply_action(history[0] + 1)
+    for action in (history[0], history[1] + 1):  # the deal's second chance node
+        other.apply_action(action)
     first = game.new_initial_state()
-    first.apply_action(history[0])
+    for action in history[:2]:
+        first.apply_action(action)
     assert str(other) != str(first)
 
 
@@ -163,6 +165,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError):
         state.apply_action(1024)
     state.apply_action(0)
+    state.apply_action(0)  # the deal is two chance nodes
     before, history = str(state), state.history()
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in state.legal_actions())
     for action in (illegal, game.num_distinct_actions() - 1):  # wait is only for a decision out of turn
@@ -196,7 +199,7 @@ def test_outcome_sampling_mccfr_runs_on_it() -> None:
     for _ in range(15):
         solver.iteration()
     policy = solver.average_policy()
-    state = play(game.new_initial_state(), random.Random(2), 1)
+    state = play(game.new_initial_state(), random.Random(2), 2)
     assert not state.is_chance_node()
     probabilities = policy.action_probabilities(state)
     assert set(probabilities) == set(state.legal_actions())
@@ -238,3 +241,91 @@ def test_without_the_extra_the_import_names_it(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(ImportError, match=r"pip install 'unokit\[openspiel\]'"):
         importlib.import_module("unokit.rl.openspiel")
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_random_simulation_with_serialization_over_long_games(edition: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every step of OpenSpiel's test serializes and deserializes the state: a state is pickled as
+    it stands (no replay of its history) and an information state's text grows by the new events
+    only, so a long game costs about the same per step as a short one."""
+    import time
+
+    game = load(edition=edition, players=2, max_game_length=1_000)
+    started = time.perf_counter()
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    with capsys.disabled():
+        print(f"\nrandom_sim_test(serialize=True), {edition}, 1,000 decisions: {time.perf_counter() - started:.1f} s")
+
+
+def test_a_deserialized_state_is_the_state_without_replaying_it() -> None:
+    game = load(edition="wild-jackpot", players=3, rules=HOUSE)
+    state = play(game.new_initial_state(), random.Random(4), 600)
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, copy = pyspiel.deserialize_game_and_state(text)
+    assert str(copy) == str(state) and copy.history() == state.history() and copy.returns() == state.returns()
+    assert copy.information_state_string(1) == state.information_state_string(1)
+    reduced = state._table.__reduce__()
+    assert isinstance(reduced[1][1], bytes), "the table's own contents, not its actions to replay"
+    assert b"Classic" not in reduced[1][1] and len(reduced[1][1]) < 40_000, "the edition is a reference"
+    rng = random.Random(5)
+    for _ in range(100):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = rng.randrange(game.max_chance_outcomes())
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        copy.apply_action(action)
+        assert str(copy) == str(state)
+
+
+def test_the_deal_is_drawn_by_several_chance_nodes() -> None:
+    game = load()
+    assert game.max_chance_outcomes() == 1024 and game.get_parameters()["deal_chance_nodes"] == 2
+    deals = set()
+    for second in range(3):
+        state = game.new_initial_state()
+        state.apply_action(7)
+        assert state.is_chance_node() and len(state.chance_outcomes()) == 1024 and state.game is None
+        assert state.action_to_string(pyspiel.PlayerId.CHANCE, second) == f"deal {second}"
+        state.apply_action(second)
+        assert not state.is_chance_node()
+        deals.add(str(state))
+    assert len(deals) == 3, "the second node's outcome changes the deal"
+    three = load(deal_chance_nodes=3, chance_outcomes=4)
+    state = three.new_initial_state()
+    for outcome in (1, 2):
+        state.apply_action(outcome)
+        assert state.is_chance_node() and str(state).startswith("before the deal")
+    state.apply_action(3)
+    assert not state.is_chance_node()
+    one = load(deal_chance_nodes=1).new_initial_state()
+    one.apply_action(7)
+    assert not one.is_chance_node()
+
+
+def test_the_information_state_string_is_the_whole_history_as_json() -> None:
+    import json
+
+    game = load(edition="space-jam", players=3, rules=HOUSE)
+    observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
+    state = game.new_initial_state()
+    rng = random.Random(6)
+    saved = []
+    for step in range(900):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(1024))
+            continue
+        if step % 5 == 0:
+            saved.append(state.clone())
+        probe = saved[rng.randrange(len(saved))] if saved and step % 3 == 0 else state
+        player = step % 3
+        view = probe.game.view(player)
+        expected = view.to_dict(history=False)
+        expected["history"] = view.history.to_list()
+        expected["own_decisions"] = probe._table.own[player]
+        assert observer.string_from(probe, player) == json.dumps(expected, sort_keys=True)
+        state.apply_action(rng.choice(state.legal_actions()))

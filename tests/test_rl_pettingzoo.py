@@ -77,7 +77,10 @@ def test_masks_are_the_engines_legal_actions_and_wait_only_out_of_turn(
     edition: str, players: int, rules: str | None
 ) -> None:
     environment = uno_pettingzoo.env(
-        edition=edition, players=players, rules={"preset": rules or "official", "scoring": "single-round"}
+        edition=edition,
+        players=players,
+        rules={"preset": rules or "official", "scoring": "single-round"},
+        max_round_decisions=None,  # random play under chaos can outlast the default cap
     )
     raw = environment.unwrapped
     seen = {"out of turn": 0, "waits": 0}
@@ -145,7 +148,7 @@ def test_same_seed_same_trajectory_and_another_seed_another() -> None:
 
 
 def test_an_illegal_action_raises_and_changes_nothing() -> None:
-    environment = uno_pettingzoo.env(edition="classic", players=2)
+    environment = uno_pettingzoo.env(edition="classic", players=2, illegal_action="raise")
     environment.reset(seed=2)
     raw = environment.unwrapped
     agent = environment.agent_selection

@@ -285,6 +285,8 @@ class Narrator:
             return say("event.bomb", seat, count=value)
         if kind == "reshuffle":
             return t.parts("event.reshuffle", count=value)
+        if kind == "blocked":
+            return t.parts("event.blocked", count=value)
         if kind == "hand":
             indent = "  "  # i18n: indentation under the round's result, not a word
             if not data:

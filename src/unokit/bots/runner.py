@@ -2,8 +2,9 @@
 
 Each step the runner first offers the out-of-turn decisions: while an UNO window is
 open, every decider whose legal actions include a call or a catch is asked
-``wants_interrupt(view)`` in seat order; the first action returned is applied and the
-step starts again.  Then, while a Jump-In window is open (house rule ``jump_in``), every
+``wants_interrupt(view)`` in the fair order of :mod:`unokit.engine.order` (drawn afresh at
+every move from the game's seed, not by seat number); the first action returned is applied
+and the step starts again.  Then, while a Jump-In window is open (house rule ``jump_in``), every
 player who may jump in is asked ``wants_interrupt(view)`` in play order from the actor, once
 (the nearest jumper has the fastest hand); the first jump-in returned is applied.  When
 nobody interrupts, the actor is asked ``choose(view)``.
@@ -33,6 +34,7 @@ from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
 from unokit.engine.errors import SetupError
 from unokit.engine.events import Event
 from unokit.engine.game import Game
+from unokit.engine.order import fair_order
 from unokit.engine.rules import Rules
 from unokit.engine.views import View
 
@@ -109,7 +111,7 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
         deciders = game.deciders()
         interrupted = False
         if game.exposed:
-            for seat in deciders:
+            for seat in fair_order(game.order_key, len(game.history), deciders):
                 if interrupt_ids.isdisjoint(game.legal_actions(seat)):
                     continue
                 action, view = asked(seat)

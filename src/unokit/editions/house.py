@@ -525,10 +525,13 @@ class HouseGame(Game):
         hand = self.hands[seat]
         limit = rules.hand_limit
         mercy = self.mercy_limit
+        drew = False
         while True:
             got = self.draw_cards(seat, 1)
             if not got:
                 break
+            drew = True
+            self.stalls = 0
             if self.playable(seat, got[0]):
                 self.phase = DRAWN
                 self.drawn = got[0]
@@ -536,6 +539,8 @@ class HouseGame(Game):
             if (limit and len(hand) >= limit) or (mercy and len(hand) >= mercy):
                 break
         self.events.append(("pass", seat, 0, ()))
+        if not drew and self.stall(seat):
+            return
         self.end_turn(seat, 0)
 
     def _on_target(self, seat: int, target: int) -> None:

@@ -29,6 +29,7 @@ Ids are stable for an edition: they depend only on its card faces and colours.
 
 from __future__ import annotations
 
+import operator
 from enum import IntEnum
 
 from unokit.engine.cards import CARD_SPACE, COLOUR_LETTERS, card_name, parse_card, parse_colour
@@ -152,10 +153,11 @@ class ActionSpace:
             raise NotationError(f"this edition has no action {kind.name} {arg}") from None
 
     def decode(self, action: int) -> tuple[ActionType, int]:
-        """``(type, argument)`` of an action id."""
-        if not isinstance(action, int) or not 0 <= action < self.size:
+        """``(type, argument)`` of an action id (any integer type: NumPy's too)."""
+        index = plain_id(action)
+        if type(index) is not int or not 0 <= index < self.size:
             raise NotationError(f"not an action id of this edition: {action!r}")
-        return self.types[action], self.args[action]
+        return self.types[index], self.args[index]
 
     def format(self, action: int) -> str:
         """The notation of an action id."""
@@ -220,6 +222,17 @@ class ActionSpace:
         if (kind, card) not in self._ids:
             raise NotationError(f"this edition has no action {text.strip()!r}")
         return self._ids[kind, card]
+
+
+def plain_id(action: object) -> object:
+    """``action`` as a plain ``int`` if it is an integer of any type (NumPy's ``int64``, as
+    ``np.flatnonzero(mask)`` gives, included; ``bool`` excluded), else ``action`` unchanged."""
+    if type(action) is int or isinstance(action, bool):
+        return action
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return action
 
 
 def _parse_seat(digits: str, text: str) -> int:

@@ -27,6 +27,8 @@ discard        player   0                            (card,)
 target         chooser  target seat                  ()
 swap           player   other seat                   ()
 reshuffle      -1       cards reshuffled             ()
+blocked        last to  turns in a row with no card ()                  (nobody can play or draw: the round
+               draw     played or drawn                                  is blocked; before the hands)
 hand           owner    points of the hand           cards, at the round's end
 round_end      winner   points won                   scores after the round
 match_end      winner   round number                 final scores
@@ -77,6 +79,7 @@ EVENT_KINDS = frozenset(
         "target",
         "swap",
         "reshuffle",
+        "blocked",
         "hand",
         "round_end",
         "match_end",

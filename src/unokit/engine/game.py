@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType
+from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType, plain_id
 from unokit.engine.cards import (
     CARD_COLOUR,
     CARD_IS_WILD,
@@ -42,6 +42,7 @@ from unokit.engine.errors import (
     WrongPlayerError,
 )
 from unokit.engine.events import Event
+from unokit.engine.order import order_key
 from unokit.engine.phases import (
     CHALLENGE,
     COLOUR,
@@ -86,6 +87,14 @@ WILD_DRAW_FOUR_PENALTY = 4
 FAILED_CHALLENGE_PENALTY = 6
 
 _TERMINAL = -4
+
+BLOCKED_RULE = (
+    "When every player in the round has in turn drawn no card (the draw pile and the discards under "
+    "the top card are spent) with no card played since, the round is blocked: it ends and the lowest "
+    "hand in points wins it (then the fewest cards, then the first in play order after the last to "
+    "draw), scored as usual."
+)
+"""The blocked-round rule (docs/rules.md, "Every round ends")."""
 
 _WILD_DRAW_FOUR_ONLY = frozenset((WILD_DRAW_FOUR,))
 
@@ -217,6 +226,7 @@ class Game:
         "knocked",
         "n",
         "ops",
+        "order_key",
         "pending_skips",
         "phase",
         "players_in",
@@ -229,6 +239,7 @@ class Game:
         "seed",
         "setup_dealer",
         "setup_rule_cards",
+        "stalls",
         "target_kind",
         "teams",
         "turn",
@@ -341,6 +352,8 @@ class Game:
             self.teams = tuple(team_of(seat) for seat in range(players))
         self.seed = seed
         self.rng = random.Random(seed)
+        self.order_key = order_key(seed)
+        """Ranks the seats asked out of turn (:mod:`unokit.engine.order`); never draws from ``rng``."""
         self.deck_cards: list[int] = self.edition.deck_cards(self.rules)
         if players * self.rules.hand_size + 1 > len(self.deck_cards):
             raise SetupError(f"{len(self.deck_cards)} cards cannot deal {self.rules.hand_size} to {players} players")
@@ -391,6 +404,8 @@ class Game:
         self.turn_skips = [0] * players
         """Turns each seat is still to lose (e.g. "skip your next turn")."""
         self.pending_skips = 0
+        self.stalls = 0
+        """Turns in a row whose draw found no card, none played since (:data:`BLOCKED_RULE`)."""
         self.bluff_colour = NO_COLOUR
         """The colour in play when the Wild Draw Four being answered was played."""
         self._legal: tuple[int, ...] | None = None
@@ -416,6 +431,7 @@ class Game:
         self.drawn = -1
         self.turn_skips = [0] * self.n
         self.pending_skips = 0
+        self.stalls = 0
         self.events.append(("dealer", dealer, self.round, ()))
         if order is None:
             order = list(self.deck_cards)
@@ -619,7 +635,10 @@ class Game:
     # ------------------------------------------------------------------ acting
 
     def apply(self, seat: int, action: int) -> None:
-        """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal."""
+        """Apply ``action`` by ``seat``; raises (changing nothing) if it is not legal.  ``action`` is
+        an id of any integer type (NumPy's too)."""
+        if type(action) is not int:
+            action = plain_id(action)  # type: ignore[assignment]
         if seat == self.actor and not self.exposed:
             legal = self._legal
             if legal is None:
@@ -748,6 +767,7 @@ class Game:
         hand = self.hands[seat]
         hand.remove(card)
         self.discard_pile.append(card)
+        self.stalls = 0
         self.events.append(("play", seat, 1 if called else 0, (card,)))
         if not CARD_IS_WILD[card]:
             self.colour = CARD_COLOUR[card]
@@ -849,16 +869,31 @@ class Game:
         else:
             got = self.draw_cards(seat, 1)
             card = got[0] if got else -1
-        if card >= 0 and (
-            self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]][card]
-            if card != WILD_DRAW_FOUR
-            else self.playable(seat, card)
-        ):
-            self.phase = DRAWN
-            self.drawn = card
-            return
+        if card >= 0:
+            self.stalls = 0
+            if (
+                self._tables[self.colour * 32 + CARD_KIND[self.discard_pile[-1]]][card]
+                if card != WILD_DRAW_FOUR
+                else self.playable(seat, card)
+            ):
+                self.phase = DRAWN
+                self.drawn = card
+                return
         self.events.append(("pass", seat, 0, ()))
+        if card < 0 and self.stall(seat):
+            return
         self.end_turn(seat, 0)
+
+    def stall(self, seat: int) -> bool:
+        """``seat``'s turn draw found no card: one more turn without a card; when every player in
+        the round has had one in a row the round is blocked (event ``blocked``) and ends, won by the
+        lowest hand (:data:`BLOCKED_RULE`).  Returns whether it ended."""
+        self.stalls += 1
+        if self.stalls < self.players_in:
+            return False
+        self.events.append(("blocked", seat, self.stalls, ()))
+        self._end_round()
+        return True
 
     def _resolve_challenge(self, victim: int, challenged: bool) -> None:
         bluffer = self.bluffer
@@ -960,8 +995,9 @@ class Game:
     def _end_round(self) -> None:
         n = self.n
         playing = self.seats_in()
-        winner = self._round_winner(playing)
         points = self._round_points()
+        blocked = self.stalls >= self.players_in
+        winner = self._lowest_hand(playing, points) if blocked else self._round_winner(playing)
         for seat in playing:
             self.events.append(("hand", seat, points[seat], tuple(sorted(self.hands[seat]))))
         method = self.scoring
@@ -1018,6 +1054,13 @@ class Game:
     def _round_winner(self, playing: tuple[int, ...]) -> int:
         """The round's winner: the player in the round who has no cards left."""
         return next(s for s in playing if not self.hands[s])
+
+    def _lowest_hand(self, playing: tuple[int, ...], points: list[int]) -> int:
+        """The winner of a blocked round: the fewest points in hand, then the fewest cards, then the
+        first in play order from the player after the one whose turn it is."""
+        n = self.n
+        order = [seat for step in range(1, n + 1) if (seat := (self.turn + self.direction * step) % n) in playing]
+        return min(order, key=lambda seat: (points[seat], len(self.hands[seat])))
 
     def _round_points(self) -> list[int]:
         """The points of each seat's cards at the round's end."""

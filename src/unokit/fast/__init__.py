@@ -9,10 +9,27 @@ to :class:`unokit.Game` by a differential test (:mod:`unokit.fast.differential`)
 replayed through ``Game`` give the same legal actions, the same events and the same hands and
 scores at every step.
 
-Importing it without numba raises :class:`ImportError` naming the extra.
+Importing it without numba raises :class:`ImportError` naming the extra.  The functions compile at
+their first call into numba's cache: the first use after an installation or an upgrade takes
+minutes, which a line on stderr announces (:mod:`unokit.fast.compiling`; ``python -m unokit.fast``
+compiles ahead of time), and a cache directory that is not writable raises an
+:class:`ImportError` saying so and how to set ``NUMBA_CACHE_DIR``.
 """
 
 from __future__ import annotations
 
 MISSING_EXTRA = "the compiled engine needs the fast extra: pip install 'unokit[fast]'"
 """The message of the :class:`ImportError` raised when numba or numpy is missing."""
+
+
+def _prepare() -> None:
+    """Check numba's cache directory and announce a compilation (when numba is installed)."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is not None:
+        from unokit.fast.compiling import prepare
+
+        prepare()
+
+
+_prepare()

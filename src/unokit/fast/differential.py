@@ -36,6 +36,7 @@ __all__ = [
     "replay_game",
     "replay_recorded",
     "same_game",
+    "stall_choice",
 ]
 
 OPTION_MIXES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -217,6 +218,7 @@ def replay_game(
         def _init_state(self, *args: Any) -> None:
             super()._init_state(*args)
             self.rng = scripted
+            self.order_key = int(fast.state[engine.ORDER_KEY])  # the same fair order out of turn
 
     return ReplayGame(fast.edition, players, seed=0, rules=rules, rule_cards=rule_cards), scripted
 
@@ -294,11 +296,13 @@ def play_both(
     history: int = 16,
     edition: str = "classic",
     rule_cards: Sequence[str] | None = None,
+    stallers: Sequence[int] = (),
 ) -> int:
     """Play compiled game ``seed`` at a table of ``players`` with random decisions (``policy_seed``)
     through the decision cycle, replaying it in Python and comparing every step (observations with
     a window of ``history`` events); the steps taken.  Raises :class:`EngineMismatch` at the first
-    difference.  ``rule_cards``: Wild Jackpot's written rule cards (default: the sheet's suggestions)."""
+    difference.  ``rule_cards``: Wild Jackpot's written rule cards (default: the sheet's suggestions).
+    The seats of ``stallers`` stall (:func:`stall_choice`), so that rounds are blocked."""
     fast = FastGame(players, seed=seed, rules=rules, edition=edition, trace=True, rule_cards=rule_cards)
     game, scripted = replay_game(fast, players, rules, rule_cards)
     encoder = Encoder(edition, players, rules, history)
@@ -312,7 +316,9 @@ def play_both(
     while not fast.is_over:
         seat, out_of_turn = fast.asked()
         legal = list(fast.legal_actions(seat)) + ([fast.wait] if out_of_turn else [])
-        action = rng.choice(legal)
+        action = stall_choice(fast, legal, out_of_turn) if seat in stallers else -1
+        if action < 0:
+            action = rng.choice(legal)
         read = len(game.events)
         fast.act(seat, action)
         scripted.script.extend(fast.trace())
@@ -324,6 +330,16 @@ def play_both(
         steps += 1
     check(game.is_over, "the end of the match")
     return steps
+
+
+def stall_choice(fast: FastGame, legal: Sequence[int], out_of_turn: bool) -> int:
+    """A staller's action: wait out of turn, draw whenever it may (keeping the card drawn: pass),
+    else -1 (its other decisions, such as a colour, are left to the caller)."""
+    space = fast.actions
+    for action in (fast.wait,) if out_of_turn else (space.draw, space.pass_):
+        if action in legal:
+            return action
+    return -1
 
 
 RECORD_DECISIONS = 100_000

@@ -42,6 +42,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from unokit.fast import MISSING_EXTRA
+from unokit.fast.order import next_by_rank, order_key
 
 try:
     import numba as nb
@@ -59,6 +60,7 @@ from unokit.engine.actions import MAX_PLAYERS, ActionType
 from unokit.engine.cards import CARD_COLOUR, CARD_KIND, CARD_NUMBER, NO_COLOUR, WILD_DRAW_FOUR, Kind
 from unokit.engine.errors import GameOverError, IllegalActionError, SetupError, UnknownOptionError, WrongPlayerError
 from unokit.engine.game import check_teams
+from unokit.engine.order import order_key as _order_key
 from unokit.engine.phases import PHASE_NAMES
 from unokit.engine.rules import MULTI_PLAY_MODES, STACKING_MODES, Rules
 
@@ -329,6 +331,7 @@ EVENT_NAMES: tuple[str, ...] = (
     "give",
     "knockout",
     "mercy",
+    "blocked",
 )
 """The kinds of event the compiled engine reports, by code (the names of :mod:`unokit.engine.events`)."""
 (
@@ -375,6 +378,7 @@ EVENT_NAMES: tuple[str, ...] = (
     E_GIVE,
     E_KNOCKOUT,
     E_MERCY,
+    E_BLOCKED,
 ) = range(len(EVENT_NAMES))
 
 SEAT_EVENTS = sum(
@@ -617,7 +621,12 @@ assert EVENT_CAP & (EVENT_CAP - 1) == 0
 TRACE = EVENTS + 4 * EVENT_CAP
 TRACE_CAP = 8 * (MAX_DECK + 4)
 """The shuffles and dealer draws of the last action, when tracing (for the differential test)."""
-STATE_SIZE = TRACE + TRACE_CAP
+STALLS = TRACE + TRACE_CAP
+"""Turns in a row whose draw found no card, none played since: at ``PLAYERS_IN`` the round is blocked
+(``unokit.engine.game.BLOCKED_RULE``)."""
+ORDER_KEY = STALLS + 1
+"""The game's order key: ranks the seats asked to call or catch UNO (:mod:`unokit.fast.order`)."""
+STATE_SIZE = ORDER_KEY + 1
 TRACE_SHUFFLE, TRACE_SAMPLE, TRACE_RANDRANGE, TRACE_RANDOM, TRACE_UNIFORM, TRACE_ORDER = 1, 2, 3, 4, 5, 6
 _TRACE_NAMES = {TRACE_RANDRANGE: "randrange", TRACE_RANDOM: "random", TRACE_UNIFORM: "uniform", TRACE_ORDER: "order"}
 
@@ -721,6 +730,8 @@ def _seed_words(s: IntArray, at: int, seed: int, index: int) -> None:
     for k in range(4):
         w = _mix32(_mix32(_mix32(seed & 0xFFFFFFFF) ^ (seed >> 32) ^ (k * 0x3C6EF372)) ^ index)
         s[at + k] = w if w else 1 + k
+    if at == RNG:  # the game's generator: its order key too (``unokit.engine.order.order_key(seed, index)``)
+        s[ORDER_KEY] = order_key(seed, index)
 
 
 @_jit
@@ -987,6 +998,7 @@ def _start_round(s: IntArray, dealer: int) -> None:
     s[OPS_COUNT] = 0
     s[DRAWN_FACE] = -1
     s[JAM_LAST] = -1
+    s[STALLS] = 0
     s[STACK_TOTAL] = 0
     s[STACK_KIND] = -1
     s[MULTI_COUNT] = 0
@@ -1106,7 +1118,9 @@ def _end_round(s: IntArray) -> None:
         s[ROUND_POINTS + seat] = points
         total += points
         _event(s, E_HAND, seat, points, -1)
-    if winner < 0:  # Mercy: the first of the last player (team) left
+    if s[STALLS] >= s[PLAYERS_IN]:  # a blocked round: the lowest hand wins it
+        winner = _lowest_hand(s)
+    elif winner < 0:  # Mercy: the first of the last player (team) left
         winner = _next_in(s, n - 1, 1)
     method = s[SCORING]
     gained = 0
@@ -1192,6 +1206,23 @@ def _end_round(s: IntArray) -> None:
     for seat in range(n):
         s[PLAYERS_IN] -= (s[KNOCKED] >> seat) & 1
     s[DEAL_DUE] = 1  # the dealer's left deals next (see apply: no recursion, so the code caches)
+
+
+@_jit
+def _lowest_hand(s: IntArray) -> int:
+    """The winner of a blocked round (``Game._lowest_hand``): the fewest points in hand, then the
+    fewest cards, then the first in play order from the player after the one whose turn it is."""
+    seat = s[TURN_SEAT]
+    best = -1
+    for _ in range(s[PLAYERS_IN]):
+        seat = _next_in(s, seat, s[DIRECTION])
+        if (
+            best < 0
+            or s[ROUND_POINTS + seat] < s[ROUND_POINTS + best]
+            or (s[ROUND_POINTS + seat] == s[ROUND_POINTS + best] and s[SIZES + seat] < s[SIZES + best])
+        ):
+            best = seat
+    return best
 
 
 @_jit
@@ -1319,6 +1350,7 @@ def _play_card(s: IntArray, seat: int, card: int, called: bool) -> None:
     s[DISCARD_PILE + s[DISCARD_COUNT]] = card
     s[DISCARD_COUNT] += 1
     s[DISCARD_FACES + card] += 1
+    s[STALLS] = 0
     _event(s, E_PLAY, seat, 1 if called else 0, card)
     if s[JUMPING]:
         s[LAST_PLAY] = seat * 64 + card
@@ -1482,10 +1514,13 @@ def _playable_now(s: IntArray, seat: int, face: int) -> bool:
 def _draw_on_turn(s: IntArray, seat: int) -> None:
     """The turn's draw; under ``draw_to_match`` one card at a time until one may be played (at most
     to ``hand_limit``)."""
+    drew = False
     while True:
         card = _draw_cards(s, seat, 1)
         if card < 0:
             break
+        drew = True
+        s[STALLS] = 0
         if _playable_now(s, seat, card):
             s[PHASE] = DRAWN
             s[DRAWN_FACE] = card
@@ -1495,6 +1530,12 @@ def _draw_on_turn(s: IntArray, seat: int) -> None:
         if s[MERCY] and s[SIZES + seat] >= s[MERCY]:
             break
     _event(s, E_PASS, seat, 0, -1)
+    if not drew:  # a turn without a card: a full round of them blocks the round
+        s[STALLS] += 1
+        if s[STALLS] >= s[PLAYERS_IN]:
+            _event(s, E_BLOCKED, seat, s[STALLS], -1)
+            _end_round(s)
+            return
     _end_turn(s, seat, 0)
 
 
@@ -2282,16 +2323,19 @@ def legal_mask(s: IntArray, seat: int, mask: Any) -> int:
 @_jit
 def asked(s: IntArray) -> tuple[int, bool]:
     """The seat asked now by the decision cycle and whether out of turn (``(-1, False)`` when over):
-    while someone may be caught, every other seat that may call or catch, by seat number (each may
-    wait), then the actor."""
+    while someone may be caught, every other seat that may call or catch, in the fair order of
+    :mod:`unokit.fast.order` (each may wait), then the actor."""
     if s[PHASE] == OVER:
         return -1, False
     actor = s[ACTOR]
     waited = s[WAITED]
     if s[EXPOSED_COUNT]:
+        candidates = 0
         for seat in range(s[N]):
             if seat != actor and not (waited >> seat) & 1 and (not (s[TEAMS] or s[OUT]) or _may_interrupt(s, seat)):
-                return seat, True
+                candidates |= 1 << seat
+        if candidates:
+            return next_by_rank(s[ORDER_KEY], s[MOVES], candidates, -1), True
     if s[JUMP_CARD] >= 0:  # an open Jump-In window: every other seat in play order, holding the card or not
         seat = actor
         for _ in range(s[PLAYERS_IN] - 1):
@@ -2750,6 +2794,7 @@ def new_state(
     if not s[RNG : RNG + 4].any():
         s[RNG] = 1
     s[TRACE_ON] = 1 if trace else 0
+    s[ORDER_KEY] = _order_key(seed)
     start(s, dealer)
     return s
 
@@ -3122,7 +3167,8 @@ def encode(s: IntArray, me: int, layout: IntArray, high: Any, out: Any) -> None:
         seat = s[at + 1]
         value = s[at + 2]
         base = layout[O_EVENTS] + slot * layout[O_SLOT]
-        out[base + layout[O_S_KIND] + layout[O_KIND_INDEX + kind]] = 1
+        if layout[O_KIND_INDEX + kind] >= 0:  # (a blocked round is not among the observed kinds)
+            out[base + layout[O_S_KIND] + layout[O_KIND_INDEX + kind]] = 1
         _seat_flag(out, base + layout[O_S_SEAT], seat, me, n)
         if (SEAT_EVENTS >> kind) & 1:
             _seat_flag(out, base + layout[O_S_OTHER], value, me, n)
@@ -3657,6 +3703,9 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     s = template.copy()
     _seed_words(s, RNG, seed, 0)
     _seed_words(s, POLICY_RNG, seed, 1)
+    s[ORDER_KEY] = game.order_key
+    s[MOVES] = len(game.history)
+    s[STALLS] = game.stalls
     s[PHASE] = game.phase
     s[ACTOR] = game.actor
     s[TURN_SEAT] = game.turn

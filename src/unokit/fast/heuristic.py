@@ -157,6 +157,7 @@ from unokit.fast.engine import (
     MAX_RULES,
     MAX_SIZE,
     MAX_THREADS,
+    MOVES,
     MULTI,
     MULTI_IDENTICAL,
     MULTI_MODE,
@@ -165,6 +166,7 @@ from unokit.fast.engine import (
     NF,
     NO_COL,
     NUMBER_OF,
+    ORDER_KEY,
     OUT,
     OVER,
     PERFORMING,
@@ -224,6 +226,7 @@ from unokit.fast.engine import (
     start,
     template_state,
 )
+from unokit.fast.order import next_by_rank, order_rank
 
 __all__ = [
     "HEURISTIC",
@@ -1711,12 +1714,16 @@ def _interrupt(s: IntArray, rngs: IntArray, kinds: IntArray, seat: int) -> int:
 @_jit
 def bot_decision(s: IntArray, memory: IntArray, rngs: IntArray, kinds: IntArray) -> tuple[int, int]:
     """One step of :func:`unokit.bots.runner.play_match`: ``(seat, action)``.  While someone may be
-    caught, each seat that may call or catch is asked, in seat order, whether it calls or catches
-    (the first that does acts; a jump-in answered then waits); then, while a Jump-In window is
-    open, each seat that may jump in, in play order from the actor; otherwise the actor chooses."""
+    caught, each seat that may call or catch is asked, in the fair order of :mod:`unokit.fast.order`,
+    whether it calls or catches (the first that does acts; a jump-in answered then waits); then,
+    while a Jump-In window is open, each seat that may jump in, in play order from the actor;
+    otherwise the actor chooses."""
     n = s[N]
     if s[EXPOSED_COUNT]:
-        for seat in range(n):
+        rank = -1
+        for _ in range(n):
+            seat = next_by_rank(s[ORDER_KEY], s[MOVES], (1 << n) - 1, rank)
+            rank = order_rank(s[ORDER_KEY], s[MOVES], seat)
             if not _offers(s, seat, s[ID_CALL_UNO], s[ID_DONE]):
                 continue
             wanted = _interrupt(s, rngs, kinds, seat)

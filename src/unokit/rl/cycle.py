@@ -6,9 +6,11 @@ player holding the card just played may play it out of turn.  An environment ask
 at a time, so :class:`DecisionCycle` puts those decisions in a fixed order:
 
 1. when :meth:`Game.deciders <unokit.engine.game.Game.deciders>` names seats besides the actor,
-   each of them is asked in turn: first those who may call or catch UNO, by seat number,
-   then those who may only jump in, in play order from the actor (as
-   :func:`unokit.bots.runner.play_match` asks bots);
+   each of them is asked in turn: first those who may call or catch UNO, in a fair order drawn
+   afresh at every move from the game's seed (:mod:`unokit.engine.order`: no seat number wins
+   the race more often, and the game's own generator is not touched), then those who may only
+   jump in, in play order from the actor (the nearest hand is the fastest: a rule of the table
+   that favours no seat) (as :func:`unokit.bots.runner.play_match` asks bots);
 2. a seat asked out of turn may take any of its legal actions or :attr:`~DecisionCycle.wait`
    (the id just past the edition's action space);
 3. an action changes the game and the asking starts again from the first seat; a wait moves
@@ -34,6 +36,7 @@ from unokit.editions import get_edition
 from unokit.engine.actions import INTERRUPT_TYPES, ActionSpace
 from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError
 from unokit.engine.game import Game
+from unokit.engine.order import fair_order
 from unokit.engine.rules import PRESETS, Rules
 
 __all__ = ["DecisionCycle", "action_id", "make_rules", "out_of_turn_order", "wait_action"]
@@ -61,7 +64,7 @@ def out_of_turn_order(game: Game) -> list[int]:
         out: frozenset[int] = getattr(game, "out", frozenset())
         others += [s for s in game.seats_in() if s not in (actor, jump_from) and s not in out and s not in others]
     first = [seat for seat in others if any(types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat))]
-    order = list(first)
+    order = fair_order(game.order_key, len(game.history), first)
     for step in range(1, game.n):
         seat = game.next_seat(actor, step)
         if seat in others and seat not in order:

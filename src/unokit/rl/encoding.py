@@ -41,6 +41,7 @@ __all__ = [
     "EVENT_CARD_KINDS",
     "EVENT_SEAT_KINDS",
     "TARGET_PURPOSES",
+    "UNENCODED_EVENT_KINDS",
     "Encoder",
     "Field",
     "markdown_table",
@@ -68,6 +69,9 @@ EVENT_SEAT_KINDS = frozenset({"challenge", "reveal", "accept", "catch", "target"
 """Events whose value is a seat (encoded in the slot's ``other`` part)."""
 EVENT_CARD_KINDS = frozenset({"play", "flip", "return", "discard", "dealer_draw"})
 """Events whose data is one public card (encoded in the slot's ``card`` part)."""
+UNENCODED_EVENT_KINDS = frozenset({"blocked"})
+"""Events whose kind has no place in the slot's ``kind`` part (the slot keeps its seat and value): a
+blocked round, told by the ``round_end`` that follows; leaving it out keeps the observation's layout."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class Encoder:
         self.phases: tuple[str, ...] = (*PHASE_NAMES, *edition_.phase_names, *HOUSE_PHASE_NAMES)
         self.phase_index = {name: index for index, name in enumerate(self.phases)}
         self.stack_kinds: tuple[int, ...] = tuple(sorted(edition_.draw_values))
-        self.event_kinds: tuple[str, ...] = tuple(sorted(edition_.event_kinds))
+        self.event_kinds: tuple[str, ...] = tuple(sorted(edition_.event_kinds - UNENCODED_EVENT_KINDS))
         self.event_kind_index = {kind: index for index, kind in enumerate(self.event_kinds)}
         deck = edition_.deck_cards(self.rules)
         copies = Counter(deck)
@@ -366,7 +370,8 @@ class Encoder:
         for slot in range(count):
             kind, seat, value, data = history[len(history) - 1 - slot]
             base = self._events + slot * self.slot_size
-            out[base + self._slot_kind + kinds[kind]] = 1
+            if kind in kinds:
+                out[base + self._slot_kind + kinds[kind]] = 1
             if 0 <= seat < n:
                 out[base + self._slot_seat + (seat - me) % n] = 1
             if kind in EVENT_SEAT_KINDS:

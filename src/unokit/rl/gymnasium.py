@@ -7,9 +7,12 @@ the legal actions, as maskable algorithms (sb3-contrib's ``MaskablePPO``) expect
 ``action_space.sample()`` draws among them.  Opponents are bots by kind (``"random"``,
 ``"heuristic"``, ``"ismcts"``), :class:`~unokit.bots.base.Bot` objects, or callables given
 the opponent's view and returning an action id (``None`` out of turn: wait).  An illegal
-action raises :class:`~unokit.engine.errors.IllegalActionError` and changes nothing; with
-``illegal_action="lose"`` it ends the episode instead, the learner losing (reward
-``illegal_reward``), as PettingZoo's classic games end theirs.
+action ends the episode, the learner losing (reward ``illegal_reward``, -1), as PettingZoo's
+classic games end theirs, and as Gymnasium's ``check_env`` expects of an environment whose
+``step`` it feeds actions drawn without a mask; with ``illegal_action="raise"`` it raises
+:class:`~unokit.engine.errors.IllegalActionError` and changes nothing.  An episode is truncated when
+a round reaches ``max_round_decisions`` decisions (:data:`unokit.rl.episodes.MAX_ROUND_DECISIONS`
+by default).
 
 >>> import gymnasium
 >>> import unokit.rl
@@ -43,13 +46,11 @@ from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.episodes import ILLEGAL_ACTION_CHOICES, MAX_ROUND_DECISIONS, check_cap, check_illegal_action
 from unokit.rl.render import table_text
 from unokit.rl.rewards import RewardKeeper, check_reward
 
 __all__ = ["ILLEGAL_ACTION_CHOICES", "LegalActionSpace", "Opponent", "UnoEnv"]
-
-ILLEGAL_ACTION_CHOICES = ("raise", "lose")
-"""What an illegal action of the learner does: raise (changing nothing), or end the episode as a loss."""
 
 Opponent = str | Bot | Callable[[View], int | None]
 """A bot kind, a bot, or a callable from an opponent's view to its action (``None``: wait)."""
@@ -81,9 +82,11 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
     seats in seat order).  Bots made by kind are seeded from the episode's seed.  ``reward``:
     ``"win"``, ``"points"`` or ``"match"`` (see :mod:`unokit.rl.rewards`).  ``max_decisions``:
     the episode is truncated after that many decisions of all players (``None``: no limit).
-    ``illegal_action``: ``"raise"`` (an :class:`~unokit.engine.errors.IllegalActionError`, nothing
-    changed) or ``"lose"`` (the episode ends, terminated, with reward ``illegal_reward`` and
-    ``info["illegal_action"]``; the game is left as it was)."""
+    ``max_round_decisions``: the episode is truncated once a round has taken that many decisions
+    of all players, waits included, with no reward for the unfinished round (``None``: no limit).
+    ``illegal_action``: ``"lose"`` (the episode ends, terminated, with reward ``illegal_reward``
+    and ``info["illegal_action"]``; the game is left as it was) or ``"raise"`` (an
+    :class:`~unokit.engine.errors.IllegalActionError`, nothing changed)."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
@@ -98,8 +101,9 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
         render_mode: str | None = None,
         max_decisions: int | None = None,
         history: int = DEFAULT_HISTORY,
-        illegal_action: str = "raise",
+        illegal_action: str = "lose",
         illegal_reward: float = -1.0,
+        max_round_decisions: int | None = MAX_ROUND_DECISIONS,
     ) -> None:
         super().__init__()
         self.rules = make_rules(rules)
@@ -109,21 +113,14 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
             raise SetupError(f"seat must be from 0 to {players - 1}, not {seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnknownOptionError(f"unknown render mode {render_mode!r}; known: ansi, human")
-        if max_decisions is not None and (
-            isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1
-        ):
-            raise UnknownOptionError(f"max_decisions must be a positive integer or None, not {max_decisions!r}")
-        if illegal_action not in ILLEGAL_ACTION_CHOICES:
-            raise UnknownOptionError(
-                f"illegal_action must be one of {', '.join(ILLEGAL_ACTION_CHOICES)}, not {illegal_action!r}"
-            )
-        self.illegal_action = illegal_action
+        self.max_decisions = check_cap("max_decisions", max_decisions)
+        self.max_round_decisions = check_cap("max_round_decisions", max_round_decisions)
+        self.illegal_action = check_illegal_action(illegal_action)
         self.illegal_reward = float(illegal_reward)
         self.edition = edition
         self.players = players
         self.seat = seat
         self.render_mode = render_mode
-        self.max_decisions = max_decisions
         self.opponents = _opponent_list(opponents, players, seat)
         self.encoder = Encoder(edition, players, self.rules, history)
         self.wait = self.encoder.edition.actions.size
@@ -151,6 +148,9 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
                 self._bots[other] = opponent
         self.decisions = 0
         """Decisions of all players in this match (waits included)."""
+        self.round_decisions = 0
+        """Decisions of all players in the round being played (waits included)."""
+        self._round = self.game.round
         self._done = False
         _, truncated = self._play_opponents()
         self._done = truncated or self.game.is_over
@@ -170,7 +170,7 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
             info = self._info()
             info["illegal_action"] = action
             return self._observe(), self.illegal_reward, True, False, info
-        self.decisions += 1
+        self._count()
         reward = self._rewards.collect()[self.seat]
         more, truncated = self._play_opponents()
         reward += more
@@ -187,15 +187,31 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
         game = self._game()
         reward = 0.0
         while not game.is_over:
-            if self.max_decisions is not None and self.decisions >= self.max_decisions:
+            if self._capped():
                 return reward, True
             seat, out_of_turn = self._cycle.asked()
             if seat == self.seat:
                 break
             self._cycle.act(seat, self._opponent_action(seat, out_of_turn))
-            self.decisions += 1
+            self._count()
             reward += self._rewards.collect()[self.seat]
         return reward, False
+
+    def _count(self) -> None:
+        """Count the decision just taken, in the match and in its round."""
+        self.decisions += 1
+        number = self._game().round
+        if number != self._round:
+            self._round = number
+            self.round_decisions = 0
+        else:
+            self.round_decisions += 1
+
+    def _capped(self) -> bool:
+        """Whether the match or the round has taken as many decisions as it may."""
+        if self.max_decisions is not None and self.decisions >= self.max_decisions:
+            return True
+        return self.max_round_decisions is not None and self.round_decisions >= self.max_round_decisions
 
     def _opponent_action(self, seat: int, out_of_turn: bool) -> int:
         game = self._game()
@@ -209,6 +225,8 @@ class UnoEnv(gymnasium.Env[Vector, np.int64]):
             name = getattr(opponent, "__name__", repr(opponent))
         if action is None and out_of_turn:
             return self.wait
+        if type(action) is not int and not isinstance(action, bool) and hasattr(action, "__index__"):
+            action = action_id(action)
         if type(action) is not int or action not in view.legal_actions:
             legal = ", ".join(game.actions.format(a) for a in view.legal_actions)
             raise RuntimeError(

@@ -6,8 +6,9 @@ the parameters of :data:`PARAMETERS`.  Decisions are asked one seat at a time by
 :mod:`unokit.rl.cycle` (out-of-turn decisions and "wait" included), rewards come from
 :mod:`unokit.rl.rewards`, tensors from :mod:`unokit.rl.encoding`.
 
-Chance is explicit.  The deal is a chance node whose outcomes are ``chance_outcomes``
-equally likely seeds of the engine's random generator.  Afterwards the game's generator refuses
+Chance is explicit.  The deal is ``deal_chance_nodes`` chance nodes in a row, each over
+``chance_outcomes`` equally likely digits, together a seed of the engine's random generator (so
+1024 × 1024 deals by default, at the cost of 1,024 outcomes a node).  Afterwards the game's generator refuses
 to be used: every action is first tried on a copy of the game, and when the engine asks that
 copy for a random number (a reshuffle, the next round's deal, the lever, the Jam drop...) the
 copy is dropped and the state becomes a chance node over the same number of seeds; the chosen
@@ -20,6 +21,7 @@ outcomes and the actions, and ``chance_outcomes()`` is exactly what the state do
 >>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes()
 (True, True)
 >>> state.apply_action(7)
+>>> state.apply_action(300)
 >>> state.current_player() in (0, 1), len(state.observation_tensor(0)) == game.observation_tensor_size()
 (True, True)
 """
@@ -27,8 +29,11 @@ outcomes and the actions, and ``chance_outcomes()`` is exactly what the state do
 from __future__ import annotations
 
 import functools
+import io
 import json
+import pickle
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +53,7 @@ from unokit.engine.game import Game
 from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.episodes import MAX_ROUND_DECISIONS
 from unokit.rl.rewards import RewardKeeper, check_reward
 
 __all__ = ["GAME_TYPE", "PARAMETERS", "SHORT_NAME", "UnoGame", "UnoObserver", "UnoState", "resample"]
@@ -61,7 +67,9 @@ PARAMETERS: dict[str, Any] = {
     "reward": "win",
     "history": DEFAULT_HISTORY,
     "max_game_length": 10_000,
+    "max_round_decisions": MAX_ROUND_DECISIONS,
     "chance_outcomes": 1024,
+    "deal_chance_nodes": 2,
     "seed": 0,
 }
 """The game's parameters and their defaults.  ``rules``: a preset's name, ``NAME:VALUE`` rule options
@@ -69,8 +77,10 @@ separated by ``;`` (``preset:house;scoring:single-round``) or a JSON object of t
 game's string form cannot carry: its commas); ``""``: the printed sheets (several rounds); by
 default one round is the game.
 ``max_game_length``: decisions (waits included) after which the game stops, truncated, with the
-returns so far.  ``chance_outcomes``: the seeds at every chance node.  ``seed``: mixed into every
-chance seed, to play another set of deals."""
+returns so far; ``max_round_decisions``: the same for the decisions of one round (the unfinished
+round pays nothing).  ``chance_outcomes``: the outcomes at every chance node;
+``deal_chance_nodes``: the chance nodes that draw the deal (``chance_outcomes`` to that power
+deals).  ``seed``: mixed into every chance seed, to play another set of deals."""
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
@@ -117,7 +127,9 @@ class _Settings:
     reward: str
     history: int
     max_game_length: int
+    max_round_decisions: int
     chance_outcomes: int
+    deal_chance_nodes: int
     seed: int
     parameters: tuple[tuple[str, Any], ...]
 
@@ -184,10 +196,21 @@ def _settings(parameters: tuple[tuple[str, Any], ...]) -> _Settings:
         reward=check_reward(values["reward"]),
         history=values["history"],
         max_game_length=_positive("max_game_length", values["max_game_length"]),
+        max_round_decisions=_positive("max_round_decisions", values["max_round_decisions"]),
         chance_outcomes=_positive("chance_outcomes", values["chance_outcomes"]),
+        deal_chance_nodes=_positive("deal_chance_nodes", values["deal_chance_nodes"]),
         seed=_positive("seed", values["seed"], 0),
         parameters=tuple(sorted(values.items())),
     )
+
+
+def _length_bound(settings: _Settings) -> int:
+    """The most decisions a game of these settings takes: ``max_game_length``, or fewer when the
+    game is one round and ``max_round_decisions`` cuts it first."""
+    probe = Game(settings.edition, settings.players, seed=0, rules=settings.rules)
+    if probe.scoring == "single-round":
+        return min(settings.max_game_length, settings.max_round_decisions)
+    return settings.max_game_length
 
 
 def _utility_bound(settings: _Settings) -> float:
@@ -215,7 +238,7 @@ class UnoGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type info
             min_utility=-bound,
             max_utility=bound,
             utility_sum=0.0,
-            max_game_length=settings.max_game_length,
+            max_game_length=_length_bound(settings),
         )
         super().__init__(GAME_TYPE, info, dict(settings.parameters))
         self.settings = settings
@@ -250,6 +273,11 @@ class _Table:
         self.rewards = [0.0] * settings.players
         self.returns = [0.0] * settings.players
         self.decisions = 0
+        self.round_decisions = 0
+        """Decisions in the round being played (waits included)."""
+        self.round = 0
+        self.deal: list[int] = []
+        """The deal's chance outcomes drawn so far (until the game is dealt)."""
         self.own: list[list[int]] = [[] for _ in range(settings.players)]
         """Each seat's decisions (waits included), for its information state."""
         self.actions: list[int] = []
@@ -267,11 +295,18 @@ class _Table:
         other.returns = list(self.returns)
         other.own = [list(own) for own in self.own]
         other.actions = list(self.actions)
+        other.deal = list(self.deal)
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as the parameters and the actions, replayed when loaded."""
-        return (_replayed, (self.settings.parameters, tuple(self.actions)))
+        """Pickled as the parameters and everything the table holds (the engine's game, its asking
+        order and rewards included), so that loading replays nothing: OpenSpiel's serialization of
+        a Python game pickles the state.  What every game of these settings shares (the edition,
+        its action space and tables) is written as a reference, not copied."""
+        held = {name: value for name, value in self.__dict__.items() if name != "settings"}
+        buffer = io.BytesIO()
+        _SharedPickler(buffer, _shared(self.settings.parameters)).dump(held)
+        return (_restored, (self.settings.parameters, buffer.getvalue()))
 
     # ------------------------------------------------------------------ queries
 
@@ -286,7 +321,12 @@ class _Table:
     def terminal(self) -> bool:
         if self.game is None or self.pending is not None:
             return False
-        return self.game.is_over or self.decisions >= self.settings.max_game_length
+        return self.game.is_over or self.truncated()
+
+    def truncated(self) -> bool:
+        """The game is cut unfinished: it, or its round, took as many decisions as it may."""
+        settings = self.settings
+        return self.decisions >= settings.max_game_length or self.round_decisions >= settings.max_round_decisions
 
     def legal(self) -> list[int]:
         assert self.cycle is not None
@@ -304,19 +344,28 @@ class _Table:
         if self.game is None or self.pending is not None:
             if isinstance(action, bool) or not 0 <= action < settings.chance_outcomes:
                 raise IllegalActionError(f"a chance outcome is from 0 to {settings.chance_outcomes - 1}, not {action}")
-            seed = random.Random(self.chance_seed(action)).getrandbits(63)
             if self.game is None:
+                self.deal.append(action)
+                self.actions.append(action)
+                if len(self.deal) < settings.deal_chance_nodes:
+                    return
+                key = ":".join(map(str, self.deal))
+                seed = random.Random(f"{settings.seed}:0:{key}").getrandbits(63)
                 game = Game(settings.edition, settings.players, seed=seed, rules=settings.rules)
                 self._bind(game)
                 self.keeper = RewardKeeper(game, settings.reward)
-            else:
-                game = self.game
-                assert self.pending is not None
-                seat, chosen = self.pending
-                game.rng = random.Random(seed)
-                game.apply(seat, chosen)
-                self.pending = None
-                self._collect()
+                self.round = game.round
+                game.rng = _NO_CHANCE
+                return
+            seed = random.Random(self.chance_seed(action)).getrandbits(63)
+            game = self.game
+            assert self.pending is not None
+            seat, chosen = self.pending
+            game.rng = random.Random(seed)
+            game.apply(seat, chosen)
+            self.pending = None
+            self._collect()
+            self._count_round()
             game.rng = _NO_CHANCE
             self.actions.append(action)
             return
@@ -329,6 +378,7 @@ class _Table:
             raise IllegalActionError(f"{action} is not legal for seat {seat}; legal: {legal}")
         if action == settings.wait:
             self.cycle.act(seat, action)
+            self._count_round()
         else:
             before = _copy(self.game)
             try:
@@ -338,6 +388,7 @@ class _Table:
                 self.pending = (seat, action)
             else:
                 self._collect()
+                self._count_round()
         self.decisions += 1
         self.own[seat].append(action)
         self.actions.append(action)
@@ -351,6 +402,15 @@ class _Table:
             self.cycle.game = game
         if self.keeper is not None:
             self.keeper.game = game
+
+    def _count_round(self) -> None:
+        """Count a decision just resolved in its round (a new round starts the count again)."""
+        assert self.game is not None
+        if self.game.round != self.round:
+            self.round = self.game.round
+            self.round_decisions = 0
+        else:
+            self.round_decisions += 1
 
     def _collect(self) -> None:
         assert self.keeper is not None
@@ -366,7 +426,7 @@ class _Table:
         """The whole state (every hand and the draw pile's order), for debugging and comparisons."""
         game = self.game
         if game is None:
-            return "before the deal"
+            return f"before the deal (drawn: {' '.join(map(str, self.deal))})" if self.deal else "before the deal"
         lines = [f"round {game.round}, phase {game.phase_name}, decisions {self.decisions}, asked {self.player()}"]
         if self.pending is not None:
             lines.append(f"seat {self.pending[0]} chose {self.format(self.pending[1])}: chance decides")
@@ -379,10 +439,55 @@ class _Table:
         return "\n".join(lines)
 
 
-def _replayed(parameters: tuple[tuple[str, Any], ...], actions: tuple[int, ...]) -> _Table:
-    table = _Table(_settings(parameters))
-    for action in actions:
-        table.apply(action)
+@functools.lru_cache(maxsize=64)
+def _shared(parameters: tuple[tuple[str, Any], ...]) -> dict[Any, Any]:
+    """The objects every game of these settings shares, by name and by identity (``id``): those of a
+    game dealt once and kept (so that the identities stay valid)."""
+    settings = _settings(parameters)
+    template = Game(settings.edition, settings.players, seed=0, rules=settings.rules)
+    names = [name for name in Game.__slots__ if hasattr(template, name)]
+    values = {name: getattr(template, name) for name in names} | dict(getattr(template, "__dict__", {}))
+    by_name: dict[Any, Any] = {"template": template}
+    for name, value in values.items():
+        if value is not None and not isinstance(value, (bool, int, float, str)):
+            by_name[name] = value
+            by_name[id(value)] = (name, value)
+    return by_name
+
+
+class _SharedPickler(pickle.Pickler):
+    """Writes the objects a game shares with every game of its settings as their names."""
+
+    def __init__(self, file: io.BytesIO, shared: dict[Any, Any]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.shared = shared
+
+    def persistent_id(self, obj: Any) -> str | None:
+        found = self.shared.get(id(obj))
+        if found is not None and found[1] is obj:
+            return str(found[0])
+        return None
+
+
+class _SharedUnpickler(pickle.Unpickler):
+    """Reads what :class:`_SharedPickler` wrote."""
+
+    def __init__(self, file: io.BytesIO, shared: dict[Any, Any]) -> None:
+        super().__init__(file)
+        self.shared = shared
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self.shared[pid]
+
+
+def _restored(parameters: tuple[tuple[str, Any], ...], data: bytes) -> _Table:
+    """A table unpickled: its settings found again, its game's generator refusing draws again."""
+    held = _SharedUnpickler(io.BytesIO(data), _shared(parameters)).load()
+    table = _Table.__new__(_Table)
+    table.__dict__.update(held)
+    table.settings = _settings(parameters)
+    if table.game is not None:
+        table.game.rng = _NO_CHANCE
     return table
 
 
@@ -434,6 +539,10 @@ class UnoState(pyspiel.State):  # type: ignore[misc]
         return self._table.text()
 
 
+_HISTORY_MARK = "\x00history\x00"
+"""Stands for the history in an information state's JSON until its text is put in."""
+
+
 class UnoObserver:
     """A player's observation (the encoding's vector) or information state (the vector and the
     player's own last decisions), with their strings."""
@@ -455,6 +564,8 @@ class UnoObserver:
         }
         if self.perfect_recall:
             self.dict["own_decisions"] = self.tensor[encoder.size :].reshape(settings.history, settings.wait + 1)
+        self._history_text: dict[int, tuple[int, Any, str]] = {}
+        """Per player: the events last written as JSON (how many, the last one, the text)."""
 
     def set_from(self, state: UnoState, player: int) -> None:
         """The tensor of ``player`` in ``state``."""
@@ -479,11 +590,29 @@ class UnoObserver:
         view = table.game.view(player)
         data = view.to_dict(history=False)
         if self.perfect_recall:
-            data["history"] = view.history.to_list()
+            data["history"] = _HISTORY_MARK
             data["own_decisions"] = table.own[player]
-        elif self.settings.history:
+            text = json.dumps(data, sort_keys=True)
+            return text.replace(json.dumps(_HISTORY_MARK), self._history_json(player, view.history), 1)
+        if self.settings.history:
             data["recent"] = [event_to_dict(event) for event in view.history[-self.settings.history :]]
         return json.dumps(data, sort_keys=True)
+
+    def _history_json(self, player: int, history: Sequence[Any]) -> str:
+        """``json.dumps(list(history))``, writing only the events added since the last call for
+        ``player`` when the log goes on from them (the log is append-only: the same last event
+        object, at the same place, is the same prefix), so a long game costs no more per step."""
+        length = len(history)
+        start, text = 0, ""
+        cached = self._history_text.get(player)
+        if cached is not None and 0 < cached[0] <= length and history[cached[0] - 1] is cached[1]:
+            start, text = cached[0], cached[2]
+        if length > start:
+            added = ", ".join(json.dumps(event) for event in history[start:length])
+            text = f"{text}, {added}" if text else added
+        if length:
+            self._history_text[player] = (length, history[length - 1], text)
+        return f"[{text}]"
 
 
 def resample(state: UnoState, player: int, rng: random.Random | None = None, tries: int = 100) -> UnoState:

@@ -5,9 +5,13 @@ Agents are ``player_0`` … ``player_{n-1}`` (seat numbers).  An observation is
 games have it: the vector of :mod:`unokit.rl.encoding` and a mask over ``Discrete(size + 1)``,
 the edition's action ids plus "wait" (id ``size``) for decisions out of turn (see
 :mod:`unokit.rl.cycle` for the order in which out-of-turn decisions are asked).  An illegal
-action raises :class:`~unokit.engine.errors.IllegalActionError` (a ``ValueError``) and changes
-nothing.  An episode is one match; rewards are chosen by ``reward=`` (see
-:mod:`unokit.rl.rewards`).  docs/rl.md describes it all.
+action ends the game as PettingZoo's classic games end it (their ``TerminateIllegalWrapper``): the
+offender is rewarded ``illegal_reward`` (-1), the others 0, every agent is terminated and its
+``info["illegal_action"]`` names the offender and the action; with ``illegal_action="raise"`` it
+raises :class:`~unokit.engine.errors.IllegalActionError` (a ``ValueError``) and changes nothing.
+An episode is one match, truncated for every agent when a round reaches
+``max_round_decisions`` decisions (:data:`unokit.rl.episodes.MAX_ROUND_DECISIONS` by default);
+rewards are chosen by ``reward=`` (see :mod:`unokit.rl.rewards`).  docs/rl.md describes it all.
 
 >>> environment = env(edition="classic", players=2, rules={"scoring": "single-round"})
 >>> environment.reset(seed=1)
@@ -42,6 +46,7 @@ from unokit.engine.game import Game
 from unokit.engine.rules import Rules
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.episodes import MAX_ROUND_DECISIONS, check_cap, check_illegal_action
 from unokit.rl.render import table_text
 from unokit.rl.rewards import RewardKeeper, check_reward
 
@@ -63,12 +68,17 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
     ``rules``: ``None`` (the sheets), a :class:`~unokit.engine.rules.Rules`, a mapping of options (a
     ``preset`` key included) or a preset's name.  ``reward``: ``"win"``, ``"points"`` or
     ``"match"``.  ``max_cycles``: no agent decides more than this many times; the agent that
-    would is truncated with all others (``None``: no limit).  ``history``: events in the
-    observation's window.  ``engine``: ``"python"`` (:class:`unokit.Game`, every edition and
-    rule) or ``"fast"`` (the compiled engine of :mod:`unokit.fast.engine`: Classic UNO, UNO Space
-    Jam and UNO All Wild with their sheets' options, the same observations, masks, rewards and
-    order of decisions; the ``fast`` extra).  With ``engine="fast"`` the attribute ``game`` is
-    ``None`` and ``fast_state`` holds the compiled state."""
+    would is truncated with all others (``None``: no limit).  ``max_round_decisions``: once a
+    round has taken that many decisions (every agent's, waits included) every agent is truncated,
+    with no reward for the unfinished round (``None``: no limit).  ``illegal_action``: ``"lose"``
+    (the game ends, the offender rewarded ``illegal_reward``, as in PettingZoo's classic games) or
+    ``"raise"``.  ``history``: events in the observation's window.  ``engine``: ``"python"``
+    (:class:`unokit.Game`, every edition and rule) or ``"fast"`` (the compiled engine of
+    :mod:`unokit.fast.engine`: all four editions with their sheets' options and the house rules it
+    supports, the same observations, masks, rewards and order of decisions; the ``fast`` extra).
+    With ``engine="fast"``, ``fast_state`` holds the compiled state and ``game`` is a
+    :class:`unokit.Game` rebuilt from the same deal and decisions when read (a copy: changing it
+    changes nothing in the environment, and its generator's next draws are not the compiled game's)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "unokit_v0", "is_parallelizable": False, "render_fps": 1}
 
@@ -82,6 +92,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         max_cycles: int | None = None,
         history: int = DEFAULT_HISTORY,
         engine: str = "python",
+        max_round_decisions: int | None = MAX_ROUND_DECISIONS,
+        illegal_action: str = "lose",
+        illegal_reward: float = -1.0,
     ) -> None:
         super().__init__()
         self.rules = make_rules(rules)
@@ -93,6 +106,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1
         ):
             raise UnknownOptionError(f"max_cycles must be a positive integer or None, not {max_cycles!r}")
+        self.max_round_decisions = check_cap("max_round_decisions", max_round_decisions)
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.illegal_reward = float(illegal_reward)
         self.edition = edition
         self.players = players
         self.render_mode = render_mode
@@ -104,7 +120,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self.agents = self.possible_agents[:]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._seeds: random.Random | None = None
-        self.game: Game | None = None
+        self._game_now: Game | None = None
+        self._game_seed = 0
+        self._fast_actions: list[tuple[int, int]] = []
+        self._fast_game: tuple[int, int, Game] | None = None
         self.engine = engine
         self._fast: Any = None
         self.fast_state: npt.NDArray[np.int64] | None = None
@@ -146,10 +165,13 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             if game_seed is None:
                 game_seed = random.SystemRandom().randrange(2**63)
             self.fast_state = self._fast.new_state(self.players, game_seed, self.rules, edition=self.edition)
+            self._game_seed = game_seed
+            self._fast_actions = []
+            self._fast_game = None
         else:
-            self.game = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
-            self._cycle = DecisionCycle(self.game)
-            self._rewards = RewardKeeper(self.game, self.reward_kind)
+            game = self._game_now = Game(self.edition, self.players, seed=game_seed, rules=self.rules)
+            self._cycle = DecisionCycle(game)
+            self._rewards = RewardKeeper(game, self.reward_kind)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -158,7 +180,74 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.decisions = dict.fromkeys(self.agents, 0)
         """Decisions each agent has made in this match (waits included)."""
+        self.round_decisions = 0
+        """Decisions of every agent in the round being played (waits included)."""
+        self._round = self._round_number()
         self._select()
+
+    @property
+    def game(self) -> Game | None:
+        """The match as a :class:`unokit.Game` (``None`` before :meth:`reset`).  With
+        ``engine="fast"`` it is rebuilt from the compiled game's deal and decisions when read
+        (:mod:`unokit.fast.differential` holds the two engines equal): a copy, which changes
+        nothing in the environment if changed."""
+        if self.fast_state is None:
+            return self._game_now
+        cached = self._fast_game
+        if cached is None or cached[0] != len(self._fast_actions) or len(cached[2].history) != cached[1]:
+            game = self._replayed_game()
+            cached = self._fast_game = (len(self._fast_actions), len(game.history), game)
+        return cached[2]
+
+    @game.setter
+    def game(self, game: Game | None) -> None:
+        """Put another game in (``engine="python"``: its asking order and rewards are then the caller's to set)."""
+        if self._fast is not None:
+            raise AttributeError("the compiled engine's game is rebuilt from its decisions: it cannot be set")
+        self._game_now = game
+
+    def _replayed_game(self) -> Game:
+        """The compiled match replayed: a traced compiled game hands its random draws to a Python one."""
+        from unokit.fast.differential import replay_game
+
+        traced = self._fast.FastGame(
+            self.players, seed=self._game_seed, rules=self.rules, edition=self.edition, trace=True
+        )
+        game, scripted = replay_game(traced, self.players, self.rules)
+        cycle = DecisionCycle(game)
+        for seat, action in self._fast_actions:
+            traced.act(seat, action)
+            scripted.script.extend(traced.trace())
+            cycle.act(seat, action)
+        game.rng = random.Random(f"{self._game_seed}:{len(self._fast_actions)}")  # the copy's own draws from here
+        return game
+
+    def _round_number(self) -> int:
+        if self.fast_state is not None:
+            return int(self.fast_state[self._fast.ROUND])
+        return self._game().round
+
+    def _count_round_decision(self) -> bool:
+        """Count the decision just taken in its round; whether the round has reached its cap."""
+        number = self._round_number()
+        if number != self._round:
+            self._round = number
+            self.round_decisions = 0
+        else:
+            self.round_decisions += 1
+        cap = self.max_round_decisions
+        return cap is not None and self.round_decisions >= cap
+
+    def _lose_by_illegal_action(self, agent: str, action: Any) -> None:
+        """End the game for every agent: ``agent`` played ``action``, which is illegal."""
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self._cumulative_rewards[agent] = 0.0
+        for name in self.agents:
+            self.infos[name] = {"illegal_action": {"agent": agent, "action": action}}
+        self._accumulate_rewards()
+        self._deads_step_first()
 
     def _select(self) -> None:
         if self.fast_state is not None:
@@ -199,22 +288,29 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             return
         if action is None:
             raise IllegalActionError(f"{agent} is asked a decision: None is only for an agent that is done")
-        if self.fast_state is not None:
-            self._fast_step(agent, action_id(action))
-            return
-        else:
+        try:
+            if self.fast_state is not None:
+                self._fast_step(agent, action_id(action))
+                return
             game = self._game()
             self._cycle.act(self._seat[agent], action_id(action))
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._lose_by_illegal_action(agent, action)
+            return
+        else:
             self.rewards = dict(zip(self.possible_agents, self._rewards.collect(), strict=True))
             self.rewards = {a: self.rewards[a] for a in self.agents}
             over = game.is_over
         self._cumulative_rewards[agent] = 0.0
         self.decisions[agent] += 1
+        capped = self._count_round_decision()
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._select()
-            if self.max_cycles is not None and self.decisions[self.agent_selection] >= self.max_cycles:
+            if capped or (self.max_cycles is not None and self.decisions[self.agent_selection] >= self.max_cycles):
                 self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._deads_step_first()
@@ -230,6 +326,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             state, self._seat[agent], action, fast.REWARD_KINDS[self.reward_kind], step_rewards
         )
         if code:
+            if self.illegal_action == "lose":
+                self._lose_by_illegal_action(agent, action)
+                return
             raise IllegalActionError(
                 f"{action} is not a legal action of {agent} now; legal: "
                 + ", ".join(str(a) for a in np.flatnonzero(self.observe(agent)["action_mask"]))
@@ -238,8 +337,10 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             rewards = self.rewards = dict(zip(self.possible_agents, step_rewards.tolist(), strict=True))
         else:
             rewards = self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._fast_actions.append((self._seat[agent], action))
         self._cumulative_rewards[agent] = 0.0
         self.decisions[agent] += 1
+        capped = self._count_round_decision()
         if over:
             self.terminations = dict.fromkeys(self.agents, True)
         else:
@@ -249,7 +350,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
                 infos[agent] = {}
                 infos[asked] = {"out_of_turn": out_of_turn}
             self.agent_selection = asked
-            if self.max_cycles is not None and self.decisions[asked] >= self.max_cycles:
+            if capped or (self.max_cycles is not None and self.decisions[asked] >= self.max_cycles):
                 self.truncations = dict.fromkeys(self.agents, True)
         cumulative = self._cumulative_rewards
         for name, reward in rewards.items():
@@ -259,9 +360,9 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # pettingzo
             self.render()
 
     def _game(self) -> Game:
-        if self.game is None:
+        if self._game_now is None:
             raise IllegalActionError("reset the environment before using it")
-        return self.game
+        return self._game_now
 
     # ------------------------------------------------------------------ rendering
 

@@ -8,6 +8,10 @@ vector of :mod:`unokit.rl.encoding`, ``state["legal_actions"]`` an ``OrderedDict
 action ids (the edition's ids and "wait", asked in the order of :mod:`unokit.rl.cycle`),
 ``state["raw_obs"]`` the player's view and ``state["raw_legal_actions"]`` their notation.  An
 illegal action raises :class:`~unokit.engine.errors.IllegalActionError`; it is never replaced.
+A game stops when a round reaches ``game_max_round_decisions`` decisions
+(:data:`unokit.rl.episodes.MAX_ROUND_DECISIONS` by default): RLCard has no truncation flag, so
+``env.is_over()`` is true, ``env.game.truncated()`` says it was cut, and the payoffs are those of the
+rounds finished (the unfinished round pays nothing).
 
 >>> from rlcard.agents import RandomAgent
 >>> env = make("classic", config={"seed": 1, "game_num_players": 3})
@@ -38,6 +42,7 @@ from unokit.engine.rules import Rules
 from unokit.engine.views import View
 from unokit.rl.cycle import DecisionCycle, action_id, check_table, make_rules
 from unokit.rl.encoding import DEFAULT_HISTORY, Encoder
+from unokit.rl.episodes import MAX_ROUND_DECISIONS, check_cap
 from unokit.rl.rewards import RewardKeeper, check_reward
 
 __all__ = ["DEFAULT_CONFIG", "ENV_ID", "UnoEnv", "make"]
@@ -54,11 +59,14 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "game_reward": "win",
     "game_history": DEFAULT_HISTORY,
     "game_max_decisions": None,
+    "game_max_round_decisions": MAX_ROUND_DECISIONS,
 }
 """The configuration's keys and defaults: RLCard's ``seed`` and ``allow_step_back``, and the
 game's (``game_...``).  ``game_rules`` as for the other environments (``None``: the printed
 sheets, several rounds); by default one round is a game, as in RLCard's UNO.
-``game_max_decisions``: the game stops after that many decisions, the payoffs as they stand."""
+``game_max_decisions``: the game stops after that many decisions, the payoffs as they stand;
+``game_max_round_decisions``: it stops once a round has taken that many decisions (every seat's,
+waits included), the payoffs as they stand (``None``: no limit)."""
 
 RawState = dict[str, Any]
 
@@ -66,17 +74,26 @@ RawState = dict[str, Any]
 class _RLCardGame:
     """RLCard's game interface (``init_game``, ``step``, ``get_state``...) over the engine."""
 
-    def __init__(self, edition: str, players: int, rules: Rules, reward: str, max_decisions: int | None) -> None:
+    def __init__(
+        self,
+        edition: str,
+        players: int,
+        rules: Rules,
+        reward: str,
+        max_decisions: int | None,
+        max_round_decisions: int | None = MAX_ROUND_DECISIONS,
+    ) -> None:
         self.edition = edition
         self.players = players
         self.rules = rules
         self.reward = reward
         self.max_decisions = max_decisions
+        self.max_round_decisions = max_round_decisions
         self.wait = get_edition(edition).actions.size
         self.allow_step_back = False
         self.np_random = np.random.RandomState()
         self.game: Game | None = None
-        self._snapshots: list[tuple[Game, DecisionCycle, RewardKeeper, list[float], int]] = []
+        self._snapshots: list[tuple[Game, DecisionCycle, RewardKeeper, list[float], int, int]] = []
 
     def get_num_players(self) -> int:
         return self.players
@@ -92,6 +109,8 @@ class _RLCardGame:
         self.keeper = RewardKeeper(self.game, self.reward)
         self.payoffs = [0.0] * self.players
         self.decisions = 0
+        self.round_decisions = 0
+        """Decisions of every seat in the round being played (waits included)."""
         self._snapshots = []
         player = self.get_player_id()
         return self.get_state(player), player
@@ -117,8 +136,16 @@ class _RLCardGame:
         if self.allow_step_back:
             snapshot = game.clone()
             self._snapshots.append(
-                (snapshot, self.cycle.copy(snapshot), self.keeper.copy(snapshot), list(self.payoffs), self.decisions)
+                (
+                    snapshot,
+                    self.cycle.copy(snapshot),
+                    self.keeper.copy(snapshot),
+                    list(self.payoffs),
+                    self.decisions,
+                    self.round_decisions,
+                )
             )
+        before = game.round
         try:
             self.cycle.act(seat, chosen)
         except IllegalActionError:
@@ -126,6 +153,7 @@ class _RLCardGame:
                 self._snapshots.pop()
             raise
         self.decisions += 1
+        self.round_decisions = 0 if game.round != before else self.round_decisions + 1
         self.payoffs = [total + reward for total, reward in zip(self.payoffs, self.keeper.collect(), strict=True)]
         player = seat if self.is_over() else self.get_player_id()
         return self.get_state(player), player
@@ -134,7 +162,7 @@ class _RLCardGame:
         """Undo the last step (``allow_step_back``); ``False`` at the start."""
         if not self._snapshots:
             return False
-        self.game, self.cycle, self.keeper, self.payoffs, self.decisions = self._snapshots.pop()
+        self.game, self.cycle, self.keeper, self.payoffs, self.decisions, self.round_decisions = self._snapshots.pop()
         return True
 
     def get_player_id(self) -> int:
@@ -142,8 +170,16 @@ class _RLCardGame:
         return self.cycle.asked()[0]
 
     def is_over(self) -> bool:
-        game = self._game()
-        return game.is_over or (self.max_decisions is not None and self.decisions >= self.max_decisions)
+        """The match is over, or it was cut at a cap (:meth:`truncated`)."""
+        return self._game().is_over or self.truncated()
+
+    def truncated(self) -> bool:
+        """Whether the game stopped unfinished: the match or its round took as many decisions as it may."""
+        if self._game().is_over:
+            return False
+        if self.max_decisions is not None and self.decisions >= self.max_decisions:
+            return True
+        return self.max_round_decisions is not None and self.round_decisions >= self.max_round_decisions
 
     def get_legal_actions(self, player: int | None = None) -> tuple[int, ...]:
         """The legal action ids of ``player`` (the seat asked: its legal actions, else none)."""
@@ -177,15 +213,14 @@ class UnoEnv(Env):  # type: ignore[misc]  # rlcard ships no type information
         edition, players = config["game_edition"], config["game_num_players"]
         rules = make_rules(config["game_rules"])
         check_table(edition, players, rules)
-        max_decisions = config["game_max_decisions"]
-        if max_decisions is not None and (
-            isinstance(max_decisions, bool) or not isinstance(max_decisions, int) or max_decisions < 1
-        ):
-            raise UnknownOptionError(f"game_max_decisions must be a positive integer or None, not {max_decisions!r}")
+        max_decisions = check_cap("game_max_decisions", config["game_max_decisions"])
+        max_round_decisions = check_cap("game_max_round_decisions", config["game_max_round_decisions"])
         self.encoder = Encoder(edition, players, rules, config["game_history"])
         self.name = f"unokit-{edition}"
         self.default_game_config = {key: value for key, value in DEFAULT_CONFIG.items() if key.startswith("game_")}
-        self.game = _RLCardGame(edition, players, rules, check_reward(config["game_reward"]), max_decisions)
+        self.game = _RLCardGame(
+            edition, players, rules, check_reward(config["game_reward"]), max_decisions, max_round_decisions
+        )
         super().__init__(config)
         self.state_shape = [[self.encoder.size] for _ in range(self.num_players)]
         self.action_shape = [None for _ in range(self.num_players)]

@@ -41,6 +41,7 @@ PAUSE: dict[str, float] = {
     "rule": 2.0,  # UNO Wild Jackpot: a rule card performed
     "jam": 2.0,  # Space Jam: the Jam side turned
     "round_end": 5.0,  # the round's result (the next round is dealt in the same change)
+    "blocked": 1.5,  # nobody can play or draw: the round is blocked
     "swap": 1.5,  # hands swapped
     "reveal": 1.0,  # a hand shown after a challenge
     "take": 1.0,  # cards taken from another hand

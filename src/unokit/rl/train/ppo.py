@@ -96,6 +96,7 @@ class Trainer:
             "edition": config.edition,
             "rules": rules,
             "reward": config.reward,
+            "bot_memory": True,  # the heuristic's memory of every game: bots seated and imitation
         }
         self.has_bots = has_bots()
         """Whether the environment plays the compiled heuristic and random bots in chosen seats."""
