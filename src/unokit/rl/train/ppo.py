@@ -100,8 +100,6 @@ class Trainer:
         }
         self.has_bots = has_bots()
         """Whether the environment plays the compiled heuristic and random bots in chosen seats."""
-        if self.has_bots:
-            self.env_kwargs["bot_memory"] = True  # bots are seated later, and the heuristic's choices asked
         self.pool = EnvPool(config.envs, config.workers, **self.env_kwargs)
         self.net = PolicyNet(self.pool.size, self.pool.actions, self.pool.encoder.high, config.hidden).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
