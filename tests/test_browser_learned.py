@@ -73,5 +73,7 @@ def test_the_trained_bots_are_offered_at_their_tables_only(live_server: LiveServ
     page.click("#fill-bots")
     page.click("#start-game")
     expect(page.locator("#table")).to_be_visible()
+    expect(page.locator("#hand .card").first).to_be_visible()  # dealt: the trained bot plays its turns
+    page.wait_for_timeout(1500)
     watch.screenshot("learned-level-table")
     assert not watch.real_errors(), watch.errors

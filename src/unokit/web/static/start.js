@@ -355,8 +355,8 @@ function filterRuleFields() {
 }
 
 /**
- * Levels of bot trained for some tables only (`bot_tables` of /api/options: the trained bots) are
- * offered at those tables alone; the level chosen falls back to the first one offered.
+ * Levels of bot trained for some tables only (`bot_tables` of /api/options: the trained bots) can be
+ * chosen at those tables alone; elsewhere the level chosen falls back to the first one that can.
  * @param {string} edition
  * @param {number} seats
  */
@@ -366,8 +366,7 @@ function syncBotTables(edition, seats) {
   for (const option of select.options) {
     const only = tables[option.value];
     const fits = !only || only.some(([e, n]) => e === edition && n === seats);
-    option.disabled = !fits;
-    option.hidden = !fits;
+    option.disabled = !fits; // shown greyed out, so that players learn it exists
   }
   if (select.selectedOptions[0]?.disabled) select.value = [...select.options].find((o) => !o.disabled)?.value ?? "";
 }
