@@ -956,3 +956,37 @@ def test_simulate_plays_the_heuristic_policy_compiled_in_every_edition_it_plays(
     big = json.dumps({card_name(get_edition(edition).faces[0]): 300})
     code, out, err = run(capsys, *argv, "--rule", f"deck={big}", "--engine", "fast")
     assert code == 2 and out == "" and "decks of up to 256 cards" in err, err
+
+
+def test_play_against_heuristic_bots(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--bot heuristic`` seats heuristic bots (their calls, catches and jump-ins included): the
+    match plays to its end, its record replays, and the same seed gives the same match."""
+    argv = [
+        "--players",
+        "3",
+        "--seed",
+        "8",
+        "--scoring",
+        "single-round",
+        "--rule",
+        "jump_in=true",
+        "--bot",
+        "heuristic",
+    ]
+    records = []
+    for name in ("a.json", "b.json"):
+        code, out = play(capsys, monkeypatch, "1\n" * 3000, *argv, "--record", str(tmp_path / name))
+        assert code == 0 and re.search(r"^(You|Bot [12]) wins? the match after 1 round!", out, re.M)
+        records.append(load(tmp_path / name))
+    assert replay(records[0]).is_over and records[0] == records[1]
+
+
+def test_play_refuses_a_level_of_bot_it_has_not(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    code = main(["play", "--players", "3", "--bot", "genius"])
+    err = capsys.readouterr().err
+    assert code == 2 and "unknown bot kind 'genius'" in err

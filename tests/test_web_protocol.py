@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from unokit.bots.weights import learned_tables
 from unokit.web.app import RateLimiter, options
 from unokit.web.protocol import MAX_FRAME, MESSAGES, ProtocolError, clean_name, parse_message
 
@@ -181,7 +182,7 @@ def test_options_list_every_rule_option_with_its_default() -> None:
         assert list(entry.get("choice_labels", {}).values()) == list(spec.choice_labels)
         if "min" in entry:
             assert (entry["min"], entry["max"]) == (spec.low, spec.high)
-    assert data["bots"] == ["heuristic", "random", "ismcts"]
+    assert data["bots"] == ["heuristic", "random", "ismcts"] + (["learned"] if learned_tables() else [])
     assert data["rule_card_counts"]["4"] == 2 and data["rule_card_counts"]["10"] == 1
     json.dumps(data)
 

@@ -16,6 +16,7 @@ import pytest
 from cluster_support import LEASE, acknowledged_events, closed, resume, two_servers
 from pg_support import shared_server
 from redis_support import redis_server_fixture, redis_url_fixture
+from unokit.bots.weights import learned_tables
 from unokit.engine.record import replay
 from unokit.web.rooms import CODE_ALPHABET, CODE_LENGTH
 from web_support import Client, RunningServer, choose, fast_settings, play_to_end
@@ -349,7 +350,10 @@ def test_the_owner_killed_mid_game_the_other_process_resumes_it_exactly(tmp_path
 def test_http_routes_and_security_headers(server: RunningServer) -> None:
     status, headers, body = get(f"{server.http}/api/options")
     offered = json.loads(body)
-    assert status == 200 and offered["bots"] == ["heuristic", "random", "ismcts"]
+    levels = ["heuristic", "random", "ismcts"] + (
+        ["learned"] if learned_tables() else []
+    )  # trained bots: where weights ship
+    assert status == 200 and offered["bots"] == levels
     assert offered["rules"]["stacking"]["label"] == "Stacking draw cards"
     assert offered["rules"]["stacking"]["choice_labels"]["same"].startswith("Same card on same card")
     assert offered["rules"]["stack_deflect"]["requires"] == "stacking" and offered["rules"]["jump_in"]["help"]

@@ -33,7 +33,14 @@ def _learned_bot(**options: Any) -> Bot:
 
 # The learned policy ships (and "learned" is a kind) only with weights that beat the heuristic
 # (docs/rl.md, "Self-play training"); it needs numpy.
-if learned_tables() and importlib.util.find_spec("numpy") is not None:
+def _has_numpy() -> bool:
+    try:
+        return importlib.util.find_spec("numpy") is not None
+    except ImportError:
+        return False
+
+
+if learned_tables() and _has_numpy():
     register_bot("learned", _learned_bot)
 
 __all__ = [

@@ -99,8 +99,11 @@ def shipped_policy(players: int, edition: str = "classic") -> NumpyPolicy:
 
 
 class LearnedBot:
-    """Plays the legal action the learned policy scores highest.  Made for one edition; the table
-    size is read from the first view (the shipped weights play the tables of :func:`trained_tables`)."""
+    """Plays the legal action the learned policy scores highest.  Made for one edition (and, given
+    ``players``, one table size: refused at once if no weights play it); the table size is read from
+    each view.  ``weights``: a weights file instead of the shipped ones
+    (:func:`unokit.bots.weights.learned_tables`), which play only the tables they were trained for:
+    any other is refused with :class:`~unokit.engine.errors.UnknownOptionError` (no fallback to another bot)."""
 
     def __init__(
         self,
@@ -108,6 +111,7 @@ class LearnedBot:
         edition: str = "classic",
         name: str = "learned",
         weights: str | Path | None = None,
+        players: int | None = None,
         **options: Any,
     ) -> None:
         if options:
@@ -121,6 +125,8 @@ class LearnedBot:
         self.seed = seed
         self._weights = load_policy(weights) if weights is not None else None
         self._encoders: dict[tuple[int, Any], Any] = {}
+        if players is not None:
+            self.policy(players)  # refuses a table it was not trained for now, not at its first move
 
     def policy(self, players: int) -> NumpyPolicy:
         """The policy for a table of ``players``."""

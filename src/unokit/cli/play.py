@@ -1,4 +1,4 @@
-"""``unokit play``: you against random bots in the terminal, and the rule cards you write first."""
+"""``unokit play``: you against bots (random by default) in the terminal, and the rule cards you write first."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from unokit.bots.base import Bot, bot_kinds, make_bot
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
@@ -50,14 +51,20 @@ def add_parser(commands: Commands) -> None:
     editions = edition_names()
     parser = commands.add_parser(
         "play",
-        help="play in the terminal against random bots",
-        description="You (seat 0) against random bots. Type help during the game for the notation.",
+        help="play in the terminal against bots",
+        description="You (seat 0) against bots (--bot: their level). Type help during the game for the notation.",
     )
     parser.add_argument("--edition", default="classic", help=f"edition: {editions} (default classic)")
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the deal and of the bots (default random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
     parser.add_argument("--name", default="Player", help="your name in the record (default Player)")
+    parser.add_argument(
+        "--bot",
+        default="random",
+        metavar="LEVEL",
+        help=f"the bots' level: {', '.join(bot_kinds())} (default random)",
+    )
     parser.add_argument(
         "--rules-file",
         metavar="FILE",
@@ -72,13 +79,18 @@ DECLINED = "declined"
 
 
 class PlaySession:
-    """You at seat 0 against uniformly random bots."""
+    """You at seat 0 against ``bots`` (seats 1 and on; none: uniformly random moves)."""
 
-    def __init__(self, game: Game, names: list[str], screen: Screen, rng: random.Random) -> None:
+    def __init__(
+        self, game: Game, names: list[str], screen: Screen, rng: random.Random, bots: dict[int, Bot] | None = None
+    ) -> None:
         self.game = game
         self.names = names
         self.screen = screen
         self.rng = rng
+        self.bots = bots
+        self.passed: set[tuple[int, int]] = set()
+        """(seat, events so far) of the bots that let a call, a catch or a jump-in pass then."""
         self.narrator = Narrator(names, you=0, scoring=game.scoring, edition=game.edition.name)
         self.seen = 0
         self.declined_at = -1
@@ -90,7 +102,8 @@ class PlaySession:
             self.narrate()
             if game.is_over:
                 return True
-            deciders = game.deciders()
+            moment = len(game.history)
+            deciders = [seat for seat in game.deciders() if (seat, moment) not in self.passed]
             pick = deciders[0] if len(deciders) == 1 else self.rng.choice(deciders)
             you_may_act = 0 in deciders
             if you_may_act and game.actor != 0 and self.declined_at == len(game.history):
@@ -105,7 +118,18 @@ class PlaySession:
                     self.declined_at = len(game.history)
                 continue
             legal = game.legal_actions(pick)
-            game.apply(pick, self.rng.choice(legal))
+            if self.bots is None:
+                game.apply(pick, self.rng.choice(legal))
+                continue
+            bot, view = self.bots[pick], game.view(pick)
+            if pick == game.actor:
+                game.apply(pick, bot.choose(view))
+                continue
+            wanted = bot.wants_interrupt(view)
+            if wanted is None or wanted not in legal:
+                self.passed.add((pick, moment))
+            else:
+                game.apply(pick, wanted)
 
     def narrate(self) -> None:
         view = self.game.view(0)
@@ -351,6 +375,16 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
+    bots = None
+    if args.bot != "random":
+        try:
+            options = {"players": game.n} if args.bot == "learned" else {}  # refuses a table it was not trained for
+            bots = {
+                seat: make_bot(args.bot, seed=game.seed + seat, edition=game.edition.name, **options)
+                for seat in range(1, game.n)
+            }
+        except UnoError as exc:
+            raise UsageError(str(exc)) from None
     names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
     screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
     screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
@@ -362,7 +396,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
             return 0
         game = Game(args.edition, args.players, seed=seed, rules=rules, rule_cards=rule_cards)
     rng = random.Random(f"unokit-play/{game.seed}")
-    session = PlaySession(game, names, screen, rng)
+    session = PlaySession(game, names, screen, rng, bots)
     finished = session.run()
     if args.record:
         try:

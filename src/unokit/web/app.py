@@ -22,6 +22,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 
 from unokit.bots import bot_kinds
+from unokit.bots.weights import learned_tables
 from unokit.editions import get_edition
 from unokit.editions.rulecards import MAX_RULE_LENGTH
 from unokit.editions.wild_jackpot import rule_cards_per_player
@@ -119,6 +120,7 @@ def options(min_timer: int = MIN_TIMER, lang: str = "en") -> dict[str, Any]:
         "rules": rules,
         "presets": {name: dict(values) for name, values in PRESETS.items()},
         "bots": [kind for kind in BOT_LEVELS if kind in bot_kinds()],
+        "bot_tables": {"learned": [list(table) for table in learned_tables()]} if "learned" in bot_kinds() else {},
         "rule_card_counts": {str(n): rule_cards_per_player(defaults.rule_card_count, n) for n in range(2, 11)},
         "limits": {
             "name": MAX_NAME,

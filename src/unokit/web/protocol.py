@@ -95,7 +95,7 @@ def _int(minimum: int, maximum: int, required: bool = True) -> Field:
 _CODE = _text(16)
 _VERSION = _int(0, MAX_VERSION)
 EDITION_NAMES = ("classic", "wild-jackpot", "space-jam", "all-wild")
-BOT_LEVELS = ("heuristic", "random", "ismcts")
+BOT_LEVELS = ("heuristic", "random", "ismcts", "learned")
 _AVATAR = Field("choice", required=False, choices=AVATARS)
 _COLOUR = Field("choice", required=False, choices=COLOURS)
 

@@ -199,6 +199,25 @@ class RoomSettings:
         )
 
 
+def check_bot_level(settings: RoomSettings) -> None:
+    """Refuse a level of bot this server has not (:class:`RoomError`), and the trained bots
+    (``learned``) at a table their weights were not trained for: they play only those."""
+    from unokit.bots import bot_kinds
+    from unokit.bots.weights import learned_tables
+    from unokit.editions import get_edition
+
+    if settings.bot not in bot_kinds():
+        raise RoomError("malformed", "error.bot_level", level=settings.bot)
+    tables = learned_tables()
+    if settings.bot == "learned" and (settings.edition, settings.players) not in tables:
+        editions = dict.fromkeys(edition for edition, _ in tables)
+        words = "; ".join(
+            f"{get_edition(edition).title} ({', '.join(str(n) for e, n in tables if e == edition)})"
+            for edition in editions
+        )
+        raise RoomError("malformed", "error.learned_table", tables=words)
+
+
 @dataclass(frozen=True)
 class FixedSetup:
     """A room's game fixed in advance, for tests: no message can ask for one, only code that

@@ -41,6 +41,7 @@ from unokit.web.rooms import (
     RoomSettings,
     read_rule_message,
 )
+from unokit.web.settings import check_bot_level
 from unokit.web.social import SignalLimiter, relay_signal, set_look, set_voice
 
 __all__ = ["Connection", "Relaying", "Remote", "game_socket"]
@@ -285,6 +286,7 @@ class Connection:
                 message.get("late_join", True) and not tutorial,
                 tutorial,
             )
+            check_bot_level(settings)
             await self.check_create()
             look = (message.get("avatar"), message.get("colour"))
             room, secret = await self.hub.create(settings, message["name"], look=look)

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import torch
 from torch import nn
 
-__all__ = ["PolicyNet", "export_weights", "masked_logits"]
+__all__ = ["PolicyNet", "export_weights", "load_weights", "masked_logits", "ship_weights"]
 
 
 def masked_logits(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
@@ -83,3 +83,14 @@ def load_weights(net: PolicyNet, arrays: dict[str, npt.NDArray[Any]]) -> None:
         net.policy.bias.copy_(torch.as_tensor(arrays["policy_b"].astype(np.float32)))
         net.value.weight.copy_(torch.as_tensor(arrays["value_w"].astype(np.float32).T))
         net.value.bias.copy_(torch.as_tensor(arrays["value_b"].astype(np.float32)))
+
+
+def ship_weights(source: str | Path, target: str | Path) -> None:
+    """Copy a weights file for the package: its matrices in float16 (half the size; the bot computes
+    in float32), its bounds and description as they are."""
+    with np.load(source) as data:
+        arrays = {
+            key: value.astype(np.float16) if key.startswith(("w", "b", "policy_", "value_")) else value
+            for key, value in data.items()
+        }
+    np.savez_compressed(target, **arrays)

@@ -98,9 +98,9 @@ class Trainer:
             "reward": config.reward,
             "bot_memory": True,  # the heuristic's memory of every game: bots seated and imitation
         }
-        self.pool = EnvPool(config.envs, config.workers, **self.env_kwargs)
         self.has_bots = has_bots()
         """Whether the environment plays the compiled heuristic and random bots in chosen seats."""
+        self.pool = EnvPool(config.envs, config.workers, **self.env_kwargs)
         self.net = PolicyNet(self.pool.size, self.pool.actions, self.pool.encoder.high, config.hidden).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=config.lr, eps=1e-5)
         self.snapshots: list[PolicyNet] = []
@@ -516,7 +516,7 @@ class Trainer:
                 seed=c.seed + 1_000_003,
                 seconds=left * share,
                 edition=c.edition,
-                chunk=500,
+                chunk=100,  # a chunk cut short by the clock is left out whole: small ones lose little
             )
             print(json.dumps({"evaluation": key, **results[key]}), flush=True)
         return results

@@ -80,6 +80,7 @@ const BOT_WORDS = {
   random: { label: "start.bot.random", bots: "lobby.bots.random" },
   heuristic: { label: "start.bot.heuristic", bots: "lobby.bots.heuristic" },
   ismcts: { label: "start.bot.ismcts", bots: "lobby.bots.ismcts" },
+  learned: { label: "start.bot.learned", bots: "lobby.bots.learned" },
 };
 
 /** The presets' names (the server's ids). */
@@ -349,7 +350,25 @@ function filterRuleFields() {
     show(field, inEdition && fits);
   }
   for (const tile of $$("#editions .edition")) tile.setAttribute("aria-pressed", String(tile.dataset.edition === edition));
+  syncBotTables(edition, seats);
   $("#play-now-note").textContent = t("start.play_now.note", { edition: editionTitle(edition), count: QUICK_SEATS - 1 });
+}
+
+/**
+ * Levels of bot trained for some tables only (`bot_tables` of /api/options: the trained bots) can be
+ * chosen at those tables alone; elsewhere the level chosen falls back to the first one that can.
+ * @param {string} edition
+ * @param {number} seats
+ */
+function syncBotTables(edition, seats) {
+  const select = asForm($("#create-form")).bot;
+  const tables = state.options?.bot_tables ?? {};
+  for (const option of select.options) {
+    const only = tables[option.value];
+    const fits = !only || only.some(([e, n]) => e === edition && n === seats);
+    option.disabled = !fits; // shown greyed out, so that players learn it exists
+  }
+  if (select.selectedOptions[0]?.disabled) select.value = [...select.options].find((o) => !o.disabled)?.value ?? "";
 }
 
 /** The target score means nothing when a single round or knockouts decide the match (UNO All Wild's

@@ -110,6 +110,8 @@ type Options = {
   /** each preset's house rules (the others at their defaults) */
   presets?: Record<string, Record<string, any>>;
   bots?: string[];
+  /** the levels of bot that play some tables only (the trained bots): [edition, players] of each */
+  bot_tables?: Record<string, [string, number][]>;
   /** the languages the server speaks (`lang` of the first message, `?lang=`) */
   languages?: string[];
   /** the card terms (colour.*, kind.*, card.*) in the asked language, for i18n.js's `term` */
