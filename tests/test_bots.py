@@ -845,3 +845,22 @@ def test_heuristic_weighs_a_zero_pass_from_the_seats_still_in() -> None:
     # seat 0 holding two: the pass brings fewer, so it jumps in
     fewer = dataclasses.replace(view, hand_sizes=(2, 0, 4), state={**view.state, "out": (1,)})
     assert game.actions.format(bot.wants_interrupt(fewer) or -1) == "^R0"
+
+
+def test_the_runner_takes_numpy_integer_ids_from_a_bot() -> None:
+    """A policy's bot returns ``np.int64`` ids (``argmax``, ``np.flatnonzero``): the runner plays them
+    as the same ids, and the match is the one plain ints give."""
+    np = pytest.importorskip("numpy", reason="the check needs NumPy (the rl extra)")
+
+    class NumpyIds(RandomBot):
+        def choose(self, view: Any) -> Any:
+            return np.int64(super().choose(view))
+
+        def wants_interrupt(self, view: Any) -> Any:
+            action = super().wants_interrupt(view)
+            return None if action is None else np.int64(action)
+
+    rules = {"scoring": "single-round"}
+    numpy_ids = play_game("classic", [NumpyIds(seed=1), NumpyIds(seed=2)], seed=9, rules=rules)
+    plain = play_game("classic", [RandomBot(seed=1), RandomBot(seed=2)], seed=9, rules=rules)
+    assert numpy_ids.events == plain.events and numpy_ids.winner == plain.winner

@@ -175,6 +175,8 @@ def test_bad_options_are_refused(options: dict[str, Any], error: type[Exception]
 def test_the_quick_starts_of_the_docs_run() -> None:
     text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text(encoding="utf-8")
     snippets = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
-    assert len(snippets) == 4  # PettingZoo, Gymnasium, PettingZoo on the compiled engine, the batched environment
+    # the first page's vector environment, PettingZoo, Gymnasium, PettingZoo on the compiled engine, the batched
+    # environment (alone and with bots), the vector environment's pool and Stable-Baselines3
+    assert len(snippets) == 8
     for snippet in snippets:
         exec(compile(snippet, "docs/rl.md", "exec"), {})

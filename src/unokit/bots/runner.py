@@ -30,7 +30,7 @@ from typing import Any
 
 from unokit.bots.base import Bot
 from unokit.editions import get_edition
-from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace
+from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, ActionSpace, plain_id
 from unokit.engine.errors import SetupError
 from unokit.engine.events import Event
 from unokit.engine.game import Game
@@ -166,6 +166,7 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
 
 
 def _apply(game: Game, bot: Bot, seat: int, action: object, view: View) -> None:
+    action = plain_id(action)  # NumPy's integers (a policy's argmax) are action ids too
     if type(action) is not int or action not in view.legal_actions:
         raise RuntimeError(_refusal(bot, seat, action, view, "a legal action"))
     game.apply(seat, action)
