@@ -91,7 +91,7 @@ def test_ratings_come_from_every_game_rated(report: dict[str, Any]) -> None:
         ordinals = [r["ordinal"] for r in ratings.values()]
         assert ordinals == sorted(ordinals, reverse=True)
         for r in ratings.values():
-            assert r["ordinal"] == pytest.approx(r["mu"] - 3 * r["sigma"], abs=0.02)
+            assert r["ordinal"] == pytest.approx(r["mu"] - 3 * r["sigma"], abs=0.026)  # each rounded to 0.01
         if entry["players"] == 2:
             assert entry["rated_games"] == sum(p["games"] - p["unfinished"] for p in entry["pairings"])
         else:  # a round robin of every set of four different agents
