@@ -10,7 +10,10 @@ seats 2 and 3).
 
 from __future__ import annotations
 
+import importlib.util
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -18,41 +21,30 @@ from unokit import Game
 from unokit.bots.base import make_bot
 from unokit.bots.runner import play_game
 from unokit.engine.order import fair_order, order_key, order_rank
-from unokit.rl.cycle import DecisionCycle, out_of_turn_order
+from unokit.rl.cycle import out_of_turn_order
 
 
-def forgetter_first_rates(games: int, players: int = 4) -> tuple[list[int], list[int]]:
-    """Per seat: the UNO windows it opened by forgetting to call (alone uncalled, not the actor),
-    and how many of them asked it before any catcher; random decisions, the forgetter never
-    calling late (it waits), so that each window's first question is counted once."""
-    windows = [0] * players
-    first = [0] * players
-    for seed in range(games):
-        game = Game("classic", players, seed=seed, rules={"scoring": "single-round"})
-        cycle = DecisionCycle(game)
-        rng = random.Random(seed)
-        counted = -1
-        while not game.is_over:
-            seat, out_of_turn = cycle.asked()
-            if game.exposed and len(game.exposed) == 1 and counted != len(game.history):
-                counted = len(game.history)
-                forgetter = game.exposed[0]
-                order = out_of_turn_order(game)
-                if forgetter != game.actor and forgetter in order:
-                    windows[forgetter] += 1
-                    first[forgetter] += order[0] == forgetter
-            legal = cycle.legal()
-            cycle.act(seat, cycle.wait if out_of_turn else rng.choice(legal))
-    return windows, first
+def bench_measure() -> Callable[[int, int], dict[str, list[int]]]:
+    """``measure`` of ``bench/out_of_turn_order.py``: the bench and this test count alike."""
+    path = Path(__file__).resolve().parent.parent / "bench" / "out_of_turn_order.py"
+    spec = importlib.util.spec_from_file_location("out_of_turn_order_bench", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    measure: Callable[[int, int], dict[str, list[int]]] = module.measure
+    return measure
 
 
 def test_a_forgetter_is_asked_first_as_often_at_every_seat() -> None:
     """Three seats may act out of turn (the actor decides last): the forgetter is first a third of
     the time at every seat."""
-    windows, first = forgetter_first_rates(300)
+    counts = bench_measure()(300, 4)
+    windows = counts["windows"]
     assert min(windows) >= 250, windows
-    rates = [f / w for f, w in zip(first, windows, strict=True)]
+    rates = [f / w for f, w in zip(counts["fair_order"], windows, strict=True)]
     assert all(0.22 < rate < 0.45 for rate in rates), rates
+    by_seat = [f / w for f, w in zip(counts["seat_order"], windows, strict=True)]
+    assert by_seat[0] == 1 and by_seat[2] == by_seat[3] == 0, by_seat  # the bias the seat order had
 
 
 def test_the_order_is_a_fresh_permutation_at_every_move_and_keeps_the_games_generator() -> None:
