@@ -42,6 +42,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from unokit.fast import MISSING_EXTRA
+from unokit.fast.order import mix32 as _mix32  # the seeds' hash, shared with the fair order
 from unokit.fast.order import next_by_rank, order_key
 
 try:
@@ -710,18 +711,6 @@ def _below(s: IntArray, n: int) -> int:
 def _policy_below(s: IntArray, n: int) -> int:
     """A number below ``n`` from the policy's generator (the second xorshift128, at ``POLICY_RNG``)."""
     return (_xorshift(s, POLICY_RNG) * n) >> 32
-
-
-@_jit
-def _mix32(x: int) -> int:
-    """A 32-bit hash (multipliers below 2**31, so that no product leaves 63 bits)."""
-    x &= 0xFFFFFFFF
-    x ^= x >> 16
-    x = (x * 0x7FEB352D) & 0xFFFFFFFF
-    x ^= x >> 15
-    x = (x * 0x2C1B3C6D) & 0xFFFFFFFF
-    x ^= x >> 16
-    return x
 
 
 @_jit

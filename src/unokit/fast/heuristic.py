@@ -220,13 +220,13 @@ from unokit.fast.engine import (
     N,
     _apply_legal,
     _copy,
-    _mix32,
     _next_in,
     _seed_words,
     legal_ids,
     start,
     template_state,
 )
+from unokit.fast.order import mix32 as _mix32
 from unokit.fast.order import next_by_rank, order_rank
 
 __all__ = [

@@ -22,7 +22,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
-__all__ = ["next_by_rank", "order_key", "order_rank"]
+__all__ = ["mix32", "next_by_rank", "order_key", "order_rank"]
 
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
@@ -31,8 +31,9 @@ else:
 
 
 @_jit
-def _mix(x: int) -> int:
-    """:func:`unokit.engine.order.mix32`."""
+def mix32(x: int) -> int:
+    """A 32-bit hash, :func:`unokit.engine.order.mix32` (multipliers below 2**31, so that no product
+    leaves 63 bits); the compiled engine seeds its generators with it too."""
     x &= 0xFFFFFFFF
     x ^= x >> 16
     x = (x * 0x7FEB352D) & 0xFFFFFFFF
@@ -45,13 +46,13 @@ def _mix(x: int) -> int:
 @_jit
 def order_key(seed: int, index: int) -> int:
     """:func:`unokit.engine.order.order_key` (``seed`` below 2**62, ``index`` below 2**32)."""
-    return _mix(_mix(_mix(seed & 0xFFFFFFFF) ^ ((seed >> 32) & 0xFFFFFFFF) ^ 0x5851F42D) ^ (index & 0xFFFFFFFF))
+    return mix32(mix32(mix32(seed & 0xFFFFFFFF) ^ ((seed >> 32) & 0xFFFFFFFF) ^ 0x5851F42D) ^ (index & 0xFFFFFFFF))
 
 
 @_jit
 def order_rank(key: int, moves: int, seat: int) -> int:
     """:func:`unokit.engine.order.order_rank`: the lowest is asked first."""
-    return (_mix(key ^ _mix((moves << 4) | seat)) << 4) | seat
+    return (mix32(key ^ mix32((moves << 4) | seat)) << 4) | seat
 
 
 @_jit
