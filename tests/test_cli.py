@@ -15,6 +15,7 @@ import pytest
 from unokit import Game, get_edition
 from unokit.analysis.simulate import game_seed, random_move, simulate
 from unokit.cli import Narrator, describe_action, main
+from unokit.cli.replay import MAX_RECORD_BYTES
 from unokit.editions.rulecards import GRAMMAR, SUGGESTIONS, read_rule
 from unokit.editions.wild_jackpot import WildJackpot
 from unokit.engine import events
@@ -819,6 +820,38 @@ def test_replay_of_a_bad_file_exits_2(
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2 and out == ""
     assert err.startswith("unokit: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "unokit-record/2", "names": ["\xff\xfe"]}', "not UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"names": ' + b"[" * 200 + b"]" * 200 + b"}", "nested too deeply"),
+        (b" " * (MAX_RECORD_BYTES + 1) + b"{}", "larger than"),
+    ],
+)
+def test_replay_refuses_a_hostile_file_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("unokit: error: ") and message in err and err.count("\n") == 1
+
+
+def test_replay_strips_control_characters_from_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game("classic", 2, seed=3)
+    for _ in range(3):
+        game.apply(game.actor, game.legal_actions(game.actor)[0])
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(to_record(game, ["\x1b]0;owned\x07Ann\x1b[2J", "Bo\x9b31mb\u202e"])))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and err == ""
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out)
+    names = set(re.findall(r"^#\d+ (.+?): ", out, re.M))
+    assert names <= {"]0;ownedAnn[2J", "Bo31mb"} and names
 
 
 # ---------------------------------------------------------------- words

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
@@ -61,6 +62,14 @@ class Screen:
         if not self.echo:
             self.console.print(text, markup=False)
         return text
+
+
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (escape codes, bidirectional overrides), safe to print."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cc" and c not in _BIDI_CONTROLS)
 
 
 def _is_tty(stream: TextIO) -> bool:
