@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -852,6 +853,49 @@ def test_replay_strips_control_characters_from_names(capsys: pytest.CaptureFixtu
     assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out)
     names = set(re.findall(r"^#\d+ (.+?): ", out, re.M))
     assert names <= {"]0;ownedAnn[2J", "Bo31mb"} and names
+
+
+# ---------------------------------------------------------------- output paths
+
+
+OUTPUT_COMMANDS = {
+    "tournament": ["tournament", "--bots", "random,random", "--games", "1000000", "--workers", "1", "--plot"],
+    "stats": ["stats", "--games", "1000000", "--workers", "1", "--engine", "python", "--out"],
+    "play": ["play", "--players", "2", "--seed", "1", "--record"],
+}
+BAD_FILES = [
+    ("missing/out.file", "does not exist"),
+    ("a-file/out.file", "is not a folder"),
+    ("/proc/unokit-out.file", "cannot write in"),
+    (".", "is a folder"),
+]
+BAD_FOLDERS = [("a-file/report", "is not a folder"), ("/proc/unokit-report", "cannot write in"), ("a-file", "is not")]
+"""Paths that cannot be written: --out is a folder (made with its parents), the others files."""
+
+
+@pytest.mark.parametrize(
+    ("command", "where", "message"),
+    [(command, *bad) for command in OUTPUT_COMMANDS for bad in (BAD_FOLDERS if command == "stats" else BAD_FILES)],
+)
+def test_output_paths_are_checked_before_playing(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: str,
+    where: str,
+    message: str,
+) -> None:
+    """A million games would take hours: the command refuses the path at once, with one line."""
+    argv = OUTPUT_COMMANDS[command]
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    started = time.monotonic()
+    code, out, err = run(capsys, *argv, where)
+    assert time.monotonic() - started < 30
+    assert code == 2 and out == ""
+    assert err.startswith(f"unokit: error: {argv[-1]} {where}: ") and message in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
 # ---------------------------------------------------------------- words

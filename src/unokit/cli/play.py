@@ -8,7 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from unokit.bots.base import Bot, bot_kinds, make_bot
-from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
+from unokit.cli.common import (
+    Screen,
+    UsageError,
+    add_rule_options,
+    build_rules,
+    check_output_file,
+    edition_names,
+    rule_cards_option,
+)
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
 from unokit.engine.actions import ActionType
@@ -375,6 +383,8 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
+    if args.record:
+        check_output_file(args.record, "--record")
     bots = None
     if args.bot != "random":
         try:

@@ -16,6 +16,7 @@ from unokit.cli.common import (
     add_rule_options,
     build_rules,
     check_counts,
+    check_output_folder,
     edition_names,
     progress_bar,
 )
@@ -90,6 +91,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     check_counts(args)
     if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
         raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
+    check_output_folder(args.out, "--out")
     try:
         require_matplotlib()
     except PlotUnavailableError as exc:

@@ -15,6 +15,7 @@ from unokit.cli.common import (
     bot_list,
     build_rules,
     check_counts,
+    check_output_file,
     edition_names,
     progress_bar,
 )
@@ -65,6 +66,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
     check_counts(args)
     if args.plot:
+        check_output_file(args.plot, "--plot")
         try:
             require_matplotlib()
         except PlotUnavailableError as exc:
