@@ -898,6 +898,23 @@ def test_output_paths_are_checked_before_playing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
 
 
+def test_a_result_on_no_finished_game_says_so_instead_of_an_interval(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ("tournament", "--bots", "random,heuristic", "--games", "4", "--workers", "1", "--max-decisions", "1")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    assert not re.search(r"\d\.\d%", out.split("Equal bots")[0])  # neither a rate nor an interval over no round
+    assert re.search(r"^  random .* no round finished$", out, re.M)
+    assert "No game finished: all 4 stopped after 1 decision, so there is no result." in out
+    code, out, err = run(capsys, *argv[:-1], "2", "--plot", str(tmp_path / "wins.png"))
+    assert code == 0 and "No plot: no game finished." in out and not (tmp_path / "wins.png").exists()
+    argv = ("stats", "--games", "2", "--workers", "1", "--engine", "python", "--max-decisions", "1")
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path / "report"))
+    assert code == 0
+    assert "%" not in out and re.search(r"^  classic +0 rounds, no round finished, 2 unfinished$", out, re.M)
+
+
 # ---------------------------------------------------------------- words
 
 

@@ -330,7 +330,7 @@ def test_cli_reports_stopped_games(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "tournament", "--bots", "random,random", "--games", "2", "--max-decisions", "4", "--workers", "1"
     )
     assert code == 0
-    assert "2 games stopped after 4 decisions and left out of the counts." in out
+    assert "No game finished: all 2 stopped after 4 decisions, so there is no result." in out
 
 
 def test_win_rates_lie_in_their_intervals(capsys: pytest.CaptureFixture[str]) -> None:

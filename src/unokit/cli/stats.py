@@ -120,9 +120,11 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     screen.line(f"Report written to {summary['report']}, with {plural(len(summary['plots']), 'plot')}.")
     for name, data in summary["editions"].items():
         first = data["first_player_win_rate"]
+        measures = "no round finished"  # a mean and a rate over no round mean nothing
+        if data["rounds"]:
+            measures = f"{data['mean_decisions_per_round']} decisions per round, first player wins {100 * first:.1f}%"
         screen.line(
-            f"  {name:<13} {plural(data['rounds'], 'round')}, {data['mean_decisions_per_round']} decisions per "
-            f"round, first player wins {100 * first:.1f}%"
+            f"  {name:<13} {plural(data['rounds'], 'round')}, {measures}"
             + (f", {data['unfinished']} unfinished" if data["unfinished"] else "")
         )
     return 0

@@ -83,7 +83,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             progress=advance,
             max_decisions=args.max_decisions,
         )
-    if args.plot:
+    finished = result["rounds"] > 0
+    if args.plot and finished:
         try:
             plot_tournament(result, args.plot)
         except OSError as exc:
@@ -105,19 +106,27 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     for kind, entry in result["results"].items():
         low, high = entry["round_win_ci95"]
         row = f"  {kind:<12}{entry['seats']:>6}{entry['rounds']:>8}{entry['round_wins']:>7}"
+        if not entry["rounds"]:
+            screen.line(row + "  no round finished")  # a rate and an interval over no round mean nothing
+            continue
         row += f"{100 * entry['round_win_rate']:>9.1f}%  {f'{100 * low:.1f}% to {100 * high:.1f}%':<17}"
         if not single:
             row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
         screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
     screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
-    if result["unfinished"]:
+    if not finished:
         screen.line(
-            f"{plural(result['unfinished'], 'game')} stopped after {args.max_decisions} decisions "
+            f"No game finished: all {result['unfinished']} stopped after {plural(args.max_decisions, 'decision')}, "
+            "so there is no result."
+        )
+    elif result["unfinished"]:
+        screen.line(
+            f"{plural(result['unfinished'], 'game')} stopped after {plural(args.max_decisions, 'decision')} "
             "and left out of the counts."
         )
     elif not result["seat_balanced"]:
         screen.line(f"Seats are not balanced: use a multiple of {result['players']} games.")
     if args.plot:
-        screen.line(f"Plot written to {args.plot}")
+        screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
     screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
     return 0
