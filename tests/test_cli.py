@@ -915,6 +915,37 @@ def test_a_result_on_no_finished_game_says_so_instead_of_an_interval(
     assert "%" not in out and re.search(r"^  classic +0 rounds, no round finished, 2 unfinished$", out, re.M)
 
 
+class CtrlC(io.StringIO):
+    """Standard input that answers ``lines`` and then gets Ctrl-C, as a terminal does."""
+
+    def readline(self, size: int | None = -1) -> str:
+        text = super().readline()
+        if not text:
+            raise KeyboardInterrupt
+        return text
+
+
+def test_play_saves_the_record_on_ctrl_c(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "cut.json"
+    monkeypatch.setattr("sys.stdin", CtrlC("1\n" * 5))
+    code = main(["play", "--players", "3", "--seed", "4", "--record", str(path)])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.rstrip().endswith(f"Interrupted: record saved to {path} (match not finished).")
+    record = load(path)
+    game = replay(record)  # the record holds every move made before Ctrl-C, and replays
+    assert not game.is_over and sum(1 for seat, _ in record["actions"] if seat == 0) == 5
+    monkeypatch.setattr("sys.stdin", CtrlC(""))
+    assert main(["play", "--players", "2", "--seed", "4"]) == 130
+    assert capsys.readouterr().out.rstrip().endswith("Interrupted.")
+    monkeypatch.setattr("sys.stdin", CtrlC("Draw 2 cards\n"))  # Ctrl-C while writing the rule cards
+    assert main(["play", "--edition", "wild-jackpot", "--players", "3", "--record", str(tmp_path / "no.json")]) == 130
+    assert capsys.readouterr().out.rstrip().endswith("Interrupted: no record saved, the match had not begun.")
+    assert not (tmp_path / "no.json").exists()
+
+
 # ---------------------------------------------------------------- words
 
 
