@@ -59,7 +59,13 @@ def add_parser(commands: Commands) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
-    from unokit.analysis.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
+    from unokit.analysis.tournament import (
+        Interrupted,
+        PlotUnavailableError,
+        plot_tournament,
+        require_matplotlib,
+        run_tournament,
+    )
 
     kinds = bot_list(args.bots)
     edition = get_edition(args.edition).name
@@ -72,17 +78,22 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
         except PlotUnavailableError as exc:
             raise UsageError(f"--plot: {exc}") from None
     show = not args.json and sys.stderr.isatty()
-    with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
-        result = run_tournament(
-            edition,
-            kinds,
-            args.games,
-            args.seed,
-            workers=args.workers,
-            rules=rules,
-            progress=advance,
-            max_decisions=args.max_decisions,
-        )
+    try:
+        with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
+            result = run_tournament(
+                edition,
+                kinds,
+                args.games,
+                args.seed,
+                workers=args.workers,
+                rules=rules,
+                progress=advance,
+                max_decisions=args.max_decisions,
+            )
+    except Interrupted as stop:
+        result = stop.partial  # the games finished before Ctrl-C
+    partial = bool(result.get("partial"))
+    status = 130 if partial else 0
     finished = result["rounds"] > 0
     if args.plot and finished:
         try:
@@ -91,7 +102,11 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
-        return 0
+        return status
+    if partial:
+        screen.line(
+            f"Partial results: interrupted after {result['games']} of {plural(result['games_planned'], 'game')}."
+        )
     rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
     screen.line(
         f"Tournament of {edition}, {result['players']} players, {plural(result['games'], 'game')}, "
@@ -114,7 +129,9 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
         screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
     screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
-    if not finished:
+    if not finished and not result["unfinished"]:
+        screen.line("No game finished before Ctrl-C, so there is no result.")
+    elif not finished:
         screen.line(
             f"No game finished: all {result['unfinished']} stopped after {plural(args.max_decisions, 'decision')}, "
             "so there is no result."
@@ -129,4 +146,6 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     if args.plot:
         screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
     screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
-    return 0
+    if partial:
+        screen.line("Partial results: interrupted by Ctrl-C.")
+    return status
