@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 from unokit import Game, get_edition
 from unokit.analysis.simulate import game_seed, random_move, simulate
 from unokit.cli import Narrator, describe_action, main
+from unokit.cli.replay import MAX_RECORD_BYTES
 from unokit.editions.rulecards import GRAMMAR, SUGGESTIONS, read_rule
 from unokit.editions.wild_jackpot import WildJackpot
 from unokit.engine import events
@@ -819,6 +821,129 @@ def test_replay_of_a_bad_file_exits_2(
     code, out, err = run(capsys, "replay", str(path))
     assert code == 2 and out == ""
     assert err.startswith("unokit: error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "unokit-record/2", "names": ["\xff\xfe"]}', "not UTF-8"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"names": ' + b"[" * 200 + b"]" * 200 + b"}", "nested too deeply"),
+        (b" " * (MAX_RECORD_BYTES + 1) + b"{}", "larger than"),
+    ],
+)
+def test_replay_refuses_a_hostile_file_with_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / "hostile.json"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("unokit: error: ") and message in err and err.count("\n") == 1
+
+
+def test_replay_strips_control_characters_from_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game("classic", 2, seed=3)
+    for _ in range(3):
+        game.apply(game.actor, game.legal_actions(game.actor)[0])
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(to_record(game, ["\x1b]0;owned\x07Ann\x1b[2J", "Bo\x9b31mb\u202e"])))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and err == ""
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", out)
+    names = set(re.findall(r"^#\d+ (.+?): ", out, re.M))
+    assert names <= {"]0;ownedAnn[2J", "Bo31mb"} and names
+
+
+# ---------------------------------------------------------------- output paths
+
+
+OUTPUT_COMMANDS = {
+    "tournament": ["tournament", "--bots", "random,random", "--games", "1000000", "--workers", "1", "--plot"],
+    "stats": ["stats", "--games", "1000000", "--workers", "1", "--engine", "python", "--out"],
+    "play": ["play", "--players", "2", "--seed", "1", "--record"],
+}
+BAD_FILES = [
+    ("missing/out.file", "does not exist"),
+    ("a-file/out.file", "is not a folder"),
+    ("/proc/unokit-out.file", "cannot write in"),
+    (".", "is a folder"),
+]
+BAD_FOLDERS = [("a-file/report", "is not a folder"), ("/proc/unokit-report", "cannot write in"), ("a-file", "is not")]
+"""Paths that cannot be written: --out is a folder (made with its parents), the others files."""
+
+
+@pytest.mark.parametrize(
+    ("command", "where", "message"),
+    [(command, *bad) for command in OUTPUT_COMMANDS for bad in (BAD_FOLDERS if command == "stats" else BAD_FILES)],
+)
+def test_output_paths_are_checked_before_playing(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    command: str,
+    where: str,
+    message: str,
+) -> None:
+    """A million games would take hours: the command refuses the path at once, with one line."""
+    argv = OUTPUT_COMMANDS[command]
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 3000))
+    started = time.monotonic()
+    code, out, err = run(capsys, *argv, where)
+    assert time.monotonic() - started < 30
+    assert code == 2 and out == ""
+    assert err.startswith(f"unokit: error: {argv[-1]} {where}: ") and message in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+
+def test_a_result_on_no_finished_game_says_so_instead_of_an_interval(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ("tournament", "--bots", "random,heuristic", "--games", "4", "--workers", "1", "--max-decisions", "1")
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and err == ""
+    assert not re.search(r"\d\.\d%", out.split("Equal bots")[0])  # neither a rate nor an interval over no round
+    assert re.search(r"^  random .* no round finished$", out, re.M)
+    assert "No game finished: all 4 stopped after 1 decision, so there is no result." in out
+    code, out, err = run(capsys, *argv[:-1], "2", "--plot", str(tmp_path / "wins.png"))
+    assert code == 0 and "No plot: no game finished." in out and not (tmp_path / "wins.png").exists()
+    argv = ("stats", "--games", "2", "--workers", "1", "--engine", "python", "--max-decisions", "1")
+    code, out, err = run(capsys, *argv, "--out", str(tmp_path / "report"))
+    assert code == 0
+    assert "%" not in out and re.search(r"^  classic +0 rounds, no round finished, 2 unfinished$", out, re.M)
+
+
+class CtrlC(io.StringIO):
+    """Standard input that answers ``lines`` and then gets Ctrl-C, as a terminal does."""
+
+    def readline(self, size: int | None = -1) -> str:
+        text = super().readline()
+        if not text:
+            raise KeyboardInterrupt
+        return text
+
+
+def test_play_saves_the_record_on_ctrl_c(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "cut.json"
+    monkeypatch.setattr("sys.stdin", CtrlC("1\n" * 5))
+    code = main(["play", "--players", "3", "--seed", "4", "--record", str(path)])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert out.rstrip().endswith(f"Interrupted: record saved to {path} (match not finished).")
+    record = load(path)
+    game = replay(record)  # the record holds every move made before Ctrl-C, and replays
+    assert not game.is_over and sum(1 for seat, _ in record["actions"] if seat == 0) == 5
+    monkeypatch.setattr("sys.stdin", CtrlC(""))
+    assert main(["play", "--players", "2", "--seed", "4"]) == 130
+    assert capsys.readouterr().out.rstrip().endswith("Interrupted.")
+    monkeypatch.setattr("sys.stdin", CtrlC("Draw 2 cards\n"))  # Ctrl-C while writing the rule cards
+    assert main(["play", "--edition", "wild-jackpot", "--players", "3", "--record", str(tmp_path / "no.json")]) == 130
+    assert capsys.readouterr().out.rstrip().endswith("Interrupted: no record saved, the match had not begun.")
+    assert not (tmp_path / "no.json").exists()
 
 
 # ---------------------------------------------------------------- words

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -330,7 +331,7 @@ def test_cli_reports_stopped_games(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, "tournament", "--bots", "random,random", "--games", "2", "--max-decisions", "4", "--workers", "1"
     )
     assert code == 0
-    assert "2 games stopped after 4 decisions and left out of the counts." in out
+    assert "No game finished: all 2 stopped after 4 decisions, so there is no result." in out
 
 
 def test_win_rates_lie_in_their_intervals(capsys: pytest.CaptureFixture[str]) -> None:
@@ -344,3 +345,57 @@ def test_win_rates_lie_in_their_intervals(capsys: pytest.CaptureFixture[str]) ->
         total += entry["round_wins"]
     assert total == result["rounds"]
     assert math.isclose(result["expected_win_rate"], 0.25)
+
+
+def _processes_with(marker: str) -> list[int]:
+    """The ids of the running processes whose command line holds ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if marker.encode() in words:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
+def test_ctrl_c_stops_at_once_prints_the_partial_results_and_leaves_no_worker(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    seed = str(900_000_000 + os.getpid())  # marks this run's processes
+    plot = tmp_path / "partial.png"
+    argv = ["tournament", "--bots", "random,random", "--games", "100000", "--workers", "2", "--seed", seed]
+    argv += ["--scoring", "single-round"]  # short games: chunks finish within the first seconds
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    command = [sys.executable, "-m", "unokit.cli", *argv, "--plot", str(plot)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 60
+    while len(_processes_with(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
+        time.sleep(0.1)
+    time.sleep(2)  # some games finish
+    child.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        for pid in _processes_with(seed):
+            os.kill(pid, signal.SIGKILL)
+        raise
+    assert time.monotonic() - stopped < 3, "Ctrl-C must stop the tournament within a second or two"
+    assert child.returncode == 130, err
+    assert "Traceback" not in err
+    match = re.search(r"^Partial results: interrupted after (\d+) of 100000 games\.$", out, re.M)
+    assert match and 0 < int(match[1]) < 100_000
+    assert re.search(r"^  random +2 +\d+ +\d+ +\d+\.\d%", out, re.M)
+    assert plot.stat().st_size > 0  # the plot asked for is drawn from the games finished
+    time.sleep(0.5)
+    left = _processes_with(seed)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], "no worker process is left behind"

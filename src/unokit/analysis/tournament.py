@@ -20,6 +20,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -110,6 +111,30 @@ def _run_chunk(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
     return [fn(item) for item in items]
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: ``partial`` holds what was done (for :func:`run_parallel`, the
+    results in order, ``None`` where an item did not finish)."""
+
+    def __init__(self, partial: Any) -> None:
+        super().__init__("interrupted")
+        self.partial = partial
+
+
+def _ignore_ctrl_c() -> None:
+    """A worker leaves Ctrl-C to the process that started it, which stops every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now: queued work is dropped and running workers are terminated."""
+    processes = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(2)
+
+
 def run_parallel(
     fn: Callable[[T], R],
     items: Sequence[T],
@@ -125,17 +150,21 @@ def run_parallel(
         raise SetupError(f"workers must be at least 1, not {workers}")
     if workers == 1 or total <= 1:
         out: list[R] = []
-        for item in items:
-            out.append(fn(item))
-            if progress is not None:
-                progress(len(out), total)
+        try:
+            for item in items:
+                out.append(fn(item))
+                if progress is not None:
+                    progress(len(out), total)
+        except KeyboardInterrupt:
+            raise Interrupted(out + [None] * (total - len(out))) from None
         return out
     size = max(1, min(16, total // (workers * 8)))
     chunks = [(start, items[start : start + size]) for start in range(0, total, size)]
     results: list[R | None] = [None] * total
     done = 0
     context = _mp_context()
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context, initializer=_ignore_ctrl_c)
+    try:
         futures = {pool.submit(_run_chunk, fn, chunk): (start, len(chunk)) for start, chunk in chunks}
         for future in as_completed(futures):
             start, length = futures[future]
@@ -143,6 +172,13 @@ def run_parallel(
             done += length
             if progress is not None:
                 progress(done, total)
+    except KeyboardInterrupt:
+        _stop_pool(pool)
+        raise Interrupted(results) from None
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown()
     return cast(list[R], results)
 
 
@@ -344,7 +380,9 @@ def run_tournament(
     (final scores), ``match_wins``, ``match_win_rate`` and ``match_win_ci95`` (not for
     single-round scoring, where a match is a round), ``decisions`` and ``mean_decision_s``.
     A match still going after ``max_decisions`` actions is stopped and left out of every
-    count; ``unfinished`` says how many were.
+    count; ``unfinished`` says how many were. Ctrl-C stops every worker and raises
+    :class:`Interrupted` whose ``partial`` is this dict over the games finished, with
+    ``partial`` true and ``games_planned``.
 
     Everything but the timings (``elapsed_s``, ``mean_decision_s``) follows from ``seed``,
     whatever the number of ``workers``.
@@ -373,7 +411,12 @@ def run_tournament(
     specs = plan_games(edition, kinds, games, seed, rules, cards, options, max_decisions)
     make_bots(specs[0])
     started = time.perf_counter()
-    summaries = run_parallel(play_one, specs, workers, progress)
+    try:
+        summaries = run_parallel(play_one, specs, workers, progress)
+    except Interrupted as stop:
+        finished = [summary for summary in stop.partial if summary is not None]
+        result = summarise(edition, kinds, seed, rules_obj, workers, finished, time.perf_counter() - started)
+        raise Interrupted({**result, "partial": True, "games_planned": games}) from None
     elapsed = time.perf_counter() - started
     return summarise(edition, kinds, seed, rules_obj, workers, summaries, elapsed)
 

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
+import tempfile
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from rich.console import Console
@@ -63,6 +67,14 @@ class Screen:
         return text
 
 
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (escape codes, bidirectional overrides), safe to print."""
+    return "".join(c for c in text if unicodedata.category(c) != "Cc" and c not in _BIDI_CONTROLS)
+
+
 def _is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
@@ -75,6 +87,39 @@ def _is_tty(stream: TextIO) -> bool:
 
 class UsageError(Exception):
     """Bad command-line input."""
+
+
+def check_output_file(path: str, option: str) -> None:
+    """Refuse now, before any game, a file ``path`` that could not be written at the end."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"{option} {path}: is a folder, not a file")
+    _check_writable_folder(target.parent, option, path)
+    if target.exists() and not os.access(target, os.W_OK):
+        raise UsageError(f"{option} {path}: the file is not writable")
+
+
+def check_output_folder(path: str, option: str) -> None:
+    """Refuse now, before any game, a folder ``path`` that could not be made or written in."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError(f"{option} {path}: is not a folder")
+    existing = target
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent  # the folders that do not exist yet are made
+    _check_writable_folder(existing, option, path)
+
+
+def _check_writable_folder(folder: Path, option: str, path: str) -> None:
+    if not folder.exists():
+        raise UsageError(f"{option} {path}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: {folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass  # a file that has no name (or is removed at once): only the test of writing
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot write in {folder} ({exc.strerror or exc})") from None
 
 
 def parse_rule_values(pairs: Sequence[str]) -> dict[str, Any]:

@@ -8,7 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from unokit.bots.base import Bot, bot_kinds, make_bot
-from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
+from unokit.cli.common import (
+    Screen,
+    UsageError,
+    add_rule_options,
+    build_rules,
+    check_output_file,
+    edition_names,
+    rule_cards_option,
+)
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
 from unokit.engine.actions import ActionType
@@ -375,6 +383,8 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
+    if args.record:
+        check_output_file(args.record, "--record")
     bots = None
     if args.bot != "random":
         try:
@@ -389,7 +399,12 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
     screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
     if isinstance(game.edition, WildJackpot):
-        rule_cards = rule_cards_for_play(screen, game, seed, from_file, args.rules_file)
+        try:
+            rule_cards = rule_cards_for_play(screen, game, seed, from_file, args.rules_file)
+        except KeyboardInterrupt:
+            screen.line()
+            screen.line("Interrupted" + (": no record saved, the match had not begun." if args.record else "."))
+            return 130
         if rule_cards is None:
             if args.record:
                 screen.line("No record saved: the match had not begun.")
@@ -397,11 +412,26 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
         game = Game(args.edition, args.players, seed=seed, rules=rules, rule_cards=rule_cards)
     rng = random.Random(f"unokit-play/{game.seed}")
     session = PlaySession(game, names, screen, rng, bots)
-    finished = session.run()
+    try:
+        finished = session.run()
+    except KeyboardInterrupt:
+        screen.line()  # after the prompt Ctrl-C cut short
+        if not args.record:
+            screen.line("Interrupted.")
+            return 130
+        save_record(game, args.record, names)
+        screen.line(
+            f"Interrupted: record saved to {args.record}" + ("" if game.is_over else " (match not finished)") + "."
+        )
+        return 130
     if args.record:
-        try:
-            save(game, args.record, names)
-        except OSError as exc:
-            raise UsageError(f"cannot write record {args.record}: {exc}") from None
+        save_record(game, args.record, names)
         screen.line(f"Record saved to {args.record}" + ("" if finished else " (match not finished)") + ".")
     return 0
+
+
+def save_record(game: Game, path: str, names: list[str]) -> None:
+    try:
+        save(game, path, names)
+    except OSError as exc:
+        raise UsageError(f"cannot write record {path}: {exc}") from None

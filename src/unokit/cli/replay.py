@@ -3,14 +3,58 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any
 
-from unokit.cli.common import Screen
-from unokit.engine.record import load, replay
+from unokit.cli.common import Screen, UsageError, printable
+from unokit.engine.record import replay
 from unokit.narrate import Narrator, plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+"""The largest record file replayed (a record of the longest match is well under 1 MB)."""
+MAX_RECORD_DEPTH = 32
+"""The deepest nesting of lists and objects in a record (a real one nests four deep)."""
+
+
+def read_record(path: str) -> dict[str, Any]:
+    """The JSON object in ``path``; a file too large, not UTF-8, not JSON or nested too deeply
+    is a :class:`UsageError` of one line."""
+    try:
+        with open(path, "rb") as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise UsageError(f"cannot read record {path}: larger than {MAX_RECORD_BYTES // 2**20} MB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read record {path}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"cannot read record {path}: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"cannot read record {path}: nested too deeply") from None
+    if _depth(record) > MAX_RECORD_DEPTH:
+        raise UsageError(f"cannot read record {path}: nested too deeply (over {MAX_RECORD_DEPTH} levels)")
+    if not isinstance(record, dict):
+        raise UsageError("a record is a JSON object")
+    return record
+
+
+def _depth(value: Any) -> int:
+    """How deep lists and objects nest in ``value`` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def add_parser(commands: Commands) -> None:
@@ -26,17 +70,17 @@ def add_parser(commands: Commands) -> None:
 
 
 def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
-    record = load(args.file)
+    record = read_record(args.file)
     replay(record)  # checks the whole record before showing anything
     game = replay(record, upto=0)
     names_value = record.get("names")
     names = [f"Seat {s}" for s in range(game.n)]
     if isinstance(names_value, list) and len(names_value) == game.n:
-        names = [str(name) for name in names_value]
+        names = [printable(str(name)) for name in names_value]
     narrator = Narrator(names, scoring=game.scoring, edition=game.edition.name)
     screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}.", "bold"))
     if game.rules.to_dict():
-        screen.line("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items()))
+        screen.line(printable("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items())))
     seen = 0
 
     def show_events() -> None:

@@ -16,6 +16,7 @@ from unokit.cli.common import (
     add_rule_options,
     build_rules,
     check_counts,
+    check_output_folder,
     edition_names,
     progress_bar,
 )
@@ -90,6 +91,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     check_counts(args)
     if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
         raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
+    check_output_folder(args.out, "--out")
     try:
         require_matplotlib()
     except PlotUnavailableError as exc:
@@ -118,9 +120,11 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     screen.line(f"Report written to {summary['report']}, with {plural(len(summary['plots']), 'plot')}.")
     for name, data in summary["editions"].items():
         first = data["first_player_win_rate"]
+        measures = "no round finished"  # a mean and a rate over no round mean nothing
+        if data["rounds"]:
+            measures = f"{data['mean_decisions_per_round']} decisions per round, first player wins {100 * first:.1f}%"
         screen.line(
-            f"  {name:<13} {plural(data['rounds'], 'round')}, {data['mean_decisions_per_round']} decisions per "
-            f"round, first player wins {100 * first:.1f}%"
+            f"  {name:<13} {plural(data['rounds'], 'round')}, {measures}"
             + (f", {data['unfinished']} unfinished" if data["unfinished"] else "")
         )
     return 0

@@ -15,6 +15,7 @@ from unokit.cli.common import (
     bot_list,
     build_rules,
     check_counts,
+    check_output_file,
     edition_names,
     progress_bar,
 )
@@ -58,37 +59,54 @@ def add_parser(commands: Commands) -> None:
 
 
 def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
-    from unokit.analysis.tournament import PlotUnavailableError, plot_tournament, require_matplotlib, run_tournament
+    from unokit.analysis.tournament import (
+        Interrupted,
+        PlotUnavailableError,
+        plot_tournament,
+        require_matplotlib,
+        run_tournament,
+    )
 
     kinds = bot_list(args.bots)
     edition = get_edition(args.edition).name
     rules = build_rules(args)
     check_counts(args)
     if args.plot:
+        check_output_file(args.plot, "--plot")
         try:
             require_matplotlib()
         except PlotUnavailableError as exc:
             raise UsageError(f"--plot: {exc}") from None
     show = not args.json and sys.stderr.isatty()
-    with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
-        result = run_tournament(
-            edition,
-            kinds,
-            args.games,
-            args.seed,
-            workers=args.workers,
-            rules=rules,
-            progress=advance,
-            max_decisions=args.max_decisions,
-        )
-    if args.plot:
+    try:
+        with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
+            result = run_tournament(
+                edition,
+                kinds,
+                args.games,
+                args.seed,
+                workers=args.workers,
+                rules=rules,
+                progress=advance,
+                max_decisions=args.max_decisions,
+            )
+    except Interrupted as stop:
+        result = stop.partial  # the games finished before Ctrl-C
+    partial = bool(result.get("partial"))
+    status = 130 if partial else 0
+    finished = result["rounds"] > 0
+    if args.plot and finished:
         try:
             plot_tournament(result, args.plot)
         except OSError as exc:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
-        return 0
+        return status
+    if partial:
+        screen.line(
+            f"Partial results: interrupted after {result['games']} of {plural(result['games_planned'], 'game')}."
+        )
     rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
     screen.line(
         f"Tournament of {edition}, {result['players']} players, {plural(result['games'], 'game')}, "
@@ -103,19 +121,31 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     for kind, entry in result["results"].items():
         low, high = entry["round_win_ci95"]
         row = f"  {kind:<12}{entry['seats']:>6}{entry['rounds']:>8}{entry['round_wins']:>7}"
+        if not entry["rounds"]:
+            screen.line(row + "  no round finished")  # a rate and an interval over no round mean nothing
+            continue
         row += f"{100 * entry['round_win_rate']:>9.1f}%  {f'{100 * low:.1f}% to {100 * high:.1f}%':<17}"
         if not single:
             row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
         screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
     screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
-    if result["unfinished"]:
+    if not finished and not result["unfinished"]:
+        screen.line("No game finished before Ctrl-C, so there is no result.")
+    elif not finished:
         screen.line(
-            f"{plural(result['unfinished'], 'game')} stopped after {args.max_decisions} decisions "
+            f"No game finished: all {result['unfinished']} stopped after {plural(args.max_decisions, 'decision')}, "
+            "so there is no result."
+        )
+    elif result["unfinished"]:
+        screen.line(
+            f"{plural(result['unfinished'], 'game')} stopped after {plural(args.max_decisions, 'decision')} "
             "and left out of the counts."
         )
     elif not result["seat_balanced"]:
         screen.line(f"Seats are not balanced: use a multiple of {result['players']} games.")
     if args.plot:
-        screen.line(f"Plot written to {args.plot}")
+        screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
     screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
-    return 0
+    if partial:
+        screen.line("Partial results: interrupted by Ctrl-C.")
+    return status
