@@ -93,6 +93,8 @@ class MatchSpec:
     rules: Rules | None
     rule_cards: tuple[str, ...] | None
     max_decisions: int = MAX_DECISIONS
+    bots: tuple[str, ...] | None = None
+    """The bot kind in each seat (default: ``bot`` in every seat)."""
 
 
 @dataclass
@@ -156,7 +158,11 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
 
     load_bot_kinds()
     recorder = _Recorder()
-    bots = [_Watched(make_bot(spec.bot, seed=s, edition=spec.edition), recorder) for s in spec.bot_seeds]
+    kinds = spec.bots or (spec.bot,) * spec.players
+    bots = [
+        _Watched(make_bot(kind, seed=s, edition=spec.edition), recorder)
+        for kind, s in zip(kinds, spec.bot_seeds, strict=True)
+    ]
     cards = list(spec.rule_cards) if spec.rule_cards is not None else None
     result = play_capped(spec.edition, bots, spec.seed, spec.rules, cards, spec.max_decisions)
     if result is None:
