@@ -115,6 +115,22 @@ class MatchSummary:
     levers: list[int]
     rules_enforced: int
     rules_honour: int
+    turns: list[int] = field(default_factory=list)
+    """Per round: decisions taken by the player whose turn it is, in the turn phase (a card played
+    or a draw; not calls, catches, Jump-Ins or the answers to a card)."""
+    cards_drawn: list[int] = field(default_factory=list)
+    """Per round: cards that went from the draw pile into hands (penalties included)."""
+    lead_changes: list[int] = field(default_factory=list)
+    """Per round: how often the seat holding the fewest cards alone changed (checked before each
+    decision and at the round's end, where the winner leads)."""
+    mid_trailing: list[int] = field(default_factory=list)
+    """Per round: the seat holding the most cards alone before the round's middle decision
+    (number ``decisions // 2``, from 0); -1 if several share the most."""
+    blocked: list[int] = field(default_factory=list)
+    """Per round: 1 if the round was blocked (nobody could play or draw), else 0."""
+    marks: list[list[int]] = field(default_factory=list)
+    """Per round, per seat: a bit set of :class:`unokit.analysis.rounds.Mark`, what the seat made or
+    met in the round (cards played by kind, lever outcomes pulled, house-rule events)."""
 
 
 class _Recorder:
