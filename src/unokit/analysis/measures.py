@@ -193,8 +193,8 @@ def play_matches(setup: Setup, seed: int, start: int, count: int) -> list[object
 
 
 def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object | None]:
-    from unokit.analysis.stats import MatchSummary
-    from unokit.fast.heuristic import play_stats_games
+    from unokit.analysis.stats import fast_match_summary
+    from unokit.fast.stats import play_stats_games
 
     if any(bot not in ("random", "heuristic") for bot in setup.bots):
         raise SetupError("the compiled engine has random and heuristic bots only")
@@ -210,30 +210,7 @@ def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object |
         edition=setup.edition,
         rule_cards=setup.rule_cards,
     )
-    jackpot = "levers" in out
-    matches: list[object | None] = []
-    for game in range(count):
-        if not out["finished"][game]:
-            matches.append(None)
-            continue
-        rounds = int(out["rounds"][game])
-        decisions, dealers, firsts, winners, points = (row[:rounds].tolist() for row in out["per_round"][game])
-        matches.append(
-            MatchSummary(
-                decisions_per_round=decisions,
-                dealers=dealers,
-                first_players=firsts,
-                round_winners=winners,
-                round_points=points,
-                scores=out["scores"][game].tolist(),
-                winner=int(out["winner"][game]),
-                plays={kind: int(c) for kind, c in enumerate(out["plays"][game]) if c},
-                levers=out["levers"][game].tolist() if jackpot else [0] * len(LEVER_OUTCOMES),
-                rules_enforced=int(out["rules_performed"][game, 0]) if jackpot else 0,
-                rules_honour=int(out["rules_performed"][game, 1]) if jackpot else 0,
-            )
-        )
-    return matches
+    return [fast_match_summary(out, game) for game in range(count)]
 
 
 def estimate(values: Sequence[MatchValues], key: str) -> float | None:
