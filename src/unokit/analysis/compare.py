@@ -248,11 +248,19 @@ def study_result(study: Study, keys: Sequence[str] | None = None) -> dict[str, A
 # ---------------------------------------------------------------- text
 
 
-def format_value(kind: str, value: float | None) -> str:
-    """A rate as a percentage, a mean with two decimals."""
+def decimals(kind: str, half_width: float | None) -> int:
+    """Decimals that show an interval of ``half_width`` with two significant digits (2 to 5)."""
+    if not half_width:
+        return 2
+    scaled = 100 * half_width if kind == "rate" else half_width
+    return max(2, min(5, 1 - math.floor(math.log10(scaled))))
+
+
+def format_value(kind: str, value: float | None, places: int = 2) -> str:
+    """A rate as a percentage, a mean as a number, with ``places`` decimals."""
     if value is None:
         return "–"
-    return f"{100 * value:.2f}%" if kind == "rate" else f"{value:.2f}"
+    return f"{100 * value:.{places}f}%" if kind == "rate" else f"{value:.{places}f}"
 
 
 def format_estimate(kind: str, e: dict[str, Any] | None) -> str:
@@ -261,16 +269,19 @@ def format_estimate(kind: str, e: dict[str, Any] | None) -> str:
         return "–"
     if e["low"] is None:
         return format_value(kind, e["value"])
-    return f"{format_value(kind, e['value'])} [{format_value(kind, e['low'])}, {format_value(kind, e['high'])}]"
+    places = decimals(kind, (e["high"] - e["low"]) / 2)
+    value, low, high = (format_value(kind, e[k], places) for k in ("value", "low", "high"))
+    return f"{value} [{low}, {high}]"
 
 
 def format_difference(kind: str, d: dict[str, Any] | None) -> str:
     """``+value [low, high]``, in percentage points for a rate; bold and starred when significant."""
     if d is None:
         return "–"
+    places = decimals(kind, (d["high"] - d["low"]) / 2 if d["low"] is not None else None)
 
     def show(v: float) -> str:
-        return f"{100 * v:+.2f} pp" if kind == "rate" else f"{v:+.2f}"
+        return f"{100 * v:+.{places}f} pp" if kind == "rate" else f"{v:+.{places}f}"
 
     text = show(d["value"]) if d["low"] is None else f"{show(d['value'])} [{show(d['low'])}, {show(d['high'])}]"
     return f"**{text}** \\*" if d.get("significant") else text
