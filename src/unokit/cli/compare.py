@@ -10,9 +10,12 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import shlex
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from unokit.analysis.simulate import ENGINES, fast_engine_plays
@@ -223,17 +226,34 @@ def check_study_options(args: argparse.Namespace) -> None:
 
 
 def run_with_progress(setups: Sequence[Setup], args: argparse.Namespace, label: str, baseline: int = 0) -> Study:
-    """Play the study with a progress bar; on Ctrl-C the partial study (``partial`` true)."""
+    """Play the study with a progress bar; on Ctrl-C or SIGTERM the partial study (``partial`` true)."""
     from unokit.analysis.compare import run_study
     from unokit.analysis.tournament import Interrupted
 
     show = not args.json and sys.stderr.isatty()
+    previous = signal.signal(signal.SIGTERM, _terminated(os.getpid()))
     try:
         with progress_bar(label, args.games, show) as advance:
             return run_study(setups, args.games, args.seed, args.workers, advance, baseline)
     except Interrupted as stop:
         study: Study = stop.partial
         return study
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _terminated(command: int) -> Callable[[int, FrameType | None], None]:
+    """A SIGTERM handler: in the command's process, stop as Ctrl-C does (partial results); in a
+    worker process forked from it, end at once as SIGTERM's default does."""
+
+    def handle(signum: int, _frame: FrameType | None) -> None:
+        if os.getpid() != command:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt
+
+    return handle
 
 
 # ---------------------------------------------------------------- the command
@@ -309,13 +329,13 @@ def show_result(
 ) -> None:
     """Print a study's report (and where its files went)."""
     if result["partial"]:
-        screen.line(f"PARTIAL: interrupted by Ctrl-C after {result['games']} of {result['games_planned']} matches.")
+        screen.line(f"PARTIAL: interrupted after {result['games']} of {result['games_planned']} matches.")
     if not result["games"]:
-        screen.line("No match finished before Ctrl-C, so there is no result.")
+        screen.line("No match finished before the interruption, so there is no result.")
         return
     screen.console.print(text, markup=False, highlight=False)
     screen.line(engine_note)
     if written is not None:
         screen.line(f"Report written to {written['report']}, with {plural(len(written['plots']), 'plot')}.")
     if result["partial"]:
-        screen.line("PARTIAL results: interrupted by Ctrl-C.")
+        screen.line("PARTIAL results: interrupted (Ctrl-C or SIGTERM).")
