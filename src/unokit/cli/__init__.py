@@ -57,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "unokit: error: choose a command: simulate, play, replay, serve, tournament or stats (see unokit --help)",
+            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare or sweep "
+            "(see unokit --help)",
             file=sys.stderr,
         )
         return 2

@@ -202,11 +202,11 @@ def make_setups(rule_sets: Sequence[argparse.Namespace]) -> tuple[list[Setup], s
     return setups, note
 
 
-def add_study_options(parser: argparse.ArgumentParser, what: str) -> None:
+def add_study_options(parser: argparse.ArgumentParser, what: str, files: str = "report.md, result.json") -> None:
     parser.add_argument("--games", type=int, default=200, metavar="K", help=f"matches per {what} (default 200)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
-    parser.add_argument("--out", metavar="DIR", help="write report.md, result.json and PNG plots there")
+    parser.add_argument("--out", metavar="DIR", help=f"write {files} and PNG plots there")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
 
 

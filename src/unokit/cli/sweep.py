@@ -32,7 +32,7 @@ def add_parser(commands: Commands) -> None:
         "sweep",
         help="play a grid of rule sets on the same seeds, one row per cell, each compared with the baseline",
         description="Play every cell of a grid over rule options, editions, player counts and bots on the "
-        "same match seeds, and report chosen measures of each cell with 95%% intervals and its "
+        "same match seeds, and report chosen measures of each cell with 95% intervals and its "
         "difference to the baseline cell (the first value of each axis unless --baseline says), the "
         "significant ones marked (Holm). The other options are shared by every cell. Example: "
         "unokit sweep --grid stacking=off,cross --grid players=2,4 --games 400 --out sweep",
@@ -58,7 +58,7 @@ def add_parser(commands: Commands) -> None:
         metavar="KEYS",
         help=f"measures to show, separated by commas, or all (default {','.join(DEFAULT_MEASURES)})",
     )
-    add_study_options(parser, "cell")
+    add_study_options(parser, "cell", "report.md, result.json, cells.csv")
 
 
 def sweep_command_line(args: argparse.Namespace) -> str:
