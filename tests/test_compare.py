@@ -228,3 +228,26 @@ def _processes_with(marker: str) -> list[int]:
             if marker.encode() in words:
                 found.append(int(entry.name))
     return found
+
+
+def test_capped_matches_are_counted_first_and_left_out_of_every_other_figure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "capped"
+    code, _, err = run(
+        capsys,
+        "compare", "--engine", "python", "--players", "2", "--bots", "heuristic", "--scoring", "single-round",
+        "--games", "40", "--workers", "1", "--max-decisions", "40", "--name", "short cap",
+        "--vs", "long cap: --max-decisions 1000", "--out", str(out),
+    )  # fmt: skip
+    assert code == 0, err
+    result = json.loads((out / "result.json").read_text())
+    capped = row(result, "capped")
+    short, long = (round(e["value"] * e["matches"]) for e in capped["estimates"])
+    assert 0 < short < 40 and long == 0
+    decisions = row(result, "decisions_per_match")["estimates"]
+    assert decisions[0]["value"] <= 40, "the finished matches only: none over the cap"
+    assert decisions[0]["value"] < decisions[1]["value"], "the long matches are left out under the short cap"
+    report = (out / "report.md").read_text()
+    assert f"| short cap | {short} of 40 |" in report
+    assert report.index("## Matches stopped at the cap") < report.index("| decisions per match |")
