@@ -251,3 +251,19 @@ def test_capped_matches_are_counted_first_and_left_out_of_every_other_figure(
     report = (out / "report.md").read_text()
     assert f"| short cap | {short} of 40 |" in report
     assert report.index("## Matches stopped at the cap") < report.index("| decisions per match |")
+
+
+def test_chunks_and_their_sums_travel_between_processes() -> None:
+    """A chunk is a picklable spec for a module-level function, and its sums pickle too, so chunks
+    can run in any pool of processes or on other machines."""
+    import pickle
+
+    setups = [
+        Setup("wild-jackpot", 3, ("heuristic",) * 3, Rules(stacking="cross"), rule_cards=("Draw 2 cards",)),
+        Setup("classic", 3, ("heuristic", "random", "heuristic"), Rules.from_dict({"preset": "house"})),
+    ]
+    chunk = plan_chunks(setups, 10, 4, 2)[0]
+    assert pickle.loads(pickle.dumps(chunk)) == chunk
+    assert pickle.loads(pickle.dumps(play_chunk)) is play_chunk
+    sums = play_chunk(chunk)
+    assert pickle.loads(pickle.dumps(sums)) == sums
