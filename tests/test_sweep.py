@@ -70,6 +70,7 @@ def test_a_grid_on_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path
         measure(result, "decisions_per_round")["estimates"][1]["value"]
     )
     assert rows[1]["decisions_per_round_p"] and rows[0]["decisions_per_round_p"] == ""
+    assert float(rows[1]["decisions_per_round_gain"]) > 0
     report = (out / "report.md").read_text()
     assert report.startswith("# Sweep over stacking (off, cross), players (2, 3)")
     assert "| stacking | players | capped | decisions per round | Δ, p |" in report

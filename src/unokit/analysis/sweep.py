@@ -189,7 +189,8 @@ def cell_tokens(cell: Cell) -> list[str]:
 
 def sweep_rows(result: dict[str, Any], grid: Grid) -> list[dict[str, Any]]:
     """One flat row per cell of a study's result: the axes' values, then for each measure its
-    value, interval and difference to the baseline (with ``p``, ``holm_p``, ``significant``)."""
+    value, interval and difference to the baseline (with ``p``, ``holm_p``, ``significant`` and the
+    pairing's ``gain``)."""
     rows: list[dict[str, Any]] = []
     for i, setup in enumerate(result["setups"]):
         row: dict[str, Any] = {"cell": setup["name"], "baseline": i == result["baseline"]}
@@ -207,6 +208,7 @@ def sweep_rows(result: dict[str, Any], grid: Grid) -> list[dict[str, Any]]:
             row[f"{key}_p"] = d["p"] if d else None
             row[f"{key}_holm_p"] = d["holm_p"] if d else None
             row[f"{key}_significant"] = d["significant"] if d else None
+            row[f"{key}_gain"] = d["gain"] if d else None
         rows.append(row)
     return rows
 
