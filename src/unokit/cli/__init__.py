@@ -15,7 +15,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from unokit.cli import play, replay, serve, simulate, stats, tournament
+from unokit.cli import compare, play, replay, serve, simulate, stats, sweep, tournament
 from unokit.cli.common import Screen, UsageError
 from unokit.engine.errors import UnoError
 from unokit.narrate import Narrator, describe_action
@@ -29,7 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rules engine, bots and tools for the UNO family of card games.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (simulate, play, replay, tournament, stats, serve):
+    for command in (simulate, play, replay, tournament, stats, compare, sweep, serve):
         command.add_parser(commands)
     return parser
 
@@ -42,6 +42,8 @@ _COMMANDS: dict[str, Command] = {
     "serve": serve.cmd_serve,
     "tournament": tournament.cmd_tournament,
     "stats": stats.cmd_stats,
+    "compare": compare.cmd_compare,
+    "sweep": sweep.cmd_sweep,
 }
 
 
@@ -55,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "unokit: error: choose a command: simulate, play, replay, serve, tournament or stats (see unokit --help)",
+            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare or sweep "
+            "(see unokit --help)",
             file=sys.stderr,
         )
         return 2
