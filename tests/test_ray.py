@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from interrupt_support import interrupt, running_task
 from unokit.analysis import parallel
 from unokit.analysis.simulate import Block, simulate
 from unokit.analysis.tournament import run_tournament
@@ -23,6 +25,8 @@ from unokit.cli import main
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 SINGLE = {"scoring": "single-round"}
+RAY_STOP_SECONDS = 5.0
+"""The longest a command on Ray may take to exit after Ctrl-C (it stops its Ray instance)."""
 TIMINGS = ("elapsed_s", "mean_decision_s", "workers")
 
 
@@ -175,3 +179,15 @@ def test_without_ray_one_line_names_the_extra() -> None:
     expected = "unokit: error: --ray needs Ray, which is not installed: pip install 'unokit[cluster]'"
     assert done.stderr.strip() == expected
     assert done.stdout == ""
+
+
+def test_ctrl_c_on_ray_cancels_the_tasks_and_keeps_the_games_done() -> None:
+    """A command on its own local Ray instance: the signal cancels the tasks, stops the instance
+    (no Ray process is left), prints the partial results and exits 130."""
+    argv = ["simulate", "--engine", "python", "--players", "2", "--scoring", "single-round", "--workers", "2"]
+    code, result, took, left = interrupt([*argv, "--games", "1000000", "--ray"], signal.SIGINT, 1.5, running_task)
+    assert code == 130
+    assert result["partial"] is True and result["games_planned"] == 1_000_000
+    assert 0 < result["games"] < 1_000_000 and sum(result["wins_by_seat"]) == result["games"]
+    assert took < RAY_STOP_SECONDS
+    assert left == []

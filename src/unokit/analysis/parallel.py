@@ -28,8 +28,9 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Generator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -47,6 +48,9 @@ Chunks = Generator[tuple[int, list[R]], None, None]
 
 RAY_LOCAL = "local"
 """The ``ray`` argument (and ``--ray`` without an address) that starts a Ray instance on this machine."""
+
+IN_FLIGHT = 4
+"""Chunks handed out per worker at a time (the others wait here, so memory stays flat in the items)."""
 
 TASK_RETRIES = 5
 """How often Ray runs a chunk again whose worker process (or node) died."""
@@ -115,15 +119,21 @@ def _local_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Chu
             yield start, [fn(item)]
         return
     size = chunk_size(total, workers)
-    chunks = [(start, items[start : start + size]) for start in range(0, total, size)]
+    starts = iter(range(0, total, size))
     pool = ProcessPoolExecutor(
-        max_workers=min(workers, len(chunks)), mp_context=_mp_context(), initializer=_worker_signals
+        max_workers=min(workers, -(-total // size)), mp_context=_mp_context(), initializer=_worker_signals
     )
     finished = False
     try:
-        futures = {pool.submit(_run_chunk, fn, chunk): start for start, chunk in chunks}
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        pending: dict[Future[list[R]], int] = {}
+        for start in itertools.islice(starts, IN_FLIGHT * workers):
+            pending[pool.submit(_run_chunk, fn, items[start : start + size])] = start
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                for start in itertools.islice(starts, 1):
+                    pending[pool.submit(_run_chunk, fn, items[start : start + size])] = start
+                yield pending.pop(future), future.result()
         finished = True
     finally:
         if finished:
@@ -183,11 +193,15 @@ def connect_ray(address: str, workers: int | None = None) -> Any:
         options.update(num_cpus=workers or default_workers(), include_dashboard=False)
     else:
         options["address"] = address
+    on_sigterm = signal.getsignal(signal.SIGTERM)
     try:
         ray.init(**options)
     except Exception as exc:  # Ray raises many kinds: connection, value, runtime errors
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RayUnavailableError(f"--ray {address}: cannot join the Ray cluster: {first}") from None
+    finally:
+        if on_sigterm is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_sigterm)  # Ray's own handler would end this process at once
     _started_here = local
     if not local:
         _check_cluster(ray, address)
@@ -229,10 +243,11 @@ def ray_parallelism(ray: Any) -> int:
 
 
 def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, address: str) -> Chunks[R]:
-    """The chunks as Ray tasks: all queued at once, or at most ``workers`` at a time when given."""
+    """The chunks as Ray tasks, :data:`IN_FLIGHT` per worker (``workers``, else the cluster's CPUs) at a time."""
     ray = connect_ray(address, workers)
     total = len(items)
-    size = chunk_size(total, workers or ray_parallelism(ray))
+    spread = workers or ray_parallelism(ray)
+    size = chunk_size(total, spread)
     task = ray.remote(num_cpus=1, max_retries=TASK_RETRIES, retry_exceptions=False)(_run_chunk)
     shared = ray.put(fn)
     queued = iter(range(0, total, size))
@@ -242,7 +257,7 @@ def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, a
         for start in itertools.islice(queued, count):
             starts[task.remote(shared, items[start : start + size])] = start
 
-    submit(workers or total)
+    submit(IN_FLIGHT * spread)
     pending = list(starts)
     finished = False
     try:

@@ -26,8 +26,8 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, overload
 
 from unokit.analysis.parallel import Interrupted
 from unokit.editions import rulecards as rc
@@ -135,6 +135,28 @@ class Counts:
         ):
             for i, value in enumerate(more):
                 mine[i] += value
+
+
+class Blocks(Sequence[Block]):
+    """The games ``0`` … ``games - 1`` cut into blocks of ``size`` like ``template``, each made when asked for."""
+
+    def __init__(self, template: Block, games: int, size: int) -> None:
+        self.template, self.games, self.size = template, games, size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Block]: ...
+    def __getitem__(self, index: int | slice) -> Block | list[Block]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        first = (index % len(self)) * self.size
+        return replace(self.template, first=first, count=min(self.size, self.games - first))
 
 
 def play_block(block: Block) -> Counts:
@@ -317,9 +339,8 @@ def _blocks_played(
     from unokit.analysis.parallel import default_workers, iter_parallel
 
     spread = workers or default_workers()
-    size = max(1, min(20_000 if engine == "fast" else 25, -(-games // (8 * spread))))
-    blocks = [block(first, min(size, games - first)) for first in range(0, games, size)]
-    chunks = iter_parallel(play_block, blocks, workers, ray=ray)
+    size = max(1, min(20_000, -(-games // (8 * spread)))) if engine == "fast" else 1
+    chunks = iter_parallel(play_block, Blocks(block(0, 0), games, size), workers, ray=ray)
     with contextlib.closing(chunks):
         for _, done in chunks:
             yield from done
