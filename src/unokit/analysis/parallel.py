@@ -243,7 +243,7 @@ def ray_parallelism(ray: Any) -> int:
 
 
 def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, address: str) -> Chunks[R]:
-    """The chunks as Ray tasks, :data:`IN_FLIGHT` per worker (``workers``, else the cluster's CPUs) at a time."""
+    """The chunks as Ray tasks: ``workers`` at a time, else :data:`IN_FLIGHT` per CPU of the cluster."""
     ray = connect_ray(address, workers)
     total = len(items)
     spread = workers or ray_parallelism(ray)
@@ -257,7 +257,7 @@ def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, a
         for start in itertools.islice(queued, count):
             starts[task.remote(shared, items[start : start + size])] = start
 
-    submit(IN_FLIGHT * spread)
+    submit(workers or IN_FLIGHT * spread)
     pending = list(starts)
     finished = False
     try:
@@ -310,8 +310,8 @@ def run_parallel(
 ) -> list[R]:
     """``[fn(item) for item in items]``, in that order, spread over ``workers`` processes
     (``None``: one per CPU; 1: in this process), or with ``ray`` over Ray tasks (``"local"``: a Ray
-    instance on this machine with ``workers`` CPUs; an address: that cluster, ``workers`` only sizing
-    the chunks). ``fn`` must be a module-level function (workers import it by name).
+    instance on this machine with ``workers`` CPUs; an address: that cluster, at most ``workers``
+    tasks at a time, default as many as it has CPUs). ``fn`` must be a module-level function (workers import it by name).
     ``progress(done, total)`` is called in this process as items finish. Ctrl-C raises
     :class:`Interrupted` holding the results finished (``None`` for the others), every worker stopped."""
     total = len(items)
