@@ -190,7 +190,8 @@ def connect_ray(address: str, workers: int | None = None) -> Any:
         package_parent = str(Path(__file__).resolve().parents[2])
         paths = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
         os.environ["PYTHONPATH"] = os.pathsep.join([package_parent, *(os.path.abspath(p) for p in paths)])
-        options.update(num_cpus=workers or default_workers(), include_dashboard=False)
+        # ("local": a new instance, never one found running on this machine or named by RAY_ADDRESS)
+        options.update(address="local", num_cpus=workers or default_workers(), include_dashboard=False)
     else:
         options["address"] = address
     on_sigterm = signal.getsignal(signal.SIGTERM)
