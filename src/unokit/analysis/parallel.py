@@ -146,6 +146,8 @@ def _local_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int) -> Chu
 
 _started_here = False
 """Whether this process started the Ray instance it is connected to (it then stops it on Ctrl-C)."""
+_connected_to: str | None = None
+"""The ``ray`` address this process connected to (``None``: not connected by :func:`connect_ray`)."""
 
 
 def import_ray() -> Any:
@@ -177,10 +179,13 @@ def connect_ray(address: str, workers: int | None = None) -> Any:
     """Connect to Ray (once per process): ``address`` ``"local"`` or ``""`` starts an instance on
     this machine with ``workers`` CPUs (default: every CPU); another address joins that cluster.
     Returns the ``ray`` module."""
-    global _started_here
+    global _started_here, _connected_to
     ray = import_ray()
+    wanted = RAY_LOCAL if address in ("", RAY_LOCAL) else address
     if ray.is_initialized():
-        return ray
+        if _connected_to in (None, wanted):
+            return ray  # (connected by this process before, or by its caller)
+        stop_ray()  # another cluster than the one asked for
     import logging
 
     options: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": True}
@@ -203,7 +208,7 @@ def connect_ray(address: str, workers: int | None = None) -> Any:
     finally:
         if on_sigterm is not None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, on_sigterm)  # Ray's own handler would end this process at once
-    _started_here = local
+    _started_here, _connected_to = local, wanted
     if not local:
         _check_cluster(ray, address)
     return ray
@@ -228,14 +233,15 @@ def _check_cluster(ray: Any, address: str) -> None:
 
 
 def stop_ray() -> None:
-    """Stop the Ray instance this process started (and its workers); leave a joined cluster running."""
-    global _started_here
+    """Disconnect from Ray: a Ray instance this process started stops (with its workers); a joined
+    cluster goes on running."""
+    global _started_here, _connected_to
     with contextlib.suppress(ImportError):
         import ray
 
         if ray.is_initialized():
             ray.shutdown()
-    _started_here = False
+    _started_here, _connected_to = False, None
 
 
 def ray_parallelism(ray: Any) -> int:
@@ -272,12 +278,13 @@ def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, a
                 yield starts.pop(ref), chunk
         finished = True
     finally:
-        if not finished:
+        if not finished and _started_here:
+            stop_ray()  # a local instance goes with its workers and tasks: none is left behind
+        elif not finished:
+            # (not force=True: Ray 2.60's driver can abort when a task it kills completes at that moment)
             for ref in pending:
                 with contextlib.suppress(Exception):
-                    ray.cancel(ref, force=True)
-            if _started_here:
-                stop_ray()  # a local instance goes with its workers: none is left behind
+                    ray.cancel(ref)
 
 
 # ---------------------------------------------------------------- the entry points
@@ -312,7 +319,8 @@ def run_parallel(
     """``[fn(item) for item in items]``, in that order, spread over ``workers`` processes
     (``None``: one per CPU; 1: in this process), or with ``ray`` over Ray tasks (``"local"``: a Ray
     instance on this machine with ``workers`` CPUs; an address: that cluster, at most ``workers``
-    tasks at a time, default as many as it has CPUs). ``fn`` must be a module-level function (workers import it by name).
+    tasks at a time, default as many as it has CPUs). ``fn`` must be a module-level function
+    (workers import it by name).
     ``progress(done, total)`` is called in this process as items finish. Ctrl-C raises
     :class:`Interrupted` holding the results finished (``None`` for the others), every worker stopped."""
     total = len(items)

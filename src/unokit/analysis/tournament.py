@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from unokit.analysis.parallel import Interrupted as Interrupted
 from unokit.analysis.parallel import default_workers as default_workers
@@ -242,6 +242,56 @@ def _options_key(
     return tuple((kind, tuple(sorted(opts.items()))) for kind, opts in sorted(bot_options.items()))
 
 
+class GamePlan(Sequence[GameSpec]):
+    """The games of a tournament (see :func:`plan_games`), each made when asked for: a plan of a
+    million games takes no memory until its games are handed to the workers."""
+
+    def __init__(
+        self,
+        edition: str,
+        kinds: Sequence[str],
+        games: int,
+        seed: int,
+        rules: Rules | None = None,
+        rule_cards: tuple[str, ...] | None = None,
+        bot_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (),
+        max_decisions: int = MAX_DECISIONS,
+    ) -> None:
+        self.edition, self.kinds, self.games, self.seed = edition, tuple(kinds), games, seed
+        self.rules, self.rule_cards, self.bot_options, self.max_decisions = (
+            rules,
+            rule_cards,
+            bot_options,
+            max_decisions,
+        )
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> GameSpec: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GameSpec]: ...
+    def __getitem__(self, index: int | slice) -> GameSpec | list[GameSpec]:
+        if isinstance(index, slice):
+            return [self[g] for g in range(*index.indices(self.games))]
+        if not -self.games <= index < self.games:
+            raise IndexError(index)
+        g = index % self.games
+        players = len(self.kinds)
+        return GameSpec(
+            index=g,
+            edition=self.edition,
+            kinds=tuple(seating(self.kinds, g)),
+            seed=deal_seed(self.seed, g // players),
+            bot_seeds=tuple(bot_seed(self.seed, g, s) for s in range(players)),
+            rules=self.rules,
+            rule_cards=self.rule_cards,
+            bot_options=self.bot_options,
+            max_decisions=self.max_decisions,
+        )
+
+
 def plan_games(
     edition: str,
     kinds: Sequence[str],
@@ -253,22 +303,9 @@ def plan_games(
     max_decisions: int = MAX_DECISIONS,
 ) -> list[GameSpec]:
     """The games of a tournament: game ``g`` seats :func:`seating` ``(kinds, g)`` and is dealt
-    from deal ``g // players``, so the games of one rotation share their deal."""
-    players = len(kinds)
-    return [
-        GameSpec(
-            index=g,
-            edition=edition,
-            kinds=tuple(seating(kinds, g)),
-            seed=deal_seed(seed, g // players),
-            bot_seeds=tuple(bot_seed(seed, g, s) for s in range(players)),
-            rules=rules,
-            rule_cards=rule_cards,
-            bot_options=bot_options,
-            max_decisions=max_decisions,
-        )
-        for g in range(games)
-    ]
+    from deal ``g // players``, so the games of one rotation share their deal (as a list; the
+    tournament reads them from a :class:`GamePlan`)."""
+    return list(GamePlan(edition, kinds, games, seed, rules, rule_cards, bot_options, max_decisions))
 
 
 def run_tournament(
@@ -355,7 +392,7 @@ def run_tournament(
                     if progress is not None:
                         progress(len(summaries), games)
         else:
-            specs = plan_games(edition, kinds, games, seed, rules, cards, options, max_decisions)
+            specs = GamePlan(edition, kinds, games, seed, rules, cards, options, max_decisions)
             make_bots(specs[0])
             summaries = run_parallel(play_one, specs, workers, progress, ray=ray)
     except Interrupted as stop:
