@@ -4,7 +4,8 @@ Starts a head node (``ray start --head --port P``) and a second node (``ray star
 127.0.0.1:P``), each with its own temporary folder, its own ports and ``--num-cpus`` CPUs; waits
 until the cluster has both; runs ``unokit simulate`` (the Python engine and the compiled one) and
 ``unokit tournament`` (the Python bots, and the compiled ones) with ``--ray 127.0.0.1:P`` and
-without it, and checks that each pair of results is the same; then stops both nodes (the ``ray
+without it, and checks that each pair of results is the same; interrupts a long ``simulate --ray``
+with Ctrl-C and checks that it exits 130 with partial results and that its tasks stop; then stops both nodes (the ``ray
 start --block`` processes it started, and whatever they left: never ``ray stop``, which would end
 every Ray instance of the machine). The nodes import unokit from this source tree (``PYTHONPATH``),
 as an installed package would be found on a real cluster's nodes.
@@ -86,6 +87,47 @@ def unokit(env: dict[str, str], *argv: str) -> tuple[dict[str, Any], float]:
     return json.loads(done.stdout), time.perf_counter() - started
 
 
+def running_chunks(mark: str) -> int:
+    """The cluster's worker processes running a chunk now (Ray titles them after the task)."""
+    count = 0
+    for pid in marked(mark):
+        try:
+            count += Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"ray::_run_chunk")
+        except OSError:
+            continue
+    return count
+
+
+def ctrl_c(env: dict[str, str], address: str, mark: str) -> dict[str, Any]:
+    """Ctrl-C on a long ``simulate --ray ADDRESS`` once its tasks run: the exit status, whether it
+    printed partial results, the seconds it took to exit, and the chunks still running 3 s later
+    (the command cancels its tasks; the cluster itself goes on)."""
+    argv = ["simulate", "--engine", "python", "--players", "2", "--scoring", "single-round", "--games", "1000000"]
+    command = [sys.executable, "-m", "unokit.cli", *argv, "--ray", address, "--json"]
+    deadline = time.monotonic() + 30
+    while running_chunks(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)  # (the workers of the runs before, back to idle)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while not running_chunks(mark) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = process.communicate(timeout=60)
+    took = time.monotonic() - sent
+    time.sleep(3)
+    result = json.loads(out) if out.strip() else {}
+    return {
+        "exit_status": process.returncode,
+        "partial": bool(result.get("partial")),
+        "games_done": result.get("games"),
+        "exit_s": round(took, 2),
+        "chunks_running_3_s_later": running_chunks(mark),
+        **({"stderr": [line for line in err.splitlines() if "Check failed" in line or "Error" in line][:3]} if process.returncode != 130 else {}),
+    }
+
+
 def wait_for_nodes(env: dict[str, str], address: str, count: int) -> None:
     code = (
         "import ray, sys; ray.init(address=sys.argv[1], logging_level='ERROR'); "
@@ -160,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                 {"run": name, "same_result": same, "local_s": round(local_s, 2), "ray_s": round(cluster_s, 2)}
             )
             print(f"{name}: same result {same}, local {local_s:.1f} s, two nodes {cluster_s:.1f} s", file=sys.stderr)
+        report["ctrl_c"] = ctrl_c(env, address, mark)
+        print(f"Ctrl-C on the cluster: {report['ctrl_c']}", file=sys.stderr)
         # the worker processes each node started (Ray writes one log per worker): both nodes did work
         report["workers_started"] = {
             node: len(list((folder / node).glob("session_*/logs/worker-*.out"))) for node in ("head", "second")
@@ -184,7 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(folder, ignore_errors=True)
     print(json.dumps(report, indent=2))
     both = all(report.get("workers_started", {"": 0}).values())
-    return 0 if both and report["runs"] and all(run["same_result"] for run in report["runs"]) else 1
+    stop = report.get("ctrl_c", {})
+    stopped = stop.get("exit_status") == 130 and stop.get("partial") and not stop.get("chunks_running_3_s_later")
+    return 0 if both and stopped and report["runs"] and all(run["same_result"] for run in report["runs"]) else 1
 
 
 if __name__ == "__main__":

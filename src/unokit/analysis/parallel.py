@@ -278,13 +278,11 @@ def _ray_chunks(fn: Callable[[T], R], items: Sequence[T], workers: int | None, a
                 yield starts.pop(ref), chunk
         finished = True
     finally:
-        if not finished and _started_here:
-            stop_ray()  # a local instance goes with its workers and tasks: none is left behind
-        elif not finished:
-            # (not force=True: Ray 2.60's driver can abort when a task it kills completes at that moment)
-            for ref in pending:
-                with contextlib.suppress(Exception):
-                    ray.cancel(ref)
+        if not finished:
+            # Disconnect: Ray ends the tasks of a driver that leaves, and a local instance stops with its
+            # workers, so none is left behind; a joined cluster goes on. (Not ray.cancel: Ray 2.60's
+            # driver can abort when a task it cancels completes at that moment.)
+            stop_ray()
 
 
 # ---------------------------------------------------------------- the entry points
