@@ -118,13 +118,14 @@ def ctrl_c(env: dict[str, str], address: str, mark: str) -> dict[str, Any]:
     took = time.monotonic() - sent
     time.sleep(3)
     result = json.loads(out) if out.strip() else {}
+    errors = [line for line in err.splitlines() if "Check failed" in line or "Error" in line][:3]
     return {
         "exit_status": process.returncode,
         "partial": bool(result.get("partial")),
         "games_done": result.get("games"),
         "exit_s": round(took, 2),
         "chunks_running_3_s_later": running_chunks(mark),
-        **({"stderr": [line for line in err.splitlines() if "Check failed" in line or "Error" in line][:3]} if process.returncode != 130 else {}),
+        **({"stderr": errors} if process.returncode != 130 else {}),
     }
 
 
