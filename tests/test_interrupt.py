@@ -3,12 +3,18 @@ far as partial results, leaves no worker process behind and exits 130."""
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
-from interrupt_support import STOP_SECONDS, interrupt
+from interrupt_support import ROOT, STOP_SECONDS, interrupt
 from unokit.analysis.simulate import fast_engine_plays
+from unokit.engine.record import load, replay
 
 SIGNALS = [signal.SIGINT, signal.SIGTERM]
 LONG = ["--games", "10000000", "--seed", "3"]
@@ -58,3 +64,24 @@ def test_the_compiled_tournament_stops_too() -> None:
     assert result["partial"] is True and result["engine"] == "fast" and result["games"] > 0
     assert took < STOP_SECONDS
     assert left == []
+
+
+def test_play_saves_its_record_on_sigterm(tmp_path: Path) -> None:
+    """SIGTERM while ``play`` waits for a move does what Ctrl-C does: the record is saved, exit 130."""
+    record = tmp_path / "cut.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    command = [sys.executable, "-m", "unokit.cli", "play", "--players", "2", "--seed", "4", "--record", str(record)]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        time.sleep(3.0)  # (it waits for the first move, on a standard input left open)
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    assert out.rstrip().endswith(f"Interrupted: record saved to {record} (match not finished).")
+    assert not replay(load(record)).is_over
