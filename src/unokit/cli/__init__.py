@@ -12,8 +12,11 @@ Each command lives in its own module, with its options (``add_parser``) and its 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
 
 from unokit.cli import compare, play, replay, serve, simulate, stats, sweep, tournament
 from unokit.cli.common import Screen, UsageError
@@ -47,6 +50,30 @@ _COMMANDS: dict[str, Command] = {
 }
 
 
+OWN_SIGNALS = frozenset({"serve"})
+"""Commands that handle SIGTERM themselves (the web server shuts down gracefully)."""
+
+
+def _ctrl_c(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM does what Ctrl-C does while a command runs: it stops the work, keeps what was done
+    (partial results, the record, rows, plots) and stops every worker; the command exits 130.
+    Outside the main thread (where no handler can be set) nothing changes."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _ctrl_c)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
@@ -64,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     screen = Screen(sys.stdout, sys.stdin)
     try:
-        return _COMMANDS[args.command](args, screen)
+        if args.command in OWN_SIGNALS:
+            return _COMMANDS[args.command](args, screen)
+        with sigterm_as_ctrl_c():
+            return _COMMANDS[args.command](args, screen)
     except (UnoError, UsageError) as exc:
         print(f"unokit: error: {exc}", file=sys.stderr)
         return 2
