@@ -447,7 +447,7 @@ def play_fast_block(block: FastBlock) -> list[GameSummary]:
     """Play ``block`` on the compiled engine (in this process, a worker or a Ray task). Deal ``d`` is
     game ``d`` of ``seed`` on the compiled engine, whoever sits where: each deal is played from
     every seat, as in Python."""
-    from unokit.fast.heuristic import play_stats_games
+    from unokit.fast.stats import play_stats_games
 
     players = len(block.kinds)
     seated = seating(block.kinds, block.rotation)
