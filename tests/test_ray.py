@@ -95,6 +95,18 @@ def test_the_commands_take_ray(ray_instance: Any, capsys: pytest.CaptureFixture[
     assert steady(json.loads(capsys.readouterr().out)) == steady(local)
 
 
+def test_compare_on_ray_equals_the_local_run(ray_instance: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """A paired study's exact sums merge alike from Ray tasks: the same table as the local run."""
+    common = ["--engine", "python", "--players", "3", "--bots", "heuristic", "--scoring", "single-round"]
+    common += ["--games", "8", "--seed", "3", "--json", "--vs", "stacking: --rule stacking=cross"]
+    assert main(["compare", *common, "--workers", "1"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(["compare", *common, "--workers", "2", "--ray"]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert steady(on_ray) == steady(local)
+    assert local["games"] == 8 and not local["partial"]
+
+
 @pytest.mark.skipif(not fast_engine(), reason="the compiled engine needs the fast extra")
 def test_the_compiled_engine_on_ray_equals_the_local_run(ray_instance: Any) -> None:
     for policy in ("random", "heuristic"):

@@ -108,6 +108,8 @@ def run_study(
     workers: int | None = None,
     progress: Progress | None = None,
     baseline: int = 0,
+    *,
+    ray: str | None = None,
 ) -> Study:
     """Play ``games`` matches of ``seed`` under every set-up (``setups[baseline]`` is the baseline).
 
@@ -120,7 +122,7 @@ def run_study(
     if len(setups) < 1 or not 0 <= baseline < len(setups):
         raise ValueError("a study needs set-ups and a baseline among them")
     workers = default_workers() if workers is None else workers
-    if any(setup.engine == "fast" for setup in setups):
+    if ray is None and any(setup.engine == "fast" for setup in setups):
         workers = 1  # the compiled engine plays each chunk on every core itself (and its threads forbid forks)
     size = chunk_size(setups, games, workers)
     count = math.ceil(games / size)
@@ -136,7 +138,7 @@ def run_study(
                     progress(min(games, offset + done * size), games)
 
             try:
-                parts = run_parallel(play_chunk, wave, workers, advance if progress is not None else None)
+                parts = run_parallel(play_chunk, wave, workers, advance if progress is not None else None, ray=ray)
             except Interrupted as stop:
                 parts, interrupted = stop.partial, True
             for part in parts:

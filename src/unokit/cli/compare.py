@@ -10,12 +10,9 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import os
 import shlex
-import signal
 import sys
-from collections.abc import Callable, Sequence
-from types import FrameType
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 from unokit.analysis.simulate import ENGINES, fast_engine_plays
@@ -23,9 +20,11 @@ from unokit.analysis.tournament import MAX_DECISIONS
 from unokit.cli.common import (
     Screen,
     UsageError,
+    add_ray_option,
     add_rule_options,
     build_rules,
     check_output_folder,
+    check_ray,
     edition_names,
     printable,
     progress_bar,
@@ -208,9 +207,11 @@ def add_study_options(parser: argparse.ArgumentParser, what: str, files: str = "
     parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
     parser.add_argument("--out", metavar="DIR", help=f"write {files} and PNG plots there")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    add_ray_option(parser)
 
 
 def check_study_options(args: argparse.Namespace) -> None:
+    check_ray(args)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
@@ -231,29 +232,12 @@ def run_with_progress(setups: Sequence[Setup], args: argparse.Namespace, label: 
     from unokit.analysis.tournament import Interrupted
 
     show = not args.json and sys.stderr.isatty()
-    previous = signal.signal(signal.SIGTERM, _terminated(os.getpid()))
     try:
         with progress_bar(label, args.games, show) as advance:
-            return run_study(setups, args.games, args.seed, args.workers, advance, baseline)
-    except Interrupted as stop:
+            return run_study(setups, args.games, args.seed, args.workers, advance, baseline, ray=args.ray)
+    except Interrupted as stop:  # Ctrl-C, or SIGTERM (the command line turns it into Ctrl-C)
         study: Study = stop.partial
         return study
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-def _terminated(command: int) -> Callable[[int, FrameType | None], None]:
-    """A SIGTERM handler: in the command's process, stop as Ctrl-C does (partial results); in a
-    worker process forked from it, end at once as SIGTERM's default does."""
-
-    def handle(signum: int, _frame: FrameType | None) -> None:
-        if os.getpid() != command:
-            signal.signal(signum, signal.SIG_DFL)
-            os.kill(os.getpid(), signum)
-            return
-        raise KeyboardInterrupt
-
-    return handle
 
 
 # ---------------------------------------------------------------- the command
