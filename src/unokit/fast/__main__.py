@@ -158,7 +158,7 @@ def main(argv: Sequence[str]) -> int:
     compiling.quiet()
     print(
         f"unokit.fast: compiling the compiled engine into numba's cache ({where}), one part after the other: "
-        f"about {compiling.AHEAD_SECONDS / 60:.0f} minutes on a cold cache, seconds on a warm one",
+        f"about {compiling.AHEAD_SECONDS / 60:.0f} minutes of one core on a cold cache, seconds on a warm one",
         file=sys.stderr,
         flush=True,
     )

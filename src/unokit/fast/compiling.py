@@ -40,22 +40,29 @@ COMPILED_MODULES = ("order", "engine", "heuristic", "batch")
 """The modules of :mod:`unokit.fast` whose functions numba compiles and caches."""
 
 COMPILE_SECONDS: dict[str, tuple[str, int]] = {
-    "FastGame": ("one game stepped from Python", 60),
-    "_play_random_chunk": ("random games", 60),
-    "playout": ("the search's playouts", 45),
-    "_play_bots_chunk": ("the bots' games", 120),
-    "_play_stats_batch": ("the bots' matches kept round by round", 150),
-    "heuristic_playout": ("the search's heuristic playouts", 120),
-    "rollout_wins": ("the search's rollouts", 120),
-    "batch_reset_bots": ("the batched environments", 180),
-    "batch_step_bots": ("the batched environments", 180),
+    "start": ("one game stepped from Python", 30),
+    "_play_random_chunk": ("random games", 30),
+    "playout": ("the search's playouts", 30),
+    "_play_bots_chunk": ("the bots' games", 45),
+    "_play_stats_batch": ("the bots' matches kept round by round", 50),
+    "_play_stats_chunk": ("the bots' matches kept round by round", 45),
+    "heuristic_playout": ("the search's heuristic playouts", 45),
+    "rollout_wins": ("the search's rollouts", 45),
+    "record_random_game": ("recorded games", 30),
+    "batch_reset_bots": ("the batched environments", 60),
+    "batch_step_bots": ("the batched environments", 60),
+    "batch_bot_actions": ("the batched environments", 60),
+    "observe": ("the PettingZoo environment", 30),
 }
-"""Per entry point (the compiled function a run calls first): what it is and about how many seconds
-it takes to compile with its call tree on a cold cache, on one core of a laptop (``bench/compile_time.py
---isolated``); the first-use notice quotes them."""
+"""Per entry point (the compiled function a run compiles first): what it is and about how many
+seconds of one core it takes to compile with its call tree on a cold cache (``python
+bench/compile_time.py --isolated``: 28 s for one game stepped from Python, 30 s for random games,
+43 s for the bots' games, 52 s for the stats matches, 56 s for the batched environments); the
+first-use notice quotes them.  A busy machine takes longer."""
 
-AHEAD_SECONDS = 240
-"""About how long ``python -m unokit.fast`` takes on a cold cache (every entry point)."""
+AHEAD_SECONDS = 100
+"""About how many seconds of one core ``python -m unokit.fast`` takes on a cold cache (every entry
+point: 94 s measured)."""
 
 QUIET = "UNOKIT_QUIET_COMPILE"
 """The environment variable that silences the first-use notice when set to ``1``."""
@@ -114,6 +121,48 @@ def _locator_kinds() -> list[type] | None:
     if getattr(config, "CACHE_LOCATOR_CLASSES", None) or not isinstance(kinds, list):
         return None
     return kinds
+
+
+PACKAGE = Path(__file__).parent
+"""The directory of :mod:`unokit.fast`, whose modules' functions are cached."""
+
+
+def _package_stamp() -> tuple[tuple[str, float, int], ...]:
+    """The name, time and size of every module of :mod:`unokit.fast`."""
+    stamps = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        status = path.stat()
+        stamps.append((path.name, status.st_mtime, status.st_size))
+    return tuple(stamps)
+
+
+def _stamped(kind: type) -> type:
+    """numba's locator ``kind`` for :mod:`unokit.fast`'s modules, whose cached code is stale when any
+    module of the package changes: numba stamps a function's cache with its own module's file only,
+    but its machine code holds the functions it calls from the other modules (the bots hold the
+    engine, the batches both) as they were compiled."""
+
+    class Stamped(kind):  # type: ignore[misc]
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if Path(py_file).parent != PACKAGE:
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self) -> Any:
+            return (super().get_source_stamp(), _package_stamp())
+
+    Stamped.__name__ = Stamped.__qualname__ = f"Stamped{kind.__name__}"
+    return Stamped
+
+
+def _stamp_package(kinds: list[type]) -> None:
+    """Put :func:`_stamped` locators before numba's own, for each of those that cache files on disk."""
+    disk = [kind for kind in kinds if kind.__name__.lstrip("_") in _DISK_LOCATORS]
+    kinds[:0] = [_stamped(kind) for kind in disk]
+
+
+_DISK_LOCATORS = ("UserProvidedCacheLocator", "InTreeCacheLocator", "UserWideCacheLocator")
 
 
 def _locator(module: str) -> object | None:
@@ -209,11 +258,11 @@ def is_warm(module: str) -> bool:
 
 
 def _notice(function: str) -> str:
-    what, seconds = COMPILE_SECONDS.get(function, ("the compiled engine", 60))
-    about = f"{seconds} s" if seconds < 90 else f"{seconds / 60:.0f} minutes".replace("1 minutes", "1 minute")
+    what, seconds = COMPILE_SECONDS.get(function, ("the compiled engine", 30))
+    about = f"{seconds} s" if seconds < 60 else f"{seconds / 60:.0f} minute{'s' if seconds >= 90 else ''}"
     where = f"numba's cache ({_state['where']})" if _state["where"] else "memory, for this process only"
     return (
-        f"unokit.fast: compiling {what} ({function}) into {where}: about {about} once, "
+        f"unokit.fast: compiling {what} ({function}) into {where}: about {about} of one core, once; "
         "later runs load it at once (python -m unokit.fast compiles every part ahead)"
     )
 
@@ -223,7 +272,7 @@ def _announce(event: Any) -> None:
     if _state["announced"] or not event.is_start:
         return
     function = event.data["dispatcher"].py_func
-    if not str(function.__module__).startswith(f"{__package__}.") or function.__name__ == "_compiled_stamp":
+    if not str(function.__module__).startswith(f"{__package__}."):
         return
     _state["announced"] = True
     if os.environ.get(QUIET) != "1":
@@ -241,10 +290,12 @@ def prepare() -> None:
     if _state["prepared"]:
         return
     _state["prepared"] = True
-    if _locator_kinds() is None:
+    kinds = _locator_kinds()
+    if kinds is None:
         return
     from numba.core import config, event
 
+    _stamp_package(kinds)
     locator = _locator("engine")
     if locator is None:
         tried = _tried()

@@ -3370,7 +3370,8 @@ def _play_random_chunk(
 
 def play_in_chunks(games: int, threads: int | None, play: Callable[[int, int], None]) -> None:
     """Call ``play(low, high)`` for the (at most 64) chunks ``games`` are cut into, on ``threads``
-    threads (default: numba's number of threads), the compiled functions releasing the GIL.  Plain
+    threads (default: numba's number of threads), the compiled functions releasing the GIL (Ctrl-C
+    stops after the chunks under way).  Plain
     threads over a compiled loop, not numba's ``parallel=True``: that compiles the loop's whole call
     tree once more, for the same machine code."""
     chunks = min(games, 64)
@@ -3380,9 +3381,12 @@ def play_in_chunks(games: int, threads: int | None, play: Callable[[int, int], N
         for low, high in bounds:
             play(low, high)
         return
-    with ThreadPoolExecutor(workers, thread_name_prefix="unokit-fast") as pool:
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="unokit-fast")
+    try:
         for done in [pool.submit(play, low, high) for low, high in bounds]:
             done.result()
+    finally:  # on an error or Ctrl-C, the chunks not started are not played
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def lever_thresholds(weights: tuple[int, ...]) -> list[int]:

@@ -65,9 +65,7 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unokit.fast import MISSING_EXTRA
@@ -2014,34 +2012,6 @@ def play_heuristic_games(
         edition=edition,
         rule_cards=rule_cards,
     )
-
-
-# ---------------------------------------------------------------- a stale cache
-
-_CLASSIC_STAMP = int(hashlib.sha256(Path(engine.__file__).read_bytes()).hexdigest()[:15], 16)
-"""A digest of the compiled engine's source: numba's cache of this module keeps the engine's code
-and constants as they were when it was compiled, and knows only this file's date."""
-
-
-@_jit
-def _compiled_stamp() -> int:
-    return _CLASSIC_STAMP
-
-
-def _refresh_cache() -> None:
-    """Drop this module's cached machine code when it was compiled against another version of
-    :mod:`unokit.fast.engine` (each function then compiles again on its first call)."""
-    if _compiled_stamp() == _CLASSIC_STAMP:
-        return
-    for value in list(globals().values()):
-        cache = getattr(value, "_cache", None)
-        mine = getattr(getattr(value, "py_func", None), "__module__", None) == __name__
-        if mine and cache is not None:
-            cache.flush()
-    _compiled_stamp.recompile()
-
-
-_refresh_cache()
 
 
 # ---------------------------------------------------------------- playouts of a search
