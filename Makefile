@@ -30,6 +30,7 @@ $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet '$(TORCH)' --extra-index-url $(TORCH_INDEX)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m unokit.fast  # compiles the compiled engine into numba's cache once (minutes; says each part's seconds)
 	@touch $@ $(VENV)/.installed-web
 
 install: $(VENV)/.installed
@@ -107,7 +108,7 @@ client: node_modules/.installed
 	npx tsc -p .
 	npx eslint $(CLIENT)
 
-# The compiled engine is compiled once into numba's cache before the test workers load it.
+# The compiled engine is compiled into numba's cache (again only after an edit of unokit/fast) before the test workers load it.
 pytest: install chromium caddy services
 	$(BIN)/python -m unokit.fast
 	$(BIN)/pytest -n 2

@@ -1,16 +1,11 @@
 """The environments follow their libraries' conventions: Gymnasium's ``check_env`` and PettingZoo's
 ``api_test`` with the defaults, illegal actions ended as PettingZoo's classic games end them,
-NumPy integer ids wherever an action id goes, a real ``game`` on the compiled engine, and the
-compiled engine's first compilation announced."""
+NumPy integer ids wherever an action id goes and a real ``game`` on the compiled engine (the
+compiled engine's first compilation and cache: tests/test_fast_compiling.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,8 +21,6 @@ from unokit.engine.errors import IllegalActionError, NotationError  # noqa: E402
 from unokit.engine.game import Game  # noqa: E402
 from unokit.rl import pettingzoo as uno_pettingzoo  # noqa: E402
 from unokit.rl.gymnasium import UnoEnv  # noqa: E402
-
-SOURCE = Path(__file__).resolve().parents[1] / "src"
 
 
 @pytest.mark.parametrize("environment_id", sorted(unokit.rl.ENVIRONMENT_IDS.values()))
@@ -159,50 +152,3 @@ def test_the_fast_environments_game_is_the_compiled_game_replayed() -> None:
     moves = len(game.history)
     game.apply(game.actor, game.legal_actions(game.actor)[0])
     assert raw.game is not game and len(raw.game.history) == moves, "changing the copy changes nothing"
-
-
-def _run(code: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, **env}, cwd=cwd, capture_output=True, text=True, timeout=120
-    )
-
-
-def test_a_cold_cache_is_announced_once_and_a_warm_one_not(tmp_path: Path) -> None:
-    pytest.importorskip("numba")
-    code = "import unokit.fast.engine, unokit.fast.heuristic, unokit.fast"
-    cold = _run(code, {"PYTHONPATH": str(SOURCE), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}, tmp_path)
-    assert cold.returncode == 0, cold.stderr
-    lines = [line for line in cold.stderr.splitlines() if line.startswith("unokit.fast:")]
-    assert len(lines) == 1 and "python -m unokit.fast" in lines[0] and str(tmp_path / "cache") in lines[0]
-    from unokit.fast import compiling
-
-    warm = compiling.is_warm("engine") and compiling.is_warm("heuristic")
-    here = _run(code, {"PYTHONPATH": str(SOURCE)}, tmp_path)
-    assert ("unokit.fast:" in here.stderr) is not warm
-
-
-def test_an_unwritable_cache_is_refused_with_the_remedy(tmp_path: Path) -> None:
-    pytest.importorskip("numba")
-    source = tmp_path / "src"
-    shutil.copytree(SOURCE / "unokit", source / "unokit", ignore=shutil.ignore_patterns("__pycache__", "static"))
-    (source / "unokit" / "fast" / "__pycache__").write_text("a file where numba wants a directory")
-    blocked = tmp_path / "blocked"
-    blocked.write_text("not a directory")
-    code = "try:\n    import unokit.fast.engine\nexcept ImportError as error:\n    print(type(error).__name__, error)\n"
-    result = _run(
-        code,
-        {"PYTHONPATH": str(source), "NUMBA_CACHE_DIR": str(blocked / "numba"), "XDG_CACHE_HOME": str(blocked / "x")},
-        tmp_path,
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("CacheNotWritable ") and "set NUMBA_CACHE_DIR" in result.stdout
-    command = subprocess.run(
-        [sys.executable, "-m", "unokit.fast"],
-        env={**os.environ, "PYTHONPATH": str(source), "XDG_CACHE_HOME": str(blocked / "x")},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert command.returncode == 1 and "Traceback" not in command.stderr
-    assert len(command.stderr.strip().splitlines()) == 1 and "set NUMBA_CACHE_DIR" in command.stderr

@@ -36,12 +36,14 @@ False
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any
 
 from unokit.fast import MISSING_EXTRA
+from unokit.fast.compiling import jit
 from unokit.fast.order import mix32 as _mix32  # the seeds' hash, shared with the fair order
 from unokit.fast.order import next_by_rank, order_key
 
@@ -673,10 +675,11 @@ SUPPORTED_OPTIONS = frozenset(
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
 else:
-    _jit = nb.njit(cache=True, nogil=True, _nrt=False)
+    _jit = jit(cache=True, nogil=True, _nrt=False)
 """The engine's functions allocate nothing (a state carries its own scratch space), so they run
 without numba's reference counting: counting the state array in and out of every call that is not
-inlined cost about 40% of a random game's time."""
+inlined cost about 40% of a random game's time.  Each compiles once per type signature, not once
+per constant argument (:func:`unokit.fast.compiling.jit`)."""
 MAX_THREADS: int = nb.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
 """The most threads numba may run (its ``NUMBA_NUM_THREADS``)."""
 
@@ -3338,11 +3341,14 @@ def play_random_game(s: IntArray, template: IntArray, seed: int, index: int, lim
     return decisions
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def _play_random_batch(
+@_jit
+def _play_random_chunk(
+    s: IntArray,
     template: IntArray,
     seed: int,
     first: int,
+    low: int,
+    high: int,
     decisions: IntArray,
     winners: IntArray,
     rounds: IntArray,
@@ -3350,19 +3356,37 @@ def _play_random_batch(
     jackpot: IntArray,
     limit: int,
 ) -> None:
-    games = len(decisions)
-    chunks = min(games, 64)
+    """Games ``low`` … ``high - 1`` of a batch (numbered from ``first``), played in ``s``."""
     n = template[N]
-    for chunk in nb.prange(chunks):
-        s = template.copy()
-        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
-            decisions[game] = play_random_game(s, template, seed, first + game, limit)
-            winners[game] = s[WINNER]
-            rounds[game] = s[ROUND]
-            for seat in range(n):
-                scores[game, seat] = s[SCORES + seat]
-            for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
-                jackpot[game, k] = s[LEVER_PULLS + k]
+    for game in range(low, high):
+        decisions[game] = play_random_game(s, template, seed, first + game, limit)
+        winners[game] = s[WINNER]
+        rounds[game] = s[ROUND]
+        for seat in range(n):
+            scores[game, seat] = s[SCORES + seat]
+        for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
+            jackpot[game, k] = s[LEVER_PULLS + k]
+
+
+def play_in_chunks(games: int, threads: int | None, play: Callable[[int, int], None]) -> None:
+    """Call ``play(low, high)`` for the (at most 64) chunks ``games`` are cut into, on ``threads``
+    threads (default: numba's number of threads), the compiled functions releasing the GIL (Ctrl-C
+    stops after the chunks under way).  Plain
+    threads over a compiled loop, not numba's ``parallel=True``: that compiles the loop's whole call
+    tree once more, for the same machine code."""
+    chunks = min(games, 64)
+    bounds = [(chunk * games // chunks, (chunk + 1) * games // chunks) for chunk in range(chunks)]
+    workers = max(1, min(threads if threads is not None else nb.get_num_threads(), MAX_THREADS, chunks))
+    if workers == 1:
+        for low, high in bounds:
+            play(low, high)
+        return
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="unokit-fast")
+    try:
+        for done in [pool.submit(play, low, high) for low, high in bounds]:
+            done.result()
+    finally:  # on an error or Ctrl-C, the chunks not started are not played
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def lever_thresholds(weights: tuple[int, ...]) -> list[int]:
@@ -3496,14 +3520,13 @@ def play_random_games(
     rounds = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, players), dtype=np.int64)
     jackpot = np.zeros((games, 8), dtype=np.int64)
+
+    def play(low: int, high: int) -> None:
+        state = template.copy()
+        _play_random_chunk(state, template, seed, first, low, high, decisions, winners, rounds, scores, jackpot, limit)
+
     if games:
-        previous = nb.get_num_threads()
-        if threads is not None:
-            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
-        try:
-            _play_random_batch(template, seed, first, decisions, winners, rounds, scores, jackpot, limit)
-        finally:
-            nb.set_num_threads(previous)
+        play_in_chunks(games, threads, play)
     result = {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
     if template[JACKPOT]:
         result.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])

@@ -65,12 +65,11 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unokit.fast import MISSING_EXTRA
+from unokit.fast.compiling import jit
 
 try:
     import numba as nb
@@ -157,7 +156,6 @@ from unokit.fast.engine import (
     MAX_FACES,
     MAX_RULES,
     MAX_SIZE,
-    MAX_THREADS,
     MOVES,
     MULTI,
     MULTI_IDENTICAL,
@@ -366,7 +364,7 @@ PACK_POINTS = 15
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
 else:
-    _jit = nb.njit(cache=True, nogil=True, _nrt=False)
+    _jit = jit(cache=True, nogil=True, _nrt=False)
 """As the engine's: these functions allocate nothing, so they run without numba's reference counting."""
 
 # ---------------------------------------------------------------- the Mersenne Twister of random.Random
@@ -1822,35 +1820,34 @@ def record_bots_game(
     return decisions, written, traced
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def _play_bots_batch(
+@_jit
+def _play_bots_chunk(
+    s: IntArray,
     template: IntArray,
+    memory: IntArray,
+    rngs: IntArray,
     kinds: IntArray,
     seed: int,
     first: int,
+    low: int,
+    high: int,
     decisions: IntArray,
     winners: IntArray,
     rounds: IntArray,
     scores: IntArray,
     jackpot: IntArray,
     limit: int,
-    words: int,
 ) -> None:
-    games = len(decisions)
-    chunks = min(games, 64)
+    """Games ``low`` … ``high - 1`` of a batch (numbered from ``first``), played in ``s``."""
     n = template[N]
-    for chunk in nb.prange(chunks):
-        s = template.copy()
-        memory = np.zeros(words, dtype=np.int64)
-        rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
-        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
-            decisions[game] = play_bots_game(s, template, memory, rngs, kinds, seed, first + game, limit)
-            winners[game] = s[WINNER]
-            rounds[game] = s[ROUND]
-            for seat in range(n):
-                scores[game, seat] = s[SCORES + seat]
-            for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
-                jackpot[game, k] = s[LEVER_PULLS + k]
+    for game in range(low, high):
+        decisions[game] = play_bots_game(s, template, memory, rngs, kinds, seed, first + game, limit)
+        winners[game] = s[WINNER]
+        rounds[game] = s[ROUND]
+        for seat in range(n):
+            scores[game, seat] = s[SCORES + seat]
+        for k in range(8):  # Wild Jackpot: the lever's outcomes, the rule cards performed
+            jackpot[game, k] = s[LEVER_PULLS + k]
 
 
 def _kinds(players: int, heuristic_seats: Sequence[int] | None) -> IntArray:
@@ -1961,16 +1958,29 @@ def play_bots_games(
     rounds = np.zeros(games, dtype=np.int64)
     scores = np.zeros((games, players), dtype=np.int64)
     jackpot = np.zeros((games, 8), dtype=np.int64)
+
+    def play(low: int, high: int) -> None:
+        state, memory, rngs = template.copy(), np.zeros(memory_words(template), dtype=np.int64), new_generators()
+        _play_bots_chunk(
+            state,
+            template,
+            memory,
+            rngs,
+            kinds,
+            seed,
+            first,
+            low,
+            high,
+            decisions,
+            winners,
+            rounds,
+            scores,
+            jackpot,
+            limit,
+        )
+
     if games:
-        previous = nb.get_num_threads()
-        if threads is not None:
-            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
-        try:
-            _play_bots_batch(
-                template, kinds, seed, first, decisions, winners, rounds, scores, jackpot, limit, memory_words(template)
-            )
-        finally:
-            nb.set_num_threads(previous)
+        engine.play_in_chunks(games, threads, play)
     result = {"decisions": decisions, "winner": winners, "rounds": rounds, "scores": scores}
     if template[JACKPOT]:
         result.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
@@ -2001,34 +2011,6 @@ def play_heuristic_games(
         edition=edition,
         rule_cards=rule_cards,
     )
-
-
-# ---------------------------------------------------------------- a stale cache
-
-_CLASSIC_STAMP = int(hashlib.sha256(Path(engine.__file__).read_bytes()).hexdigest()[:15], 16)
-"""A digest of the compiled engine's source: numba's cache of this module keeps the engine's code
-and constants as they were when it was compiled, and knows only this file's date."""
-
-
-@_jit
-def _compiled_stamp() -> int:
-    return _CLASSIC_STAMP
-
-
-def _refresh_cache() -> None:
-    """Drop this module's cached machine code when it was compiled against another version of
-    :mod:`unokit.fast.engine` (each function then compiles again on its first call)."""
-    if _compiled_stamp() == _CLASSIC_STAMP:
-        return
-    for value in list(globals().values()):
-        cache = getattr(value, "_cache", None)
-        mine = getattr(getattr(value, "py_func", None), "__module__", None) == __name__
-        if mine and cache is not None:
-            cache.flush()
-    _compiled_stamp.recompile()
-
-
-_refresh_cache()
 
 
 # ---------------------------------------------------------------- playouts of a search

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from unokit.fast import MISSING_EXTRA
+from unokit.fast.compiling import jit
 
 try:
     import numba as nb
@@ -27,7 +28,7 @@ __all__ = ["mix32", "next_by_rank", "order_key", "order_rank"]
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
 else:
-    _jit = nb.njit(cache=True, nogil=True, _nrt=False)
+    _jit = jit(cache=True, nogil=True, _nrt=False)
 
 
 @_jit

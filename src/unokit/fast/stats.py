@@ -18,9 +18,7 @@ matches through :class:`unokit.Game` and checks every array against the tracker'
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unokit.fast import MISSING_EXTRA
@@ -31,13 +29,12 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the installation
     raise ImportError(MISSING_EXTRA) from error
 
-from unokit.analysis import rounds
 from unokit.analysis.rounds import LEVER_MARKS, MARK_OF_KIND, MID_ROOM, Mark
-from unokit.engine.actions import MAX_PLAYERS
 from unokit.engine.cards import Kind
 from unokit.engine.errors import SetupError
 from unokit.engine.rules import Rules
-from unokit.fast import engine, heuristic, order
+from unokit.fast import engine
+from unokit.fast.compiling import jit
 from unokit.fast.engine import (
     DRAW_VALUES,
     E_BLOCKED,
@@ -68,7 +65,6 @@ from unokit.fast.engine import (
     JACKPOT,
     KIND_OF,
     LEVER_PULLS,
-    MAX_THREADS,
     OUT,
     OVER,
     PHASE,
@@ -84,13 +80,13 @@ from unokit.fast.engine import (
     _apply_legal,
 )
 from unokit.fast.heuristic import (
-    RNG_WORDS,
     _check_seed,
     _kinds,
     bot_decision,
     bots_template,
     memory_words,
     new_bots_game,
+    new_generators,
     update_memory,
 )
 
@@ -99,7 +95,7 @@ __all__ = ["KINDS", "PER_ROUND_ROWS", "STATS_ROUNDS", "play_stats_games"]
 if TYPE_CHECKING:  # numba's type hints do not name the option
     _jit = nb.njit(cache=True, nogil=True)
 else:
-    _jit = nb.njit(cache=True, nogil=True, _nrt=False)
+    _jit = jit(cache=True, nogil=True, _nrt=False)
 """As the engine's: these functions allocate nothing (the batch allocates, once per thread)."""
 
 STATS_ROUNDS = 64
@@ -292,12 +288,18 @@ def _play_stats_game(
         decisions += 1
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def _play_stats_batch(
+@_jit
+def _play_stats_chunk(
+    s: IntArray,
     template: IntArray,
+    memory: IntArray,
+    rngs: IntArray,
+    trailing: IntArray,
     kinds: IntArray,
     seed: int,
     first: int,
+    low: int,
+    high: int,
     limit: int,
     finished: IntArray,
     per_round: IntArray,
@@ -307,38 +309,32 @@ def _play_stats_batch(
     winners: IntArray,
     rounds: IntArray,
     jackpot: IntArray,
-    words: int,
 ) -> None:
-    games = len(finished)
-    chunks = min(games, 64)
+    """Play games ``low`` … ``high - 1`` of the batch (numbers ``first + game``) into the arrays, with
+    the working state, memory, generators and trailing buffer the caller allocated."""
     n = template[N]
-    for chunk in nb.prange(chunks):
-        s = template.copy()
-        memory = np.zeros(words, dtype=np.int64)
-        rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
-        trailing = np.zeros(MID_ROOM, dtype=np.int64)
-        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
-            done = _play_stats_game(
-                s,
-                template,
-                memory,
-                rngs,
-                kinds,
-                seed,
-                first + game,
-                limit,
-                per_round[game],
-                plays[game],
-                marks[game],
-                trailing,
-            )
-            finished[game] = 1 if done else 0
-            winners[game] = s[WINNER]
-            rounds[game] = s[ROUND]
-            for seat in range(n):
-                scores[game, seat] = s[SCORES + seat]
-            for k in range(8):
-                jackpot[game, k] = s[LEVER_PULLS + k]
+    for game in range(low, high):
+        done = _play_stats_game(
+            s,
+            template,
+            memory,
+            rngs,
+            kinds,
+            seed,
+            first + game,
+            limit,
+            per_round[game],
+            plays[game],
+            marks[game],
+            trailing,
+        )
+        finished[game] = 1 if done else 0
+        winners[game] = s[WINNER]
+        rounds[game] = s[ROUND]
+        for seat in range(n):
+            scores[game, seat] = s[SCORES + seat]
+        for k in range(8):
+            jackpot[game, k] = s[LEVER_PULLS + k]
 
 
 def play_stats_games(
@@ -376,58 +372,33 @@ def play_stats_games(
         "rounds": np.zeros(games, dtype=np.int64),
     }
     jackpot = np.zeros((games, 8), dtype=np.int64)
+
+    def play(low: int, high: int) -> None:
+        state, memory, rngs = template.copy(), np.zeros(memory_words(template), dtype=np.int64), new_generators()
+        _play_stats_chunk(
+            state,
+            template,
+            memory,
+            rngs,
+            np.zeros(MID_ROOM, dtype=np.int64),
+            kinds,
+            seed,
+            first,
+            low,
+            high,
+            limit,
+            out["finished"],
+            out["per_round"],
+            out["plays"],
+            out["marks"],
+            out["scores"],
+            out["winner"],
+            out["rounds"],
+            jackpot,
+        )
+
     if games:
-        previous = nb.get_num_threads()
-        if threads is not None:
-            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
-        try:
-            _play_stats_batch(
-                template,
-                kinds,
-                seed,
-                first,
-                limit,
-                out["finished"],
-                out["per_round"],
-                out["plays"],
-                out["marks"],
-                out["scores"],
-                out["winner"],
-                out["rounds"],
-                jackpot,
-                memory_words(template),
-            )
-        finally:
-            nb.set_num_threads(previous)
+        engine.play_in_chunks(games, threads, play)
     if template[JACKPOT]:
         out.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
     return out
-
-
-# ---------------------------------------------------------------- a stale cache
-
-_SOURCES = b"".join(Path(str(module.__file__)).read_bytes() for module in (engine, heuristic, order, rounds))
-_STAMP = int(hashlib.sha256(_SOURCES).hexdigest()[:15], 16)
-"""A digest of the sources this module's compiled code takes functions and constants from: numba's
-cache of this module knows only this file's date."""
-
-
-@_jit
-def _compiled_stamp() -> int:
-    return _STAMP
-
-
-def _refresh_cache() -> None:
-    """Drop this module's cached machine code when it was compiled against other versions of the
-    modules it calls (each function then compiles again on its first call)."""
-    if _compiled_stamp() == _STAMP:
-        return
-    for value in list(globals().values()):
-        cache = getattr(value, "_cache", None)
-        mine = getattr(getattr(value, "py_func", None), "__module__", None) == __name__
-        if mine and cache is not None:
-            cache.flush()
-    _compiled_stamp.recompile()
-
-
-_refresh_cache()
