@@ -429,6 +429,7 @@ def plot_differences(result: dict[str, Any], path: Path) -> Path:
         if r["key"] != "capped" and r["estimates"][base] is not None and r["estimates"][base]["value"]
     ]
     others = [i for i in range(len(names)) if i != base]
+    legends = setup_legends(result)
     fig = new_figure(9, max(3.0, 0.32 * len(rows) * max(1, len(others)) ** 0.5 + 1.6))
     ax = fig.add_subplot()
     step = 0.8 / max(1, len(others))
@@ -454,27 +455,68 @@ def plot_differences(result: dict[str, Any], path: Path) -> Path:
             color=[colour if f else "white" for f in filled],
             edgecolors=colour,
             zorder=3,
-            label=f"{names[i]} − {names[base]}",
+            label=f"{legends[i]} − {legends[base]}",
         )
     ax.axvline(0, color="grey", linestyle="--")
     ax.set_yticks(range(len(rows)), [r["label"] for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel(f"difference to {names[base]}, % of {names[base]}'s value (95% CI; filled: significant, Holm)")
-    title = f"{', '.join(names[i] for i in others)} vs {names[base]} ({result['games']} paired matches)"
+    shared = shared_settings(result)
+    title = f"{', '.join(names[i] for i in others)} vs {names[base]} ({result['games']} paired matches"
+    title += f"; {shared})" if shared else ")"
     ax.set_title(title)
     ax.legend(loc="best", fontsize="small")
     return save_figure(fig, path, title, names)
+
+
+def setup_legends(result: dict[str, Any]) -> list[str]:
+    """Each rule set's name with what sets it apart from the others (``cross (stacking=cross)``)."""
+    setups = result["setups"]
+
+    def facts(setup: dict[str, Any]) -> dict[str, str]:
+        out = {"edition": setup["edition"], "players": f"{setup['players']}p", "engine": setup["engine"]}
+        bots = setup["bots"]
+        out["bots"] = bots[0] if len(set(bots)) == 1 else "/".join(bots)
+        out.update({key: f"{key}={value}" for key, value in setup["rules"].items()})
+        return out
+
+    described = [facts(setup) for setup in setups]
+    keys = {key for d in described for key in d}
+    differing = [k for k in sorted(keys) if len({d.get(k) for d in described}) > 1]
+    legends = []
+    for setup, d in zip(setups, described, strict=True):
+        parts = [d[k] for k in differing if k in d]
+        if not parts and any(k not in d for k in differing):
+            parts = ["default rules"]
+        text = ", ".join(parts)
+        legends.append(f"{setup['name']} ({text})" if text and text != setup["name"] else setup["name"])
+    return legends
+
+
+def shared_settings(result: dict[str, Any]) -> str:
+    """What every rule set shares (``classic, 4 players, heuristic bots``), for plot titles."""
+    setups = result["setups"]
+    parts = []
+    if len({s["edition"] for s in setups}) == 1:
+        parts.append(setups[0]["edition"])
+    if len({s["players"] for s in setups}) == 1:
+        parts.append(f"{setups[0]['players']} players")
+    if len({tuple(s["bots"]) for s in setups}) == 1:
+        bots = setups[0]["bots"]
+        parts.append(f"{bots[0]} bots" if len(set(bots)) == 1 else "/".join(bots))
+    return ", ".join(parts)
 
 
 def plot_seats(result: dict[str, Any], path: Path) -> Path:
     """The round win rate of each seat (relative to the dealer) and of the first player, for every
     rule set side by side, with 95% intervals."""
     names = [s["name"] for s in result["setups"]]
+    legends = setup_legends(result)
     rows = [r for r in result["measures"] if r["group"] == "seats"]
     fig = new_figure(max(6.0, 1.1 * len(rows) + 2), 4.2)
     ax = fig.add_subplot()
     width = 0.8 / len(names)
-    for i, name in enumerate(names):
+    for i in range(len(names)):
         xs, ys, errors_low, errors_high = [], [], [], []
         for position, row in enumerate(rows):
             e = row["estimates"][i]
@@ -484,11 +526,12 @@ def plot_seats(result: dict[str, Any], path: Path) -> Path:
             ys.append(100 * e["value"])
             errors_low.append(100 * (e["value"] - (e["low"] if e["low"] is not None else e["value"])))
             errors_high.append(100 * ((e["high"] if e["high"] is not None else e["value"]) - e["value"]))
-        ax.bar(xs, ys, width, yerr=[errors_low, errors_high], capsize=3, label=name, color=f"C{i}", alpha=0.85)
+        ax.bar(xs, ys, width, yerr=[errors_low, errors_high], capsize=3, label=legends[i], color=f"C{i}", alpha=0.85)
     labels = [_seat_label(r["label"]) for r in rows]
     ax.set_xticks(range(len(rows)), labels, rotation=20)
     ax.set_ylabel("round win rate, % (95% CI)")
-    title = "Seat edges: " + " vs ".join(names)
+    shared = shared_settings(result)
+    title = "Seat edges: " + " vs ".join(names) + (f" ({shared})" if shared else "")
     ax.set_title(title)
     ax.legend(loc="best", fontsize="small")
     return save_figure(fig, path, title, names)
