@@ -411,6 +411,10 @@ class EditionStats:
         interval = self.tally.interval(key)
         if interval is None:
             return (0.0, 1.0)
+        rate = self.tally.estimate(key)
+        if rate in (0.0, 1.0):  # no spread to see: Wilson's interval, a match as one trial
+            matches = self.tally.matches(key)
+            return wilson_interval(round(rate * matches), matches)
         return (max(0.0, interval[0]), min(1.0, interval[1]))
 
     def per_round(self, kind: Kind) -> float:
@@ -423,7 +427,7 @@ class EditionStats:
         for m in measures_for(self.setup):
             interval = self.tally.interval(m.key)
             if interval is not None and m.kind == "rate":
-                interval = (max(0.0, interval[0]), min(1.0, interval[1]))
+                interval = self._ci(m.key)
             if m.key == "capped" and self.played:
                 interval = wilson_interval(self.unfinished, self.played)  # a plain binomial rate
             top, bottom = self.tally.totals(m.key)
@@ -544,7 +548,7 @@ def play_chunk(spec: ChunkSpec) -> tuple[EditionStats, list[dict[str, Any]]]:
     return stats, rows
 
 
-CHUNK_MATCHES = 200
+CHUNK_MATCHES = 20
 """The most matches a worker plays per chunk (the results are the same whatever the chunks)."""
 
 
@@ -608,7 +612,7 @@ def collect(
     if workers < 1:
         raise SetupError(f"workers must be at least 1, not {workers}")
     setup = _setup(edition, players, bot, rules, cards, chosen, max_decisions)
-    size = max(1, min(CHUNK_MATCHES if chosen == "python" else 10 * CHUNK_MATCHES, -(-games // (4 * workers))))
+    size = max(1, min(CHUNK_MATCHES if chosen == "python" else 25 * CHUNK_MATCHES, -(-games // (4 * workers))))
     specs = [
         ChunkSpec(setup, seed, start, min(size, games - start), rows is not None) for start in range(0, games, size)
     ]
@@ -837,6 +841,8 @@ def render_markdown(
         lines.append(f"| {label} | {rounds} | {wins} | {_pct(rate)} | {_pct(low)} to {_pct(high)} |")
     lines += [
         "",
+        "![Seat advantage](seats.png)",
+        "",
         "## Cards drawn and blocked rounds",
         "",
         over,
@@ -877,9 +883,6 @@ def render_markdown(
             )
         lines.append("")
     lines += [
-        "",
-        "![Seat advantage](seats.png)",
-        "",
         "## Points",
         "",
         over,
