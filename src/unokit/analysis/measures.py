@@ -25,6 +25,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal
 
 from unokit.analysis.tournament import MAX_DECISIONS, Z95
@@ -104,8 +105,18 @@ def bot_seeds(seed: int, index: int, players: int) -> tuple[int, ...]:
 
 def measures_for(setup: Setup) -> list[Measure]:
     """The measures that mean something for ``setup``, in report order."""
+    return list(_measures(setup))
+
+
+@lru_cache(maxsize=256)
+def _special_kinds(setup: Setup) -> tuple[Any, ...]:
     from unokit.analysis.stats import special_kinds
 
+    return tuple(special_kinds(setup.edition, setup.rules))
+
+
+@lru_cache(maxsize=256)
+def _measures(setup: Setup) -> tuple[Measure, ...]:
     n = setup.players
     out = [
         Measure("capped", "matches stopped at the cap on decisions", "rate", "capped"),
@@ -135,7 +146,7 @@ def measures_for(setup: Setup) -> list[Measure]:
             Measure("comeback_match", "trailing player at mid-match wins the match", "rate", "lead"),
         ]
     out.append(Measure("points_per_round", "points per round", "mean", "points"))
-    for kind in special_kinds(setup.edition, setup.rules):
+    for kind in _special_kinds(setup):
         key = KIND_NAMES[kind].lower().replace(" ", "_")
         out.append(Measure(f"plays_{key}", f"{KIND_NAMES[kind]} plays per round", "mean", "cards"))
     if setup.jackpot:
@@ -143,7 +154,7 @@ def measures_for(setup: Setup) -> list[Measure]:
             out.append(Measure(f"lever_{outcome.replace('-', '_')}", f"lever: {outcome} per round", "mean", "lever"))
     for mark in marks():
         out.append(Measure(f"mark_{mark.key}", f"round win rate, seat that {mark.label}", "rate", "attribution"))
-    return out
+    return tuple(out)
 
 
 def position_label(position: int) -> str:
@@ -155,13 +166,14 @@ def _position_key(position: int) -> str:
     return "dealer" if position == 0 else f"dealer_plus_{position}"
 
 
-def marks() -> list[Any]:
+@lru_cache(maxsize=1)
+def marks() -> tuple[Any, ...]:
     """The members of :class:`unokit.analysis.rounds.Mark` (none where that module is absent)."""
     try:
         module = importlib.import_module("unokit.analysis.rounds")
     except ImportError:
-        return []
-    return list(module.Mark)
+        return ()
+    return tuple(module.Mark)
 
 
 def _mask(mark: Any) -> int:
@@ -201,12 +213,10 @@ def scores_after_rounds(setup: Setup, match: Any) -> list[list[int]] | None:
 
 def _sole(scores: Sequence[int], teams: bool, best: bool) -> int | None:
     """The side alone with the highest (``best``) or lowest score; ``None`` on a tie."""
-    by_side: dict[int, int] = {}
-    for seat, score in enumerate(scores):
-        by_side[side(seat, teams)] = score
-    target = max(by_side.values()) if best else min(by_side.values())
-    holders = [s for s, score in by_side.items() if score == target]
-    return holders[0] if len(holders) == 1 else None
+    if teams:  # partners share their score: one entry per team
+        scores = [scores[team] for team in range(2)]
+    target = max(scores) if best else min(scores)
+    return scores.index(target) if scores.count(target) == 1 else None
 
 
 def match_values(setup: Setup, match: object | None) -> MatchValues:
@@ -214,9 +224,9 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
     was stopped at the cap) for every measure of :func:`measures_for`.
 
     Per-round lists a match summary lacks (empty) give ``(0, 0)``: the measure does not count it."""
-    from unokit.analysis.stats import MatchSummary, special_kinds
+    from unokit.analysis.stats import MatchSummary
 
-    keys = [m.key for m in measures_for(setup)]
+    keys = [m.key for m in _measures(setup)]
     if match is None:
         stopped: MatchValues = dict.fromkeys(keys, (0, 0))
         stopped["capped"] = (1, 1)
@@ -280,7 +290,7 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
                     values["comeback_match"] = (int(behind == side(match.winner, teams)), 1)
     for position in range(n):
         values[f"win_rate_{_position_key(position)}"] = (wins[position], rounds)
-    for kind in special_kinds(setup.edition, setup.rules):
+    for kind in _special_kinds(setup):
         values[f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}"] = (match.plays.get(int(kind), 0), rounds)
     if setup.jackpot:
         for outcome, count in zip(LEVER_OUTCOMES, match.levers, strict=True):

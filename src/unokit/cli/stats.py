@@ -6,6 +6,7 @@ import argparse
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unokit.analysis.simulate import ENGINES
@@ -21,7 +22,9 @@ from unokit.cli.common import (
     edition_names,
     progress_bar,
 )
+from unokit.cli.samples import DEFAULT_SAMPLE, add_sample_options, check_sample_options
 from unokit.editions import get_edition
+from unokit.engine.rules import Rules
 from unokit.narrate import plural
 
 if TYPE_CHECKING:
@@ -67,6 +70,7 @@ def add_parser(commands: Commands) -> None:
         help="also write one row per round and one per match to FILE: Parquet (.parquet, needs unokit[data]) "
         "or CSV (.csv), with a level column (round or match)",
     )
+    add_sample_options(parser)
     add_rule_options(parser)
 
 
@@ -88,6 +92,8 @@ def stats_command_line(args: argparse.Namespace) -> str:
         words += ["--max-decisions", str(args.max_decisions)]
     if args.rows:
         words += ["--rows", args.rows]
+    if args.records:
+        words += ["--records", args.records, "--sample", str(args.sample or DEFAULT_SAMPLE)]
     return shlex.join(words)
 
 
@@ -103,6 +109,15 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
         raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
     check_output_folder(args.out, "--out")
+    samples = check_sample_options(args)
+    if samples and args.engine != "python":
+        from unokit.analysis.samples import NOT_COMPILED
+        from unokit.analysis.simulate import fast_engine_plays
+
+        if args.engine == "fast" or (
+            fast_engine_plays(edition, rules) is None and args.bots in ("random", "heuristic")
+        ):
+            raise UsageError(NOT_COMPILED)
     if args.rows:
         check_output_file(args.rows, "--rows")
         try:
@@ -159,4 +174,19 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
         )
     if rows is not None:
         screen.line(f"Rows written to {args.rows} ({plural(rows.rows_written, 'row')}).")
+    if samples and not summary["partial"]:
+        written = write_stats_records(args, edition, rules, samples)
+        screen.line(f"{plural(len(written), 'record')} of sample matches written to {args.records}.")
+    elif samples:
+        screen.line("No sample records: the run was interrupted.")
     return status
+
+
+def write_stats_records(args: argparse.Namespace, edition: str, rules: Rules, count: int) -> list[Path]:
+    """Play again, in :class:`unokit.Game`, the sample matches of the run and save their records."""
+    from unokit.analysis.measures import Setup
+    from unokit.analysis.samples import sample_indices, stats_game, write_records
+
+    setup = Setup(edition, args.players, (args.bots,) * args.players, rules, max_decisions=args.max_decisions)
+    indices = sample_indices(args.seed, args.games, count)
+    return write_records(args.records, indices, lambda index: stats_game(setup, args.seed, index))
