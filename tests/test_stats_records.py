@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,30 @@ def test_records_refuse_the_compiled_engine_and_bad_samples(capsys: pytest.Captu
     assert main(["stats", "--games", "2", "--out", str(tmp_path / "r"), "--sample", "2"]) == 2
     assert "--sample needs --records" in capsys.readouterr().err
     assert not (tmp_path / "r").exists() and not (tmp_path / "rec").exists()
+
+
+def test_tournament_and_simulate_keep_sample_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from unokit.analysis.simulate import simulate
+    from unokit.analysis.tournament import plan_games, play_one
+
+    folder = tmp_path / "tournament"
+    argv = ["tournament", "--bots", "heuristic,random", "--games", "6", "--seed", "3", "--workers", "1"]
+    argv += ["--scoring", "single-round", "--records", str(folder), "--sample", "2"]
+    assert main(argv) == 0
+    assert f"2 records of sample games written to {folder}." in capsys.readouterr().out
+    specs = plan_games("classic", ["heuristic", "random"], 6, 3, Rules(scoring="single-round"))
+    for index in sample_indices(3, 6, 2):
+        game = replay(load(folder / f"game-{index}.json"))
+        assert game.is_over and game.winner == play_one(specs[index]).winner
+    folder = tmp_path / "simulate"
+    argv = ["simulate", "--games", "5", "--players", "3", "--seed", "2", "--engine", "python", "--json"]
+    assert main([*argv, "--records", str(folder), "--sample", "5"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["records"]) == 5
+    wins = [0, 0, 0]
+    for index in range(5):
+        game = replay(load(folder / f"match-{index}.json"))
+        for seat in game.team_seats(game.winner):
+            wins[seat] += 1
+    assert wins == simulate("classic", 3, 5, 2, engine="python")["wins_by_seat"]
+    assert main(["simulate", "--games", "2", "--engine", "fast", "--records", str(tmp_path / "no")]) == 2
+    assert NOT_COMPILED in capsys.readouterr().err

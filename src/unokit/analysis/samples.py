@@ -95,3 +95,25 @@ def tournament_game(spec: object) -> Game:
     game = Game(spec.edition, len(bots), seed=spec.seed, rules=spec.rules, rule_cards=cards)
     _play(game, bots, spec.max_decisions)
     return game
+
+
+def simulate_game(
+    edition: str,
+    players: int,
+    seed: int,
+    index: int,
+    rules: Any = None,
+    rule_cards: Sequence[str] | None = None,
+    policy: str = "random",
+) -> Game:
+    """Game ``index`` of ``seed`` as :func:`unokit.analysis.simulate.simulate` plays it on the Python engine."""
+    from unokit.analysis.simulate import game_seed, play_heuristic_match, play_random_match
+
+    this_seed = game_seed(seed, index)
+    cards = list(rule_cards) if rule_cards is not None else None
+    game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
+    if policy == "heuristic":
+        play_heuristic_match(game, this_seed)
+    else:
+        play_random_match(game, random.Random(this_seed))
+    return game

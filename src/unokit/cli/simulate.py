@@ -9,8 +9,10 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from unokit.analysis.simulate import ENGINES, POLICIES, simulate
+from unokit.analysis.samples import NOT_COMPILED, sample_indices, simulate_game, write_records
+from unokit.analysis.simulate import ENGINES, POLICIES, fast_engine_plays, simulate
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
+from unokit.cli.samples import add_sample_options, check_sample_options
 from unokit.editions import get_edition
 from unokit.narrate import plural
 
@@ -51,6 +53,7 @@ def add_parser(commands: Commands) -> None:
         metavar="FILE",
         help="wild-jackpot: the rule-card texts of every game, one per line (default: the sheet's suggestions)",
     )
+    add_sample_options(parser)
     add_rule_options(parser)
 
 
@@ -60,6 +63,9 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     rule_cards = rule_cards_option(args, edition)
+    samples = check_sample_options(args)
+    if samples and (args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None)):
+        raise UsageError(NOT_COMPILED)
     show_bar = not args.json and sys.stderr.isatty()
     if show_bar:
         from rich.progress import Progress
@@ -76,6 +82,13 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     else:
         options = {"rule_cards": rule_cards, "engine": args.engine, "policy": args.policy}
         result = simulate(edition, args.players, args.games, args.seed, rules, **options)
+    if samples:
+        indices = sample_indices(args.seed, args.games, samples)
+        options = {"rules": rules, "rule_cards": rule_cards, "policy": args.policy}
+        written = write_records(
+            args.records, indices, lambda index: simulate_game(edition, args.players, args.seed, index, **options)
+        )
+        result["records"] = [str(path) for path in written]
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return 0
@@ -103,4 +116,6 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
         screen.line(f"    enforced                {performed['enforced']}")
         screen.line(f"    honour tasks            {performed['honour']}")
     screen.line(f"  elapsed                   {result['elapsed_s']} s")
+    if samples:
+        screen.line(f"{plural(len(result['records']), 'record')} of sample games written to {args.records}.")
     return 0

@@ -19,6 +19,7 @@ from unokit.cli.common import (
     edition_names,
     progress_bar,
 )
+from unokit.cli.samples import add_sample_options, check_sample_options
 from unokit.editions import get_edition
 from unokit.narrate import plural
 
@@ -55,6 +56,7 @@ def add_parser(commands: Commands) -> None:
         metavar="D",
         help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
     )
+    add_sample_options(parser)
     add_rule_options(parser)
 
 
@@ -77,6 +79,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             require_matplotlib()
         except PlotUnavailableError as exc:
             raise UsageError(f"--plot: {exc}") from None
+    samples = check_sample_options(args)
     show = not args.json and sys.stderr.isatty()
     try:
         with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
@@ -100,6 +103,14 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             plot_tournament(result, args.plot)
         except OSError as exc:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
+    if samples and not partial:
+        from unokit.analysis.samples import sample_indices, tournament_game, write_records
+        from unokit.analysis.tournament import plan_games
+
+        indices = sample_indices(args.seed, args.games, samples)
+        specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
+        written = write_records(args.records, indices, lambda index: tournament_game(specs[index]), prefix="game")
+        result["records"] = [str(path) for path in written]
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return status
@@ -146,6 +157,11 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     if args.plot:
         screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
     screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
+    if samples:
+        if partial:
+            screen.line("No sample records: the run was interrupted.")
+        else:
+            screen.line(f"{plural(len(result['records']), 'record')} of sample games written to {args.records}.")
     if partial:
         screen.line("Partial results: interrupted by Ctrl-C.")
     return status
