@@ -16,6 +16,7 @@ edition side by side.
 from __future__ import annotations
 
 import random
+import textwrap
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -1102,6 +1103,7 @@ def _plot_length(s: EditionStats, path: Path) -> Path:
     xs = sorted(counts)
     right.bar(xs, [counts[x] for x in xs], color="tab:green")
     right.set_xlabel("rounds per match")
+    right.xaxis.get_major_locator().set_params(integer=True)
     right.set_ylabel("matches")
     right.set_title("Match length")
     fig.suptitle(_plot_title("Game length", s))
@@ -1112,7 +1114,7 @@ def _plot_title(what: str, s: EditionStats) -> str:
     """A plot's title: what it shows, then the rule set (edition, players, bots, every rule changed)."""
     partial = " (PARTIAL)" if s.partial else ""
     capped = f", over {s.finished} finished matches" if s.unfinished else ""
-    return f"{what}{partial}\n{s.label}{capped}"
+    return f"{what}{partial}\n" + "\n".join(textwrap.wrap(f"{s.label}{capped}", 100))
 
 
 def _plot_seats(s: EditionStats, path: Path) -> Path:
