@@ -9,19 +9,20 @@ from typing import TYPE_CHECKING
 
 from rich.console import Console
 
-from unokit.analysis.samples import NOT_COMPILED, sample_indices, simulate_game, write_records
-from unokit.analysis.simulate import ENGINES, POLICIES, fast_engine_plays, simulate
+from unokit.analysis.simulate import ENGINES, POLICIES, simulate
 from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
-from unokit.cli.samples import add_sample_options, check_sample_options
 from unokit.editions import get_edition
 from unokit.narrate import plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+    from unokit.engine.rules import Rules
 
 
 def add_parser(commands: Commands) -> None:
     """The ``simulate`` command and its options."""
+    from unokit.cli.samples import add_sample_options
+
     editions = edition_names()
     parser = commands.add_parser(
         "simulate",
@@ -60,12 +61,10 @@ def add_parser(commands: Commands) -> None:
 def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     edition = get_edition(args.edition).name
     rules = build_rules(args)
+    keep_sample_records(args, screen, edition, rules)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     rule_cards = rule_cards_option(args, edition)
-    samples = check_sample_options(args)
-    if samples and (args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None)):
-        raise UsageError(NOT_COMPILED)
     show_bar = not args.json and sys.stderr.isatty()
     if show_bar:
         from rich.progress import Progress
@@ -82,13 +81,6 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     else:
         options = {"rule_cards": rule_cards, "engine": args.engine, "policy": args.policy}
         result = simulate(edition, args.players, args.games, args.seed, rules, **options)
-    if samples:
-        indices = sample_indices(args.seed, args.games, samples)
-        options = {"rules": rules, "rule_cards": rule_cards, "policy": args.policy}
-        written = write_records(
-            args.records, indices, lambda index: simulate_game(edition, args.players, args.seed, index, **options)
-        )
-        result["records"] = [str(path) for path in written]
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return 0
@@ -116,6 +108,28 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
         screen.line(f"    enforced                {performed['enforced']}")
         screen.line(f"    honour tasks            {performed['honour']}")
     screen.line(f"  elapsed                   {result['elapsed_s']} s")
-    if samples:
-        screen.line(f"{plural(len(result['records']), 'record')} of sample games written to {args.records}.")
     return 0
+
+
+def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, rules: Rules) -> None:
+    """``--records DIR --sample N``: play the sample games in :class:`unokit.Game`, before the run, and
+    save their records (the same games as the run's, which may then be stopped by Ctrl-C)."""
+    from unokit.analysis.samples import NOT_COMPILED, sample_indices, simulate_game, write_records
+    from unokit.analysis.simulate import fast_engine_plays
+    from unokit.cli.samples import check_sample_options
+
+    count = check_sample_options(args)
+    if not count:
+        return
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None):
+        raise UsageError(NOT_COMPILED)
+    cards = rule_cards_option(args, edition)
+    indices = sample_indices(args.seed, args.games, count)
+    options = {"rules": rules, "rule_cards": cards, "policy": args.policy}
+    written = write_records(
+        args.records, indices, lambda index: simulate_game(edition, args.players, args.seed, index, **options)
+    )
+    if not args.json:
+        screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")

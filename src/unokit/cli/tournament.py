@@ -19,16 +19,18 @@ from unokit.cli.common import (
     edition_names,
     progress_bar,
 )
-from unokit.cli.samples import add_sample_options, check_sample_options
 from unokit.editions import get_edition
 from unokit.narrate import plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+    from unokit.engine.rules import Rules
 
 
 def add_parser(commands: Commands) -> None:
     """The ``tournament`` command and its options."""
+    from unokit.cli.samples import add_sample_options
+
     editions = edition_names()
     parser = commands.add_parser(
         "tournament",
@@ -79,7 +81,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             require_matplotlib()
         except PlotUnavailableError as exc:
             raise UsageError(f"--plot: {exc}") from None
-    samples = check_sample_options(args)
+    samples = sample_count(args)
     show = not args.json and sys.stderr.isatty()
     try:
         with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
@@ -103,14 +105,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             plot_tournament(result, args.plot)
         except OSError as exc:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
-    if samples and not partial:
-        from unokit.analysis.samples import sample_indices, tournament_game, write_records
-        from unokit.analysis.tournament import plan_games
-
-        indices = sample_indices(args.seed, args.games, samples)
-        specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
-        written = write_records(args.records, indices, lambda index: tournament_game(specs[index]), prefix="game")
-        result["records"] = [str(path) for path in written]
+    if samples:
+        keep_sample_records(args, screen, edition, kinds, rules, samples, partial)
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return status
@@ -157,11 +153,35 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     if args.plot:
         screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
     screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
-    if samples:
-        if partial:
-            screen.line("No sample records: the run was interrupted.")
-        else:
-            screen.line(f"{plural(len(result['records']), 'record')} of sample games written to {args.records}.")
     if partial:
         screen.line("Partial results: interrupted by Ctrl-C.")
     return status
+
+
+def sample_count(args: argparse.Namespace) -> int:
+    """``--records DIR --sample N`` checked before any game: how many records to keep (0: none)."""
+    from unokit.analysis.samples import NOT_COMPILED
+    from unokit.cli.samples import check_sample_options
+
+    count = check_sample_options(args)
+    if count and getattr(args, "engine", "python") != "python":
+        raise UsageError(NOT_COMPILED)
+    return count
+
+
+def keep_sample_records(
+    args: argparse.Namespace, screen: Screen, edition: str, kinds: list[str], rules: Rules, count: int, partial: bool
+) -> None:
+    """Play the sample games again in :class:`unokit.Game` and save their records (not after Ctrl-C)."""
+    from unokit.analysis.samples import sample_indices, tournament_game, write_records
+    from unokit.analysis.tournament import plan_games
+
+    if partial:
+        if not args.json:
+            screen.line("No sample records: the run was interrupted.")
+        return
+    indices = sample_indices(args.seed, args.games, count)
+    specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
+    written = write_records(args.records, indices, lambda index: tournament_game(specs[index]), prefix="game")
+    if not args.json:
+        screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")
