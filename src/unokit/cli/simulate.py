@@ -58,6 +58,30 @@ def add_parser(commands: Commands) -> None:
     add_rule_options(parser)
 
 
+def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, rules: Rules) -> None:
+    """``--records DIR --sample N``: play the sample games in :class:`unokit.Game`, before the run, and
+    save their records (the same games as the run's, which may then be stopped by Ctrl-C)."""
+    from unokit.analysis.samples import NOT_COMPILED, sample_indices, simulate_game, write_records
+    from unokit.analysis.simulate import fast_engine_plays
+    from unokit.cli.samples import check_sample_options
+
+    count = check_sample_options(args)
+    if not count:
+        return
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None):
+        raise UsageError(NOT_COMPILED)
+    cards = rule_cards_option(args, edition)
+    indices = sample_indices(args.seed, args.games, count)
+    options = {"rules": rules, "rule_cards": cards, "policy": args.policy}
+    written = write_records(
+        args.records, indices, lambda index: simulate_game(edition, args.players, args.seed, index, **options)
+    )
+    if not args.json:
+        screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")
+
+
 def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     edition = get_edition(args.edition).name
     rules = build_rules(args)
@@ -109,27 +133,3 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
         screen.line(f"    honour tasks            {performed['honour']}")
     screen.line(f"  elapsed                   {result['elapsed_s']} s")
     return 0
-
-
-def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, rules: Rules) -> None:
-    """``--records DIR --sample N``: play the sample games in :class:`unokit.Game`, before the run, and
-    save their records (the same games as the run's, which may then be stopped by Ctrl-C)."""
-    from unokit.analysis.samples import NOT_COMPILED, sample_indices, simulate_game, write_records
-    from unokit.analysis.simulate import fast_engine_plays
-    from unokit.cli.samples import check_sample_options
-
-    count = check_sample_options(args)
-    if not count:
-        return
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, not {args.games}")
-    if args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None):
-        raise UsageError(NOT_COMPILED)
-    cards = rule_cards_option(args, edition)
-    indices = sample_indices(args.seed, args.games, count)
-    options = {"rules": rules, "rule_cards": cards, "policy": args.policy}
-    written = write_records(
-        args.records, indices, lambda index: simulate_game(edition, args.players, args.seed, index, **options)
-    )
-    if not args.json:
-        screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")
