@@ -113,3 +113,35 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path) -> 
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], "no worker process is left behind"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
+def test_ctrl_c_stops_the_compiled_engine_between_chunks(tmp_path: Path) -> None:
+    pytest.importorskip("numba")
+    seed = str(700_000_000 + os.getpid())
+    out = tmp_path / "report"
+    argv = ["stats", "--bots", "heuristic", "--games", "10000000", "--seed", seed, "--engine", "fast"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "unokit.cli", *argv, "--out", str(out), "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    time.sleep(12)  # loads (or compiles) the engine, then plays chunks
+    child.send_signal(signal.SIGINT)
+    stopped = time.monotonic()
+    try:
+        printed, err = child.communicate(timeout=300)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise
+    assert child.returncode == 130, err
+    data = json.loads(printed)
+    assert data["partial"] is True
+    played = data["editions"]["classic"]["games_played"]
+    if played:  # the engine was warm: it stopped between two chunks, then drew the report's plots
+        assert time.monotonic() - stopped < 5
+        assert 0 < played < 10_000_000 and data["editions"]["classic"]["rounds"] > played
+    assert (out / "report.md").read_text(encoding="utf-8").startswith("# PARTIAL: ")
