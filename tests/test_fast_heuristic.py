@@ -37,6 +37,7 @@ from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.engine.order import fair_order
 from unokit.fast import engine
 from unokit.fast import heuristic as fh
+from unokit.fast import stats as fstats
 from unokit.fast.differential import OPTION_MIXES, WRITTEN_RULE_CARDS, python_events, replay_game
 from unokit.fast.engine import FastGame
 from unokit.fast.heuristic import BOT_EDITIONS
@@ -502,7 +503,7 @@ def test_bad_input_is_refused() -> None:
         with pytest.raises(UnknownOptionError, match=named):
             fh.play_heuristic_games(2, 4, **arguments)
         with pytest.raises(UnknownOptionError, match=named):
-            fh.play_stats_games(2, 4, **arguments)
+            fstats.play_stats_games(2, 4, **arguments)
         with pytest.raises(UnknownOptionError, match=named):
             fh.new_table(4, **arguments)
 

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from unokit.analysis.measures import Setup, Tally, match_values, measures_for, play_matches
+from unokit.analysis.rounds import Mark
 from unokit.analysis.stats import MatchSummary
 from unokit.engine.rules import Rules
 
@@ -67,6 +68,22 @@ def test_each_measure_of_a_hand_computed_match() -> None:
         assert values[key] == value, key
 
 
+def test_attribution_is_the_win_rate_of_the_seats_with_a_mark() -> None:
+    skip, skipped = 1 << Mark.PLAYED_SKIP, 1 << Mark.SKIPPED
+    marks = [[skipped, skip, 0], [skip, skip | skipped, 0], [0, 0, skip]]  # winners 1, 1, 0
+    values = match_values(THREE, summary(marks=marks))
+    assert values["mark_played_skip"] == (2, 4)  # round 1 seat 1 won; round 2 seat 0 lost, seat 1 won; round 3 lost
+    assert values["mark_skipped"] == (1, 2)  # round 1 seat 0 lost, round 2 seat 1 won
+    assert values["mark_played_wild"] == (0, 0)
+    keys = {m.key for m in measures_for(THREE)}
+    assert "mark_played_jackpot" not in keys and "mark_lever_draw_four" not in keys  # not in Classic's deck
+    assert "mark_played_wild_draw_four" in keys and "mark_jumped_in" in keys
+    jackpot = {m.key for m in measures_for(Setup("wild-jackpot", 3, ("random",) * 3))}
+    assert {"mark_played_jackpot", "mark_lever_draw_four", "mark_rule_honour"} <= jackpot
+    labels = {m.key: m.label for m in measures_for(THREE)}
+    assert labels["mark_played_skip"] == "round win rate, played Skip"
+
+
 def test_a_match_trailing_player_who_wins_is_a_comeback() -> None:
     two = Setup("classic", players=2, bots=("random",) * 2)
     match = summary(
@@ -105,6 +122,10 @@ def test_teams_count_a_side_win_for_both_partners() -> None:
         marks=[[0, 0, 0, 0]],
     )
     values = match_values(four, match)
+    assert values["mark_played_skip"] == (0, 0)
+    # seat 1 played a Skip and its partner won the round: its side won
+    marked = match_values(four, summary(**{**match.__dict__, "marks": [[0, 1 << Mark.PLAYED_SKIP, 0, 0]]}))
+    assert marked["mark_played_skip"] == (1, 1)
     assert values["comeback_round"] == (1, 1)
     assert values["first_player_win_rate"] == (1, 1)  # seat 1 is seat 3's partner
     assert values["win_rate_dealer_plus_1"] == values["win_rate_dealer_plus_3"] == (1, 1)

@@ -20,7 +20,6 @@ A match stopped at the cap on decisions counts only in ``capped`` (its other val
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from collections.abc import Sequence
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
 
+from unokit.analysis.rounds import LEVER_MARKS, MARK_OF_KIND, Mark
 from unokit.analysis.tournament import MAX_DECISIONS, Z95
 from unokit.editions import get_edition
 from unokit.editions.wild_jackpot import WildJackpot
@@ -152,8 +152,8 @@ def _measures(setup: Setup) -> tuple[Measure, ...]:
     if setup.jackpot:
         for outcome in LEVER_OUTCOMES:
             out.append(Measure(f"lever_{outcome.replace('-', '_')}", f"lever: {outcome} per round", "mean", "lever"))
-    for mark in marks():
-        out.append(Measure(f"mark_{mark.key}", f"round win rate, seat that {mark.label}", "rate", "attribution"))
+    for mark in marks(setup):
+        out.append(Measure(f"mark_{mark.key}", f"round win rate, {mark.label}", "rate", "attribution"))
     return tuple(out)
 
 
@@ -166,19 +166,17 @@ def _position_key(position: int) -> str:
     return "dealer" if position == 0 else f"dealer_plus_{position}"
 
 
-@lru_cache(maxsize=1)
-def marks() -> tuple[Any, ...]:
-    """The members of :class:`unokit.analysis.rounds.Mark` (none where that module is absent)."""
-    try:
-        module = importlib.import_module("unokit.analysis.rounds")
-    except ImportError:
-        return ()
-    return tuple(module.Mark)
-
-
-def _mask(mark: Any) -> int:
-    """The bit of ``mark`` in a seat's bit set of marks."""
-    return int(mark)
+def marks(setup: Setup) -> tuple[Mark, ...]:
+    """The marks a seat can make or meet under ``setup``: the cards played of its deck's special
+    kinds, Wild Jackpot's lever outcomes and rule cards, and every house-rule and core event."""
+    kinds = {int(kind) for kind in _special_kinds(setup)}
+    played = {mark: kind for kind, mark in MARK_OF_KIND.items()}
+    jackpot_only = {*LEVER_MARKS, Mark.RULE_ENFORCED, Mark.RULE_HONOUR}
+    return tuple(
+        mark
+        for mark in Mark
+        if (mark not in played or played[mark] in kinds) and (setup.jackpot or mark not in jackpot_only)
+    )
 
 
 def equal_chance(setup: Setup) -> float:
@@ -296,8 +294,8 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
         for outcome, count in zip(LEVER_OUTCOMES, match.levers, strict=True):
             values[f"lever_{outcome.replace('-', '_')}"] = (count, rounds)
     known_marks = len(match.marks) == rounds
-    for mark in marks():
-        bit, made, won = _mask(mark), 0, 0
+    for mark in marks(setup):
+        bit, made, won = 1 << mark, 0, 0
         for seats, winner in zip(match.marks if known_marks else [], match.round_winners, strict=False):
             for seat, held in enumerate(seats):
                 if held & bit:
@@ -332,8 +330,8 @@ def play_matches(setup: Setup, seed: int, start: int, count: int) -> list[object
 
 
 def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object | None]:
-    from unokit.analysis.stats import MatchSummary
-    from unokit.fast.heuristic import play_stats_games
+    from unokit.analysis.stats import fast_match_summary
+    from unokit.fast.stats import play_stats_games
 
     if any(bot not in ("random", "heuristic") for bot in setup.bots):
         raise SetupError("the compiled engine has random and heuristic bots only")
@@ -349,30 +347,7 @@ def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object |
         edition=setup.edition,
         rule_cards=setup.rule_cards,
     )
-    jackpot = "levers" in out
-    matches: list[object | None] = []
-    for game in range(count):
-        if not out["finished"][game]:
-            matches.append(None)
-            continue
-        rounds = int(out["rounds"][game])
-        decisions, dealers, firsts, winners, points = (row[:rounds].tolist() for row in out["per_round"][game])
-        matches.append(
-            MatchSummary(
-                decisions_per_round=decisions,
-                dealers=dealers,
-                first_players=firsts,
-                round_winners=winners,
-                round_points=points,
-                scores=out["scores"][game].tolist(),
-                winner=int(out["winner"][game]),
-                plays={kind: int(c) for kind, c in enumerate(out["plays"][game]) if c},
-                levers=out["levers"][game].tolist() if jackpot else [0] * len(LEVER_OUTCOMES),
-                rules_enforced=int(out["rules_performed"][game, 0]) if jackpot else 0,
-                rules_honour=int(out["rules_performed"][game, 1]) if jackpot else 0,
-            )
-        )
-    return matches
+    return [fast_match_summary(out, game) for game in range(count)]
 
 
 def estimate(values: Sequence[MatchValues], key: str) -> float | None:

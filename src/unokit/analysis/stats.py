@@ -33,7 +33,6 @@ from unokit.analysis.tournament import (
     Progress,
     default_workers,
     load_bot_kinds,
-    play_capped,
     require_matplotlib,
     run_parallel,
     wilson_interval,
@@ -44,7 +43,6 @@ from unokit.engine.cards import CARD_KIND, KIND_NAMES, Kind
 from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.engine.game import Game, same_side
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
-from unokit.engine.views import View
 
 if TYPE_CHECKING:
     from unokit.analysis.rows import RowWriter
@@ -108,6 +106,7 @@ class MatchSummary:
     """What the statistics keep of one match (lists have one entry per round)."""
 
     decisions_per_round: list[int]
+    """The decisions applied in each round (a call, catch or jump-in included)."""
     dealers: list[int]
     first_players: list[int]
     """The seat that took the round's first turn (-1 if nobody did)."""
@@ -123,72 +122,47 @@ class MatchSummary:
     rules_honour: int
     turns: list[int] = field(default_factory=list)
     """Per round: decisions taken by the player whose turn it is, in the turn phase (a card played
-    or a draw; not calls, catches, Jump-Ins or the answers to a card)."""
+    or a draw; not calls, catches, jump-ins, nor the decisions of other phases: keeping a drawn
+    card, colours, challenges, answers to a pending total, targets, discards, ...)."""
     cards_drawn: list[int] = field(default_factory=list)
-    """Per round: cards that went from the draw pile into hands (penalties included)."""
+    """Per round: the cards of the round's ``draw`` events, the cards that went from the draw pile
+    into hands (penalties, pending totals, the lever's and the rule cards' draws included; not the deal)."""
     lead_changes: list[int] = field(default_factory=list)
-    """Per round: how often the seat holding the fewest cards alone changed (checked before each
-    decision and at the round's end, where the winner leads)."""
+    """Per round: how often the seat holding the fewest cards alone changed.  Before each decision,
+    the seat holding fewer cards than every other seat in the round (seats out of it aside), if
+    there is one, counts one change when it differs from the last such seat seen in the round
+    (a tie leaves the last one in place); at the round's end the winner is that seat."""
     mid_trailing: list[int] = field(default_factory=list)
-    """Per round: the seat holding the most cards alone before the round's middle decision
-    (number ``decisions // 2``, from 0); -1 if several share the most."""
+    """Per round: the seat holding more cards than every other seat in the round before the round's
+    middle decision (number ``decisions // 2``, from 0); -1 if several share the most, if the round
+    had no decision, or if it had ``2 * MID_ROOM`` (8,192) decisions or more (both engines keep
+    the first :data:`unokit.analysis.rounds.MID_ROOM`)."""
     blocked: list[int] = field(default_factory=list)
-    """Per round: 1 if the round was blocked (nobody could play or draw), else 0."""
+    """Per round: 1 if the round was blocked (a ``blocked`` event: nobody could play or draw), else 0."""
     marks: list[list[int]] = field(default_factory=list)
     """Per round, per seat: a bit set of :class:`unokit.analysis.rounds.Mark`, what the seat made or
-    met in the round (cards played by kind, lever outcomes pulled, house-rule events)."""
-
-
-class _Recorder:
-    """Shared by the watched bots of one match: decisions by round, and each round's first player."""
-
-    def __init__(self) -> None:
-        self.decisions: Counter[int] = Counter()
-        self.first: dict[int, int] = {}
-
-    def saw(self, view: View, turn_decision: bool) -> None:
-        self.decisions[view.round] += 1
-        if turn_decision and view.phase == "turn" and view.round not in self.first:
-            self.first[view.round] = view.actor
-
-
-class _Watched:
-    """A bot whose decisions are counted; it plays exactly as the bot it wraps."""
-
-    def __init__(self, bot: Any, recorder: _Recorder) -> None:
-        self.bot = bot
-        self.name: str = bot.name
-        self.recorder = recorder
-
-    def choose(self, view: View) -> int:
-        action: int = self.bot.choose(view)
-        self.recorder.saw(view, turn_decision=True)
-        return action
-
-    def wants_interrupt(self, view: View) -> int | None:
-        ask = getattr(self.bot, "wants_interrupt", None)
-        action: int | None = ask(view) if ask is not None else None
-        if action is not None:
-            self.recorder.saw(view, turn_decision=False)
-        return action
+    met in the round (cards played by kind, lever outcomes pulled, rule cards performed, house-rule
+    and core events), each defined on the round's events."""
 
 
 def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
     """Play the match ``spec`` describes and summarise it (runs in a worker process);
     ``None`` if it was stopped at ``spec.max_decisions``."""
+    from unokit.analysis.rounds import tracked_game
     from unokit.bots import make_bot
+    from unokit.bots.runner import play_match
 
     load_bot_kinds()
-    recorder = _Recorder()
     kinds = spec.bots or (spec.bot,) * spec.players
-    bots = [
-        _Watched(make_bot(kind, seed=s, edition=spec.edition), recorder)
-        for kind, s in zip(kinds, spec.bot_seeds, strict=True)
-    ]
+    bots = [make_bot(kind, seed=s, edition=spec.edition) for kind, s in zip(kinds, spec.bot_seeds, strict=True)]
     cards = list(spec.rule_cards) if spec.rule_cards is not None else None
-    result = play_capped(spec.edition, bots, spec.seed, spec.rules, cards, spec.max_decisions)
-    if result is None:
-        return None
+    game, tracker = tracked_game(spec.edition, spec.players, seed=spec.seed, rules=spec.rules, rule_cards=cards)
+    try:
+        result = play_match(game, bots, max_decisions=spec.max_decisions)
+    except RuntimeError:
+        if not game.is_over and len(game.history) >= spec.max_decisions:
+            return None  # (as play_capped)
+        raise
     dealers: list[int] = []
     points: list[int] = []
     in_hands = 0
@@ -209,16 +183,13 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
             levers[value - 1] += 1
         elif kind == "rule":
             performed.append(value)
-    enforced = 0
-    if performed:
-        # The rule cards' texts, as the match set them up (the same seed draws the same texts).
-        game = Game(spec.edition, spec.players, seed=spec.seed, rules=spec.rules, rule_cards=cards)
-        enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
+    enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
     rounds = result.rounds
+    records = tracker.records(result.events)[:rounds]
     return MatchSummary(
-        decisions_per_round=[recorder.decisions[r] for r in range(1, rounds + 1)],
+        decisions_per_round=[r.decisions for r in records],
         dealers=dealers[:rounds],
-        first_players=[recorder.first.get(r, -1) for r in range(1, rounds + 1)],
+        first_players=[r.first_player for r in records],
         round_winners=list(result.round_winners),
         round_points=points,
         scores=list(result.scores),
@@ -227,6 +198,12 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
         levers=levers,
         rules_enforced=enforced,
         rules_honour=len(performed) - enforced,
+        turns=[r.turns for r in records],
+        cards_drawn=[r.cards_drawn for r in records],
+        lead_changes=[r.lead_changes for r in records],
+        mid_trailing=[r.mid_trailing for r in records],
+        blocked=[r.blocked for r in records],
+        marks=[r.marks for r in records],
     )
 
 
@@ -657,13 +634,44 @@ def _check_fast(
     edition: str, players: int, seed: int, bot: str, rules: Rules, rule_cards: Sequence[str] | None
 ) -> None:
     """Refuse what the compiled engine cannot play, and compile it (in this process) before the matches."""
-    from unokit.fast.heuristic import play_stats_games
+    from unokit.fast.stats import play_stats_games
 
     if not 0 <= seed < 2**62:
         raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
     seats: list[int] | None = None if bot == "heuristic" else []
     play_stats_games(  # checks, compiles
         1, players, rules, seed=seed, heuristic_seats=seats, edition=edition, rule_cards=rule_cards
+    )
+
+
+def fast_match_summary(out: dict[str, Any], game: int) -> MatchSummary | None:
+    """Match ``game`` of :func:`unokit.fast.stats.play_stats_games`'s arrays ``out`` as a summary
+    (``None`` if it did not finish)."""
+    from unokit.fast.stats import PER_ROUND_ROWS
+
+    if not out["finished"][game]:
+        return None
+    rounds = int(out["rounds"][game])
+    rows = {name: row[:rounds].tolist() for name, row in zip(PER_ROUND_ROWS, out["per_round"][game], strict=True)}
+    jackpot = "levers" in out
+    return MatchSummary(
+        decisions_per_round=rows["decisions"],
+        dealers=rows["dealer"],
+        first_players=rows["first_player"],
+        round_winners=rows["winner"],
+        round_points=rows["points"],
+        scores=out["scores"][game].tolist(),
+        winner=int(out["winner"][game]),
+        plays={kind: int(count) for kind, count in enumerate(out["plays"][game]) if count},
+        levers=out["levers"][game].tolist() if jackpot else [0] * len(LEVER_OUTCOMES),
+        rules_enforced=int(out["rules_performed"][game, 0]) if jackpot else 0,
+        rules_honour=int(out["rules_performed"][game, 1]) if jackpot else 0,
+        turns=rows["turns"],
+        cards_drawn=rows["cards_drawn"],
+        lead_changes=rows["lead_changes"],
+        mid_trailing=rows["mid_trailing"],
+        blocked=rows["blocked"],
+        marks=out["marks"][game, :rounds].tolist(),
     )
 
 
@@ -870,7 +878,7 @@ def render_markdown(
             f"with the mark counts once{'; a team win counts for both partners' if s.rules.teams else ''}), "
             f"beside equal chances ({_pct(s.equal_chance)}). {_INTERVALS}",
             "",
-            "| the seat | (seat, round) pairs | wins | win rate | 95% CI | against equal chances |",
+            "| the seat in the round | (seat, round) pairs | wins | win rate | 95% CI | against equal chances |",
             "| --- | --- | --- | --- | --- | --- |",
         ]
         for row in attribution:
@@ -879,7 +887,7 @@ def render_markdown(
             rate, interval = row["estimate"], row["ci95"]
             ci = f"{_pct(interval[0])} to {_pct(interval[1])}" if interval else "-"
             lines.append(
-                f"| {row['label'].removeprefix('round win rate, seat that ')} | {row['denominator']} | "
+                f"| {row['label'].removeprefix('round win rate, ')} | {row['denominator']} | "
                 f"{row['numerator']} | {_pct(rate)} | {ci} | {100 * (rate - s.equal_chance):+.1f} points |"
             )
         lines.append("")

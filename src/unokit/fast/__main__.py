@@ -17,7 +17,7 @@ def warm() -> float:
 
     from unokit.engine.game import Game
     from unokit.engine.rules import Rules
-    from unokit.fast import engine, heuristic
+    from unokit.fast import engine, heuristic, stats
 
     rules = Rules(scoring="single-round")
     game = engine.FastGame(3, seed=1, trace=True)
@@ -26,7 +26,7 @@ def warm() -> float:
     engine.play_random_games(2, 3, rules, seed=1, threads=1)
     engine.playout(engine.state_from_game(Game("classic", 2, seed=1), 1), 50)
     heuristic.play_heuristic_games(2, 3, rules, seed=1, threads=1)
-    heuristic.play_stats_games(2, 3, rules, seed=1, threads=1)
+    stats.play_stats_games(2, 3, rules, seed=1, threads=1)
     state = engine.state_from_game(Game("classic", 3, seed=1), 1)
     memory = heuristic.memory_for_position(state)
     heuristic.heuristic_playout(state.copy(), memory.copy(), heuristic.new_generators(), 50)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 __all__ = ["COMPILED_MODULES", "CacheNotWritable", "cache_dir", "is_warm", "prepare"]
 
-COMPILED_MODULES = ("engine", "heuristic")
+COMPILED_MODULES = ("engine", "heuristic", "stats")
 """The modules of :mod:`unokit.fast` whose functions numba compiles and caches."""
 
 COLD_NOTICE = (

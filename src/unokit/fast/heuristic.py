@@ -2129,162 +2129,21 @@ def new_generators() -> IntArray:
     return np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
 
 
-# ---------------------------------------------------------------- statistics of whole matches
-
-STATS_ROUNDS = 64
-"""Rounds a match may last for :func:`play_stats_games` (a longer match is left out, as unfinished)."""
-KINDS = max(int(kind) for kind in Kind) + 1
-"""Card kinds counted in the plays (``unokit.engine.cards.Kind``)."""
+# ---------------------------------------------------------------- moved
 
 
-@_jit
-def _play_stats_game(
-    s: IntArray,
-    template: IntArray,
-    memory: IntArray,
-    rngs: IntArray,
-    kinds: IntArray,
-    seed: int,
-    index: int,
-    limit: int,
-    per_round: IntArray,
-    plays: IntArray,
-) -> bool:
-    """Play game ``index`` as :func:`play_bots_game` does, writing per round (rows: decisions,
-    dealer, first player, winner, points left in the other hands) into ``per_round`` and the cards
-    played by kind into ``plays``; whether it finished within ``limit`` decisions and
-    :data:`STATS_ROUNDS` rounds."""
-    new_bots_game(s, template, memory, rngs, seed, index)
-    per_round[:] = 0
-    per_round[1:4] = -1
-    plays[:] = 0
-    read = 0
-    in_hands = 0
-    decisions = 0
-    while True:
-        total = s[engine.EVENT_TOTAL]
-        for event in range(read, total):  # the events of the last decision (the ring keeps them all)
-            at = engine.EVENTS + 4 * (event % EVENT_CAP)
-            kind = s[at]
-            if kind == engine.E_DEALER:
-                if s[at + 2] <= STATS_ROUNDS:
-                    per_round[1, s[at + 2] - 1] = s[at + 1]
-                in_hands = 0
-            elif kind == engine.E_HAND:
-                in_hands += s[at + 2]
-            elif kind == engine.E_ROUND_END:
-                r = s[ROUND] - 1 if s[PHASE] == OVER else s[ROUND] - 2
-                if 0 <= r < STATS_ROUNDS:
-                    per_round[3, r] = s[at + 1]
-                    per_round[4, r] = in_hands
-            elif kind == engine.E_PLAY:
-                plays[KIND_OF[s[EDITION], s[at + 3]]] += 1
-        read = total
-        if s[PHASE] == OVER:
-            return bool(s[ROUND] <= STATS_ROUNDS)
-        if decisions >= limit or s[ROUND] > STATS_ROUNDS:
-            return False
-        r = s[ROUND] - 1
-        seat, action = bot_decision(s, memory, rngs, kinds)
-        per_round[0, r] += 1
-        if action < s[ID_CALL_UNO] and s[PHASE] == TURN and per_round[2, r] < 0:
-            per_round[2, r] = seat
-        _apply_legal(s, seat, action)
-        update_memory(s, memory)
-        decisions += 1
+_MOVED = frozenset({"play_stats_games", "STATS_ROUNDS", "KINDS"})
+"""Names of the statistics of whole matches, now in :mod:`unokit.fast.stats` (kept here for a release)."""
 
 
-@nb.njit(cache=True, nogil=True, parallel=True)
-def _play_stats_batch(
-    template: IntArray,
-    kinds: IntArray,
-    seed: int,
-    first: int,
-    limit: int,
-    finished: IntArray,
-    per_round: IntArray,
-    plays: IntArray,
-    scores: IntArray,
-    winners: IntArray,
-    rounds: IntArray,
-    jackpot: IntArray,
-    words: int,
-) -> None:
-    games = len(finished)
-    chunks = min(games, 64)
-    n = template[N]
-    for chunk in nb.prange(chunks):
-        s = template.copy()
-        memory = np.zeros(words, dtype=np.int64)
-        rngs = np.zeros((MAX_PLAYERS, RNG_WORDS), dtype=np.int64)
-        for game in range(chunk * games // chunks, (chunk + 1) * games // chunks):
-            done = _play_stats_game(
-                s, template, memory, rngs, kinds, seed, first + game, limit, per_round[game], plays[game]
-            )
-            finished[game] = 1 if done else 0
-            winners[game] = s[WINNER]
-            rounds[game] = s[ROUND]
-            for seat in range(n):
-                scores[game, seat] = s[SCORES + seat]
-            for k in range(8):
-                jackpot[game, k] = s[LEVER_PULLS + k]
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        import warnings
 
+        from unokit.fast import stats
 
-def play_stats_games(
-    games: int,
-    players: int = 4,
-    rules: Rules | None = None,
-    *,
-    seed: int = 0,
-    first: int = 0,
-    heuristic_seats: Sequence[int] | None = None,
-    threads: int | None = None,
-    limit: int = 30_000,
-    edition: str = "classic",
-    rule_cards: Sequence[str] | None = None,
-) -> dict[str, IntArray]:
-    """:func:`play_bots_games` keeping what ``unokit stats`` reports of each match: ``finished``
-    (within ``limit`` decisions and :data:`STATS_ROUNDS` rounds), ``per_round`` (games × 5 ×
-    rounds: decisions, dealer, first player, winner, points left in the other hands), ``plays``
-    (games × card kinds), ``scores``, ``winner`` and ``rounds``; Wild Jackpot's also ``levers``
-    (games × 6: the lever's outcomes pulled) and ``rules_performed`` (games × 2: enforced, honour
-    tasks), with ``rule_cards`` the texts every match plays with (default: drawn from the sheet)."""
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise SetupError(f"games must be a number of games, not {games!r}")
-    _check_seed(seed)
-    template = bots_template(players, rules, edition, rule_cards)
-    kinds = _kinds(players, heuristic_seats)
-    out = {
-        "finished": np.zeros(games, dtype=np.int64),
-        "per_round": np.zeros((games, 5, STATS_ROUNDS), dtype=np.int64),
-        "plays": np.zeros((games, KINDS), dtype=np.int64),
-        "scores": np.zeros((games, players), dtype=np.int64),
-        "winner": np.zeros(games, dtype=np.int64),
-        "rounds": np.zeros(games, dtype=np.int64),
-    }
-    jackpot = np.zeros((games, 8), dtype=np.int64)
-    if games:
-        previous = nb.get_num_threads()
-        if threads is not None:
-            nb.set_num_threads(max(1, min(threads, MAX_THREADS)))
-        try:
-            _play_stats_batch(
-                template,
-                kinds,
-                seed,
-                first,
-                limit,
-                out["finished"],
-                out["per_round"],
-                out["plays"],
-                out["scores"],
-                out["winner"],
-                out["rounds"],
-                jackpot,
-                memory_words(template),
-            )
-        finally:
-            nb.set_num_threads(previous)
-    if template[JACKPOT]:
-        out.update(levers=jackpot[:, :6], rules_performed=jackpot[:, 6:])
-    return out
+        warnings.warn(
+            f"unokit.fast.heuristic.{name} moved to unokit.fast.stats.{name}", DeprecationWarning, stacklevel=2
+        )
+        return getattr(stats, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
