@@ -45,6 +45,14 @@ def test_rows_load_back_with_the_right_counts(tmp_path: Path, name: str) -> None
     assert wins == stats.wins_by_position
     assert {row["setup"] for row in rows} == {"classic, 3p, heuristic, target_score=100"}
     assert {row["rules"] for row in rows} == {'{"target_score": 100}'}
+    seats = [row for row in rows if row["level"] == "seat"]
+    assert len(seats) == 3 * stats.rounds
+    assert sum(int(row["won"]) for row in seats) == stats.rounds  # one winner per round, no teams
+    for key in ("played_skip", "played_wild", "skipped", "caught"):  # attribution, from the seat rows
+        marked = [row for row in seats if int(row[f"mark_{key}"])]
+        assert (sum(int(row["won"]) for row in marked), len(marked)) == stats.tally.totals(f"mark_{key}")
+        assert sum(int(row[f"mark_{key}"]) for row in rounds) == len(marked)
+    assert {row["position"] for row in seats} == {"dealer", "dealer +1", "dealer +2"}
     for row in finished:  # the final scores: the winner's is the highest
         scores = [int(s) for s in str(row["scores"]).split()]
         assert scores[int(row["winner"])] == max(scores) >= 100

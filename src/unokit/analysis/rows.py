@@ -1,11 +1,13 @@
 """Per-round and per-match rows of played matches, streamed to one Parquet or CSV file.
 
-One file holds both levels: a ``level`` column says ``round`` (one row per round of a finished
-match) or ``match`` (one row per match, a match stopped at the cap included with ``capped`` 1).
+One file holds three levels: a ``level`` column says ``round`` (one row per round of a finished
+match), ``seat`` (one row per seat of each such round: what it made or met, whether its side won)
+or ``match`` (one row per match, a match stopped at the cap included with ``capped`` 1).
 Every row names its set-up, seed and match, so the rows of several set-ups (``compare``,
 ``sweep``) share one file and one set of columns (:data:`COLUMNS`); a column that means nothing
 for a row is empty (null). ``pandas.read_parquet(f)``, ``polars.read_parquet(f)`` or
-``pandas.read_csv(f)`` load it in one line; ``df[df.level == "round"]`` picks the rounds.
+``pandas.read_csv(f)`` load it in one line; ``df[df.level == "round"]`` picks the rounds, and
+``seats = df[df.level == "seat"]; seats.groupby("mark_played_wild").won.mean()`` is an attribution.
 
 :class:`RowWriter` writes in batches (Parquet row groups, CSV lines), so no table of every row is
 ever held; :func:`match_rows` makes the rows of one match.
@@ -18,7 +20,7 @@ ever held; :func:`match_rows` makes the rows of one match.
 ...     for index, match in enumerate(play_matches(setup, seed=1, start=0, count=2)):
 ...         writer.write(match_rows(setup, 1, index, match))
 >>> [row["level"] for row in csv.DictReader(open(folder / "rows.csv"))]
-['round', 'match', 'round', 'match']
+['round', 'seat', 'seat', 'match', 'round', 'seat', 'seat', 'match']
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
+from unokit.analysis.rounds import Mark
 from unokit.engine.cards import KIND_NAMES
 from unokit.engine.errors import SetupError
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
@@ -60,6 +63,9 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("seed", "int"),
     ("match", "int"),
     ("round", "int"),
+    ("seat", "int"),
+    ("position", "str"),
+    ("won", "int"),
     ("edition", "str"),
     ("players", "int"),
     ("bots", "str"),
@@ -82,12 +88,17 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("marks", "str"),
     *((f"plays_{name}", "int") for name in _SPECIAL_COLUMNS),
     *((f"lever_{outcome.replace('-', '_')}", "int") for outcome in LEVER_OUTCOMES),
+    *((f"mark_{mark.key}", "int") for mark in Mark),
 )
 """Every column, in order, with its type (``int`` columns may be empty).
 
-``round`` counts from 1 (empty on match rows); ``rounds``: the match's rounds; seats (``dealer``,
-``first_player``, ``winner``, ``mid_trailing``) count from 0 at the first deal's table order;
-``winner``: the round's winner, or the match's; ``decisions``, ``turns``, ``cards_drawn``,
+``level``: ``round``, ``seat`` (one row per seat of each round, after the round's row) or ``match``
+(after its rounds). ``round`` counts from 1 (empty on match rows); ``seat``, ``position`` (the seat
+relative to the dealer: ``dealer +1``, ..., ``dealer``) and ``won`` (1 if the seat's side won the
+round) only on seat rows; ``mark_<key>`` (each :class:`unokit.analysis.rounds.Mark`): on a seat row 1
+if the seat made or met it in the round, on a round row how many seats did; ``rounds``: the
+match's rounds; seats (``dealer``, ``first_player``, ``winner``, ``mid_trailing``) count from 0 at
+the first deal's table order; ``winner``: the round's winner, or the match's; ``decisions``, ``turns``, ``cards_drawn``,
 ``blocked``, ``points``: the round's, or the match's sums; ``lead_changes``: of the fewest cards
 within the round, or of the score leader between rounds (winner-collects matches);
 ``mid_trailing``: the seat alone with the most cards at mid-round, or the side alone last by
@@ -188,7 +199,7 @@ def match_rows(setup: Any, seed: int, index: int, match: Any) -> list[Row]:
     """The rows of match ``index`` of ``seed`` under ``setup`` (a :class:`unokit.analysis.measures.Setup`):
     one per round, then the match's (``match`` a :class:`unokit.analysis.stats.MatchSummary`, or
     ``None`` when the cap stopped it)."""
-    from unokit.analysis.measures import match_values, scores_after_rounds, side
+    from unokit.analysis.measures import match_values, position_label, scores_after_rounds, side
 
     rules: Rules = setup.rules
     common: Row = {
@@ -211,6 +222,7 @@ def match_rows(setup: Any, seed: int, index: int, match: Any) -> list[Row]:
         return values[r] if len(values) == rounds else None
 
     out: list[Row] = []
+    known_marks = len(match.marks) == rounds
     for r in range(rounds):
         trailing = at(match.mid_trailing, r)
         winner = match.round_winners[r]
@@ -237,9 +249,29 @@ def match_rows(setup: Any, seed: int, index: int, match: Any) -> list[Row]:
                 "blocked": blocked,
                 "points": match.round_points[r],
                 "scores": _words(path[r]) if path is not None else None,
-                "marks": _words(match.marks[r]) if len(match.marks) == rounds else None,
+                "marks": _words(match.marks[r]) if known_marks else None,
+                **(
+                    {f"mark_{m.key}": sum(bits >> m & 1 for bits in match.marks[r]) for m in Mark}
+                    if known_marks
+                    else {}
+                ),
             }
         )
+        if known_marks:
+            dealer = match.dealers[r]
+            for seat, bits in enumerate(match.marks[r]):
+                position = (seat - dealer) % setup.players
+                out.append(
+                    {
+                        **common,
+                        "level": "seat",
+                        "round": r + 1,
+                        "seat": seat,
+                        "position": position_label(position),
+                        "won": int(side(seat, teams) == side(winner, teams)),
+                        **{f"mark_{m.key}": bits >> m & 1 for m in Mark},
+                    }
+                )
     values = match_values(setup, match)
     comeback = values.get("comeback_match", (0, 0))
     plays = {f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}": count for kind, count in match.plays.items()}

@@ -16,6 +16,7 @@ edition side by side.
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 import time
 from collections import Counter
@@ -876,7 +877,8 @@ def render_markdown(
             over,
             "The round win rate of a seat given what it made or met in the round (each (seat, round) pair "
             f"with the mark counts once{'; a team win counts for both partners' if s.rules.teams else ''}), "
-            f"beside equal chances ({_pct(s.equal_chance)}). {_INTERVALS}",
+            f"beside equal chances ({_pct(s.equal_chance)}): an association, not a cause (a seat plays a wild "
+            f"card more often when it is close to going out). {_INTERVALS}",
             "",
             "| the seat in the round | (seat, round) pairs | wins | win rate | 95% CI | against equal chances |",
             "| --- | --- | --- | --- | --- | --- |",
@@ -966,7 +968,7 @@ def render_markdown(
                 f"{specials:.2f} | {e.elapsed_s:.1f} s | {e.engine} |"
             )
         lines += ["", f"![Editions compared]({COMPARE_PLOT})", ""]
-    return "\n".join(lines)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))  # (a section without its "over" line)
 
 
 _INTERVALS = (
