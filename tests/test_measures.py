@@ -77,7 +77,10 @@ def test_attribution_is_the_win_rate_of_the_seats_with_a_mark() -> None:
     assert values["mark_played_wild"] == (0, 0)
     keys = {m.key for m in measures_for(THREE)}
     assert "mark_played_jackpot" not in keys and "mark_lever_draw_four" not in keys  # not in Classic's deck
-    assert "mark_played_wild_draw_four" in keys and "mark_jumped_in" in keys
+    assert "mark_played_wild_draw_four" in keys and "mark_caught" in keys and "mark_skipped" in keys
+    assert "mark_jumped_in" not in keys  # only where the house rule jump_in is on
+    jump_in = Setup("classic", players=3, bots=("random",) * 3, rules=Rules(jump_in=True))
+    assert {"mark_jumped_in", "mark_lost_to_jump"} <= {m.key for m in measures_for(jump_in)}
     jackpot = {m.key for m in measures_for(Setup("wild-jackpot", 3, ("random",) * 3))}
     assert {"mark_played_jackpot", "mark_lever_draw_four", "mark_rule_honour"} <= jackpot
     labels = {m.key: m.label for m in measures_for(THREE)}

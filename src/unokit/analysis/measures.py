@@ -31,7 +31,7 @@ from unokit.analysis.rounds import LEVER_MARKS, MARK_OF_KIND, Mark
 from unokit.analysis.tournament import MAX_DECISIONS, Z95
 from unokit.editions import get_edition
 from unokit.editions.wild_jackpot import WildJackpot
-from unokit.engine.cards import KIND_NAMES
+from unokit.engine.cards import KIND_NAMES, Kind
 from unokit.engine.errors import SetupError
 from unokit.engine.game import same_side, team_of
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
@@ -168,15 +168,39 @@ def _position_key(position: int) -> str:
 
 def marks(setup: Setup) -> tuple[Mark, ...]:
     """The marks a seat can make or meet under ``setup``: the cards played of its deck's special
-    kinds, Wild Jackpot's lever outcomes and rule cards, and every house-rule and core event."""
+    kinds, Wild Jackpot's lever outcomes and rule cards, the events of the house rules on, Wild Draw
+    Four challenges, UNO catches and lost turns."""
     kinds = {int(kind) for kind in _special_kinds(setup)}
     played = {mark: kind for kind, mark in MARK_OF_KIND.items()}
-    jackpot_only = {*LEVER_MARKS, Mark.RULE_ENFORCED, Mark.RULE_HONOUR}
     return tuple(
-        mark
-        for mark in Mark
-        if (mark not in played or played[mark] in kinds) and (setup.jackpot or mark not in jackpot_only)
+        mark for mark in Mark if (played[mark] in kinds if mark in played else _can_happen(setup, mark, kinds))
     )
+
+
+def _can_happen(setup: Setup, mark: Mark, kinds: set[int]) -> bool:
+    rules = setup.rules
+    if mark in LEVER_MARKS or mark in (Mark.RULE_ENFORCED, Mark.RULE_HONOUR):
+        return setup.jackpot
+    needs = {
+        Mark.STACKED: rules.stacking != "off",
+        Mark.DREW_STACK: rules.stacking != "off",
+        Mark.DEFLECTED: rules.stacking != "off" and rules.stack_deflect != "off",
+        Mark.PASSED_HANDS: rules.zero_pass,
+        Mark.SWAPPED_HANDS: rules.seven_swap or int(Kind.WILD_FORCED_SWAP) in kinds or setup.jackpot,
+        Mark.JUMPED_IN: rules.jump_in,
+        Mark.BOMB: rules.multi_play_bomb,
+        Mark.MERCY_OUT: rules.mercy,
+        Mark.CHALLENGE_WON: rules.wild_draw_four_challenge and int(Kind.WILD_DRAW_FOUR) in kinds,
+        Mark.CAUGHT: rules.call_uno,
+    }
+    met = {
+        Mark.WAS_SWAPPED: Mark.SWAPPED_HANDS,
+        Mark.LOST_TO_JUMP: Mark.JUMPED_IN,
+        Mark.CHALLENGE_LOST: Mark.CHALLENGE_WON,
+        Mark.WAS_CHALLENGED: Mark.CHALLENGE_WON,
+        Mark.WAS_CAUGHT: Mark.CAUGHT,
+    }
+    return bool(needs.get(met.get(mark, mark), True))
 
 
 def equal_chance(setup: Setup) -> float:
