@@ -82,3 +82,28 @@ def test_rows_file_names_and_a_missing_pyarrow(
     assert main([*argv, "--rows", str(tmp_path / "rows.parquet")]) == 2
     err = capsys.readouterr().err
     assert "pyarrow" in err and "unokit[data]" in err and not (tmp_path / "r").exists()
+
+
+def test_simulate_writes_the_rows_of_its_games(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from unokit.analysis.simulate import simulate
+
+    path = tmp_path / "rows.csv"
+    argv = ["simulate", "--games", "4", "--players", "3", "--seed", "2", "--engine", "python", "--rows", str(path)]
+    assert main([*argv, "--records", str(tmp_path / "records"), "--sample", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"Rows of the 4 games written to {path}." in out and "1 record of sample games" in out
+    with path.open(encoding="utf-8", newline="") as lines:
+        rows = list(csv.DictReader(lines))
+    result = simulate("classic", 3, 4, 2, engine="python")
+    matches = [row for row in rows if row["level"] == "match"]
+    rounds = [row for row in rows if row["level"] == "round"]
+    assert len(matches) == 4 and len(rounds) == result["rounds"]
+    assert sum(int(row["decisions"]) for row in rounds) == result["decisions"]
+    wins = [0, 0, 0]
+    for row in matches:
+        wins[int(row["winner"])] += 1
+    assert wins == result["wins_by_seat"]
+    assert {row["setup"] for row in rows} == {"simulate: classic, 3p, random policy"}
+    assert main(["simulate", "--games", "2", "--engine", "fast", "--rows", str(tmp_path / "no.csv")]) == 2
+    assert "simulate --rows plays the games again in the Python engine" in capsys.readouterr().err
+    assert not (tmp_path / "no.csv").exists()

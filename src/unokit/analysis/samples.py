@@ -28,6 +28,11 @@ NOT_COMPILED = (
     "generator cannot be rebuilt from a record): add --engine python"
 )
 
+SIMULATE_ROWS_NOT_COMPILED = (
+    "simulate --rows plays the games again in the Python engine (the compiled engine's simulate keeps no "
+    "rounds): add --engine python, or use unokit stats --engine fast --rows for compiled matches between bots"
+)
+
 
 def sample_indices(seed: int, games: int, count: int) -> list[int]:
     """``count`` match numbers out of ``games`` (all of them if fewer), in order, drawn from ``seed``."""
@@ -105,15 +110,78 @@ def simulate_game(
     rules: Any = None,
     rule_cards: Sequence[str] | None = None,
     policy: str = "random",
+    tracker: list[Any] | None = None,
 ) -> Game:
-    """Game ``index`` of ``seed`` as :func:`unokit.analysis.simulate.simulate` plays it on the Python engine."""
+    """Game ``index`` of ``seed`` as :func:`unokit.analysis.simulate.simulate` plays it on the Python
+    engine. ``tracker``: a list that receives the game's :class:`unokit.analysis.rounds.RoundTracker`."""
+    from unokit.analysis.rounds import tracked_game
     from unokit.analysis.simulate import game_seed, play_heuristic_match, play_random_match
 
     this_seed = game_seed(seed, index)
     cards = list(rule_cards) if rule_cards is not None else None
-    game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
+    if tracker is not None:
+        game, watching = tracked_game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
+        tracker.append(watching)
+    else:
+        game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
     if policy == "heuristic":
         play_heuristic_match(game, this_seed)
     else:
         play_random_match(game, random.Random(this_seed))
     return game
+
+
+def game_summary(game: Game, tracker: Any) -> Any:
+    """The :class:`unokit.analysis.stats.MatchSummary` of a finished tracked ``game`` (read from its
+    events as :func:`unokit.analysis.stats.play_stats_match` reads a match's)."""
+    from collections import Counter
+
+    from unokit.analysis.stats import MatchSummary
+    from unokit.editions.wild_jackpot import WildJackpot
+    from unokit.engine.cards import CARD_KIND
+    from unokit.engine.rules import LEVER_OUTCOMES
+
+    dealers: list[int] = []
+    points: list[int] = []
+    winners: list[int] = []
+    in_hands = 0
+    plays: Counter[int] = Counter()
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed: list[int] = []
+    for kind, seat, value, data in game.events:
+        if kind == "dealer":
+            dealers.append(seat)
+            in_hands = 0
+        elif kind == "hand":
+            in_hands += value
+        elif kind == "round_end":
+            points.append(in_hands)
+            winners.append(seat)
+        elif kind == "play":
+            plays[int(CARD_KIND[data[0]])] += 1
+        elif kind == "lever":
+            levers[value - 1] += 1
+        elif kind == "rule":
+            performed.append(value)
+    enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
+    rounds = len(winners)
+    records = tracker.records(game.events)[:rounds]
+    return MatchSummary(
+        decisions_per_round=[r.decisions for r in records],
+        dealers=dealers[:rounds],
+        first_players=[r.first_player for r in records],
+        round_winners=winners,
+        round_points=points,
+        scores=list(game.scores),
+        winner=game.winner,
+        plays=dict(plays),
+        levers=levers,
+        rules_enforced=enforced,
+        rules_honour=len(performed) - enforced,
+        turns=[r.turns for r in records],
+        cards_drawn=[r.cards_drawn for r in records],
+        lead_changes=[r.lead_changes for r in records],
+        mid_trailing=[r.mid_trailing for r in records],
+        blocked=[r.blocked for r in records],
+        marks=[r.marks for r in records],
+    )
