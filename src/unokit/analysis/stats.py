@@ -591,7 +591,8 @@ def collect(
     if workers < 1:
         raise SetupError(f"workers must be at least 1, not {workers}")
     setup = _setup(edition, players, bot, rules, cards, chosen, max_decisions)
-    size = max(1, min(CHUNK_MATCHES if chosen == "python" else 25 * CHUNK_MATCHES, -(-games // (4 * workers))))
+    most = CHUNK_MATCHES if chosen == "python" or rows is not None else 25 * CHUNK_MATCHES  # (rows: held per chunk)
+    size = max(1, min(most, -(-games // (4 * workers))))
     specs = [
         ChunkSpec(setup, seed, start, min(size, games - start), rows is not None) for start in range(0, games, size)
     ]
