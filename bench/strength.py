@@ -20,6 +20,10 @@ quick|heuristic`` how they play (the heuristic: compiled playouts only); the out
 A game still going after ``--max-decisions`` decisions (a round of these bots takes a
 few dozen to a few hundred) is stopped and left out; each pairing says how many were.
 
+``--ray [ADDRESS]`` plays the games as Ray tasks (a Ray instance started here, or the cluster at
+ADDRESS; see docs/designers.md, "On a Ray cluster"): the same seed gives the same counts (the search
+bounded by time plays differently from run to run wherever it runs).
+
 ``--rule NAME=VALUE`` (repeatable) plays every pairing under those rule options, e.g. house rules
 (``--rule stacking=same --rule seven_swap=true``), and ``--preset NAME`` starts from a preset; the
 output names them.  With team play (``--preset teams`` or ``--rule teams=true``) each pairing is two
@@ -27,7 +31,7 @@ of each bot at four seats, partners across, and equal teams would win 50% of the
 
 Usage: ``python bench/strength.py [--games 400] [--ismcts-games 400] [--ismcts-ms 190]
 [--ismcts-iterations 100000] [--ismcts-method auto] [--max-decisions 5000] [--all] [--four-players]
-[--workers W] [--seed 0]
+[--workers W] [--ray [ADDRESS]] [--seed 0]
 [--rule NAME=VALUE ...] [--preset NAME]``
 (by default the search is bounded by time: as many iterations as fit in 190 ms).  Prints one JSON object;
 progress goes to stderr.
@@ -44,7 +48,7 @@ import time
 from typing import Any
 
 from unokit.analysis.tournament import load_bot_kinds, run_tournament
-from unokit.cli.common import UsageError, parse_rule_values
+from unokit.cli.common import UsageError, add_ray_option, check_ray, parse_rule_values
 from unokit.engine.rules import Rules
 
 EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
@@ -89,6 +93,7 @@ def measure(edition: str, bots: list[str], games: int, args: argparse.Namespace)
         rules={**args.rules, "scoring": "single-round"},
         bot_options={kind: options[kind] for kind in set(bots) if kind in options},
         max_decisions=args.max_decisions,
+        ray=args.ray,
     )
     focus, other = result["results"][bots[0]], result["results"][bots[1]]
     entry = {
@@ -154,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         help="ismcts search: auto (default), tree or rollouts (see unokit.bots.ismcts)",
     )
     parser.add_argument("--workers", type=int, default=None, help="processes (default: one per CPU)")
+    add_ray_option(parser)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--rule", action="append", default=[], metavar="NAME=VALUE", help="a rule option for every pairing (repeatable)"
@@ -165,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         preset = {"preset": args.preset} if args.preset is not None else {}
         args.rules = Rules.from_dict({**preset, **parse_rule_values(args.rule)}).to_dict()
+        check_ray(args)
     except (UsageError, ValueError) as exc:
         parser.error(str(exc))
     ismcts = "ismcts" in load_bot_kinds()
@@ -187,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
             "all": args.all,
             "seed": args.seed,
             "workers": args.workers or os.cpu_count(),
+            "ray": args.ray,
             "rules": args.rules,
         },
         "ismcts_registered": ismcts,

@@ -40,6 +40,7 @@ TOP_KEYS = {
     "decisions",
     "elapsed_s",
     "expected_win_rate",
+    "engine",
     "results",
 }
 KIND_KEYS = {

@@ -22,11 +22,14 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, overload
 
+from unokit.analysis.parallel import Interrupted
 from unokit.editions import rulecards as rc
 from unokit.editions.wild_jackpot import WildJackpot
 from unokit.engine.errors import SetupError, UnknownOptionError
@@ -86,6 +89,138 @@ def fast_engine_plays(edition: str, rules: Rules | None, policy: str = "random")
     return None
 
 
+@dataclass(frozen=True)
+class Block:
+    """Games ``first`` … ``first + count - 1`` of a simulation: what a worker needs to play them."""
+
+    edition: str
+    players: int
+    seed: int
+    rules: Rules | None
+    rule_cards: tuple[str, ...] | None
+    engine: str
+    policy: str
+    first: int
+    count: int
+    threads: int | None = 1
+    """The compiled engine's threads (``None``: every core numba may use)."""
+
+
+@dataclass
+class Counts:
+    """What a simulation counts, summed exactly over games (in any order)."""
+
+    players: int
+    games: int = 0
+    rounds: int = 0
+    decisions: int = 0
+    wins: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    levers: list[int] = field(default_factory=lambda: [0] * len(LEVER_OUTCOMES))
+    performed: list[int] = field(default_factory=lambda: [0, 0])
+
+    def __post_init__(self) -> None:
+        self.wins = self.wins or [0] * self.players
+        self.points = self.points or [0] * self.players
+
+    def add(self, other: Counts) -> None:
+        self.games += other.games
+        self.rounds += other.rounds
+        self.decisions += other.decisions
+        for mine, more in (
+            (self.wins, other.wins),
+            (self.points, other.points),
+            (self.levers, other.levers),
+            (self.performed, other.performed),
+        ):
+            for i, value in enumerate(more):
+                mine[i] += value
+
+
+class Blocks(Sequence[Block]):
+    """The games ``0`` … ``games - 1`` cut into blocks of ``size`` like ``template``, each made when asked for."""
+
+    def __init__(self, template: Block, games: int, size: int) -> None:
+        self.template, self.games, self.size = template, games, size
+
+    def __len__(self) -> int:
+        return -(-self.games // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> Block: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Block]: ...
+    def __getitem__(self, index: int | slice) -> Block | list[Block]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        first = (index % len(self)) * self.size
+        return replace(self.template, first=first, count=min(self.size, self.games - first))
+
+
+def play_block(block: Block) -> Counts:
+    """Play the games of ``block`` and count them (runs in a worker process or a Ray task)."""
+    if block.engine == "fast":
+        return _play_fast_block(block)
+    counts = Counts(block.players)
+    cards = list(block.rule_cards) if block.rule_cards is not None else None
+    for index in range(block.first, block.first + block.count):
+        this_seed = game_seed(block.seed, index)
+        game = Game(block.edition, block.players, seed=this_seed, rules=block.rules, rule_cards=cards)
+        if block.policy == "heuristic":
+            counts.decisions += play_heuristic_match(game, this_seed)
+        else:
+            counts.decisions += play_random_match(game, random.Random(this_seed))
+        counts.games += 1
+        counts.rounds += game.round
+        if isinstance(game.edition, WildJackpot):
+            performed = {"enforced": 0, "honour": 0}
+            count_jackpot_events(game, counts.levers, performed)
+            counts.performed[0] += performed["enforced"]
+            counts.performed[1] += performed["honour"]
+        for seat in game.team_seats(game.winner):
+            counts.wins[seat] += 1
+        for seat, score in enumerate(game.scores):
+            counts.points[seat] += score
+    return counts
+
+
+def _play_fast_block(block: Block) -> Counts:
+    from unokit.fast.engine import play_random_games
+    from unokit.fast.heuristic import play_heuristic_games
+
+    play = play_heuristic_games if block.policy == "heuristic" else play_random_games
+    rules = block.rules if block.rules is not None else Rules()
+    result = play(
+        block.count,
+        block.players,
+        rules,
+        seed=block.seed,
+        first=block.first,
+        threads=block.threads,
+        edition=block.edition,
+        rule_cards=block.rule_cards,
+    )
+    counts = Counts(block.players, games=block.count)
+    counts.decisions = int(result["decisions"].sum())
+    counts.rounds = int(result["rounds"].sum())
+    for seat in range(block.players):
+        counts.points[seat] += int(result["scores"][:, seat].sum())
+        won = int((result["winner"] == seat).sum())
+        for other in range(block.players):  # with teams, a win counts for both partners (as in Python)
+            if same_side(other, seat, rules.teams):
+                counts.wins[other] += won
+    if "levers" in result:
+        counts.levers = [int(more) for more in result["levers"].sum(axis=0)]
+        counts.performed = [int(more) for more in result["rules_performed"].sum(axis=0)]
+    return counts
+
+
+BATCH_SECONDS = 0.25
+"""The compiled engine plays in batches of about this long, so that Ctrl-C stops it at once."""
+
+
 def simulate(
     edition: str,
     players: int,
@@ -96,6 +231,9 @@ def simulate(
     rule_cards: Sequence[str] | None = None,
     engine: str = "python",
     policy: str = "random",
+    *,
+    workers: int | None = None,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` whole matches with the uniformly random policy and count what happened.
 
@@ -116,6 +254,13 @@ def simulate(
     ``engine`` and ``policy`` say what played.
     The compiled engine plays the same rules with a generator of its own: the same seed gives
     the same counts on the same engine, not across engines.
+
+    ``workers``: the Python engine plays in that many processes (default: in this one), the
+    compiled engine on that many threads (default: every core). ``ray`` (see
+    :func:`unokit.analysis.parallel.run_parallel`): blocks of games are Ray tasks. The counts are
+    the same whatever the workers or nodes. Ctrl-C raises
+    :class:`~unokit.analysis.parallel.Interrupted` whose ``partial`` is this dict over the games
+    finished, with ``partial`` true and ``games_planned``.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
@@ -125,47 +270,107 @@ def simulate(
         raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     if policy not in POLICIES:
         raise UnknownOptionError(f"unknown policy {policy!r}; known: {', '.join(POLICIES)}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise SetupError(f"workers must be a positive integer, not {workers!r}")
     if isinstance(rules, dict):
         rules = Rules.from_dict(rules)
+    chosen = "python"
     if engine != "python":
         why_not = fast_engine_plays(edition, rules, policy)
         if why_not is None:
-            return _simulate_fast(edition, players, games, seed, rules, progress, policy, rule_cards)
-        if engine == "fast":
+            chosen = "fast"
+        elif engine == "fast":
             raise UnknownOptionError(why_not)
+    cards = tuple(rule_cards) if rule_cards is not None else None
     # Validate the set-up once before starting the clock.
-    first = Game(edition, players, seed=game_seed(seed, 0), rules=rules, rule_cards=rule_cards)
-    jackpot = isinstance(first.edition, WildJackpot)
-    wins = [0] * players
-    points = [0] * players
-    rounds = 0
-    decisions = 0
-    levers = [0] * len(LEVER_OUTCOMES)
-    performed = {"enforced": 0, "honour": 0}
+    if chosen == "fast":
+        if not 0 <= seed < 2**62:
+            raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
+        first_game = None
+        play_block(Block(edition, players, seed, rules, cards, "fast", policy, 0, 1))  # compiles or loads the code
+    else:
+        first_game = Game(edition, players, seed=game_seed(seed, 0), rules=rules, rule_cards=rule_cards)
+    counts = Counts(players)
     started = time.perf_counter()
-    for index in range(games):
-        this_seed = game_seed(seed, index)
-        game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=rule_cards)
-        if policy == "heuristic":
-            decisions += play_heuristic_match(game, this_seed)
-        else:
-            decisions += play_random_match(game, random.Random(this_seed))
-        rounds += game.round
-        if jackpot:
-            count_jackpot_events(game, levers, performed)
-        for seat in game.team_seats(game.winner):
-            wins[seat] += 1
-        for seat, score in enumerate(game.scores):
-            points[seat] += score
-        if progress is not None:
-            progress(index + 1, games)
+    try:
+        for more in _blocks_played(edition, players, games, seed, rules, cards, chosen, policy, workers, ray):
+            counts.add(more)
+            if progress is not None:
+                progress(counts.games, games)
+    except KeyboardInterrupt:
+        partial = _result(edition, players, seed, rules, cards, chosen, policy, counts, first_game, started)
+        raise Interrupted({**partial, "partial": True, "games_planned": games}) from None
+    return _result(edition, players, seed, rules, cards, chosen, policy, counts, first_game, started)
+
+
+def _blocks_played(
+    edition: str,
+    players: int,
+    games: int,
+    seed: int,
+    rules: Rules | None,
+    cards: tuple[str, ...] | None,
+    engine: str,
+    policy: str,
+    workers: int | None,
+    ray: str | None,
+) -> Generator[Counts, None, None]:
+    """The counts of the games of a simulation, block by block as they finish."""
+
+    def block(first: int, count: int, threads: int | None = 1) -> Block:
+        return Block(edition, players, seed, rules, cards, engine, policy, first, count, threads)
+
+    if ray is None and (engine == "fast" or workers is None or workers == 1):
+        if engine == "python":  # one game at a time, in this process
+            for index in range(games):
+                yield play_block(block(index, 1))
+            return
+        # The compiled engine on every core (or ``workers`` threads), in batches of about
+        # BATCH_SECONDS: a compiled batch cannot be interrupted, the gap between two can.
+        first, size = 0, 64
+        while first < games:
+            count = min(size, games - first)
+            clock = time.perf_counter()
+            yield play_block(block(first, count, workers))
+            took = time.perf_counter() - clock
+            size = max(1, min(4 * size, int(count * BATCH_SECONDS / max(took, 1e-6))))
+            first += count
+        return
+    from unokit.analysis.parallel import default_workers, iter_parallel
+
+    spread = workers or default_workers()
+    size = max(1, min(20_000, -(-games // (8 * spread)))) if engine == "fast" else 1
+    chunks = iter_parallel(play_block, Blocks(block(0, 0), games, size), workers, ray=ray)
+    with contextlib.closing(chunks):
+        for _, done in chunks:
+            yield from done
+
+
+def _result(
+    edition: str,
+    players: int,
+    seed: int,
+    rules: Rules | None,
+    cards: tuple[str, ...] | None,
+    engine: str,
+    policy: str,
+    counts: Counts,
+    first_game: Game | None,
+    started: float,
+) -> dict[str, Any]:
     elapsed = time.perf_counter() - started
-    result = _report(game.edition.name, players, games, seed, game.rules, rounds, decisions, wins, points, elapsed)
+    rules = first_game.rules if first_game is not None else (rules if rules is not None else Rules())
+    name = first_game.edition.name if first_game is not None else edition
+    c = counts
+    result = _report(name, players, c.games, seed, rules, c.rounds, c.decisions, c.wins, c.points, elapsed, engine)
     result["policy"] = policy
-    if jackpot:
-        result["rule_cards"] = list(first.extra["texts"]) if rule_cards is not None else None
-        result["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
-        result["rule_cards_performed"] = performed
+    if name == "wild-jackpot":
+        if engine == "python" and first_game is not None:
+            result["rule_cards"] = list(first_game.extra["texts"]) if cards is not None else None
+        else:
+            result["rule_cards"] = [rc.clean_rule_text(text) for text in cards] if cards is not None else None
+        result["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, c.levers, strict=True))
+        result["rule_cards_performed"] = {"enforced": c.performed[0], "honour": c.performed[1]}
     return result
 
 
@@ -177,67 +382,6 @@ def play_heuristic_match(game: Game, seed: int) -> int:
 
     bots = [HeuristicBot(seed=seed + seat, edition=game.edition.name) for seat in range(game.n)]
     return sum(play_match(game, bots).decisions)
-
-
-def _simulate_fast(
-    edition: str,
-    players: int,
-    games: int,
-    seed: int,
-    rules: Rules | None,
-    progress: Progress | None,
-    policy: str,
-    rule_cards: Sequence[str] | None,
-) -> dict[str, Any]:
-    """:func:`simulate` on the compiled engine: games numbered 0 … ``games - 1`` of ``seed``, in
-    batches over every core."""
-    from unokit.fast.engine import play_random_games
-    from unokit.fast.heuristic import play_heuristic_games
-
-    def play(count: int, players: int, rules: Rules, *, seed: int, first: int = 0) -> dict[str, Any]:
-        if policy == "heuristic":
-            return play_heuristic_games(
-                count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards
-            )
-        return play_random_games(count, players, rules, seed=seed, first=first, edition=edition, rule_cards=rule_cards)
-
-    rules = rules if rules is not None else Rules()
-    if not 0 <= seed < 2**62:
-        raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
-    play(1, players, rules, seed=seed)  # checks the table, compiles or loads the code
-    wins = [0] * players
-    points = [0] * players
-    rounds = decisions = 0
-    levers = [0] * len(LEVER_OUTCOMES)
-    performed = [0, 0]
-    batch = 20_000
-    started = time.perf_counter()
-    for first in range(0, games, batch):
-        count = min(batch, games - first)
-        result = play(count, players, rules, seed=seed, first=first)
-        decisions += int(result["decisions"].sum())
-        rounds += int(result["rounds"].sum())
-        for seat in range(players):
-            points[seat] += int(result["scores"][:, seat].sum())
-            won = int((result["winner"] == seat).sum())
-            for other in range(players):  # with teams, a win counts for both partners (as in Python)
-                if same_side(other, seat, rules.teams):
-                    wins[other] += won
-        if "levers" in result:
-            levers = [total + int(more) for total, more in zip(levers, result["levers"].sum(axis=0), strict=True)]
-            performed = [
-                total + int(more) for total, more in zip(performed, result["rules_performed"].sum(axis=0), strict=True)
-            ]
-        if progress is not None:
-            progress(first + count, games)
-    elapsed = time.perf_counter() - started
-    report = _report(edition, players, games, seed, rules, rounds, decisions, wins, points, elapsed, "fast")
-    report["policy"] = policy
-    if edition == "wild-jackpot":
-        report["rule_cards"] = [rc.clean_rule_text(text) for text in rule_cards] if rule_cards is not None else None
-        report["lever_outcomes"] = dict(zip(LEVER_OUTCOMES, levers, strict=True))
-        report["rule_cards_performed"] = {"enforced": performed[0], "honour": performed[1]}
-    return report
 
 
 def _report(
@@ -262,7 +406,7 @@ def _report(
         "rules": rules.to_dict(),
         "rounds": rounds,
         "decisions": decisions,
-        "mean_decisions_per_game": round(decisions / games, 2),
+        "mean_decisions_per_game": round(decisions / games, 2) if games else 0.0,
         "wins_by_seat": wins,
         "points_by_seat": points,
         "elapsed_s": round(elapsed, 3),

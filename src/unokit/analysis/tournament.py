@@ -16,25 +16,28 @@ Games run in parallel processes; the results do not depend on the number of proc
 
 from __future__ import annotations
 
+import contextlib
 import math
-import multiprocessing
-import os
 import random
-import signal
-import sys
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, overload
 
+from unokit.analysis.parallel import Interrupted as Interrupted
+from unokit.analysis.parallel import default_workers as default_workers
+from unokit.analysis.parallel import iter_parallel as iter_parallel
+from unokit.analysis.parallel import run_parallel as run_parallel
 from unokit.editions import get_edition
-from unokit.engine.errors import SetupError
+from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.engine.game import Game, same_side
 from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
     from unokit.bots.runner import GameResult
+
+ENGINES = ("python", "fast", "auto")
+"""Where a tournament plays: see :func:`run_tournament`."""
 
 MAX_DECISIONS = 30_000
 """Default cap on the actions of one match: a match still going then is stopped and left out
@@ -48,9 +51,6 @@ OPTIONAL_BOT_MODULES = ("unokit.bots.ismcts",)
 
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class PlotUnavailableError(RuntimeError):
@@ -93,93 +93,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 
 # ---------------------------------------------------------------- running games in parallel
-
-
-def default_workers() -> int:
-    return os.cpu_count() or 1
-
-
-def _mp_context() -> multiprocessing.context.BaseContext:
-    """Forked workers where forking is safe (they inherit the bot kinds registered here and
-    need no importable main module); elsewhere the platform's default."""
-    if sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
-
-
-def _run_chunk(fn: Callable[[T], R], items: Sequence[T]) -> list[R]:
-    return [fn(item) for item in items]
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run: ``partial`` holds what was done (for :func:`run_parallel`, the
-    results in order, ``None`` where an item did not finish)."""
-
-    def __init__(self, partial: Any) -> None:
-        super().__init__("interrupted")
-        self.partial = partial
-
-
-def _ignore_ctrl_c() -> None:
-    """A worker leaves Ctrl-C to the process that started it, which stops every worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_pool(pool: ProcessPoolExecutor) -> None:
-    """End ``pool`` now: queued work is dropped and running workers are terminated."""
-    processes = list((pool._processes or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        process.terminate()
-    for process in processes:
-        process.join(2)
-
-
-def run_parallel(
-    fn: Callable[[T], R],
-    items: Sequence[T],
-    workers: int | None = None,
-    progress: Progress | None = None,
-) -> list[R]:
-    """``[fn(item) for item in items]``, in that order, spread over ``workers`` processes
-    (``None``: one per CPU; 1: in this process). ``fn`` must be a module-level function.
-    ``progress(done, total)`` is called in this process as items finish."""
-    total = len(items)
-    workers = default_workers() if workers is None else workers
-    if workers < 1:
-        raise SetupError(f"workers must be at least 1, not {workers}")
-    if workers == 1 or total <= 1:
-        out: list[R] = []
-        try:
-            for item in items:
-                out.append(fn(item))
-                if progress is not None:
-                    progress(len(out), total)
-        except KeyboardInterrupt:
-            raise Interrupted(out + [None] * (total - len(out))) from None
-        return out
-    size = max(1, min(16, total // (workers * 8)))
-    chunks = [(start, items[start : start + size]) for start in range(0, total, size)]
-    results: list[R | None] = [None] * total
-    done = 0
-    context = _mp_context()
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context, initializer=_ignore_ctrl_c)
-    try:
-        futures = {pool.submit(_run_chunk, fn, chunk): (start, len(chunk)) for start, chunk in chunks}
-        for future in as_completed(futures):
-            start, length = futures[future]
-            results[start : start + length] = future.result()
-            done += length
-            if progress is not None:
-                progress(done, total)
-    except KeyboardInterrupt:
-        _stop_pool(pool)
-        raise Interrupted(results) from None
-    except BaseException:
-        _stop_pool(pool)
-        raise
-    pool.shutdown()
-    return cast(list[R], results)
+# (in unokit.analysis.parallel; imported here under their former names)
 
 
 # ---------------------------------------------------------------- one game
@@ -235,6 +149,8 @@ class GameSummary:
     think_seconds: list[float]
     finished: bool = True
     """False: the match was stopped at the cap on decisions (it counts for nothing)."""
+    total_decisions: int | None = None
+    """The decisions of the match where they are not counted per seat (the compiled engine)."""
 
 
 def load_bot_kinds() -> tuple[str, ...]:
@@ -314,6 +230,8 @@ class _Tally:
     match_wins: int = 0
     decisions: int = 0
     think: float = 0.0
+    uncounted: bool = False
+    """Some games did not count this bot's decisions (the compiled engine)."""
 
 
 def _options_key(
@@ -322,6 +240,56 @@ def _options_key(
     if not bot_options:
         return ()
     return tuple((kind, tuple(sorted(opts.items()))) for kind, opts in sorted(bot_options.items()))
+
+
+class GamePlan(Sequence[GameSpec]):
+    """The games of a tournament (see :func:`plan_games`), each made when asked for: a plan of a
+    million games takes no memory until its games are handed to the workers."""
+
+    def __init__(
+        self,
+        edition: str,
+        kinds: Sequence[str],
+        games: int,
+        seed: int,
+        rules: Rules | None = None,
+        rule_cards: tuple[str, ...] | None = None,
+        bot_options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = (),
+        max_decisions: int = MAX_DECISIONS,
+    ) -> None:
+        self.edition, self.kinds, self.games, self.seed = edition, tuple(kinds), games, seed
+        self.rules, self.rule_cards, self.bot_options, self.max_decisions = (
+            rules,
+            rule_cards,
+            bot_options,
+            max_decisions,
+        )
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, index: int) -> GameSpec: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[GameSpec]: ...
+    def __getitem__(self, index: int | slice) -> GameSpec | list[GameSpec]:
+        if isinstance(index, slice):
+            return [self[g] for g in range(*index.indices(self.games))]
+        if not -self.games <= index < self.games:
+            raise IndexError(index)
+        g = index % self.games
+        players = len(self.kinds)
+        return GameSpec(
+            index=g,
+            edition=self.edition,
+            kinds=tuple(seating(self.kinds, g)),
+            seed=deal_seed(self.seed, g // players),
+            bot_seeds=tuple(bot_seed(self.seed, g, s) for s in range(players)),
+            rules=self.rules,
+            rule_cards=self.rule_cards,
+            bot_options=self.bot_options,
+            max_decisions=self.max_decisions,
+        )
 
 
 def plan_games(
@@ -335,22 +303,9 @@ def plan_games(
     max_decisions: int = MAX_DECISIONS,
 ) -> list[GameSpec]:
     """The games of a tournament: game ``g`` seats :func:`seating` ``(kinds, g)`` and is dealt
-    from deal ``g // players``, so the games of one rotation share their deal."""
-    players = len(kinds)
-    return [
-        GameSpec(
-            index=g,
-            edition=edition,
-            kinds=tuple(seating(kinds, g)),
-            seed=deal_seed(seed, g // players),
-            bot_seeds=tuple(bot_seed(seed, g, s) for s in range(players)),
-            rules=rules,
-            rule_cards=rule_cards,
-            bot_options=bot_options,
-            max_decisions=max_decisions,
-        )
-        for g in range(games)
-    ]
+    from deal ``g // players``, so the games of one rotation share their deal (as a list; the
+    tournament reads them from a :class:`GamePlan`)."""
+    return list(GamePlan(edition, kinds, games, seed, rules, rule_cards, bot_options, max_decisions))
 
 
 def run_tournament(
@@ -364,6 +319,9 @@ def run_tournament(
     progress: Progress | None = None,
     bot_options: dict[str, dict[str, Any]] | None = None,
     max_decisions: int = MAX_DECISIONS,
+    *,
+    engine: str = "python",
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` matches between ``bots`` (bot kinds, one per seat) and compare them.
 
@@ -384,8 +342,16 @@ def run_tournament(
     :class:`Interrupted` whose ``partial`` is this dict over the games finished, with
     ``partial`` true and ``games_planned``.
 
+    ``engine``: ``python`` (:class:`unokit.Game` and the Python bots), ``fast`` (the compiled
+    engine and its ``random`` and ``heuristic`` bots, seats rotated and deals paired the same way,
+    on ``workers`` threads; the same seed deals other games than in Python, and the decisions
+    of each bot are not counted: ``decisions`` and ``mean_decision_s`` are ``None``) or ``auto``
+    (``fast`` where it plays the line-up, the edition and the rules); the result's ``engine``
+    says which played. ``ray`` (see :func:`unokit.analysis.parallel.run_parallel`): the games
+    run as Ray tasks.
+
     Everything but the timings (``elapsed_s``, ``mean_decision_s``) follows from ``seed``,
-    whatever the number of ``workers``.
+    whatever the number of ``workers`` or of Ray nodes.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise SetupError(f"games must be a positive integer, not {games!r}")
@@ -406,19 +372,171 @@ def run_tournament(
         raise SetupError(f"max_decisions must be a positive integer, not {max_decisions!r}")
     cards = tuple(rule_cards) if rule_cards is not None else None
     options = _options_key(bot_options)
+    if engine not in ENGINES:
+        raise UnknownOptionError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     # Check the set-up and every bot kind here, before any process starts.
     Game(edition, players, seed=deal_seed(seed, 0), rules=rules, rule_cards=cards)
-    specs = plan_games(edition, kinds, games, seed, rules, cards, options, max_decisions)
-    make_bots(specs[0])
+    if engine != "python":
+        why_not = fast_tournament_plays(edition, rules_obj, kinds)
+        if why_not is not None and engine == "fast":
+            raise UnknownOptionError(why_not)
+        engine = "fast" if why_not is None else "python"
     started = time.perf_counter()
+    summaries: list[GameSummary] = []
     try:
-        summaries = run_parallel(play_one, specs, workers, progress)
+        if engine == "fast":
+            fast = _fast_games(edition, kinds, games, seed, rules_obj, cards, max_decisions, workers, ray)
+            with contextlib.closing(fast):
+                for more in fast:
+                    summaries.extend(more)
+                    if progress is not None:
+                        progress(len(summaries), games)
+        else:
+            specs = GamePlan(edition, kinds, games, seed, rules, cards, options, max_decisions)
+            make_bots(specs[0])
+            summaries = run_parallel(play_one, specs, workers, progress, ray=ray)
     except Interrupted as stop:
         finished = [summary for summary in stop.partial if summary is not None]
         result = summarise(edition, kinds, seed, rules_obj, workers, finished, time.perf_counter() - started)
-        raise Interrupted({**result, "partial": True, "games_planned": games}) from None
+        raise Interrupted({**result, "partial": True, "games_planned": games, "engine": engine}) from None
+    except KeyboardInterrupt:
+        result = summarise(edition, kinds, seed, rules_obj, workers, summaries, time.perf_counter() - started)
+        raise Interrupted({**result, "partial": True, "games_planned": games, "engine": engine}) from None
     elapsed = time.perf_counter() - started
-    return summarise(edition, kinds, seed, rules_obj, workers, summaries, elapsed)
+    return {**summarise(edition, kinds, seed, rules_obj, workers, summaries, elapsed), "engine": engine}
+
+
+# ---------------------------------------------------------------- on the compiled engine
+
+FAST_BOTS = ("random", "heuristic")
+"""The bot kinds the compiled engine plays (:mod:`unokit.fast.heuristic`)."""
+
+
+def fast_tournament_plays(edition: str, rules: Rules, kinds: Sequence[str]) -> str | None:
+    """Why the compiled engine cannot play a tournament of ``kinds`` in ``edition`` under ``rules``
+    (``None``: it can)."""
+    others = [kind for kind in dict.fromkeys(kinds) if kind not in FAST_BOTS]
+    if others:
+        return (
+            f"the compiled engine has the {' and '.join(FAST_BOTS)} bots, not {', '.join(others)}; "
+            "the Python engine has every bot (--engine python)"
+        )
+    from unokit.analysis.simulate import fast_engine_plays
+
+    return fast_engine_plays(edition, rules, "heuristic")
+
+
+@dataclass(frozen=True)
+class FastBlock:
+    """Deals ``first`` … ``first + count - 1`` of a tournament on the compiled engine, played with
+    the line-up rotated by ``rotation``: games ``deal * players + rotation``."""
+
+    edition: str
+    kinds: tuple[str, ...]
+    seed: int
+    rules: Rules
+    rule_cards: tuple[str, ...] | None
+    max_decisions: int
+    rotation: int
+    first: int
+    count: int
+    threads: int | None = 1
+
+
+def play_fast_block(block: FastBlock) -> list[GameSummary]:
+    """Play ``block`` on the compiled engine (in this process, a worker or a Ray task). Deal ``d`` is
+    game ``d`` of ``seed`` on the compiled engine, whoever sits where: each deal is played from
+    every seat, as in Python."""
+    from unokit.fast.stats import play_stats_games
+
+    players = len(block.kinds)
+    seated = seating(block.kinds, block.rotation)
+    heuristic = [seat for seat, kind in enumerate(seated) if kind == "heuristic"]
+    out = play_stats_games(
+        block.count,
+        players,
+        block.rules,
+        seed=block.seed,
+        first=block.first,
+        heuristic_seats=heuristic,
+        threads=block.threads,
+        limit=block.max_decisions,
+        edition=block.edition,
+        rule_cards=block.rule_cards,
+    )
+    summaries = []
+    for i in range(block.count):
+        index = (block.first + i) * players + block.rotation
+        if not out["finished"][i]:
+            summaries.append(GameSummary(index, tuple(seated), 0, [], [], -1, [], [], finished=False))
+            continue
+        rounds = int(out["rounds"][i])
+        summaries.append(
+            GameSummary(
+                index=index,
+                kinds=tuple(seated),
+                rounds=rounds,
+                round_winners=[int(w) for w in out["per_round"][i, 3, :rounds]],
+                scores=[int(x) for x in out["scores"][i]],
+                winner=int(out["winner"][i]),
+                decisions=[],
+                think_seconds=[],
+                total_decisions=int(out["per_round"][i, 0, :rounds].sum()),
+            )
+        )
+    return summaries
+
+
+def _fast_blocks(template: FastBlock, games: int, first: int, count: int) -> list[FastBlock]:
+    """The blocks of deals ``first`` … ``first + count - 1``, one per rotation, of the games below ``games``."""
+    players = len(template.kinds)
+    blocks = []
+    for rotation in range(players):
+        # the deals d of this rotation with d * players + rotation < games
+        last = min(first + count, (games - rotation + players - 1) // players)
+        if last > first:
+            blocks.append(replace(template, rotation=rotation, first=first, count=last - first))
+    return blocks
+
+
+def _fast_games(
+    edition: str,
+    kinds: Sequence[str],
+    games: int,
+    seed: int,
+    rules: Rules,
+    cards: tuple[str, ...] | None,
+    max_decisions: int,
+    workers: int | None,
+    ray: str | None,
+) -> Generator[list[GameSummary], None, None]:
+    """The games of a tournament on the compiled engine, a block at a time as they finish."""
+    from unokit.analysis.simulate import BATCH_SECONDS
+
+    if not 0 <= seed < 2**62:
+        raise SetupError(f"the compiled engine takes seeds from 0 to 2**62 - 1, not {seed}")
+    template = FastBlock(edition, tuple(kinds), seed, rules, cards, max_decisions, rotation=0, first=0, count=1)
+    players = len(kinds)
+    deals = -(-games // players)
+    play_fast_block(template)  # checks the set-up, compiles or loads the code
+    if ray is None:
+        # In this process on ``workers`` threads, in batches of about BATCH_SECONDS (Ctrl-C stops between two).
+        first, size = 0, 16
+        while first < deals:
+            count = min(size, deals - first)
+            clock = time.perf_counter()
+            for block in _fast_blocks(template, games, first, count):
+                yield play_fast_block(replace(block, threads=workers))
+            took = time.perf_counter() - clock
+            size = max(1, min(4 * size, int(count * BATCH_SECONDS / max(took, 1e-6))))
+            first += count
+        return
+    size = max(1, min(5_000, -(-deals // (8 * (workers or default_workers())))))
+    blocks = [block for first in range(0, deals, size) for block in _fast_blocks(template, games, first, size)]
+    chunks = iter_parallel(play_fast_block, blocks, workers, ray=ray)
+    with contextlib.closing(chunks):
+        for _, done in chunks:
+            yield from done
 
 
 def summarise(
@@ -443,7 +561,8 @@ def summarise(
             unfinished += 1
             continue
         rounds += summary.rounds
-        decisions += sum(summary.decisions)
+        decisions += sum(summary.decisions) if summary.total_decisions is None else summary.total_decisions
+        per_seat = summary.total_decisions is None
         for seat, kind in enumerate(summary.kinds):
             tally = tallies[kind]
             tally.seats_held[seat] += 1
@@ -452,8 +571,11 @@ def summarise(
             tally.round_wins += sum(1 for w in summary.round_winners if same_side(seat, w, teams))
             tally.points += summary.scores[seat]
             tally.match_wins += same_side(seat, summary.winner, teams)
-            tally.decisions += summary.decisions[seat]
-            tally.think += summary.think_seconds[seat]
+            if per_seat:
+                tally.decisions += summary.decisions[seat]
+                tally.think += summary.think_seconds[seat]
+            else:
+                tally.uncounted = True
     scoring = get_edition(edition).scoring_method(rules)
     single = scoring == "single-round"
     results: dict[str, dict[str, Any]] = {}
@@ -474,8 +596,11 @@ def summarise(
             entry["match_wins"] = tally.match_wins
             entry["match_win_rate"] = _rate(tally.match_wins, tally.seat_games)
             entry["match_win_ci95"] = [round(m_low, 4), round(m_high, 4)]
-        entry["decisions"] = tally.decisions
-        entry["mean_decision_s"] = float(f"{tally.think / tally.decisions:.3g}") if tally.decisions else 0.0
+        if tally.uncounted:
+            entry["decisions"] = entry["mean_decision_s"] = None
+        else:
+            entry["decisions"] = tally.decisions
+            entry["mean_decision_s"] = float(f"{tally.think / tally.decisions:.3g}") if tally.decisions else 0.0
         results[kind] = entry
     games = len(summaries)
     return {

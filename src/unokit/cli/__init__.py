@@ -12,10 +12,13 @@ Each command lives in its own module, with its options (``add_parser``) and its 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from types import FrameType
 
-from unokit.cli import play, replay, serve, simulate, stats, tournament
+from unokit.cli import compare, play, replay, serve, simulate, stats, sweep, tournament
 from unokit.cli.common import Screen, UsageError
 from unokit.engine.errors import UnoError
 from unokit.narrate import Narrator, describe_action
@@ -29,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rules engine, bots and tools for the UNO family of card games.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (simulate, play, replay, tournament, stats, serve):
+    for command in (simulate, play, replay, tournament, stats, compare, sweep, serve):
         command.add_parser(commands)
     return parser
 
@@ -42,7 +45,33 @@ _COMMANDS: dict[str, Command] = {
     "serve": serve.cmd_serve,
     "tournament": tournament.cmd_tournament,
     "stats": stats.cmd_stats,
+    "compare": compare.cmd_compare,
+    "sweep": sweep.cmd_sweep,
 }
+
+
+OWN_SIGNALS = frozenset({"serve"})
+"""Commands that handle SIGTERM themselves (the web server shuts down gracefully)."""
+
+
+def _ctrl_c(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM does what Ctrl-C does while a command runs: it stops the work, keeps what was done
+    (partial results, the record, rows, plots) and stops every worker; the command exits 130.
+    Outside the main thread (where no handler can be set) nothing changes."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _ctrl_c)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -55,13 +84,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "unokit: error: choose a command: simulate, play, replay, serve, tournament or stats (see unokit --help)",
+            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare or sweep "
+            "(see unokit --help)",
             file=sys.stderr,
         )
         return 2
     screen = Screen(sys.stdout, sys.stdin)
     try:
-        return _COMMANDS[args.command](args, screen)
+        if args.command in OWN_SIGNALS:
+            return _COMMANDS[args.command](args, screen)
+        with sigterm_as_ctrl_c():
+            return _COMMANDS[args.command](args, screen)
     except (UnoError, UsageError) as exc:
         print(f"unokit: error: {exc}", file=sys.stderr)
         return 2

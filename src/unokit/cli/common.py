@@ -226,6 +226,32 @@ def progress_bar(label: str, total: int, show: bool) -> Iterator[Callable[[int, 
         yield advance
 
 
+def add_ray_option(parser: argparse.ArgumentParser) -> None:
+    """Add ``--ray [ADDRESS]``: the games run as Ray tasks, on a Ray instance started on this machine
+    (no address) or on the cluster at ADDRESS (``ray://head:10001`` or ``head:6379``). Its value,
+    ``args.ray``, is ``None`` without the option, else ``"local"`` or the address: pass it on as the
+    ``ray`` keyword of :func:`unokit.analysis.parallel.run_parallel` and the functions built on it."""
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        metavar="ADDRESS",
+        help="run the games as Ray tasks: on a Ray instance started here (no ADDRESS) or on the cluster "
+        "at ADDRESS (ray://HOST:10001 or HOST:6379); the same seed gives the same result (the cluster extra)",
+    )
+
+
+def check_ray(args: argparse.Namespace) -> None:
+    """With ``--ray``, refuse now, before any game, when Ray is not installed (one line naming the extra)."""
+    if getattr(args, "ray", None) is not None:
+        from unokit.analysis.parallel import RayUnavailableError, import_ray
+
+        try:
+            import_ray()
+        except RayUnavailableError as exc:
+            raise UsageError(str(exc)) from None
+
+
 def bot_list(text: str) -> list[str]:
     """``ismcts,heuristic,random`` -> the kinds, one per seat."""
     kinds = [kind.strip() for kind in text.split(",")]

@@ -7,10 +7,19 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
+from unokit.analysis.parallel import Interrupted
 from unokit.analysis.simulate import ENGINES, POLICIES, simulate
-from unokit.cli.common import Screen, UsageError, add_rule_options, build_rules, edition_names, rule_cards_option
+from unokit.cli.common import (
+    Screen,
+    UsageError,
+    add_ray_option,
+    add_rule_options,
+    build_rules,
+    check_ray,
+    edition_names,
+    progress_bar,
+    rule_cards_option,
+)
 from unokit.editions import get_edition
 from unokit.narrate import plural
 
@@ -50,6 +59,13 @@ def add_parser(commands: Commands) -> None:
         "house rules it plays; the fast extra) or auto (default: fast where it is installed and plays the "
         "edition and rules)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        metavar="W",
+        help="the Python engine's processes (default 1), the compiled engine's threads (default: every core)",
+    )
+    add_ray_option(parser)
     parser.add_argument(
         "--rules-file",
         metavar="FILE",
@@ -131,26 +147,37 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     keep_sample_records(args, screen, edition, rules)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
     rule_cards = rule_cards_option(args, edition)
+    check_ray(args)
     show_bar = not args.json and sys.stderr.isatty()
-    if show_bar:
-        from rich.progress import Progress
-
-        with Progress(console=Console(file=sys.stderr), transient=True) as bar:
-            task = bar.add_task(f"{edition}, {args.players} players", total=args.games)
-
-            def advance(done: int, total: int) -> None:
-                bar.update(task, completed=done)
-
+    try:
+        with progress_bar(f"{edition}, {args.players} players", args.games, show_bar) as advance:
             result = simulate(
-                edition, args.players, args.games, args.seed, rules, advance, rule_cards, args.engine, args.policy
+                edition,
+                args.players,
+                args.games,
+                args.seed,
+                rules,
+                advance,
+                rule_cards,
+                args.engine,
+                args.policy,
+                workers=args.workers,
+                ray=args.ray,
             )
-    else:
-        options = {"rule_cards": rule_cards, "engine": args.engine, "policy": args.policy}
-        result = simulate(edition, args.players, args.games, args.seed, rules, **options)
+    except Interrupted as stop:
+        result = stop.partial  # the games finished before Ctrl-C
+    partial = bool(result.get("partial"))
+    status = 130 if partial else 0
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
-        return 0
+        return status
+    if partial:
+        screen.line(
+            f"Partial results: interrupted after {result['games']} of {plural(result['games_planned'], 'game')}."
+        )
     rules_text = ", ".join(f"{k}={v}" for k, v in result["rules"].items()) or "default rules"
     screen.line(f"Simulated {plural(result['games'], 'game')} of {edition}, {result['players']} players, ", rules_text)
     screen.line(f"  seed                      {result['seed']}")
@@ -175,4 +202,7 @@ def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
         screen.line(f"    enforced                {performed['enforced']}")
         screen.line(f"    honour tasks            {performed['honour']}")
     screen.line(f"  elapsed                   {result['elapsed_s']} s")
-    return 0
+    if partial:
+        no_game = " No game finished, so there is no result." if not result["games"] else ""
+        screen.line("Partial results: interrupted by Ctrl-C." + no_game)
+    return status

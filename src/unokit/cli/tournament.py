@@ -7,15 +7,17 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from unokit.analysis.tournament import MAX_DECISIONS
+from unokit.analysis.tournament import ENGINES, MAX_DECISIONS
 from unokit.cli.common import (
     Screen,
     UsageError,
+    add_ray_option,
     add_rule_options,
     bot_list,
     build_rules,
     check_counts,
     check_output_file,
+    check_ray,
     edition_names,
     progress_bar,
 )
@@ -47,7 +49,17 @@ def add_parser(commands: Commands) -> None:
         help="bot kinds, one per seat, separated by commas, e.g. heuristic,random,random",
     )
     parser.add_argument("--games", type=int, default=100, metavar="N", help="matches to play (default 100)")
-    parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    parser.add_argument(
+        "--workers", type=int, metavar="W", help="processes, or the compiled engine's threads (default: one per CPU)"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="python",
+        help="python (default: every bot), fast (the compiled engine's random and heuristic bots, in the "
+        "editions and house rules it plays; the fast extra) or auto (fast where it plays the line-up and rules)",
+    )
+    add_ray_option(parser)
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
     parser.add_argument("--plot", metavar="FILE", help="draw the win rates to a PNG file (needs matplotlib)")
@@ -75,6 +87,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     edition = get_edition(args.edition).name
     rules = build_rules(args)
     check_counts(args)
+    check_ray(args)
     if args.plot:
         check_output_file(args.plot, "--plot")
         try:
@@ -94,6 +107,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
                 rules=rules,
                 progress=advance,
                 max_decisions=args.max_decisions,
+                engine=args.engine,
+                ray=args.ray,
             )
     except Interrupted as stop:
         result = stop.partial  # the games finished before Ctrl-C
@@ -119,7 +134,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
         f"Tournament of {edition}, {result['players']} players, {plural(result['games'], 'game')}, "
         f"seed {result['seed']}, {rules_text}"
     )
-    screen.line("Seats rotate every game and each deal is played from every seat.")
+    engine_words = "the compiled engine (unokit.fast)" if result["engine"] == "fast" else "the Python engine"
+    screen.line(f"Seats rotate every game and each deal is played from every seat, on {engine_words}.")
     single = result["scoring"] == "single-round"
     head = f"  {'bot':<12}{'seats':>6}{'rounds':>8}{'wins':>7}{'win rate':>10}  {'95% CI':<17}"
     head += f"{'mean points':>12}" if not single else ""
@@ -134,7 +150,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
         row += f"{100 * entry['round_win_rate']:>9.1f}%  {f'{100 * low:.1f}% to {100 * high:.1f}%':<17}"
         if not single:
             row += f"{entry['mean_points']:>12.1f}{entry['match_wins']:>12}"
-        screen.line(row + f"{1000 * entry['mean_decision_s']:>13.3f}")
+        timing = entry["mean_decision_s"]
+        screen.line(row + (f"{1000 * timing:>13.3f}" if timing is not None else f"{'-':>13}"))
     screen.line(f"Equal bots would each win {100 * result['expected_win_rate']:.1f}% of the rounds.")
     if not finished and not result["unfinished"]:
         screen.line("No game finished before Ctrl-C, so there is no result.")
@@ -152,7 +169,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
         screen.line(f"Seats are not balanced: use a multiple of {result['players']} games.")
     if args.plot:
         screen.line(f"Plot written to {args.plot}" if finished else "No plot: no game finished.")
-    screen.line(f"Elapsed {result['elapsed_s']} s on {plural(result['workers'], 'worker')}.")
+    where = f"Ray ({args.ray})" if args.ray else plural(result["workers"], "worker")
+    screen.line(f"Elapsed {result['elapsed_s']} s on {where}.")
     if partial:
         screen.line("Partial results: interrupted by Ctrl-C.")
     return status
