@@ -75,7 +75,8 @@ def _processes_with(marker: str) -> list[int]:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
-def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, stop: signal.Signals) -> None:
     seed = str(800_000_000 + os.getpid())  # marks this run's processes
     out, rows = tmp_path / "report", tmp_path / "rows.csv"
     argv = ["stats", "--bots", "random", "--players", "2", "--games", "100000", "--workers", "2", "--seed", seed]
@@ -88,7 +89,7 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path) -> 
     while len(_processes_with(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
         time.sleep(0.1)
     time.sleep(5)  # some chunks finish
-    child.send_signal(signal.SIGINT)
+    child.send_signal(stop)
     stopped = time.monotonic()
     try:
         printed, err = child.communicate(timeout=30)
