@@ -77,3 +77,6 @@ def test_tournament_and_simulate_keep_sample_records(capsys: pytest.CaptureFixtu
     assert wins == simulate("classic", 3, 5, 2, engine="python")["wins_by_seat"]
     assert main(["simulate", "--games", "2", "--engine", "fast", "--records", str(tmp_path / "no")]) == 2
     assert NOT_COMPILED in capsys.readouterr().err
+    argv = ["tournament", "--bots", "heuristic,random", "--games", "2", "--engine", "fast"]
+    assert main([*argv, "--records", str(tmp_path / "no")]) == 2
+    assert NOT_COMPILED in capsys.readouterr().err and not (tmp_path / "no").exists()
