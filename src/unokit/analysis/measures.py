@@ -166,6 +166,7 @@ def _position_key(position: int) -> str:
     return "dealer" if position == 0 else f"dealer_plus_{position}"
 
 
+@lru_cache(maxsize=256)
 def marks(setup: Setup) -> tuple[Mark, ...]:
     """The marks a seat can make or meet under ``setup``: the cards played of its deck's special
     kinds, Wild Jackpot's lever outcomes and rule cards, the events of the house rules on, Wild Draw
@@ -175,6 +176,12 @@ def marks(setup: Setup) -> tuple[Mark, ...]:
     return tuple(
         mark for mark in Mark if (played[mark] in kinds if mark in played else _can_happen(setup, mark, kinds))
     )
+
+
+@lru_cache(maxsize=256)
+def _mark_keys(setup: Setup) -> dict[int, str]:
+    """Each mark of :func:`marks`: its bit → its measure key."""
+    return {int(mark): f"mark_{mark.key}" for mark in marks(setup)}
 
 
 def _can_happen(setup: Setup, mark: Mark, kinds: set[int]) -> bool:
@@ -317,15 +324,21 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
     if setup.jackpot:
         for outcome, count in zip(LEVER_OUTCOMES, match.levers, strict=True):
             values[f"lever_{outcome.replace('-', '_')}"] = (count, rounds)
-    known_marks = len(match.marks) == rounds
-    for mark in marks(setup):
-        bit, made, won = 1 << mark, 0, 0
-        for seats, winner in zip(match.marks if known_marks else [], match.round_winners, strict=False):
-            for seat, held in enumerate(seats):
-                if held & bit:
-                    made += 1
-                    won += same_side(seat, winner, teams)
-        values[f"mark_{mark.key}"] = (won, made)
+    by_bit = _mark_keys(setup)
+    made = dict.fromkeys(by_bit.values(), 0)
+    won = dict.fromkeys(by_bit.values(), 0)
+    for seats, winner in zip(match.marks if len(match.marks) == rounds else [], match.round_winners, strict=False):
+        for seat, bits in enumerate(seats):
+            side_won = same_side(seat, winner, teams)
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                mark_key = by_bit.get(low.bit_length() - 1)
+                if mark_key is not None:
+                    made[mark_key] += 1
+                    won[mark_key] += side_won
+    for mark_key in by_bit.values():
+        values[mark_key] = (won[mark_key], made[mark_key])
     return values
 
 
