@@ -5,6 +5,7 @@ records written before the default changed."""
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -130,4 +131,4 @@ def test_simulate_tournament_and_stats_use_the_resolved_method() -> None:
     tour = run_tournament("all-wild", ["random", "random"], 2, seed=1, workers=1, rules={"scoring": "winner-collects"})
     assert tour["scoring"] == "winner-collects" and "match_wins" in tour["results"]["random"]
     stats = collect("all-wild", 2, 2, 1, "random", workers=1)
-    assert not stats.scored and stats.rounds_per_match == [1, 1] and stats.winner_scores == []
+    assert not stats.scored and stats.rounds_per_match == Counter({1: 2}) and not stats.winner_scores

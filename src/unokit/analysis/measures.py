@@ -20,16 +20,20 @@ A match stopped at the cap on decisions counts only in ``capped`` (its other val
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from functools import lru_cache
+from typing import Any, Literal
 
-from unokit.analysis.tournament import MAX_DECISIONS
+from unokit.analysis.rounds import LEVER_MARKS, MARK_OF_KIND, Mark
+from unokit.analysis.tournament import MAX_DECISIONS, Z95
 from unokit.editions import get_edition
 from unokit.editions.wild_jackpot import WildJackpot
-from unokit.engine.cards import KIND_NAMES
+from unokit.engine.cards import KIND_NAMES, Kind
 from unokit.engine.errors import SetupError
+from unokit.engine.game import same_side, team_of
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
 
 MatchValues = dict[str, tuple[int, int]]
@@ -83,6 +87,11 @@ class Setup:
     def jackpot(self) -> bool:
         return isinstance(get_edition(self.edition), WildJackpot)
 
+    @property
+    def scored(self) -> bool:
+        """Whether matches are scored over several rounds (winner-collects or running tally)."""
+        return get_edition(self.edition).scoring_method(self.rules) in ("winner-collects", "running-tally")
+
 
 def match_seed(seed: int, index: int) -> int:
     """The seed of match ``index`` of a study seeded with ``seed`` (the same in every set-up)."""
@@ -96,40 +105,157 @@ def bot_seeds(seed: int, index: int, players: int) -> tuple[int, ...]:
 
 def measures_for(setup: Setup) -> list[Measure]:
     """The measures that mean something for ``setup``, in report order."""
+    return list(_measures(setup))
+
+
+@lru_cache(maxsize=256)
+def _special_kinds(setup: Setup) -> tuple[Any, ...]:
     from unokit.analysis.stats import special_kinds
 
+    return tuple(special_kinds(setup.edition, setup.rules))
+
+
+@lru_cache(maxsize=256)
+def _measures(setup: Setup) -> tuple[Measure, ...]:
     n = setup.players
     out = [
         Measure("capped", "matches stopped at the cap on decisions", "rate", "capped"),
         Measure("rounds_per_match", "rounds per match", "mean", "length"),
         Measure("decisions_per_match", "decisions per match", "mean", "length"),
+        Measure("turns_per_match", "turns per match", "mean", "length"),
         Measure("decisions_per_round", "decisions per round", "mean", "length"),
+        Measure("turns_per_round", "turns per round", "mean", "length"),
+        Measure("cards_drawn_per_round", "cards drawn per round", "mean", "draws"),
+        Measure("blocked_share", "blocked rounds (nobody could play or draw)", "rate", "draws"),
         Measure("first_player_win_rate", "first player's round win rate", "rate", "seats"),
     ]
     for step in range(1, n + 1):
         position = step % n
-        label = "dealer" if position == 0 else f"dealer +{position}"
-        out.append(Measure(f"win_rate_{_position_key(position)}", f"round win rate, {label}", "rate", "seats"))
+        out.append(
+            Measure(
+                f"win_rate_{_position_key(position)}", f"round win rate, {position_label(position)}", "rate", "seats"
+            )
+        )
+    out += [
+        Measure("lead_changes_per_round", "lead changes per round (fewest cards)", "mean", "lead"),
+        Measure("comeback_round", "trailing seat at mid-round wins the round", "rate", "lead"),
+    ]
+    if _winner_collects(setup):
+        out += [
+            Measure("lead_changes_per_match", "lead changes per match (score after each round)", "mean", "lead"),
+            Measure("comeback_match", "trailing player at mid-match wins the match", "rate", "lead"),
+        ]
     out.append(Measure("points_per_round", "points per round", "mean", "points"))
-    for kind in special_kinds(setup.edition, setup.rules):
+    for kind in _special_kinds(setup):
         key = KIND_NAMES[kind].lower().replace(" ", "_")
         out.append(Measure(f"plays_{key}", f"{KIND_NAMES[kind]} plays per round", "mean", "cards"))
     if setup.jackpot:
         for outcome in LEVER_OUTCOMES:
             out.append(Measure(f"lever_{outcome.replace('-', '_')}", f"lever: {outcome} per round", "mean", "lever"))
-    return out
+    for mark in marks(setup):
+        out.append(Measure(f"mark_{mark.key}", f"round win rate, {mark.label}", "rate", "attribution"))
+    return tuple(out)
+
+
+def position_label(position: int) -> str:
+    """How a report names the seat ``position`` places left of the dealer."""
+    return "dealer" if position == 0 else f"dealer +{position}"
 
 
 def _position_key(position: int) -> str:
     return "dealer" if position == 0 else f"dealer_plus_{position}"
 
 
+@lru_cache(maxsize=256)
+def marks(setup: Setup) -> tuple[Mark, ...]:
+    """The marks a seat can make or meet under ``setup``: the cards played of its deck's special
+    kinds, Wild Jackpot's lever outcomes and rule cards, the events of the house rules on, Wild Draw
+    Four challenges, UNO catches and lost turns."""
+    kinds = {int(kind) for kind in _special_kinds(setup)}
+    played = {mark: kind for kind, mark in MARK_OF_KIND.items()}
+    return tuple(
+        mark for mark in Mark if (played[mark] in kinds if mark in played else _can_happen(setup, mark, kinds))
+    )
+
+
+@lru_cache(maxsize=256)
+def _mark_keys(setup: Setup) -> dict[int, str]:
+    """Each mark of :func:`marks`: its bit → its measure key."""
+    return {int(mark): f"mark_{mark.key}" for mark in marks(setup)}
+
+
+def _can_happen(setup: Setup, mark: Mark, kinds: set[int]) -> bool:
+    rules = setup.rules
+    if mark in LEVER_MARKS or mark in (Mark.RULE_ENFORCED, Mark.RULE_HONOUR):
+        return setup.jackpot
+    needs = {
+        Mark.STACKED: rules.stacking != "off",
+        Mark.DREW_STACK: rules.stacking != "off",
+        Mark.DEFLECTED: rules.stacking != "off" and rules.stack_deflect != "off",
+        Mark.PASSED_HANDS: rules.zero_pass,
+        Mark.SWAPPED_HANDS: rules.seven_swap or int(Kind.WILD_FORCED_SWAP) in kinds or setup.jackpot,
+        Mark.JUMPED_IN: rules.jump_in,
+        Mark.BOMB: rules.multi_play_bomb,
+        Mark.MERCY_OUT: rules.mercy,
+        Mark.CHALLENGE_WON: rules.wild_draw_four_challenge and int(Kind.WILD_DRAW_FOUR) in kinds,
+        Mark.CAUGHT: rules.call_uno,
+    }
+    met = {
+        Mark.WAS_SWAPPED: Mark.SWAPPED_HANDS,
+        Mark.LOST_TO_JUMP: Mark.JUMPED_IN,
+        Mark.CHALLENGE_LOST: Mark.CHALLENGE_WON,
+        Mark.WAS_CHALLENGED: Mark.CHALLENGE_WON,
+        Mark.WAS_CAUGHT: Mark.CAUGHT,
+    }
+    return bool(needs.get(met.get(mark, mark), True))
+
+
+def equal_chance(setup: Setup) -> float:
+    """A seat's round win rate if every seat had equal chances (with teams, its team's: 1/2)."""
+    return 1 / 2 if setup.rules.teams else 1 / setup.players
+
+
+def side(seat: int, teams: bool) -> int:
+    """The side ``seat`` plays for: its team with the house rule ``teams``, else itself."""
+    return team_of(seat) if teams else seat
+
+
+def _winner_collects(setup: Setup) -> bool:
+    return get_edition(setup.edition).scoring_method(setup.rules) == "winner-collects"
+
+
+def scores_after_rounds(setup: Setup, match: Any) -> list[list[int]] | None:
+    """Every seat's score after each round of a winner-collects match (the winner, and with
+    teams its partners, collect the round's points); ``None`` under other scoring methods."""
+    if not _winner_collects(setup):
+        return None
+    teams = setup.rules.teams
+    scores = [0] * setup.players
+    out: list[list[int]] = []
+    for winner, points in zip(match.round_winners, match.round_points, strict=True):
+        for seat in range(setup.players):
+            if same_side(seat, winner, teams):
+                scores[seat] += points
+        out.append(list(scores))
+    return out
+
+
+def _sole(scores: Sequence[int], teams: bool, best: bool) -> int | None:
+    """The side alone with the highest (``best``) or lowest score; ``None`` on a tie."""
+    if teams:  # partners share their score: one entry per team
+        scores = [scores[team] for team in range(2)]
+    target = max(scores) if best else min(scores)
+    return scores.index(target) if scores.count(target) == 1 else None
+
+
 def match_values(setup: Setup, match: object | None) -> MatchValues:
     """The values of one match (a :class:`unokit.analysis.stats.MatchSummary`; ``None`` if it
-    was stopped at the cap) for every measure of :func:`measures_for`."""
-    from unokit.analysis.stats import MatchSummary, special_kinds
+    was stopped at the cap) for every measure of :func:`measures_for`.
 
-    keys = [m.key for m in measures_for(setup)]
+    Per-round lists a match summary lacks (empty) give ``(0, 0)``: the measure does not count it."""
+    from unokit.analysis.stats import MatchSummary
+
+    keys = [m.key for m in _measures(setup)]
     if match is None:
         stopped: MatchValues = dict.fromkeys(keys, (0, 0))
         stopped["capped"] = (1, 1)
@@ -138,7 +264,6 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
     n = setup.players
     rounds = len(match.round_winners)
     teams = setup.rules.teams
-    from unokit.engine.game import same_side
 
     wins = [0] * n
     first_rounds = first_wins = 0
@@ -158,13 +283,62 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
         "first_player_win_rate": (first_wins, first_rounds),
         "points_per_round": (sum(match.round_points), rounds),
     }
+    for key, per_round in (
+        ("turns", match.turns),
+        ("cards_drawn", match.cards_drawn),
+        ("lead_changes", match.lead_changes),
+        ("blocked", match.blocked),
+    ):
+        known = len(per_round) == rounds
+        total = sum(per_round) if known else 0
+        if key == "turns":
+            values["turns_per_match"] = (total, 1) if known else (0, 0)
+            values["turns_per_round"] = (total, rounds) if known else (0, 0)
+        elif key == "blocked":
+            values["blocked_share"] = (total, rounds) if known else (0, 0)
+        else:
+            values[f"{key}_per_round"] = (total, rounds) if known else (0, 0)
+    trailing = [(t, w) for t, w in zip(match.mid_trailing, match.round_winners, strict=False) if t >= 0]
+    if len(match.mid_trailing) != rounds:
+        trailing = []
+    values["comeback_round"] = (sum(same_side(t, w, teams) for t, w in trailing), len(trailing))
+    if _winner_collects(setup):
+        values["lead_changes_per_match"] = values["comeback_match"] = (0, 0)
+        path = scores_after_rounds(setup, match)
+        if path is not None:
+            changes, leader = 0, None
+            for scores in path:
+                now = _sole(scores, teams, best=True)
+                if now is not None:
+                    changes += leader is not None and now != leader
+                    leader = now
+            values["lead_changes_per_match"] = (changes, 1)
+            if rounds >= 2:
+                behind = _sole(path[(rounds + 1) // 2 - 1], teams, best=False)
+                if behind is not None:
+                    values["comeback_match"] = (int(behind == side(match.winner, teams)), 1)
     for position in range(n):
         values[f"win_rate_{_position_key(position)}"] = (wins[position], rounds)
-    for kind in special_kinds(setup.edition, setup.rules):
+    for kind in _special_kinds(setup):
         values[f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}"] = (match.plays.get(int(kind), 0), rounds)
     if setup.jackpot:
         for outcome, count in zip(LEVER_OUTCOMES, match.levers, strict=True):
             values[f"lever_{outcome.replace('-', '_')}"] = (count, rounds)
+    by_bit = _mark_keys(setup)
+    made = dict.fromkeys(by_bit.values(), 0)
+    won = dict.fromkeys(by_bit.values(), 0)
+    for seats, winner in zip(match.marks if len(match.marks) == rounds else [], match.round_winners, strict=False):
+        for seat, bits in enumerate(seats):
+            side_won = same_side(seat, winner, teams)
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                mark_key = by_bit.get(low.bit_length() - 1)
+                if mark_key is not None:
+                    made[mark_key] += 1
+                    won[mark_key] += side_won
+    for mark_key in by_bit.values():
+        values[mark_key] = (won[mark_key], made[mark_key])
     return values
 
 
@@ -218,3 +392,66 @@ def estimate(values: Sequence[MatchValues], key: str) -> float | None:
     top = sum(v[key][0] for v in values)
     bottom = sum(v[key][1] for v in values)
     return top / bottom if bottom else None
+
+
+class Tally:
+    """Integer sums of match values over matches, enough for each measure's estimate and its
+    interval: per measure the matches that counted (a denominator above 0) and the sums of the
+    numerators, denominators, their squares and products. Tallies of disjoint sets of matches
+    add up (:meth:`merge`) to the tally of all of them, exactly, in any order.
+
+    >>> tally = Tally()
+    >>> for values in ({"m": (1, 2)}, {"m": (3, 2)}, {"m": (0, 0)}):
+    ...     tally.add(values)
+    >>> tally.estimate("m"), tally.matches("m"), tally.sums["m"]
+    (1.0, 2, [2, 4, 4, 10, 8, 8])
+    """
+
+    __slots__ = ("sums",)
+
+    def __init__(self) -> None:
+        self.sums: dict[str, list[int]] = {}
+        """key → [matches, Σnum, Σden, Σnum², Σden², Σnum·den]."""
+
+    def add(self, values: MatchValues) -> None:
+        for key, (top, bottom) in values.items():
+            if bottom:
+                s = self.sums.setdefault(key, [0] * 6)
+                s[0] += 1
+                s[1] += top
+                s[2] += bottom
+                s[3] += top * top
+                s[4] += bottom * bottom
+                s[5] += top * bottom
+
+    def merge(self, other: Tally) -> None:
+        for key, sums in other.sums.items():
+            mine = self.sums.setdefault(key, [0] * 6)
+            for i, value in enumerate(sums):
+                mine[i] += value
+
+    def matches(self, key: str) -> int:
+        """The matches that counted in measure ``key``."""
+        return self.sums[key][0] if key in self.sums else 0
+
+    def totals(self, key: str) -> tuple[int, int]:
+        """``(Σnum, Σden)`` of measure ``key``."""
+        s = self.sums.get(key)
+        return (s[1], s[2]) if s else (0, 0)
+
+    def estimate(self, key: str) -> float | None:
+        """Σnum / Σden over the matches (``None`` when no match counted)."""
+        top, bottom = self.totals(key)
+        return top / bottom if bottom else None
+
+    def interval(self, key: str, z: float = Z95) -> tuple[float, float] | None:
+        """The 95% interval of the ratio estimate, the match as the cluster (delta method:
+        the variance of Σnum/Σden is n·Σ(num - R·den)² / ((n - 1)·(Σden)²)); ``None`` under 2 matches."""
+        s = self.sums.get(key)
+        if not s or s[0] < 2:
+            return None
+        n, top, bottom, top2, bottom2, cross = s
+        ratio = top / bottom
+        residual = max(0.0, top2 - 2 * ratio * cross + ratio * ratio * bottom2)
+        half = z * math.sqrt(n * residual / (n - 1)) / bottom
+        return ratio - half, ratio + half

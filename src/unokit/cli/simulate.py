@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from unokit.analysis.parallel import Interrupted
 from unokit.analysis.simulate import ENGINES, POLICIES, simulate
@@ -25,10 +25,14 @@ from unokit.narrate import plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+    from unokit.engine.game import Game
+    from unokit.engine.rules import Rules
 
 
 def add_parser(commands: Commands) -> None:
     """The ``simulate`` command and its options."""
+    from unokit.cli.samples import add_sample_options
+
     editions = edition_names()
     parser = commands.add_parser(
         "simulate",
@@ -67,12 +71,80 @@ def add_parser(commands: Commands) -> None:
         metavar="FILE",
         help="wild-jackpot: the rule-card texts of every game, one per line (default: the sheet's suggestions)",
     )
+    add_sample_options(parser)
+    parser.add_argument(
+        "--rows",
+        metavar="FILE",
+        help="also write one row per round, per seat of a round and per game to FILE (.parquet or .csv; "
+        "the Python engine only: the games are played again for them, before the run)",
+    )
     add_rule_options(parser)
+
+
+def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, rules: Rules) -> None:
+    """``--records DIR --sample N`` and ``--rows FILE``: play the games again in :class:`unokit.Game`,
+    before the run (the same games as the run's, which may then be stopped by Ctrl-C), and save the
+    sample games' records and every game's rows (the Python engine only)."""
+    from unokit.analysis.measures import Setup
+    from unokit.analysis.rows import RowWriter, match_rows, require_pyarrow, row_format
+    from unokit.analysis.samples import (
+        NOT_COMPILED,
+        SIMULATE_ROWS_NOT_COMPILED,
+        game_summary,
+        sample_indices,
+        simulate_game,
+        write_records,
+    )
+    from unokit.analysis.simulate import fast_engine_plays
+    from unokit.cli.common import check_output_file
+    from unokit.cli.samples import check_sample_options
+    from unokit.engine.errors import SetupError
+
+    count = check_sample_options(args)
+    if not count and not args.rows:
+        return
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None):
+        raise UsageError(NOT_COMPILED if count else SIMULATE_ROWS_NOT_COMPILED)
+    if args.rows:
+        check_output_file(args.rows, "--rows")
+        try:
+            if row_format(args.rows) == "parquet":
+                require_pyarrow()
+        except SetupError as exc:
+            raise UsageError(f"--rows: {exc}") from None
+    cards = rule_cards_option(args, edition)
+    options = {"rules": rules, "rule_cards": cards, "policy": args.policy}
+    games: dict[int, Game] = {}
+    if args.rows:
+        setup = Setup(edition, args.players, (args.policy,) * args.players, rules, engine="python")
+        setup = Setup(edition, args.players, setup.bots, rules, name=f"simulate: {setup.label} policy")
+        sample = set(sample_indices(args.seed, args.games, count)) if count else set()
+        with RowWriter(args.rows) as writer:
+            for index in range(args.games):
+                tracker: list[Any] = []
+                game = simulate_game(edition, args.players, args.seed, index, tracker=tracker, **options)
+                writer.write(match_rows(setup, args.seed, index, game_summary(game, tracker[0])))
+                if index in sample:
+                    games[index] = game
+        if not args.json:
+            screen.line(f"Rows of the {plural(args.games, 'game')} written to {args.rows}.")
+    if count:
+        indices = sample_indices(args.seed, args.games, count)
+
+        def play(index: int) -> Game:
+            return games.pop(index, None) or simulate_game(edition, args.players, args.seed, index, **options)
+
+        written = write_records(args.records, indices, play)
+        if not args.json:
+            screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")
 
 
 def cmd_simulate(args: argparse.Namespace, screen: Screen) -> int:
     edition = get_edition(args.edition).name
     rules = build_rules(args)
+    keep_sample_records(args, screen, edition, rules)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:

@@ -6,6 +6,7 @@ import argparse
 import json
 import shlex
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unokit.analysis.simulate import ENGINES
@@ -16,11 +17,14 @@ from unokit.cli.common import (
     add_rule_options,
     build_rules,
     check_counts,
+    check_output_file,
     check_output_folder,
     edition_names,
     progress_bar,
 )
+from unokit.cli.samples import DEFAULT_SAMPLE, add_sample_options, check_sample_options
 from unokit.editions import get_edition
+from unokit.engine.rules import Rules
 from unokit.narrate import plural
 
 if TYPE_CHECKING:
@@ -60,6 +64,13 @@ def add_parser(commands: Commands) -> None:
         metavar="D",
         help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
     )
+    parser.add_argument(
+        "--rows",
+        metavar="FILE",
+        help="also write one row per round and one per match to FILE: Parquet (.parquet, needs unokit[data]) "
+        "or CSV (.csv), with a level column (round or match)",
+    )
+    add_sample_options(parser)
     add_rule_options(parser)
 
 
@@ -79,12 +90,18 @@ def stats_command_line(args: argparse.Namespace) -> str:
         words += ["--rule", pair]
     if args.max_decisions != MAX_DECISIONS:
         words += ["--max-decisions", str(args.max_decisions)]
+    if args.rows:
+        words += ["--rows", args.rows]
+    if args.records:
+        words += ["--records", args.records, "--sample", str(args.sample or DEFAULT_SAMPLE)]
     return shlex.join(words)
 
 
 def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.analysis.rows import RowWriter, require_pyarrow, row_format
     from unokit.analysis.stats import make_report
-    from unokit.analysis.tournament import PlotUnavailableError, require_matplotlib
+    from unokit.analysis.tournament import Interrupted, PlotUnavailableError, require_matplotlib
+    from unokit.engine.errors import SetupError
 
     edition = get_edition(args.edition).name
     rules = build_rules(args)
@@ -92,39 +109,84 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
         raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
     check_output_folder(args.out, "--out")
+    samples = check_sample_options(args)
+    if samples and args.engine != "python":
+        from unokit.analysis.samples import NOT_COMPILED
+        from unokit.analysis.simulate import fast_engine_plays
+
+        if args.engine == "fast" or (
+            fast_engine_plays(edition, rules) is None and args.bots in ("random", "heuristic")
+        ):
+            raise UsageError(NOT_COMPILED)
+    if args.rows:
+        check_output_file(args.rows, "--rows")
+        try:
+            if row_format(args.rows) == "parquet":
+                require_pyarrow()
+        except SetupError as exc:
+            raise UsageError(f"--rows: {exc}") from None
     try:
         require_matplotlib()
     except PlotUnavailableError as exc:
         raise UsageError(f"stats: {exc}") from None
     editions = 4 if args.compare else 1
     show = not args.json and sys.stderr.isatty()
-    with progress_bar(f"{edition}, {args.players} players", args.games * editions, show) as advance:
-        summary = make_report(
-            args.out,
-            edition,
-            args.players,
-            args.games,
-            args.seed,
-            bot=args.bots,
-            workers=args.workers,
-            rules=rules,
-            compare=args.compare,
-            command=stats_command_line(args),
-            progress=advance,
-            max_decisions=args.max_decisions,
-            engine=args.engine,
-        )
+    rows = RowWriter(args.rows) if args.rows else None
+    try:
+        with progress_bar(f"{edition}, {args.players} players", args.games * editions, show) as advance:
+            summary = make_report(
+                args.out,
+                edition,
+                args.players,
+                args.games,
+                args.seed,
+                bot=args.bots,
+                workers=args.workers,
+                rules=rules,
+                compare=args.compare,
+                command=stats_command_line(args),
+                progress=advance,
+                max_decisions=args.max_decisions,
+                engine=args.engine,
+                rows=rows,
+            )
+    except Interrupted as stop:
+        summary = stop.partial  # the report of the matches finished before Ctrl-C
+    finally:
+        if rows is not None:
+            rows.close()
+    status = 130 if summary["partial"] else 0
     if args.json:
         screen.out.write(json.dumps(summary) + "\n")
-        return 0
+        return status
+    if summary["partial"]:
+        screen.line("Partial results: interrupted by Ctrl-C; the report covers the matches played so far.")
     screen.line(f"Report written to {summary['report']}, with {plural(len(summary['plots']), 'plot')}.")
     for name, data in summary["editions"].items():
         first = data["first_player_win_rate"]
         measures = "no round finished"  # a mean and a rate over no round mean nothing
         if data["rounds"]:
             measures = f"{data['mean_decisions_per_round']} decisions per round, first player wins {100 * first:.1f}%"
+        played = f" of {data['games_played']} played" if data["partial"] else ""
         screen.line(
-            f"  {name:<13} {plural(data['rounds'], 'round')}, {measures}"
-            + (f", {data['unfinished']} unfinished" if data["unfinished"] else "")
+            f"  {name:<13} {plural(data['rounds'], 'round')}{played}, {measures}"
+            + (f", {data['unfinished']} stopped at the cap and left out" if data["unfinished"] else "")
         )
-    return 0
+    if rows is not None:
+        screen.line(f"Rows written to {args.rows} ({plural(rows.rows_written, 'row')}).")
+    if samples and not summary["partial"]:
+        written = write_stats_records(args, edition, rules, samples)
+        screen.line(f"{plural(len(written), 'record')} of sample matches written to {args.records}.")
+    elif samples:
+        screen.line("No sample records: the run was interrupted.")
+    return status
+
+
+def write_stats_records(args: argparse.Namespace, edition: str, rules: Rules, count: int) -> list[Path]:
+    """Play again, in :class:`unokit.Game`, the sample matches of the run and save their records."""
+    from unokit.analysis.measures import Setup
+    from unokit.analysis.samples import sample_indices, stats_game, write_records
+
+    setup = Setup(edition, args.players, (args.bots,) * args.players, rules, max_decisions=args.max_decisions)
+    indices = sample_indices(args.seed, args.games, count)
+    return write_records(args.records, indices, lambda index: stats_game(setup, args.seed, index))

@@ -26,10 +26,13 @@ from unokit.narrate import plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+    from unokit.engine.rules import Rules
 
 
 def add_parser(commands: Commands) -> None:
     """The ``tournament`` command and its options."""
+    from unokit.cli.samples import add_sample_options
+
     editions = edition_names()
     parser = commands.add_parser(
         "tournament",
@@ -67,6 +70,7 @@ def add_parser(commands: Commands) -> None:
         metavar="D",
         help=f"stop a match after D decisions and leave it out (default {MAX_DECISIONS})",
     )
+    add_sample_options(parser)
     add_rule_options(parser)
 
 
@@ -90,6 +94,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             require_matplotlib()
         except PlotUnavailableError as exc:
             raise UsageError(f"--plot: {exc}") from None
+    samples = sample_count(args)
     show = not args.json and sys.stderr.isatty()
     try:
         with progress_bar(f"{edition}: {', '.join(kinds)}", args.games, show) as advance:
@@ -115,6 +120,8 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
             plot_tournament(result, args.plot)
         except OSError as exc:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
+    if samples:
+        keep_sample_records(args, screen, edition, kinds, rules, samples, partial)
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return status
@@ -167,3 +174,32 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
     if partial:
         screen.line("Partial results: interrupted by Ctrl-C.")
     return status
+
+
+def sample_count(args: argparse.Namespace) -> int:
+    """``--records DIR --sample N`` checked before any game: how many records to keep (0: none)."""
+    from unokit.analysis.samples import NOT_COMPILED
+    from unokit.cli.samples import check_sample_options
+
+    count = check_sample_options(args)
+    if count and getattr(args, "engine", "python") != "python":
+        raise UsageError(NOT_COMPILED)
+    return count
+
+
+def keep_sample_records(
+    args: argparse.Namespace, screen: Screen, edition: str, kinds: list[str], rules: Rules, count: int, partial: bool
+) -> None:
+    """Play the sample games again in :class:`unokit.Game` and save their records (not after Ctrl-C)."""
+    from unokit.analysis.samples import sample_indices, tournament_game, write_records
+    from unokit.analysis.tournament import plan_games
+
+    if partial:
+        if not args.json:
+            screen.line("No sample records: the run was interrupted.")
+        return
+    indices = sample_indices(args.seed, args.games, count)
+    specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
+    written = write_records(args.records, indices, lambda index: tournament_game(specs[index]), prefix="game")
+    if not args.json:
+        screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")

@@ -1,0 +1,187 @@
+"""Sample game records of a run (``--records DIR --sample N``): N whole matches ``unokit replay`` opens.
+
+The matches kept are drawn from the run's seed alone (:func:`sample_indices`), so the same run
+keeps the same matches whatever the number of workers. Each is played again, exactly as in the
+run (the same match seed and bot seeds), in :class:`unokit.Game`, whose record replays it: the
+Python engine only. The compiled engine's matches cannot be records: it draws its randomness
+from a generator of its own, which a record's seed does not rebuild.
+
+>>> sample_indices(seed=1, games=10, count=3) == sample_indices(seed=1, games=10, count=3)
+True
+>>> sample_indices(seed=1, games=2, count=5)
+[0, 1]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from unokit.engine.errors import SetupError
+from unokit.engine.game import Game
+from unokit.engine.record import save
+
+NOT_COMPILED = (
+    "--records keeps whole matches of the Python engine only (the compiled engine's own random "
+    "generator cannot be rebuilt from a record): add --engine python"
+)
+
+SIMULATE_ROWS_NOT_COMPILED = (
+    "simulate --rows plays the games again in the Python engine (the compiled engine's simulate keeps no "
+    "rounds): add --engine python, or use unokit stats --engine fast --rows for compiled matches between bots"
+)
+
+
+def sample_indices(seed: int, games: int, count: int) -> list[int]:
+    """``count`` match numbers out of ``games`` (all of them if fewer), in order, drawn from ``seed``."""
+    if count >= games:
+        return list(range(games))
+    return sorted(random.Random(f"unokit-sample/{seed}").sample(range(games), count))
+
+
+def write_records(
+    folder: str | Path, indices: Sequence[int], play: Callable[[int], Game], prefix: str = "match"
+) -> list[Path]:
+    """Play each match of ``indices`` with ``play`` (index → the finished :class:`Game`) and save
+    its record as ``folder/<prefix>-<index>.json``; returns the paths."""
+    directory = Path(folder)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SetupError(f"cannot create {directory}: {exc}") from None
+    paths = []
+    for index in indices:
+        game = play(index)
+        path = directory / f"{prefix}-{index}.json"
+        save(game, path)
+        paths.append(path)
+    return paths
+
+
+def stats_game(setup: object, seed: int, index: int) -> Game:
+    """Match ``index`` of ``seed`` under ``setup`` (a :class:`unokit.analysis.measures.Setup`), as
+    :func:`unokit.analysis.measures.play_matches` plays it on the Python engine (stopped at its cap)."""
+    from unokit.analysis.measures import Setup, bot_seeds, match_seed
+    from unokit.analysis.tournament import load_bot_kinds
+    from unokit.bots import make_bot
+
+    assert isinstance(setup, Setup)
+    load_bot_kinds()
+    bots = [
+        make_bot(kind, seed=s, edition=setup.edition)
+        for kind, s in zip(setup.bots, bot_seeds(seed, index, setup.players), strict=True)
+    ]
+    cards = list(setup.rule_cards) if setup.rule_cards is not None else None
+    game = Game(setup.edition, setup.players, seed=match_seed(seed, index), rules=setup.rules, rule_cards=cards)
+    _play(game, bots, setup.max_decisions)
+    return game
+
+
+def _play(game: Game, bots: Sequence[Any], max_decisions: int) -> None:
+    from unokit.bots.runner import play_match
+
+    try:
+        play_match(game, bots, max_decisions=max_decisions)
+    except RuntimeError:
+        if game.is_over or len(game.history) < max_decisions:
+            raise  # (a match stopped at the cap is kept as far as it went)
+
+
+def tournament_game(spec: object) -> Game:
+    """The tournament game ``spec`` (a :class:`unokit.analysis.tournament.GameSpec`) as
+    :func:`unokit.analysis.tournament.play_one` plays it."""
+    from unokit.analysis.tournament import GameSpec, make_bots
+
+    assert isinstance(spec, GameSpec)
+    bots = make_bots(spec)
+    cards = list(spec.rule_cards) if spec.rule_cards is not None else None
+    game = Game(spec.edition, len(bots), seed=spec.seed, rules=spec.rules, rule_cards=cards)
+    _play(game, bots, spec.max_decisions)
+    return game
+
+
+def simulate_game(
+    edition: str,
+    players: int,
+    seed: int,
+    index: int,
+    rules: Any = None,
+    rule_cards: Sequence[str] | None = None,
+    policy: str = "random",
+    tracker: list[Any] | None = None,
+) -> Game:
+    """Game ``index`` of ``seed`` as :func:`unokit.analysis.simulate.simulate` plays it on the Python
+    engine. ``tracker``: a list that receives the game's :class:`unokit.analysis.rounds.RoundTracker`."""
+    from unokit.analysis.rounds import tracked_game
+    from unokit.analysis.simulate import game_seed, play_heuristic_match, play_random_match
+
+    this_seed = game_seed(seed, index)
+    cards = list(rule_cards) if rule_cards is not None else None
+    if tracker is not None:
+        game, watching = tracked_game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
+        tracker.append(watching)
+    else:
+        game = Game(edition, players, seed=this_seed, rules=rules, rule_cards=cards)
+    if policy == "heuristic":
+        play_heuristic_match(game, this_seed)
+    else:
+        play_random_match(game, random.Random(this_seed))
+    return game
+
+
+def game_summary(game: Game, tracker: Any) -> Any:
+    """The :class:`unokit.analysis.stats.MatchSummary` of a finished tracked ``game`` (read from its
+    events as :func:`unokit.analysis.stats.play_stats_match` reads a match's)."""
+    from collections import Counter
+
+    from unokit.analysis.stats import MatchSummary
+    from unokit.editions.wild_jackpot import WildJackpot
+    from unokit.engine.cards import CARD_KIND
+    from unokit.engine.rules import LEVER_OUTCOMES
+
+    dealers: list[int] = []
+    points: list[int] = []
+    winners: list[int] = []
+    in_hands = 0
+    plays: Counter[int] = Counter()
+    levers = [0] * len(LEVER_OUTCOMES)
+    performed: list[int] = []
+    for kind, seat, value, data in game.events:
+        if kind == "dealer":
+            dealers.append(seat)
+            in_hands = 0
+        elif kind == "hand":
+            in_hands += value
+        elif kind == "round_end":
+            points.append(in_hands)
+            winners.append(seat)
+        elif kind == "play":
+            plays[int(CARD_KIND[data[0]])] += 1
+        elif kind == "lever":
+            levers[value - 1] += 1
+        elif kind == "rule":
+            performed.append(value)
+    enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
+    rounds = len(winners)
+    records = tracker.records(game.events)[:rounds]
+    return MatchSummary(
+        decisions_per_round=[r.decisions for r in records],
+        dealers=dealers[:rounds],
+        first_players=[r.first_player for r in records],
+        round_winners=winners,
+        round_points=points,
+        scores=list(game.scores),
+        winner=game.winner,
+        plays=dict(plays),
+        levers=levers,
+        rules_enforced=enforced,
+        rules_honour=len(performed) - enforced,
+        turns=[r.turns for r in records],
+        cards_drawn=[r.cards_drawn for r in records],
+        lead_changes=[r.lead_changes for r in records],
+        mid_trailing=[r.mid_trailing for r in records],
+        blocked=[r.blocked for r in records],
+        marks=[r.marks for r in records],
+    )
