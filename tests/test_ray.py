@@ -95,6 +95,19 @@ def test_the_commands_take_ray(ray_instance: Any, capsys: pytest.CaptureFixture[
     assert steady(json.loads(capsys.readouterr().out)) == steady(local)
 
 
+def test_stats_on_ray_equals_the_local_run(
+    ray_instance: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The statistics' chunks add up alike from Ray tasks: the same report's figures as the local run."""
+    common = ["--engine", "python", "--players", "3", "--bots", "heuristic", "--games", "6", "--seed", "2", "--json"]
+    assert main(["stats", *common, "--workers", "1", "--out", str(tmp_path / "local")]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert main(["stats", *common, "--workers", "2", "--ray", "--out", str(tmp_path / "ray")]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert [steady(e) for e in on_ray["editions"].values()] == [steady(e) for e in local["editions"].values()]
+    assert not on_ray["partial"]
+
+
 def test_compare_on_ray_equals_the_local_run(ray_instance: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """A paired study's exact sums merge alike from Ray tasks: the same table as the local run."""
     common = ["--engine", "python", "--players", "3", "--bots", "heuristic", "--scoring", "single-round"]

@@ -544,6 +544,8 @@ def collect(
     max_decisions: int = MAX_DECISIONS,
     engine: str = "python",
     rows: RowWriter | None = None,
+    *,
+    ray: str | None = None,
 ) -> EditionStats:
     """Play ``games`` matches of ``edition`` with a ``bot`` in every seat and gather their statistics.
 
@@ -554,7 +556,8 @@ def collect(
     deals than in Python) or ``auto`` (``fast`` where it plays the match); the result's ``engine``
     says which played. Workers play chunks of matches and return their sums, which are added up
     as they come: the memory does not grow with ``games``. ``rows``: each round's and match's
-    row is written there, in match order.
+    row is written there, in match order. ``ray``: the chunks run as Ray tasks (``"local"`` or a
+    cluster's address, see :func:`unokit.analysis.parallel.run_parallel`), with the same result.
 
     Ctrl-C raises :class:`unokit.analysis.tournament.Interrupted` whose ``partial`` is the
     statistics of the matches finished so far (``partial`` set)."""
@@ -583,7 +586,7 @@ def collect(
             raise UnknownOptionError(why_not)
     if chosen == "fast":
         _check_fast(edition, players, seed, bot, rules, cards)
-        workers = 1 if workers is None else workers  # the compiled engine runs its own threads
+        workers = (1 if ray is None else default_workers()) if workers is None else workers  # (its own threads)
     else:
         Game(edition, players, seed=match_seed(seed, 0), rules=rules, rule_cards=cards)  # checks the set-up
         make_bot(bot, seed=0, edition=edition)  # checks the kind
@@ -609,7 +612,7 @@ def collect(
                     progress(before + sum(spec.count for spec in batch[:finished]), games)
 
             try:
-                results = run_parallel(play_chunk, batch, workers, advance)
+                results = run_parallel(play_chunk, batch, workers, advance, ray=ray)
             except Interrupted as stop:
                 _add(stats, [r for r in stop.partial if r is not None], rows)
                 raise
@@ -693,6 +696,8 @@ def make_report(
     max_decisions: int = MAX_DECISIONS,
     engine: str = "python",
     rows: RowWriter | None = None,
+    *,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Gather the statistics of ``edition`` (and, with ``compare``, of every edition with the
     same settings) and write ``out/report.md`` and its plots. ``command`` is the command
@@ -719,7 +724,21 @@ def make_report(
         chosen = engine if name == edition else ("auto" if engine == "fast" else engine)  # compared: where it can
         try:
             gathered.append(
-                collect(name, players, games, seed, bot, workers, rules, cards, advance, max_decisions, chosen, rows)
+                collect(
+                    name,
+                    players,
+                    games,
+                    seed,
+                    bot,
+                    workers,
+                    rules,
+                    cards,
+                    advance,
+                    max_decisions,
+                    chosen,
+                    rows,
+                    ray=ray,
+                )
             )
         except Interrupted as stop:
             gathered.append(stop.partial)

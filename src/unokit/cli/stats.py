@@ -14,11 +14,13 @@ from unokit.analysis.tournament import MAX_DECISIONS
 from unokit.cli.common import (
     Screen,
     UsageError,
+    add_ray_option,
     add_rule_options,
     build_rules,
     check_counts,
     check_output_file,
     check_output_folder,
+    check_ray,
     edition_names,
     progress_bar,
 )
@@ -49,6 +51,7 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument("--bots", default="random", metavar="KIND", help="bot kind in every seat (default random)")
     parser.add_argument("--compare", action="store_true", help="also play every other edition and compare them")
     parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
+    add_ray_option(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument(
         "--engine",
@@ -109,6 +112,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     if args.bots.strip() != args.bots or not args.bots or "," in args.bots:
         raise UsageError(f"--bots takes one bot kind, for every seat, not {args.bots!r}")
     check_output_folder(args.out, "--out")
+    check_ray(args)
     samples = check_sample_options(args)
     if samples and args.engine != "python":
         from unokit.analysis.samples import NOT_COMPILED
@@ -149,6 +153,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
                 max_decisions=args.max_decisions,
                 engine=args.engine,
                 rows=rows,
+                ray=args.ray,
             )
     except Interrupted as stop:
         summary = stop.partial  # the report of the matches finished before Ctrl-C
