@@ -165,3 +165,15 @@ def test_grid_and_config_together_are_refused(capsys: pytest.CaptureFixture[str]
     config.write_text("[grid]\nstacking = ['off', 'cross']\n")
     code, _, err = run(capsys, "sweep", *QUICK, "--config", str(config), "--grid", "players=2,3")
     assert code == 2 and "not both" in err
+
+
+def test_the_documented_toml_sweep_runs(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The TOML example of docs/designers.md is a sweep the command accepts (its axes are real options)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "designers.md").read_text(encoding="utf-8")
+    example = text.split("```toml\n", 1)[1].split("```", 1)[0]
+    config = tmp_path / "sweep.toml"
+    config.write_text(example, encoding="utf-8")
+    code = main(["sweep", "--config", str(config), "--games", "4", "--engine", "python", "--json"])
+    assert code == 0, capsys.readouterr().err
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["setups"]) == 4
