@@ -36,7 +36,7 @@ SECTIONS = (
 )
 JACKPOT_SECTION = "## Wild Jackpot: lever and rule cards"
 COMPARE_SECTION = "## Editions compared"
-BASE_PLOTS = ("length.png", "seats.png", "points.png", "cards.png")
+BASE_PLOTS = ("length.png", "seats.png", "points.png", "cards.png", "attribution.png")
 
 
 def total(histogram: Counter[int]) -> int:
@@ -223,7 +223,7 @@ def test_cli_writes_the_report_with_every_section_and_plot(capsys: pytest.Captur
         "--scoring", "single-round", "--compare", "--seed", "1", "--out", str(out_dir),
     )  # fmt: skip
     assert code == 0, err
-    assert f"Report written to {out_dir / 'report.md'}, with 6 plots." in out
+    assert f"Report written to {out_dir / 'report.md'}, with 7 plots." in out
     text = (out_dir / "report.md").read_text(encoding="utf-8")
     command = (
         f"unokit stats --edition wild-jackpot --players 3 --games 2 --seed 1 --bots heuristic --out {out_dir} "

@@ -70,6 +70,7 @@ COMPARED_EDITIONS = ("classic", "space-jam", "all-wild", "wild-jackpot")
 
 PLOTS = ("length.png", "seats.png", "points.png", "cards.png")
 JACKPOT_PLOT = "jackpot.png"
+ATTRIBUTION_PLOT = "attribution.png"
 COMPARE_PLOT = "compare.png"
 
 
@@ -780,6 +781,8 @@ def write_report(
         _plot_points(stats, directory / "points.png"),
         _plot_cards(stats, directory / "cards.png"),
     ]
+    if any(row["group"] == "attribution" and row["denominator"] for row in stats.measure_rows()):
+        plots.append(_plot_attribution(stats, directory / ATTRIBUTION_PLOT))
     jackpot = stats if stats.jackpot else next((e for e in comparison or () if e.jackpot), None)
     if jackpot is not None:
         plots.append(_plot_jackpot(jackpot, directory / JACKPOT_PLOT))
@@ -912,7 +915,7 @@ def render_markdown(
                 f"| {row['label'].removeprefix('round win rate, ')} | {row['denominator']} | "
                 f"{row['numerator']} | {_pct(rate)} | {ci} | {100 * (rate - s.equal_chance):+.1f} points |"
             )
-        lines.append("")
+        lines += ["", f"![Who wins: attribution]({ATTRIBUTION_PLOT})", ""]
     lines += [
         "## Points",
         "",
@@ -928,6 +931,7 @@ def render_markdown(
         lines.append(_summary_row("match winner's final score", s.winner_scores))
     lines += [
         "",
+        *_measure_table(s, "points"),
         "![Points](points.png)",
         "",
         "## Special cards",
@@ -935,11 +939,14 @@ def render_markdown(
         over,
         "How often each action or wild card of the deck is played.",
         "",
-        "| card | plays | per round |",
-        "| --- | --- | --- |",
+        "| card | plays | per round | 95% CI |",
+        "| --- | --- | --- | --- |",
     ]
+    cards = {row["key"]: row["ci95"] for row in s.measure_rows() if row["group"] == "cards"}
     for kind in special_kinds(s.edition, s.rules):
-        lines.append(f"| {KIND_NAMES[kind]} | {s.plays.get(int(kind), 0)} | {s.per_round(kind):.2f} |")
+        interval = cards.get(f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}")
+        ci = f"{interval[0]:.2f} to {interval[1]:.2f}" if interval else "-"
+        lines.append(f"| {KIND_NAMES[kind]} | {s.plays.get(int(kind), 0)} | {s.per_round(kind):.2f} | {ci} |")
     lines += ["", "![Special cards](cards.png)", ""]
     jackpot = s if s.jackpot else next((e for e in comparison or () if e.jackpot), None)
     if jackpot is not None:
@@ -1192,6 +1199,25 @@ def _plot_cards(s: EditionStats, path: Path) -> Path:
     ax.invert_yaxis()
     ax.set_xlabel("plays per round")
     ax.set_title(_plot_title("Special cards", s), fontsize=10)
+    return _save(fig, path)
+
+
+def _plot_attribution(s: EditionStats, path: Path) -> Path:
+    """The round win rate given each mark a seat made or met, with 95% intervals, beside equal chances."""
+    rows = [r for r in s.measure_rows() if r["group"] == "attribution" and r["denominator"]]
+    fig = _figure(8, 0.32 * len(rows) + 2)
+    ax = fig.add_subplot()
+    labels = [r["label"].removeprefix("round win rate, ") for r in rows]
+    rates = [100 * r["estimate"] for r in rows]
+    low = [max(0.0, 100 * (r["estimate"] - r["ci95"][0])) if r["ci95"] else 0.0 for r in rows]
+    high = [max(0.0, 100 * (r["ci95"][1] - r["estimate"])) if r["ci95"] else 0.0 for r in rows]
+    colours = ["tab:green" if r["estimate"] >= s.equal_chance else "tab:red" for r in rows]
+    ax.barh(labels, rates, xerr=[low, high], capsize=3, color=colours, alpha=0.85)
+    ax.axvline(100 * s.equal_chance, color="grey", linestyle="--", label="equal chances")
+    ax.invert_yaxis()
+    ax.set_xlabel("round win rate of a seat that made or met it, % (95% CI)")
+    ax.legend(loc="lower right", fontsize="small")
+    ax.set_title(_plot_title("Who wins: attribution", s), fontsize=10)
     return _save(fig, path)
 
 
