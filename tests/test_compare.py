@@ -270,3 +270,22 @@ def test_chunks_and_their_sums_travel_between_processes() -> None:
     assert pickle.loads(pickle.dumps(play_chunk)) is play_chunk
     sums = play_chunk(chunk)
     assert pickle.loads(pickle.dumps(sums)) == sums
+
+
+def test_a_compiled_chunk_gives_the_sums_of_its_matches_one_by_one() -> None:
+    """The compiled engine's chunks are counted on their arrays at once: the sums equal those of
+    every match's ``match_values``, capped matches and a measure only one set-up has included."""
+    from unokit.analysis.measures import match_values, play_matches
+
+    setups = [
+        Setup("wild-jackpot", 3, ("heuristic",) * 3, engine="fast", max_decisions=400),
+        Setup("wild-jackpot", 3, ("heuristic",) * 3, Rules(scoring="single-round"), engine="fast", max_decisions=400),
+        Setup("classic", 3, ("random",) * 3, Rules(stacking="cross", jump_in=True), engine="fast", max_decisions=400),
+    ]
+    spec = compare.ChunkSpec(tuple(setups), seed=5, start=40, count=60, baseline=1)
+    one_by_one = Accumulator(3, baseline=1)
+    one_by_one.add_matches([[match_values(s, m) for m in play_matches(s, 5, 40, 60)] for s in setups])
+    chunked = play_chunk(spec)
+    assert chunked.sums == one_by_one.sums
+    assert 0 < chunked.sums[0]["capped"].y < 60  # some matches capped, some finished
+    assert "lever_draw_four" in chunked.sums[0] and "lever_draw_four" not in chunked.sums[2]

@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unokit.analysis.measures import Measure, Setup, match_values, measures_for, play_matches
+from unokit.analysis.measures import (
+    Measure,
+    Setup,
+    chunk_values,
+    match_values,
+    measures_for,
+    play_fast_arrays,
+    play_matches,
+)
 from unokit.analysis.paired import ALPHA, NORMAL_FROM, Accumulator, Difference, Estimate, holm
 from unokit.analysis.tournament import Interrupted, Progress, default_workers, require_matplotlib, run_parallel
 
@@ -51,12 +59,16 @@ class ChunkSpec:
 
 
 def play_chunk(spec: ChunkSpec) -> Accumulator:
-    """Play the chunk's matches under every set-up and return their sums (runs in a worker)."""
+    """Play the chunk's matches under every set-up and return their sums (runs in a worker). On the
+    compiled engine the values of the whole chunk are computed at once, on its arrays."""
+    sums = Accumulator(len(spec.setups), spec.baseline)
+    if all(setup.engine == "fast" for setup in spec.setups):
+        sums.add_chunk([chunk_values(s, play_fast_arrays(s, spec.seed, spec.start, spec.count)) for s in spec.setups])
+        return sums
     values = []
     for setup in spec.setups:
         matches = play_matches(setup, spec.seed, spec.start, spec.count)
         values.append([match_values(setup, match) for match in matches])
-    sums = Accumulator(len(spec.setups), spec.baseline)
     sums.add_matches(values)
     return sums
 

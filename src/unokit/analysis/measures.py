@@ -12,6 +12,13 @@ unit of its uncertainty (rounds of one match are not independent).
 A match stopped at the cap on decisions counts only in ``capped`` (its other values are
 ``(0, 0)``): every other figure is over the finished matches.
 
+On the compiled engine, :func:`chunk_values` computes the same values for a whole chunk of matches
+at once with numpy, from the arrays :func:`unokit.fast.stats.play_stats_games` returns, and
+:meth:`Tally.add_chunk` (like :meth:`unokit.analysis.paired.Accumulator.add_chunk`) sums them
+exactly. :func:`match_values` stays the definition (the Python engine needs no numpy);
+``tests/test_measures_arrays.py`` holds every numerator and denominator of the arrays equal to it
+on compiled matches of every edition and house rule.
+
 >>> setup = Setup("classic", players=2, bots=("heuristic", "heuristic"), rules=Rules(scoring="single-round"))
 >>> values = [match_values(setup, match) for match in play_matches(setup, seed=1, start=0, count=2)]
 >>> [v["rounds_per_match"] for v in values], sum(v["capped"][0] for v in values)
@@ -22,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal
@@ -38,6 +45,9 @@ from unokit.engine.rules import LEVER_OUTCOMES, Rules
 
 MatchValues = dict[str, tuple[int, int]]
 """One match's values: measure key → ``(numerator, denominator)``."""
+ChunkValues = dict[str, tuple[Any, Any]]
+"""A chunk's values (:func:`chunk_values`): measure key → ``(numerators, denominators)``, two int64
+numpy arrays with one entry per match."""
 
 
 @dataclass(frozen=True)
@@ -368,12 +378,21 @@ def play_matches(setup: Setup, seed: int, start: int, count: int) -> list[object
 
 def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object | None]:
     from unokit.analysis.stats import fast_match_summary
+
+    out = play_fast_arrays(setup, seed, start, count)
+    return [fast_match_summary(out, game) for game in range(count)]
+
+
+def play_fast_arrays(setup: Setup, seed: int, start: int, count: int) -> dict[str, Any]:
+    """Play matches ``start`` … ``start + count - 1`` of ``seed`` under ``setup`` on the compiled
+    engine, as :func:`play_matches` does, and return :func:`unokit.fast.stats.play_stats_games`'s
+    arrays (for :func:`chunk_values`)."""
     from unokit.fast.stats import play_stats_games
 
-    if any(bot not in ("random", "heuristic") for bot in setup.bots):
+    if setup.engine != "fast" or any(bot not in ("random", "heuristic") for bot in setup.bots):
         raise SetupError("the compiled engine has random and heuristic bots only")
     heuristic = [seat for seat, bot in enumerate(setup.bots) if bot == "heuristic"]
-    out = play_stats_games(
+    return play_stats_games(
         count,
         setup.players,
         setup.rules,
@@ -384,7 +403,6 @@ def _play_fast(setup: Setup, seed: int, start: int, count: int) -> list[object |
         edition=setup.edition,
         rule_cards=setup.rule_cards,
     )
-    return [fast_match_summary(out, game) for game in range(count)]
 
 
 def estimate(values: Sequence[MatchValues], key: str) -> float | None:
@@ -424,6 +442,23 @@ class Tally:
                 s[4] += bottom * bottom
                 s[5] += top * bottom
 
+    def add_chunk(self, values: ChunkValues) -> None:
+        """Count a chunk of matches from :func:`chunk_values` (the same sums as :meth:`add` of each match)."""
+        from unokit.analysis.paired import exact_dot
+
+        for key, (tops, bottoms) in values.items():
+            counted = bottoms != 0
+            if not counted.any():
+                continue
+            tops, bottoms = tops[counted], bottoms[counted]
+            s = self.sums.setdefault(key, [0] * 6)
+            s[0] += len(tops)
+            s[1] += exact_dot(tops, None)
+            s[2] += exact_dot(bottoms, None)
+            s[3] += exact_dot(tops, tops)
+            s[4] += exact_dot(bottoms, bottoms)
+            s[5] += exact_dot(tops, bottoms)
+
     def merge(self, other: Tally) -> None:
         for key, sums in other.sums.items():
             mine = self.sums.setdefault(key, [0] * 6)
@@ -455,3 +490,123 @@ class Tally:
         residual = max(0.0, top2 - 2 * ratio * cross + ratio * ratio * bottom2)
         half = z * math.sqrt(n * residual / (n - 1)) / bottom
         return ratio - half, ratio + half
+
+
+# ---------------------------------------------------------------- a chunk of compiled matches at once
+
+
+def chunk_values(setup: Setup, out: Mapping[str, Any]) -> ChunkValues:
+    """:func:`match_values` of every match of :func:`unokit.fast.stats.play_stats_games`'s arrays
+    ``out`` at once (numpy): for each measure of :func:`measures_for`, in that order, the
+    numerators and the denominators of the matches, each the integer :func:`match_values` gives
+    the match (``tests/test_measures_arrays.py`` holds them equal, measure by measure)."""
+    import numpy as np
+
+    from unokit.fast.stats import PER_ROUND_ROWS
+
+    n = setup.players
+    teams = setup.rules.teams
+    finished = np.asarray(out["finished"]) != 0
+    one = finished.astype(np.int64)
+    rounds = np.where(finished, out["rounds"], 0).astype(np.int64)  # a capped match counts no round
+    width = int(rounds.max(initial=0))
+    live = np.arange(width)[None, :] < rounds[:, None]
+    per_round = np.asarray(out["per_round"])[:, :, :width]
+
+    def row(name: str) -> Any:
+        return np.where(live, per_round[:, PER_ROUND_ROWS.index(name)], 0)
+
+    def same(seat: Any, winner: Any) -> Any:
+        return _same_sides(seat, winner, teams)
+
+    winner = np.where(live, per_round[:, PER_ROUND_ROWS.index("winner")], -1)
+    dealer = row("dealer")
+    first = np.where(live, per_round[:, PER_ROUND_ROWS.index("first_player")], -1)
+    decisions = row("decisions").sum(axis=1)
+    turns = row("turns").sum(axis=1)
+    values: ChunkValues = {
+        "capped": ((~finished).astype(np.int64), np.ones(len(finished), dtype=np.int64)),
+        "rounds_per_match": (rounds, one),
+        "decisions_per_match": (decisions, one),
+        "turns_per_match": (turns, one),
+        "decisions_per_round": (decisions, rounds),
+        "turns_per_round": (turns, rounds),
+        "cards_drawn_per_round": (row("cards_drawn").sum(axis=1), rounds),
+        "blocked_share": (row("blocked").sum(axis=1), rounds),
+        "first_player_win_rate": (
+            ((first >= 0) & same(first, winner)).sum(axis=1),
+            (first >= 0).sum(axis=1),
+        ),
+    }
+    wins = np.zeros((len(finished), n), dtype=np.int64)
+    for seat in range(n):
+        won = live & same(seat, winner)
+        position = (seat - dealer) % n
+        for p in range(n):
+            wins[:, p] += (won & (position == p)).sum(axis=1)
+    for step in range(1, n + 1):
+        values[f"win_rate_{_position_key(step % n)}"] = (wins[:, step % n], rounds)
+    middle = np.where(live, per_round[:, PER_ROUND_ROWS.index("mid_trailing")], -1)
+    values["lead_changes_per_round"] = (row("lead_changes").sum(axis=1), rounds)
+    values["comeback_round"] = (((middle >= 0) & same(middle, winner)).sum(axis=1), (middle >= 0).sum(axis=1))
+    points = row("points")
+    if _winner_collects(setup):
+        values.update(_match_lead(n, teams, live, winner, points, rounds, finished, np.asarray(out["winner"])))
+    values["points_per_round"] = (points.sum(axis=1), rounds)
+    plays = np.where(finished[:, None], out["plays"], 0)
+    for kind in _special_kinds(setup):
+        values[f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}"] = (plays[:, int(kind)], rounds)
+    if setup.jackpot:
+        levers = np.where(finished[:, None], out["levers"], 0)
+        for k, outcome in enumerate(LEVER_OUTCOMES):
+            values[f"lever_{outcome.replace('-', '_')}"] = (levers[:, k], rounds)
+    marks = np.where(live[:, :, None], np.asarray(out["marks"])[:, :width], 0)
+    side_won = live[:, :, None] & same(np.arange(n)[None, None, :], winner[:, :, None])
+    for bit, key in _mark_keys(setup).items():
+        has = (marks >> bit) & 1 != 0
+        values[key] = ((has & side_won).sum(axis=(1, 2)), has.sum(axis=(1, 2)))
+    return {m.key: values[m.key] for m in _measures(setup)}
+
+
+def _same_sides(seats: Any, winners: Any, teams: bool) -> Any:
+    """:func:`~unokit.engine.game.same_side` element-wise on numpy arrays (a team: ``team_of``, the seat's parity)."""
+    return (seats == winners) | ((seats % 2 == winners % 2) if teams else False)
+
+
+def _match_lead(
+    n: int, teams: bool, live: Any, winner: Any, points: Any, rounds: Any, finished: Any, match_winner: Any
+) -> ChunkValues:
+    """``lead_changes_per_match`` and ``comeback_match`` of a chunk, from every seat's score after
+    each round (:func:`scores_after_rounds`) and the side alone ahead or behind (:func:`_sole`)."""
+    import numpy as np
+
+    gained = live[:, :, None] & _same_sides(np.arange(n)[None, None, :], winner[:, :, None], teams)
+    path = np.cumsum(gained * points[:, :, None], axis=1)
+    if teams:  # partners share their score: one entry per team
+        path = path[:, :, :2]
+
+    def sole(scores: Any, best: bool) -> Any:  # the side alone at the top (bottom), -1 on a tie
+        target = scores.max(axis=-1, keepdims=True) if best else scores.min(axis=-1, keepdims=True)
+        hits = scores == target
+        return np.where(hits.sum(axis=-1) == 1, hits.argmax(axis=-1), -1)
+
+    leader = np.where(live, sole(path, best=True), -1)
+    column = np.arange(leader.shape[1])[None, :]
+    last = np.maximum.accumulate(np.where(leader >= 0, column, -1), axis=1)  # the last round with a leader
+    before = np.full_like(last, -1)  # the last round before each with a leader
+    before[:, 1:] = last[:, :-1]
+    previous = np.where(before >= 0, np.take_along_axis(leader, np.maximum(before, 0), axis=1), -1)
+    changes = ((leader >= 0) & (previous >= 0) & (leader != previous)).sum(axis=1)
+    one = finished.astype(np.int64)
+    two = finished & (rounds >= 2)
+    middle = np.maximum((rounds + 1) // 2 - 1, 0)
+    if path.shape[1]:
+        behind = sole(np.take_along_axis(path, middle[:, None, None], axis=1)[:, 0], best=False)
+    else:
+        behind = np.full(len(rounds), -1)
+    counted = two & (behind >= 0)
+    side = match_winner % 2 if teams else match_winner
+    return {
+        "lead_changes_per_match": (changes, one),
+        "comeback_match": ((counted & (behind == side)).astype(np.int64), counted.astype(np.int64)),
+    }

@@ -39,6 +39,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from typing import Any
 
 from unokit.analysis.tournament import Z95
 
@@ -94,6 +95,19 @@ class Sums:
         self.x_y0 += sum(map(int.__mul__, xs, y0s))
         self.x_x0 += sum(map(int.__mul__, xs, x0s))
 
+    def add_arrays(self, ys: Any, xs: Any, y0s: Any, x0s: Any) -> None:
+        """Count many matches given as integer numpy arrays (the same sums as :meth:`add` for each)."""
+        self.n += len(ys)
+        self.y += exact_dot(ys, None)
+        self.x += exact_dot(xs, None)
+        self.yy += exact_dot(ys, ys)
+        self.xx += exact_dot(xs, xs)
+        self.xy += exact_dot(xs, ys)
+        self.y_y0 += exact_dot(ys, y0s)
+        self.y_x0 += exact_dot(ys, x0s)
+        self.x_y0 += exact_dot(xs, y0s)
+        self.x_x0 += exact_dot(xs, x0s)
+
     def merge(self, other: Sums) -> None:
         """Add ``other``'s matches (disjoint from these) to these sums."""
         for f in fields(self):
@@ -137,6 +151,26 @@ class Difference:
         if self.se is None or self.unpaired_se is None or self.se == 0:
             return None
         return (self.unpaired_se / self.se) ** 2
+
+
+def exact_dot(a: Any, b: Any | None) -> int:
+    """``Σ a·b`` (``b`` ``None``: ``Σ a``) of two integer numpy arrays, as a Python int: in int64
+    where no sum can overflow it, else in Python's integers.
+
+    >>> import numpy as np
+    >>> big = np.array([2**40, 2**40], dtype=np.int64)
+    >>> exact_dot(big, big) == 2 * 2**80, exact_dot(big, None)
+    (True, 2199023255552)
+    """
+    import numpy as np
+
+    if len(a) == 0:
+        return 0
+    top = int(np.abs(a).max())
+    other = 1 if b is None else int(np.abs(b).max())
+    if top * other * len(a) < 2**63:
+        return int(a.sum()) if b is None else int(np.dot(a, b))
+    return sum(map(int.__mul__, a.tolist(), [1] * len(a) if b is None else b.tolist()))
 
 
 def _ratio(s: Sums) -> Fraction:
@@ -313,6 +347,24 @@ class Accumulator:
                 else:  # a measure the baseline has not: nothing to pair with
                     y0s = x0s = [0] * len(rows)
                 table.setdefault(key, Sums()).add_many(ys, xs, y0s, x0s)
+
+    def add_chunk(self, values: Sequence[Mapping[str, tuple[Any, Any]]]) -> None:
+        """Count a chunk of matches: ``values[s]`` is set-up ``s``'s
+        :func:`~unokit.analysis.measures.chunk_values` (numpy arrays over the same matches, in the
+        same order, for every set-up); the same sums as :meth:`add_matches` of the matches' values."""
+        import numpy as np
+
+        base = values[self.baseline]
+        size = len(base["capped"][0])
+        for setup, columns in enumerate(values):
+            if len(columns["capped"][0]) != size:
+                raise ValueError("every set-up needs the values of the same matches")
+            if not size:
+                continue
+            table = self.sums[setup]
+            for key, (ys, xs) in columns.items():
+                y0s, x0s = base.get(key, (np.zeros(size, dtype=np.int64),) * 2)  # (nothing to pair with)
+                table.setdefault(key, Sums()).add_arrays(ys, xs, y0s, x0s)
 
     def merge(self, other: Accumulator) -> None:
         if (other.setups, other.baseline) != (self.setups, self.baseline):

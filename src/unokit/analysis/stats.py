@@ -20,13 +20,22 @@ import re
 import textwrap
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from unokit.analysis.measures import Setup, Tally, match_values, measures_for, play_matches, position_label
+from unokit.analysis.measures import (
+    Setup,
+    Tally,
+    chunk_values,
+    match_values,
+    measures_for,
+    play_fast_arrays,
+    play_matches,
+    position_label,
+)
 from unokit.analysis.simulate import ENGINES, fast_engine_plays
 from unokit.analysis.tournament import (
     MAX_DECISIONS,
@@ -350,6 +359,50 @@ class EditionStats:
         self.rules_enforced += match.rules_enforced
         self.rules_honour += match.rules_honour
 
+    def add_chunk(self, out: Mapping[str, Any]) -> None:
+        """Count every match of :func:`unokit.fast.stats.play_stats_games`'s arrays ``out`` at once:
+        the same counts as :meth:`add` of each match's :func:`fast_match_summary`."""
+        import numpy as np
+
+        from unokit.fast.stats import PER_ROUND_ROWS
+
+        values = chunk_values(self.setup, out)
+        self.tally.add_chunk(values)
+        finished = np.asarray(out["finished"]) != 0
+        self.played += len(finished)
+        self.unfinished += int((~finished).sum())
+        rounds = np.asarray(out["rounds"])[finished]
+        per_round = np.asarray(out["per_round"])[finished]
+        live = np.arange(per_round.shape[2])[None, :] < rounds[:, None]
+
+        def row(name: str) -> Any:
+            return per_round[:, PER_ROUND_ROWS.index(name)][live]
+
+        _add_counts(self.decisions_per_round, row("decisions"))
+        _add_counts(self.rounds_per_match, rounds)
+        _add_counts(self.decisions_per_match, values["decisions_per_match"][0][finished])
+        _add_counts(self.turns_per_round, row("turns"))
+        _add_counts(self.turns_per_match, values["turns_per_match"][0][finished])
+        _add_counts(self.cards_drawn_per_round, row("cards_drawn"))
+        _add_counts(self.round_points, row("points"))
+        for position in range(self.players):
+            key = "win_rate_" + ("dealer" if position == 0 else f"dealer_plus_{position}")
+            self.wins_by_position[position] += int(values[key][0].sum())
+        self.first_player_wins += int(values["first_player_win_rate"][0].sum())
+        self.first_player_rounds += int(values["first_player_win_rate"][1].sum())
+        if self.scored:
+            winners = np.asarray(out["winner"])[finished]
+            _add_counts(self.winner_scores, np.asarray(out["scores"])[finished, winners])
+        for kind, count in enumerate(np.asarray(out["plays"])[finished].sum(axis=0).tolist()):
+            if count:
+                self.plays[kind] = self.plays.get(kind, 0) + count
+        if "levers" in out:
+            levers = np.asarray(out["levers"])[finished].sum(axis=0).tolist()
+            self.levers = [a + b for a, b in zip(self.levers, levers, strict=True)]
+            enforced, honour = np.asarray(out["rules_performed"])[finished].sum(axis=0).tolist()
+            self.rules_enforced += enforced
+            self.rules_honour += honour
+
     def merge(self, other: EditionStats) -> None:
         """Add the counts of ``other`` (other matches of the same set-up)."""
         self.played += other.played
@@ -469,6 +522,14 @@ class EditionStats:
         return out
 
 
+def _add_counts(histogram: Counter[int], values: Any) -> None:
+    """Count each of the integers of the numpy array ``values`` in ``histogram``."""
+    import numpy as np
+
+    found, counts = np.unique(values, return_counts=True)
+    histogram.update(dict(zip(found.tolist(), counts.tolist(), strict=True)))
+
+
 _HISTOGRAMS = (
     "decisions_per_round",
     "rounds_per_match",
@@ -521,6 +582,9 @@ def play_chunk(spec: ChunkSpec) -> tuple[EditionStats, list[dict[str, Any]]]:
         setup.edition, setup.players, spec.count, bot, spec.seed, setup.rules, setup.engine, setup.rule_cards
     )
     rows: list[dict[str, Any]] = []
+    if setup.engine == "fast" and not spec.rows:  # the whole chunk at once, on its arrays
+        stats.add_chunk(play_fast_arrays(setup, spec.seed, spec.start, spec.count))
+        return stats, rows
     for offset, match in enumerate(play_matches(setup, spec.seed, spec.start, spec.count)):
         stats.add(match)  # type: ignore[arg-type]
         if spec.rows:
