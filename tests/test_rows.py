@@ -107,3 +107,13 @@ def test_simulate_writes_the_rows_of_its_games(capsys: pytest.CaptureFixture[str
     assert main(["simulate", "--games", "2", "--engine", "fast", "--rows", str(tmp_path / "no.csv")]) == 2
     assert "simulate --rows plays the games again in the Python engine" in capsys.readouterr().err
     assert not (tmp_path / "no.csv").exists()
+
+
+def test_the_play_columns_are_the_measures_keys() -> None:
+    """Every special card kind has its column, named as its measure (``plays_<kind>``)."""
+    from unokit.analysis.measures import plays_key
+    from unokit.analysis.rows import COLUMNS
+    from unokit.analysis.stats import SPECIAL_KINDS
+
+    columns = [name for name, _type in COLUMNS if name.startswith("plays_")]
+    assert columns == [plays_key(kind) for kind in SPECIAL_KINDS]

@@ -113,6 +113,11 @@ def bot_seeds(seed: int, index: int, players: int) -> tuple[int, ...]:
     return tuple(random.Random(f"unokit-stats-bot/{seed}/{index}/{s}").getrandbits(63) for s in range(players))
 
 
+def plays_key(kind: int) -> str:
+    """The key of the measure and row column of a card kind's plays (``plays_wild_draw_four``)."""
+    return "plays_" + KIND_NAMES[Kind(kind)].lower().replace(" ", "_")
+
+
 def measures_for(setup: Setup) -> list[Measure]:
     """The measures that mean something for ``setup``, in report order."""
     return list(_measures(setup))
@@ -157,8 +162,7 @@ def _measures(setup: Setup) -> tuple[Measure, ...]:
         ]
     out.append(Measure("points_per_round", "points per round", "mean", "points"))
     for kind in _special_kinds(setup):
-        key = KIND_NAMES[kind].lower().replace(" ", "_")
-        out.append(Measure(f"plays_{key}", f"{KIND_NAMES[kind]} plays per round", "mean", "cards"))
+        out.append(Measure(plays_key(kind), f"{KIND_NAMES[kind]} plays per round", "mean", "cards"))
     if setup.jackpot:
         for outcome in LEVER_OUTCOMES:
             out.append(Measure(f"lever_{outcome.replace('-', '_')}", f"lever: {outcome} per round", "mean", "lever"))
@@ -330,7 +334,7 @@ def match_values(setup: Setup, match: object | None) -> MatchValues:
     for position in range(n):
         values[f"win_rate_{_position_key(position)}"] = (wins[position], rounds)
     for kind in _special_kinds(setup):
-        values[f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}"] = (match.plays.get(int(kind), 0), rounds)
+        values[plays_key(kind)] = (match.plays.get(int(kind), 0), rounds)
     if setup.jackpot:
         for outcome, count in zip(LEVER_OUTCOMES, match.levers, strict=True):
             values[f"lever_{outcome.replace('-', '_')}"] = (count, rounds)
@@ -555,7 +559,7 @@ def chunk_values(setup: Setup, out: Mapping[str, Any]) -> ChunkValues:
     values["points_per_round"] = (points.sum(axis=1), rounds)
     plays = np.where(finished[:, None], out["plays"], 0)
     for kind in _special_kinds(setup):
-        values[f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}"] = (plays[:, int(kind)], rounds)
+        values[plays_key(kind)] = (plays[:, int(kind)], rounds)
     if setup.jackpot:
         levers = np.where(finished[:, None], out["levers"], 0)
         for k, outcome in enumerate(LEVER_OUTCOMES):

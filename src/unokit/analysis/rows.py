@@ -33,8 +33,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, TextIO
 
+from unokit.analysis.measures import plays_key
 from unokit.analysis.rounds import Mark
-from unokit.engine.cards import KIND_NAMES
 from unokit.engine.errors import SetupError
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
 
@@ -274,7 +274,7 @@ def match_rows(setup: Any, seed: int, index: int, match: Any) -> list[Row]:
                 )
     values = match_values(setup, match)
     comeback = values.get("comeback_match", (0, 0))
-    plays = {f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}": count for kind, count in match.plays.items()}
+    plays = {plays_key(kind): count for kind, count in match.plays.items()}
 
     def total(values_: Sequence[int]) -> int | None:
         return sum(values_) if len(values_) == rounds else None

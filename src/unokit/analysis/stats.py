@@ -34,6 +34,7 @@ from unokit.analysis.measures import (
     measures_for,
     play_fast_arrays,
     play_matches,
+    plays_key,
     position_label,
 )
 from unokit.analysis.simulate import ENGINES, fast_engine_plays
@@ -1008,7 +1009,7 @@ def render_markdown(
     ]
     cards = {row["key"]: row["ci95"] for row in s.measure_rows() if row["group"] == "cards"}
     for kind in special_kinds(s.edition, s.rules):
-        interval = cards.get(f"plays_{KIND_NAMES[kind].lower().replace(' ', '_')}")
+        interval = cards.get(plays_key(kind))
         ci = f"{interval[0]:.2f} to {interval[1]:.2f}" if interval else "-"
         lines.append(f"| {KIND_NAMES[kind]} | {s.plays.get(int(kind), 0)} | {s.per_round(kind):.2f} | {ci} |")
     lines += ["", "![Special cards](cards.png)", ""]
