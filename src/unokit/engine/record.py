@@ -175,8 +175,18 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
 
 
 def save(game: Game, path: str | Path, names: list[str] | None = None) -> None:
-    """Write the record of ``game`` as JSON."""
-    Path(path).write_text(json.dumps(to_record(game, names), indent=1) + "\n", encoding="utf-8")
+    """Write the record of ``game`` as JSON (its random results one to a line)."""
+    Path(path).write_text(dumps(to_record(game, names)), encoding="utf-8")
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """``record`` as the JSON text :func:`save` writes: indented, its random results one to a line."""
+    results = record.get("random")
+    if not isinstance(results, list) or not results:
+        return json.dumps(record, indent=1) + "\n"
+    rest = json.dumps({key: value for key, value in record.items() if key != "random"}, indent=1)
+    lines = ",\n  ".join(json.dumps(result, separators=(",", ":")) for result in results)
+    return f'{rest[:-2]},\n "random": [\n  {lines}\n ]\n}}\n'
 
 
 def load(path: str | Path) -> dict[str, Any]:
