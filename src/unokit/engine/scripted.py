@@ -84,10 +84,8 @@ class ScriptedRandom:
             self._check(sorted(values) == list(range(len(items))), f"a shuffle of {len(items)} rule cards met {values}")
             items[:] = [items[i] for i in values]
             return
-        self._check(
-            kind == "shuffle" and sorted(values) == sorted(items),
-            f"a shuffle of {len(items)} cards met {kind} of {len(values)} values (other cards)",
-        )
+        self._check(kind == "shuffle", f"a shuffle of {len(items)} cards met {kind} {values}")
+        self._check(sorted(values) == sorted(items), f"a shuffle of {len(items)} cards met {len(values)} other cards")
         items[:] = values
 
     def sample(self, population: Sequence[int], k: int) -> list[int]:
