@@ -2,9 +2,10 @@
 
 The matches kept are drawn from the run's seed alone (:func:`sample_indices`), so the same run
 keeps the same matches whatever the number of workers. Each is played again, exactly as in the
-run (the same match seed and bot seeds), in :class:`unokit.Game`, whose record replays it: the
-Python engine only. The compiled engine's matches cannot be records: it draws its randomness
-from a generator of its own, which a record's seed does not rebuild.
+run (the same match seed and bot seeds), in :class:`unokit.Game`, whose record replays it. A
+match of the compiled engine is played again there with its trace on and then in
+:class:`unokit.Game`, handed the compiled engine's random results (:mod:`unokit.fast.recording`):
+its record carries them (format ``unokit-record/3``) and ends as the compiled match did.
 
 >>> sample_indices(seed=1, games=10, count=3) == sample_indices(seed=1, games=10, count=3)
 True
@@ -22,11 +23,6 @@ from typing import Any
 from unokit.engine.errors import SetupError
 from unokit.engine.game import Game
 from unokit.engine.record import save
-
-NOT_COMPILED = (
-    "--records keeps whole matches of the Python engine only (the compiled engine's own random "
-    "generator cannot be rebuilt from a record): add --engine python"
-)
 
 SIMULATE_ROWS_NOT_COMPILED = (
     "simulate --rows plays the games again in the Python engine (the compiled engine's simulate keeps no "
@@ -77,6 +73,64 @@ def stats_game(setup: object, seed: int, index: int) -> Game:
     game = Game(setup.edition, setup.players, seed=match_seed(seed, index), rules=setup.rules, rule_cards=cards)
     _play(game, bots, setup.max_decisions)
     return game
+
+
+def compiled_stats_game(setup: object, seed: int, index: int) -> Game:
+    """Match ``index`` of ``seed`` under ``setup`` as :func:`unokit.analysis.measures.play_matches`
+    plays it on the compiled engine (stopped where it stops), as a :class:`Game` carrying the
+    compiled engine's random results."""
+    from unokit.analysis.measures import Setup
+    from unokit.fast.recording import stats_match
+
+    assert isinstance(setup, Setup)
+    return stats_match(
+        setup.players,
+        setup.rules,
+        seed=seed,
+        index=index,
+        heuristic_seats=[seat for seat, bot in enumerate(setup.bots) if bot == "heuristic"],
+        limit=setup.max_decisions,
+        edition=setup.edition,
+        rule_cards=setup.rule_cards,
+    )
+
+
+def compiled_tournament_game(
+    edition: str, kinds: Sequence[str], seed: int, rules: Any, max_decisions: int, index: int
+) -> Game:
+    """Tournament game ``index`` as :func:`unokit.analysis.tournament.play_fast_block` plays it: deal
+    ``index // players`` of ``seed`` on the compiled engine, the line-up ``kinds`` rotated by
+    ``index % players``."""
+    from unokit.analysis.tournament import seating
+    from unokit.fast.recording import stats_match
+
+    players = len(kinds)
+    seated = seating(kinds, index % players)
+    return stats_match(
+        players,
+        rules,
+        seed=seed,
+        index=index // players,
+        heuristic_seats=[seat for seat, kind in enumerate(seated) if kind == "heuristic"],
+        limit=max_decisions,
+        edition=edition,
+    )
+
+
+def compiled_simulate_game(
+    edition: str,
+    players: int,
+    seed: int,
+    index: int,
+    rules: Any = None,
+    rule_cards: Sequence[str] | None = None,
+    policy: str = "random",
+) -> Game:
+    """Game ``index`` of ``seed`` as :func:`unokit.analysis.simulate.simulate` plays it on the compiled engine."""
+    from unokit.fast.recording import bots_match, random_match
+
+    play = bots_match if policy == "heuristic" else random_match
+    return play(players, rules, seed=seed, index=index, edition=edition, rule_cards=rule_cards)
 
 
 def _play(game: Game, bots: Sequence[Any], max_decisions: int) -> None:

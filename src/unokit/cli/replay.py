@@ -78,7 +78,8 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     if isinstance(names_value, list) and len(names_value) == game.n:
         names = [printable(str(name)) for name in names_value]
     narrator = Narrator(names, scoring=game.scoring, edition=game.edition.name)
-    screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}.", "bold"))
+    drawn = " (the compiled engine's random results, kept in the record)" if "random" in record else ""
+    screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}{drawn}.", "bold"))
     if game.rules.to_dict():
         screen.line(printable("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items())))
     seen = 0

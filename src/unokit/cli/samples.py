@@ -14,7 +14,7 @@ def add_sample_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--records",
         metavar="DIR",
-        help="keep whole game records of sample matches in DIR (for unokit replay; the Python engine only)",
+        help="keep whole game records of sample matches in DIR (for unokit replay)",
     )
     parser.add_argument(
         "--sample",

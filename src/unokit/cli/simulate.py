@@ -84,12 +84,13 @@ def add_parser(commands: Commands) -> None:
 def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, rules: Rules) -> None:
     """``--records DIR --sample N`` and ``--rows FILE``: play the games again in :class:`unokit.Game`,
     before the run (the same games as the run's, which may then be stopped by Ctrl-C), and save the
-    sample games' records and every game's rows (the Python engine only)."""
+    sample games' records (the compiled engine's games replayed with its random results) and every
+    game's rows (the Python engine only)."""
     from unokit.analysis.measures import Setup
     from unokit.analysis.rows import RowWriter, match_rows, require_pyarrow, row_format
     from unokit.analysis.samples import (
-        NOT_COMPILED,
         SIMULATE_ROWS_NOT_COMPILED,
+        compiled_simulate_game,
         game_summary,
         sample_indices,
         simulate_game,
@@ -105,8 +106,9 @@ def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, 
         return
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
-    if args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None):
-        raise UsageError(NOT_COMPILED if count else SIMULATE_ROWS_NOT_COMPILED)
+    compiled = args.engine == "fast" or (args.engine == "auto" and fast_engine_plays(edition, rules) is None)
+    if compiled and args.rows:
+        raise UsageError(SIMULATE_ROWS_NOT_COMPILED)
     if args.rows:
         check_output_file(args.rows, "--rows")
         try:
@@ -134,6 +136,8 @@ def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, 
         indices = sample_indices(args.seed, args.games, count)
 
         def play(index: int) -> Game:
+            if compiled:  # the compiled engine's game, replayed with its random results
+                return compiled_simulate_game(edition, args.players, args.seed, index, **options)
             return games.pop(index, None) or simulate_game(edition, args.players, args.seed, index, **options)
 
         written = write_records(args.records, indices, play)

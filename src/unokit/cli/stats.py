@@ -114,14 +114,6 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     check_output_folder(args.out, "--out")
     check_ray(args)
     samples = check_sample_options(args)
-    if samples and args.engine != "python":
-        from unokit.analysis.samples import NOT_COMPILED
-        from unokit.analysis.simulate import fast_engine_plays
-
-        if args.engine == "fast" or (
-            fast_engine_plays(edition, rules) is None and args.bots in ("random", "heuristic")
-        ):
-            raise UsageError(NOT_COMPILED)
     if args.rows:
         check_output_file(args.rows, "--rows")
         try:
@@ -180,18 +172,24 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     if rows is not None:
         screen.line(f"Rows written to {args.rows} ({plural(rows.rows_written, 'row')}).")
     if samples and not summary["partial"]:
-        written = write_stats_records(args, edition, rules, samples)
+        written = write_stats_records(
+            args, edition, rules, samples, summary["editions"][edition].get("engine", "python")
+        )
         screen.line(f"{plural(len(written), 'record')} of sample matches written to {args.records}.")
     elif samples:
         screen.line("No sample records: the run was interrupted.")
     return status
 
 
-def write_stats_records(args: argparse.Namespace, edition: str, rules: Rules, count: int) -> list[Path]:
-    """Play again, in :class:`unokit.Game`, the sample matches of the run and save their records."""
+def write_stats_records(
+    args: argparse.Namespace, edition: str, rules: Rules, count: int, engine: str = "python"
+) -> list[Path]:
+    """Play again, in :class:`unokit.Game`, the sample matches of the run (on ``engine``, the one
+    that played them: ``fast`` replays the compiled matches) and save their records."""
     from unokit.analysis.measures import Setup
-    from unokit.analysis.samples import sample_indices, stats_game, write_records
+    from unokit.analysis.samples import compiled_stats_game, sample_indices, stats_game, write_records
 
     setup = Setup(edition, args.players, (args.bots,) * args.players, rules, max_decisions=args.max_decisions)
     indices = sample_indices(args.seed, args.games, count)
-    return write_records(args.records, indices, lambda index: stats_game(setup, args.seed, index))
+    play = compiled_stats_game if engine == "fast" else stats_game
+    return write_records(args.records, indices, lambda index: play(setup, args.seed, index))

@@ -26,6 +26,7 @@ from unokit.narrate import plural
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
+    from unokit.engine.game import Game
     from unokit.engine.rules import Rules
 
 
@@ -121,7 +122,7 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
         except OSError as exc:
             raise UsageError(f"cannot write plot {args.plot}: {exc}") from None
     if samples:
-        keep_sample_records(args, screen, edition, kinds, rules, samples, partial)
+        keep_sample_records(args, screen, edition, kinds, rules, samples, partial, result.get("engine", "python"))
     if args.json:
         screen.out.write(json.dumps(result) + "\n")
         return status
@@ -178,20 +179,24 @@ def cmd_tournament(args: argparse.Namespace, screen: Screen) -> int:
 
 def sample_count(args: argparse.Namespace) -> int:
     """``--records DIR --sample N`` checked before any game: how many records to keep (0: none)."""
-    from unokit.analysis.samples import NOT_COMPILED
     from unokit.cli.samples import check_sample_options
 
-    count = check_sample_options(args)
-    if count and getattr(args, "engine", "python") != "python":
-        raise UsageError(NOT_COMPILED)
-    return count
+    return check_sample_options(args)
 
 
 def keep_sample_records(
-    args: argparse.Namespace, screen: Screen, edition: str, kinds: list[str], rules: Rules, count: int, partial: bool
+    args: argparse.Namespace,
+    screen: Screen,
+    edition: str,
+    kinds: list[str],
+    rules: Rules,
+    count: int,
+    partial: bool,
+    engine: str = "python",
 ) -> None:
-    """Play the sample games again in :class:`unokit.Game` and save their records (not after Ctrl-C)."""
-    from unokit.analysis.samples import sample_indices, tournament_game, write_records
+    """Play the sample games again in :class:`unokit.Game` and save their records (not after Ctrl-C);
+    ``engine``: the engine that played them (``fast``: the compiled games are replayed)."""
+    from unokit.analysis.samples import compiled_tournament_game, sample_indices, tournament_game, write_records
     from unokit.analysis.tournament import plan_games
 
     if partial:
@@ -199,7 +204,17 @@ def keep_sample_records(
             screen.line("No sample records: the run was interrupted.")
         return
     indices = sample_indices(args.seed, args.games, count)
-    specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
-    written = write_records(args.records, indices, lambda index: tournament_game(specs[index]), prefix="game")
+    if engine == "fast":
+
+        def play(index: int) -> Game:
+            return compiled_tournament_game(edition, kinds, args.seed, rules, args.max_decisions, index)
+
+    else:
+        specs = plan_games(edition, kinds, indices[-1] + 1, args.seed, rules, max_decisions=args.max_decisions)
+
+        def play(index: int) -> Game:
+            return tournament_game(specs[index])
+
+    written = write_records(args.records, indices, play, prefix="game")
     if not args.json:
         screen.line(f"{plural(len(written), 'record')} of sample games written to {args.records}.")

@@ -16,10 +16,11 @@ False
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from unokit.engine.actions import MAX_PLAYERS, ActionSpace, ActionType, plain_id
 from unokit.engine.cards import (
@@ -266,6 +267,7 @@ class Game:
         deck: Sequence[int | str] | None = None,
         dealer: int | None = None,
         rule_cards: Sequence[str] | None = None,
+        rng: Any = None,
     ) -> Game:
         return object.__new__(cls._class_for(rules) if cls is Game else cls)
 
@@ -295,8 +297,11 @@ class Game:
         deck: Sequence[int | str] | None = None,
         dealer: int | None = None,
         rule_cards: Sequence[str] | None = None,
+        rng: Any = None,
     ) -> None:
         self._init_state(edition, players, seed, rules)
+        if rng is not None:  # a :class:`unokit.engine.scripted.ScriptedRandom`: results drawn before
+            self.rng = cast(random.Random, rng)
         order = self._check_deck(deck) if deck is not None else None
         self.setup_dealer: int | None = dealer
         """The dealer given at set-up (``None``: drawn for, as the rules say)."""
@@ -1114,8 +1119,11 @@ class Game:
             setattr(other, name, getattr(self, name))
         if type(self) is not Game:  # a subclass's own attributes (HouseGame's)
             other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        if type(self.rng) is random.Random:
+            other.rng = random.Random()
+            other.rng.setstate(self.rng.getstate())
+        else:  # a scripted generator (:mod:`unokit.engine.scripted`)
+            other.rng = copy.copy(self.rng)
         other.events = list(self.events)
         # the views' redacted logs are shared until one of the two games adds to them (views.py)
         logs = {

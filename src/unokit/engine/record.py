@@ -18,6 +18,19 @@ A record is a JSON object::
 :func:`replay` rebuilds the game by applying the actions in order; the result has
 the same state and event list as the game recorded.
 
+A game whose randomness came from another generator (the compiled engine's, :mod:`unokit.fast`)
+is written in format ``unokit-record/3``: the same keys, and two more::
+
+      "random": [["shuffle", ["R7", "G+2", ...]], ["randrange", [2]], ...],
+      "order_key": 1234567890          # the order asked out of turn (unokit.engine.order)
+
+``random`` lists the generator's results in the order the game drew them, each ``[kind, values]``
+(cards by name; the kinds are :data:`unokit.engine.scripted.KINDS`, described in
+:mod:`unokit.engine.scripted`), and is replayed instead of the seed's generator (``seed`` is then
+the run's seed, for reference).  A record whose results run out before its actions do, do not fit
+what the game draws, or are left over at its end does not replay (:class:`RecordError`, naming the
+result).  Records without ``random`` are written in format ``unokit-record/2``.
+
 Format ``unokit-record/1`` (written before ``Rules.scoring`` had the value ``edition``, when the
 default was ``winner-collects``) is still read: its rules without ``scoring`` are played with
 ``winner-collects``, as they were recorded.  An option that only changes another one (its
@@ -31,16 +44,22 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unokit.engine.cards import card_name
+from unokit.engine.cards import card_name, parse_card
 from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game
 from unokit.engine.rules import without_idle_options
+from unokit.engine.scripted import KINDS, ScriptedRandom
 
 FORMAT = "unokit-record/2"
+SCRIPTED_FORMAT = "unokit-record/3"
+"""The format of a record that carries its random results (``random``)."""
+CARD_KINDS = ("shuffle", "sample")
+"""The kinds of random result whose values are cards (written by name)."""
 OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}
 """Older formats still read, with the defaults they were written under (options the record's
 ``rules`` do not name take these values)."""
 _KEYS = {"format", "edition", "players", "names", "seed", "rules", "dealer", "deck", "rule_cards", "actions"}
+_SCRIPTED_KEYS = {"random", "order_key"}
 
 
 def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
@@ -58,19 +77,65 @@ def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     }
     if names is not None:
         record["names"] = list(names)
+    if isinstance(game.rng, ScriptedRandom):
+        record["format"] = SCRIPTED_FORMAT
+        record["random"] = random_results(game.rng.drawn)
+        record["order_key"] = game.order_key
     return record
+
+
+def random_results(results: list[tuple[str, list[int]]]) -> list[list[Any]]:
+    """A scripted generator's results as a record holds them (cards by name)."""
+    return [[kind, [card_name(v) for v in values] if kind in CARD_KINDS else list(values)] for kind, values in results]
+
+
+def read_random_results(data: Any) -> list[tuple[str, list[int]]]:
+    """A record's ``random`` as a script (:class:`RecordError` naming the first result that is malformed)."""
+    if not isinstance(data, list):
+        raise RecordError("record 'random' must be a list of [kind, values]")
+    script = []
+    for index, item in enumerate(data):
+        if not (isinstance(item, list) and len(item) == 2 and item[0] in KINDS and isinstance(item[1], list)):
+            raise RecordError(f"random result {index}: must be [kind, values], the kind one of {', '.join(KINDS)}")
+        kind, values = item
+        try:
+            if kind in CARD_KINDS:
+                script.append((kind, [parse_card(v) if isinstance(v, str) else _not_a_card(v) for v in values]))
+            elif all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+                script.append((kind, list(values)))
+            else:
+                raise RecordError("its values must be integers")
+        except UnoError as exc:
+            raise RecordError(f"random result {index} ({kind}): {exc}") from None
+    return script
+
+
+def _not_a_card(value: Any) -> int:
+    raise RecordError(f"{value!r} is not a card name")
 
 
 def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     """Rebuild the game of ``record`` (optionally only its first ``upto`` actions)."""
     if not isinstance(record, dict):
         raise RecordError("a record is a JSON object")
-    unknown = set(record) - _KEYS
+    unknown = set(record) - _KEYS - _SCRIPTED_KEYS
     if unknown:
         raise RecordError(f"unknown record keys: {', '.join(sorted(unknown))}")
     fmt = record.get("format")
-    if fmt != FORMAT and fmt not in OLD_FORMATS:
-        raise RecordError(f"record format must be {FORMAT!r} (or an older {', '.join(map(repr, OLD_FORMATS))})")
+    if fmt not in (FORMAT, SCRIPTED_FORMAT) and fmt not in OLD_FORMATS:
+        raise RecordError(
+            f"record format must be {FORMAT!r} or {SCRIPTED_FORMAT!r} (or an older {', '.join(map(repr, OLD_FORMATS))})"
+        )
+    scripted: ScriptedRandom | None = None
+    if fmt == SCRIPTED_FORMAT:
+        if "random" not in record:
+            raise RecordError(f"a record of format {SCRIPTED_FORMAT!r} holds its random results ('random')")
+        scripted = ScriptedRandom(read_random_results(record["random"]))
+        key = record.get("order_key", 0)
+        if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2**32:
+            raise RecordError(f"record 'order_key' must be a number from 0 to 2**32 - 1, not {key!r}")
+    elif set(record) & _SCRIPTED_KEYS:
+        raise RecordError(f"'random' and 'order_key' belong to records of format {SCRIPTED_FORMAT!r}")
     rules = record.get("rules") or {}
     if fmt in OLD_FORMATS and isinstance(rules, dict):
         rules = {**OLD_FORMATS[fmt], **rules}
@@ -88,9 +153,12 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             deck=record.get("deck"),
             dealer=record.get("dealer"),
             rule_cards=record.get("rule_cards"),
+            rng=scripted,
         )
     except UnoError as exc:
         raise RecordError(f"record set-up: {exc}") from None
+    if scripted is not None:
+        game.order_key = record.get("order_key", 0)
     for index, item in enumerate(actions[:upto] if upto is not None else actions):
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], str)):
             raise RecordError(f"action {index}: must be [seat, notation]")
@@ -98,12 +166,27 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             game.apply_notation(item[0], item[1])
         except UnoError as exc:
             raise RecordError(f"action {index} ({item[1]!r} by seat {item[0]!r}) does not replay: {exc}") from None
+    if scripted is not None and upto is None and scripted.script:
+        raise RecordError(
+            f"the record's random results hold {len(scripted.script)} more than its game drew "
+            f"(from result {len(scripted.drawn)} on)"
+        )
     return game
 
 
 def save(game: Game, path: str | Path, names: list[str] | None = None) -> None:
-    """Write the record of ``game`` as JSON."""
-    Path(path).write_text(json.dumps(to_record(game, names), indent=1) + "\n", encoding="utf-8")
+    """Write the record of ``game`` as JSON (its random results one to a line)."""
+    Path(path).write_text(dumps(to_record(game, names)), encoding="utf-8")
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """``record`` as the JSON text :func:`save` writes: indented, its random results one to a line."""
+    results = record.get("random")
+    if not isinstance(results, list) or not results:
+        return json.dumps(record, indent=1) + "\n"
+    rest = json.dumps({key: value for key, value in record.items() if key != "random"}, indent=1)
+    lines = ",\n  ".join(json.dumps(result, separators=(",", ":")) for result in results)
+    return f'{rest[:-2]},\n "random": [\n  {lines}\n ]\n}}\n'
 
 
 def load(path: str | Path) -> dict[str, Any]:

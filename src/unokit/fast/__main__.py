@@ -76,11 +76,11 @@ def _rollouts() -> None:
 
 def _recorded() -> None:
     from unokit.engine.rules import Rules
-    from unokit.fast import differential
+    from unokit.fast import recording
 
     rules = Rules(scoring="single-round")
-    differential.replay_recorded(2, 1, 0, rules)
-    differential.replay_recorded(2, 1, 0, rules, policy="heuristic")
+    recording.random_match(2, rules, seed=1, index=0)
+    recording.bots_match(2, rules, seed=1, index=0)
 
 
 def _batched() -> None:
@@ -110,14 +110,17 @@ ENTRY_POINTS: dict[str, tuple[str, Callable[[], None]]] = {
     "stats": ("matches kept round by round (play_stats_games)", _stats),
     "heuristic_playout": ("the search's heuristic playouts (heuristic_playout)", _heuristic_playout),
     "rollouts": ("the search's rollouts of each move (rollout_wins)", _rollouts),
-    "recorded": ("recorded games, for the differential test (record_random_game, record_bots_game)", _recorded),
+    "recorded": (
+        "recorded games, for --records and the differential test (record_random_game, record_bots_game)",
+        _recorded,
+    ),
     "batched": ("batched environments (BatchedEnv)", _batched),
     "pettingzoo": ("the PettingZoo environment (engine='fast')", _pettingzoo),
 }
 """Every compiled entry point a run may call: its name, what it is, and a small call of it.  The
-last three need the ``rl`` extra."""
+last two need the ``rl`` extra."""
 
-NEEDS_RL = ("recorded", "batched", "pettingzoo")
+NEEDS_RL = ("batched", "pettingzoo")
 """The entry points that need the ``rl`` extra (skipped without it)."""
 
 

@@ -49,6 +49,7 @@ COMPILE_SECONDS: dict[str, tuple[str, int]] = {
     "heuristic_playout": ("the search's heuristic playouts", 45),
     "rollout_wins": ("the search's rollouts", 45),
     "record_random_game": ("recorded games", 30),
+    "record_bots_game": ("the bots' recorded matches", 45),
     "batch_reset_bots": ("the batched environments", 60),
     "batch_step_bots": ("the batched environments", 60),
     "batch_bot_actions": ("the batched environments", 60),

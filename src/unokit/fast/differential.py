@@ -14,7 +14,6 @@ True
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ import numpy as np
 
 from unokit.engine.game import Game
 from unokit.engine.rules import Rules
+from unokit.engine.scripted import ScriptedRandom as GameScriptedRandom
 from unokit.fast import engine
 from unokit.fast.engine import FastGame
 from unokit.rl.cycle import DecisionCycle
@@ -154,52 +154,12 @@ def check(condition: bool, what: str) -> None:
         raise EngineMismatch(what)
 
 
-class ScriptedRandom:
-    """Hands a :class:`Game` the random results the compiled engine drew (in order): shuffles,
-    dealer draws, dealers chosen at random and Jam drops."""
+class ScriptedRandom(GameScriptedRandom):
+    """:class:`unokit.engine.scripted.ScriptedRandom` handing a :class:`Game` the random results the
+    compiled engine drew; a result that does not fit is an :class:`EngineMismatch`."""
 
-    def __init__(self) -> None:
-        self.script: deque[tuple[str, list[int]]] = deque()
-
-    def shuffle(self, items: list[Any]) -> None:
-        check(bool(self.script), "the Python engine shuffled where the compiled one did not")
-        kind, values = self.script.popleft()
-        if kind == "order":  # rule cards (or the texts they are drawn from): the order drawn
-            check(sorted(values) == list(range(len(items))), f"a shuffle of {len(items)} rule cards met {values}")
-            items[:] = [items[i] for i in values]
-            return
-        check(kind == "shuffle" and sorted(values) == sorted(items), f"a shuffle of {items} met {kind} {values}")
-        items[:] = values
-
-    def sample(self, population: list[int], k: int) -> list[int]:
-        check(bool(self.script), "the Python engine drew cards where the compiled one did not")
-        kind, cards = self.script.popleft()
-        check(kind == "sample" and len(cards) == k, f"a draw of {k} cards met {kind} {cards}")
-        pool = list(population)
-        for card in cards:
-            check(card in pool, f"the dealer draw's {card} is not in the population")
-            pool.remove(card)
-        return list(cards)
-
-    def randrange(self, stop: int) -> int:
-        check(bool(self.script), "the Python engine drew a number where the compiled one did not")
-        kind, values = self.script.popleft()
-        check(kind == "randrange" and 0 <= values[0] < stop, f"a number below {stop} met {kind} {values}")
-        return values[0]
-
-    def random(self) -> float:
-        """The Jam drop: below any chance of Slam when the compiled card landed Slam side up, else
-        at or above any chance below 1; the lever: the number the compiled engine drew."""
-        check(bool(self.script), "the Python engine drew a number where the compiled one did not")
-        kind, values = self.script.popleft()
-        if kind == "uniform":
-            return values[0] / 2**32
-        check(kind == "random", f"a number from 0 to 1 met {kind} {values}")
-        return 0.0 if values[0] else 1.0 - 2.0**-53
-
-    def choices(self, population: Sequence[Any], weights: Sequence[float] | None = None, *, k: int = 1) -> list[Any]:
-        """As :meth:`random.Random.choices` (which draws through :meth:`random`)."""
-        return random.Random.choices(self, population, weights, k=k)  # type: ignore[arg-type]
+    def fail(self, what: str) -> None:
+        raise EngineMismatch(f"the Python engine drew otherwise than the compiled one: {what}")
 
 
 def replay_game(
