@@ -186,56 +186,7 @@ def simulate_game(
 
 
 def game_summary(game: Game, tracker: Any) -> Any:
-    """The :class:`unokit.analysis.stats.MatchSummary` of a finished tracked ``game`` (read from its
-    events as :func:`unokit.analysis.stats.play_stats_match` reads a match's)."""
-    from collections import Counter
+    """The :class:`unokit.analysis.stats.MatchSummary` of a finished tracked ``game``."""
+    from unokit.analysis.stats import summarise_game
 
-    from unokit.analysis.stats import MatchSummary
-    from unokit.editions.wild_jackpot import WildJackpot
-    from unokit.engine.cards import CARD_KIND
-    from unokit.engine.rules import LEVER_OUTCOMES
-
-    dealers: list[int] = []
-    points: list[int] = []
-    winners: list[int] = []
-    in_hands = 0
-    plays: Counter[int] = Counter()
-    levers = [0] * len(LEVER_OUTCOMES)
-    performed: list[int] = []
-    for kind, seat, value, data in game.events:
-        if kind == "dealer":
-            dealers.append(seat)
-            in_hands = 0
-        elif kind == "hand":
-            in_hands += value
-        elif kind == "round_end":
-            points.append(in_hands)
-            winners.append(seat)
-        elif kind == "play":
-            plays[int(CARD_KIND[data[0]])] += 1
-        elif kind == "lever":
-            levers[value - 1] += 1
-        elif kind == "rule":
-            performed.append(value)
-    enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
-    rounds = len(winners)
-    records = tracker.records(game.events)[:rounds]
-    return MatchSummary(
-        decisions_per_round=[r.decisions for r in records],
-        dealers=dealers[:rounds],
-        first_players=[r.first_player for r in records],
-        round_winners=winners,
-        round_points=points,
-        scores=list(game.scores),
-        winner=game.winner,
-        plays=dict(plays),
-        levers=levers,
-        rules_enforced=enforced,
-        rules_honour=len(performed) - enforced,
-        turns=[r.turns for r in records],
-        cards_drawn=[r.cards_drawn for r in records],
-        lead_changes=[r.lead_changes for r in records],
-        mid_trailing=[r.mid_trailing for r in records],
-        blocked=[r.blocked for r in records],
-        marks=[r.marks for r in records],
-    )
+    return summarise_game(game, tracker)

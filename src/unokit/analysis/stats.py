@@ -56,6 +56,7 @@ from unokit.engine.game import Game, same_side
 from unokit.engine.rules import LEVER_OUTCOMES, Rules
 
 if TYPE_CHECKING:
+    from unokit.analysis.rounds import RoundTracker
     from unokit.analysis.rows import RowWriter
 
 SPECIAL_KINDS: tuple[Kind, ...] = (
@@ -170,18 +171,25 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
     cards = list(spec.rule_cards) if spec.rule_cards is not None else None
     game, tracker = tracked_game(spec.edition, spec.players, seed=spec.seed, rules=spec.rules, rule_cards=cards)
     try:
-        result = play_match(game, bots, max_decisions=spec.max_decisions)
+        play_match(game, bots, max_decisions=spec.max_decisions)
     except RuntimeError:
         if not game.is_over and len(game.history) >= spec.max_decisions:
             return None  # (as play_capped)
         raise
+    return summarise_game(game, tracker)
+
+
+def summarise_game(game: Game, tracker: RoundTracker) -> MatchSummary:
+    """The :class:`MatchSummary` of a finished ``game`` made by
+    :func:`unokit.analysis.rounds.tracked_game` (with its ``tracker``), read from its events."""
     dealers: list[int] = []
     points: list[int] = []
+    winners: list[int] = []
     in_hands = 0
     plays: Counter[int] = Counter()
     levers = [0] * len(LEVER_OUTCOMES)
     performed: list[int] = []
-    for kind, seat, value, data in result.events:
+    for kind, seat, value, data in game.events:
         if kind == "dealer":
             dealers.append(seat)
             in_hands = 0
@@ -189,6 +197,7 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
             in_hands += value
         elif kind == "round_end":
             points.append(in_hands)
+            winners.append(seat)
         elif kind == "play":
             plays[int(CARD_KIND[data[0]])] += 1
         elif kind == "lever":
@@ -196,16 +205,16 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
         elif kind == "rule":
             performed.append(value)
     enforced = sum(1 for rid in performed if WildJackpot.card(game, rid).enforced)
-    rounds = result.rounds
-    records = tracker.records(result.events)[:rounds]
+    rounds = len(winners)
+    records = tracker.records(game.events)[:rounds]
     return MatchSummary(
         decisions_per_round=[r.decisions for r in records],
         dealers=dealers[:rounds],
         first_players=[r.first_player for r in records],
-        round_winners=list(result.round_winners),
+        round_winners=winners,
         round_points=points,
-        scores=list(result.scores),
-        winner=result.winner,
+        scores=list(game.scores),
+        winner=game.winner,
         plays=dict(plays),
         levers=levers,
         rules_enforced=enforced,
