@@ -269,3 +269,17 @@ def check_counts(args: argparse.Namespace) -> None:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
     if args.max_decisions < 1:
         raise UsageError(f"--max-decisions must be at least 1, not {args.max_decisions}")
+
+
+def check_rows_file(path: str) -> None:
+    """Refuse now, before any game, a ``--rows`` file that cannot be written or a Parquet file
+    without pyarrow (one line naming the extra)."""
+    from unokit.analysis.rows import require_pyarrow, row_format
+    from unokit.engine.errors import SetupError
+
+    check_output_file(path, "--rows")
+    try:
+        if row_format(path) == "parquet":
+            require_pyarrow()
+    except SetupError as exc:
+        raise UsageError(f"--rows: {exc}") from None

@@ -16,6 +16,7 @@ from unokit.cli.common import (
     add_rule_options,
     build_rules,
     check_ray,
+    check_rows_file,
     edition_names,
     progress_bar,
     rule_cards_option,
@@ -87,7 +88,7 @@ def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, 
     sample games' records (the compiled engine's games replayed with its random results) and every
     game's rows (the Python engine only)."""
     from unokit.analysis.measures import Setup
-    from unokit.analysis.rows import RowWriter, match_rows, require_pyarrow, row_format
+    from unokit.analysis.rows import RowWriter, match_rows
     from unokit.analysis.samples import (
         SIMULATE_ROWS_NOT_COMPILED,
         compiled_simulate_game,
@@ -97,9 +98,7 @@ def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, 
         write_records,
     )
     from unokit.analysis.simulate import fast_engine_plays
-    from unokit.cli.common import check_output_file
     from unokit.cli.samples import check_sample_options
-    from unokit.engine.errors import SetupError
 
     count = check_sample_options(args)
     if not count and not args.rows:
@@ -110,12 +109,7 @@ def keep_sample_records(args: argparse.Namespace, screen: Screen, edition: str, 
     if compiled and args.rows:
         raise UsageError(SIMULATE_ROWS_NOT_COMPILED)
     if args.rows:
-        check_output_file(args.rows, "--rows")
-        try:
-            if row_format(args.rows) == "parquet":
-                require_pyarrow()
-        except SetupError as exc:
-            raise UsageError(f"--rows: {exc}") from None
+        check_rows_file(args.rows)
     cards = rule_cards_option(args, edition)
     options = {"rules": rules, "rule_cards": cards, "policy": args.policy}
     games: dict[int, Game] = {}

@@ -18,9 +18,9 @@ from unokit.cli.common import (
     add_rule_options,
     build_rules,
     check_counts,
-    check_output_file,
     check_output_folder,
     check_ray,
+    check_rows_file,
     edition_names,
     progress_bar,
 )
@@ -101,10 +101,9 @@ def stats_command_line(args: argparse.Namespace) -> str:
 
 
 def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
-    from unokit.analysis.rows import RowWriter, require_pyarrow, row_format
+    from unokit.analysis.rows import RowWriter
     from unokit.analysis.stats import make_report
     from unokit.analysis.tournament import Interrupted, PlotUnavailableError, require_matplotlib
-    from unokit.engine.errors import SetupError
 
     edition = get_edition(args.edition).name
     rules = build_rules(args)
@@ -115,12 +114,7 @@ def cmd_stats(args: argparse.Namespace, screen: Screen) -> int:
     check_ray(args)
     samples = check_sample_options(args)
     if args.rows:
-        check_output_file(args.rows, "--rows")
-        try:
-            if row_format(args.rows) == "parquet":
-                require_pyarrow()
-        except SetupError as exc:
-            raise UsageError(f"--rows: {exc}") from None
+        check_rows_file(args.rows)
     try:
         require_matplotlib()
     except PlotUnavailableError as exc:
