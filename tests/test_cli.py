@@ -912,7 +912,9 @@ def test_a_result_on_no_finished_game_says_so_instead_of_an_interval(
     argv = ("stats", "--games", "2", "--workers", "1", "--engine", "python", "--max-decisions", "1")
     code, out, err = run(capsys, *argv, "--out", str(tmp_path / "report"))
     assert code == 0
-    assert "%" not in out and re.search(r"^  classic +0 rounds, no round finished, 2 stopped at the cap and left out$", out, re.M)
+    assert "%" not in out and re.search(
+        r"^  classic +0 rounds, no round finished, 2 stopped at the cap and left out$", out, re.M
+    )
 
 
 class CtrlC(io.StringIO):
