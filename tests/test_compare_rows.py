@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +21,8 @@ from unokit.analysis.rows import COLUMNS, RowWriter
 from unokit.analysis.tournament import Interrupted
 from unokit.cli import main
 from unokit.engine.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
 
 COMPARE = [
     "compare", "--engine", "python", "--players", "3", "--bots", "heuristic", "--target", "100",
@@ -186,3 +192,31 @@ def test_compare_rows_on_ray_are_those_of_the_local_run(capsys: pytest.CaptureFi
     local = json.loads(capsys.readouterr().out)
     assert (tmp_path / "ray.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
     assert on_ray["measures"] == local["measures"] and on_ray["games"] == 12
+
+
+def test_ctrl_c_keeps_the_rows_of_the_matches_finished(tmp_path: Path) -> None:
+    """Ctrl-C on the command: exit 130, and a readable Parquet file of the matches the partial result counts."""
+    path = tmp_path / "rows.parquet"
+    argv = ["compare", "--engine", "python", "--players", "2", "--bots", "heuristic", "--scoring", "single-round"]
+    argv += ["--games", "1000000", "--workers", "2", "--seed", "8", "--json", "--rows", str(path)]
+    argv += ["--vs", "cross: --rule stacking=cross"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "unokit.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    time.sleep(8)  # the workers start and some chunks finish
+    child.send_signal(signal.SIGINT)
+    try:
+        out, err = child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        raise
+    assert child.returncode == 130, err
+    result = json.loads(out)
+    assert result["partial"] and 0 < result["games"] < 1_000_000
+    rows = load(path)
+    assert result["rows"]["rows"] == len(rows)
+    matches = [row for row in rows if row["level"] == "match"]
+    assert len(matches) == 2 * result["games"]
+    assert [row["match"] for row in matches] == sorted(row["match"] for row in matches)  # in match order
+    assert [row["setup"] for row in matches[:2]] == [s["name"] for s in result["setups"]]
