@@ -8,7 +8,9 @@ integer sums merge to the same totals in any order, so the result is the same fo
 workers. :func:`study_result` turns the sums into a JSON-ready table: each set-up's estimate with
 its 95% interval, and each set-up's difference to the baseline with its interval, p-value,
 Holm-corrected p-value and the pairing's gain. :func:`write_compare_report` writes it as Markdown
-with plots (matplotlib) that name every rule set.
+with plots (matplotlib) that name every rule set. Given a :class:`~unokit.analysis.rows.RowWriter`,
+:func:`run_study` also writes every match's rows under every set-up (``setup`` names it), in match
+order and then set-up order, whatever the number of workers.
 
 The measures are whatever :func:`unokit.analysis.measures.measures_for` returns for each set-up.
 """
@@ -21,7 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from unokit.analysis.measures import (
     Measure,
@@ -35,12 +37,16 @@ from unokit.analysis.measures import (
 from unokit.analysis.paired import ALPHA, NORMAL_FROM, Accumulator, Difference, Estimate, holm
 from unokit.analysis.tournament import Interrupted, Progress, default_workers, require_matplotlib, run_parallel
 
+if TYPE_CHECKING:
+    from unokit.analysis.rows import Row, RowWriter
+
 __all__ = [
     "ChunkSpec",
     "Study",
     "chunk_size",
     "plan_chunks",
     "play_chunk",
+    "play_chunk_rows",
     "run_study",
     "study_result",
     "write_compare_report",
@@ -65,32 +71,66 @@ def play_chunk(spec: ChunkSpec) -> Accumulator:
     if all(setup.engine == "fast" for setup in spec.setups):
         sums.add_chunk([chunk_values(s, play_fast_arrays(s, spec.seed, spec.start, spec.count)) for s in spec.setups])
         return sums
-    values = []
-    for setup in spec.setups:
-        matches = play_matches(setup, spec.seed, spec.start, spec.count)
-        values.append([match_values(setup, match) for match in matches])
-    sums.add_matches(values)
-    return sums
+    return play_chunk_rows(spec, rows=False)[0]
+
+
+def play_chunk_rows(spec: ChunkSpec, rows: bool = True) -> tuple[Accumulator, list[Row]]:
+    """Play the chunk's matches under every set-up, match by match (each match's
+    :class:`~unokit.analysis.stats.MatchSummary`, on either engine), and return their sums, the same
+    as :func:`play_chunk`'s, and (``rows``) their rows: match by match, each under every set-up in
+    turn (runs in a worker)."""
+    from unokit.analysis.rows import match_rows
+
+    sums = Accumulator(len(spec.setups), spec.baseline)
+    played = [play_matches(setup, spec.seed, spec.start, spec.count) for setup in spec.setups]
+    sums.add_matches(
+        [[match_values(setup, match) for match in matches] for setup, matches in zip(spec.setups, played, strict=True)]
+    )
+    out: list[Row] = []
+    if rows:
+        for offset in range(spec.count):
+            for setup, matches in zip(spec.setups, played, strict=True):
+                out += match_rows(setup, spec.seed, spec.start + offset, matches[offset])
+    return sums, out
 
 
 WAVE = 256
 """Chunks handed out per worker at a time: their sums are merged before the next wave, so that
 memory stays flat in the number of matches."""
 
+ROWS_WAVE = 32
+"""Chunks handed out per worker at a time when their rows are written (the rows of a wave are held
+until written): 128 matches per worker on the Python engine, whose process pool starts once per
+wave (256 matches of 4 players on 2 workers with rows: 23 s in one wave, 28 s in two; 22 s without)."""
 
-def chunk_size(setups: Sequence[Setup], games: int, workers: int) -> int:
+ROWS_WAVE_FAST = 2
+"""The same on the compiled engine, whose chunks of :data:`ROWS_CHUNK` matches play in this process
+(the rows of 8 such chunks held at once took 640 MB against 360 MB for 2, in the same time)."""
+
+ROWS_CHUNK = 50
+"""The most matches of a compiled-engine chunk whose rows are written."""
+
+
+def chunk_size(setups: Sequence[Setup], games: int, workers: int, rows: bool = False) -> int:
     """Matches per chunk: about eight chunks per worker, at most 4 matches (Python engine: a worker
-    takes up to 16 chunks at a time) or 1,000 (compiled engine), so that progress shows and Ctrl-C
-    stops soon and loses little."""
-    largest = 1000 if all(s.engine == "fast" for s in setups) else 4
+    takes up to 16 chunks at a time) or 1,000 (compiled engine; :data:`ROWS_CHUNK` with ``rows``),
+    so that progress shows and Ctrl-C stops soon and loses little."""
+    largest = (ROWS_CHUNK if rows else 1000) if all(s.engine == "fast" for s in setups) else 4
     return max(1, min(largest, math.ceil(games / (8 * workers))))
 
 
 def plan_chunks(
-    setups: Sequence[Setup], games: int, seed: int, workers: int, baseline: int = 0, first: int = 0, last: int = -1
+    setups: Sequence[Setup],
+    games: int,
+    seed: int,
+    workers: int,
+    baseline: int = 0,
+    first: int = 0,
+    last: int = -1,
+    rows: bool = False,
 ) -> list[ChunkSpec]:
     """The chunks numbered ``first`` to ``last`` (excluded; -1: every one) of a study's matches."""
-    size = chunk_size(setups, games, workers)
+    size = chunk_size(setups, games, workers, rows)
     starts = range(0, games, size)[first : None if last < 0 else last]
     return [ChunkSpec(tuple(setups), seed, start, min(size, games - start), baseline) for start in starts]
 
@@ -106,6 +146,8 @@ class Study:
     workers: int
     elapsed_s: float
     partial: bool = False
+    rows_written: int | None = None
+    """Rows written to a ``--rows`` file (``None``: none asked for)."""
 
     @property
     def games(self) -> int:
@@ -122,13 +164,16 @@ def run_study(
     baseline: int = 0,
     *,
     ray: str | None = None,
+    rows: RowWriter | None = None,
 ) -> Study:
     """Play ``games`` matches of ``seed`` under every set-up (``setups[baseline]`` is the baseline).
 
     The sums follow from ``seed`` whatever the number of ``workers`` (processes for the Python
-    engine; the compiled engine plays in this process, on every core). Ctrl-C stops every worker and
+    engine; the compiled engine plays in this process, on every core). ``rows``: every match's rows
+    under every set-up are written there (:func:`play_chunk_rows`), chunk by chunk in match order,
+    the same for any number of workers; the sums stay the same. Ctrl-C stops every worker and
     raises :class:`~unokit.analysis.tournament.Interrupted` whose ``partial`` is the
-    :class:`Study` of the chunks finished (``partial`` true)."""
+    :class:`Study` of the chunks finished (``partial`` true; their rows written)."""
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     if len(setups) < 1 or not 0 <= baseline < len(setups):
@@ -136,26 +181,34 @@ def run_study(
     workers = default_workers() if workers is None else workers
     if ray is None and any(setup.engine == "fast" for setup in setups):
         workers = 1  # the compiled engine plays each chunk on every core itself (and its threads forbid forks)
-    size = chunk_size(setups, games, workers)
+    with_rows = rows is not None
+    size = chunk_size(setups, games, workers, with_rows)
     count = math.ceil(games / size)
+    fast = all(setup.engine == "fast" for setup in setups)
+    step = ((ROWS_WAVE_FAST if fast else ROWS_WAVE) if with_rows else WAVE) * workers
     sums = Accumulator(len(setups), baseline)
     started = time.perf_counter()
     interrupted = False
     try:
-        for first in range(0, count, WAVE * workers):
-            wave = plan_chunks(setups, games, seed, workers, baseline, first, first + WAVE * workers)
+        for first in range(0, count, step):
+            wave = plan_chunks(setups, games, seed, workers, baseline, first, first + step, with_rows)
 
             def advance(done: int, _total: int, offset: int = first * size) -> None:
                 if progress is not None:
                     progress(min(games, offset + done * size), games)
 
+            play: Any = play_chunk_rows if with_rows else play_chunk
             try:
-                parts = run_parallel(play_chunk, wave, workers, advance if progress is not None else None, ray=ray)
+                parts = run_parallel(play, wave, workers, advance if progress is not None else None, ray=ray)
             except Interrupted as stop:
                 parts, interrupted = stop.partial, True
             for part in parts:
-                if part is not None:
-                    sums.merge(part)
+                if part is None:
+                    continue
+                if rows is not None:
+                    part, chunk_rows = part
+                    rows.write(chunk_rows)
+                sums.merge(part)
             if interrupted:
                 break
     except KeyboardInterrupt:  # between two waves

@@ -25,6 +25,7 @@ from unokit.cli.common import (
     build_rules,
     check_output_folder,
     check_ray,
+    check_rows_file,
     edition_names,
     printable,
     progress_bar,
@@ -207,6 +208,12 @@ def add_study_options(parser: argparse.ArgumentParser, what: str, files: str = "
     parser.add_argument("--workers", type=int, metavar="W", help="processes (default: one per CPU)")
     parser.add_argument("--out", metavar="DIR", help=f"write {files} and PNG plots there")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+    parser.add_argument(
+        "--rows",
+        metavar="FILE",
+        help=f"also write one row per round, seat and match of every {what} to FILE: Parquet (.parquet, needs "
+        f"unokit[data]) or CSV (.csv), with a setup column naming the {what} and a level column",
+    )
     add_ray_option(parser)
 
 
@@ -216,6 +223,8 @@ def check_study_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.rows:
+        check_rows_file(args.rows)
     if args.out is not None:
         check_output_folder(args.out, "--out")
         from unokit.analysis.tournament import PlotUnavailableError, require_matplotlib
@@ -227,17 +236,24 @@ def check_study_options(args: argparse.Namespace) -> None:
 
 
 def run_with_progress(setups: Sequence[Setup], args: argparse.Namespace, label: str, baseline: int = 0) -> Study:
-    """Play the study with a progress bar; on Ctrl-C or SIGTERM the partial study (``partial`` true)."""
+    """Play the study with a progress bar; on Ctrl-C or SIGTERM the partial study (``partial`` true).
+    ``--rows``: the rows of every match played are written, and closed, either way."""
     from unokit.analysis.compare import run_study
+    from unokit.analysis.rows import RowWriter
     from unokit.analysis.tournament import Interrupted
 
     show = not args.json and sys.stderr.isatty()
+    rows = RowWriter(args.rows) if args.rows else None
     try:
         with progress_bar(label, args.games, show) as advance:
-            return run_study(setups, args.games, args.seed, args.workers, advance, baseline, ray=args.ray)
+            study = run_study(setups, args.games, args.seed, args.workers, advance, baseline, ray=args.ray, rows=rows)
     except Interrupted as stop:  # Ctrl-C, or SIGTERM (the command line turns it into Ctrl-C)
-        study: Study = stop.partial
-        return study
+        study = stop.partial
+    finally:
+        if rows is not None:
+            rows.close()
+    study.rows_written = rows.rows_written if rows is not None else None
+    return study
 
 
 # ---------------------------------------------------------------- the command
@@ -281,6 +297,8 @@ def compare_command_line(args: argparse.Namespace) -> str:
     words += ["--games", str(args.games), "--seed", str(args.seed)]
     if args.out:
         words += ["--out", args.out]
+    if args.rows:
+        words += ["--rows", args.rows]
     return shlex.join(words)
 
 
@@ -293,6 +311,7 @@ def cmd_compare(args: argparse.Namespace, screen: Screen) -> int:
     study = run_with_progress(setups, args, " vs ".join(s.label for s in setups))
     result = study_result(study)
     result["engine_note"] = engine_note
+    add_rows_note(result, args, study)
     command = compare_command_line(args)
     written: dict[str, Any] | None = None
     if args.out and study.games:
@@ -308,6 +327,12 @@ def cmd_compare(args: argparse.Namespace, screen: Screen) -> int:
     return status
 
 
+def add_rows_note(result: dict[str, Any], args: argparse.Namespace, study: Study) -> None:
+    """``result["rows"]``: the ``--rows`` file and its number of rows, when one was asked for."""
+    if args.rows:
+        result["rows"] = {"file": args.rows, "rows": study.rows_written}
+
+
 def show_result(
     screen: Screen, result: dict[str, Any], text: str, written: dict[str, Any] | None, engine_note: str
 ) -> None:
@@ -321,5 +346,7 @@ def show_result(
     screen.line(engine_note)
     if written is not None:
         screen.line(f"Report written to {written['report']}, with {plural(len(written['plots']), 'plot')}.")
+    if "rows" in result:
+        screen.line(f"Rows written to {result['rows']['file']} ({plural(result['rows']['rows'], 'row')}).")
     if result["partial"]:
         screen.line("PARTIAL results: interrupted (Ctrl-C or SIGTERM).")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from unokit.cli.common import Screen, UsageError
 from unokit.cli.compare import (
+    add_rows_note,
     add_setup_options,
     add_study_options,
     check_study_options,
@@ -131,6 +132,7 @@ def cmd_sweep(args: argparse.Namespace, screen: Screen) -> int:
     result = study_result(study, keys)
     result["grid"] = [{"axis": name, "values": values} for name, values in grid]
     result["engine_note"] = engine_note
+    add_rows_note(result, args, study)
     for setup, cell in zip(result["setups"], grid_cells, strict=True):
         setup["cell"] = cell
     command = sweep_command_line(args)
