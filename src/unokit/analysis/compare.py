@@ -526,9 +526,10 @@ def plot_differences(result: dict[str, Any], path: Path) -> Path:
     ax.set_yticks(range(len(rows)), [r["label"] for r in rows])
     ax.invert_yaxis()
     ax.set_xlabel(f"difference to {names[base]}, % of {names[base]}'s value (95% CI; filled: significant, Holm)")
-    shared = shared_settings(result)
+    shared = shared_settings(result["setups"])
+    shared = "" if shared == "nothing" else shared
     title = f"{', '.join(names[i] for i in others)} vs {names[base]} ({result['games']} paired matches"
-    title += f"; {shared})" if shared else ")"
+    title += f")\n{shared}" if shared else ")"
     ax.set_title(title)
     ax.legend(loc="best", fontsize="small")
     return save_figure(fig, path, title, names)
@@ -558,18 +559,26 @@ def setup_legends(result: dict[str, Any]) -> list[str]:
     return legends
 
 
-def shared_settings(result: dict[str, Any]) -> str:
-    """What every rule set shares (``classic, 4 players, heuristic bots``), for plot titles."""
-    setups = result["setups"]
-    parts = []
-    if len({s["edition"] for s in setups}) == 1:
-        parts.append(setups[0]["edition"])
-    if len({s["players"] for s in setups}) == 1:
-        parts.append(f"{setups[0]['players']} players")
-    if len({tuple(s["bots"]) for s in setups}) == 1:
-        bots = setups[0]["bots"]
-        parts.append(f"{bots[0]} bots" if len(set(bots)) == 1 else "/".join(bots))
-    return ", ".join(parts)
+def shared_settings(setups: Sequence[dict[str, Any]]) -> str:
+    """The settings every cell has alike, in words."""
+    first = setups[0]
+    words = [
+        text
+        for key, text in (
+            ("edition", f"edition {first['edition']}"),
+            ("players", f"{first['players']} players"),
+            ("bots", f"{', '.join(dict.fromkeys(first['bots']))} bots"),
+            ("engine", f"the {first['engine']} engine"),
+        )
+        if all(_alike(key, s[key]) == _alike(key, first[key]) for s in setups)
+    ]
+    rules = [(k, v) for k, v in setups[0]["rules"].items() if all(s["rules"].get(k) == v for s in setups)]
+    words += [f"{k}={json.dumps(v)}" for k, v in rules]
+    return ", ".join(words) or "nothing"
+
+
+def _alike(key: str, value: Any) -> Any:
+    return list(dict.fromkeys(value)) if key == "bots" else value  # the same kinds, whatever the players
 
 
 def plot_seats(result: dict[str, Any], path: Path) -> Path:
@@ -595,8 +604,9 @@ def plot_seats(result: dict[str, Any], path: Path) -> Path:
     labels = [_seat_label(r["label"]) for r in rows]
     ax.set_xticks(range(len(rows)), labels, rotation=20)
     ax.set_ylabel("round win rate, % (95% CI)")
-    shared = shared_settings(result)
-    title = "Seat edges: " + " vs ".join(names) + (f" ({shared})" if shared else "")
+    shared = shared_settings(result["setups"])
+    shared = "" if shared == "nothing" else shared
+    title = "Seat edges: " + " vs ".join(names) + (f"\n{shared}" if shared else "")
     ax.set_title(title)
     ax.legend(loc="best", fontsize="small")
     return save_figure(fig, path, title, names)

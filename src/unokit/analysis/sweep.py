@@ -28,6 +28,7 @@ from unokit.analysis.compare import (
     format_p,
     format_value,
     method_lines,
+    shared_settings,
 )
 from unokit.engine.errors import SetupError, UnknownOptionError
 from unokit.engine.rules import OPTIONS
@@ -271,28 +272,6 @@ def render_sweep_markdown(
     return "\n".join(lines)
 
 
-def shared_settings(setups: Sequence[dict[str, Any]]) -> str:
-    """The settings every cell has alike, in words."""
-    first = setups[0]
-    words = [
-        text
-        for key, text in (
-            ("edition", f"edition {first['edition']}"),
-            ("players", f"{first['players']} players"),
-            ("bots", f"{', '.join(dict.fromkeys(first['bots']))} bots"),
-            ("engine", f"the {first['engine']} engine"),
-        )
-        if all(_alike(key, s[key]) == _alike(key, first[key]) for s in setups)
-    ]
-    rules = [(k, v) for k, v in setups[0]["rules"].items() if all(s["rules"].get(k) == v for s in setups)]
-    words += [f"{k}={json.dumps(v)}" for k, v in rules]
-    return ", ".join(words) or "nothing"
-
-
-def _alike(key: str, value: Any) -> Any:
-    return list(dict.fromkeys(value)) if key == "bots" else value  # the same kinds, whatever the players
-
-
 def plot_sweep(result: dict[str, Any], path: Path) -> Path:
     """One panel per measure: every cell's value with its 95% interval, named, the baseline cell's
     value as a dashed line; filled dots differ significantly from it (Holm)."""
@@ -329,7 +308,9 @@ def plot_sweep(result: dict[str, Any], path: Path) -> Path:
         ax.set_yticks(range(len(names)), names if number % columns == 0 else [""] * len(names), fontsize="small")
         ax.invert_yaxis()
         ax.set_title(m["label"] + (" (%)" if m["kind"] == "rate" else ""), fontsize="medium")
-    title = f"Sweep, {result['games']} matches per cell; baseline {names[base]} (dashed); red: differs (Holm)"
+    shared = shared_settings(result["setups"])
+    title = f"Sweep{f' of {shared}' if shared != 'nothing' else ''}, {result['games']} matches per cell; "
+    title += f"baseline {names[base]} (dashed); red: differs (Holm)"
     fig.suptitle(title, fontsize="medium")
     return save_figure(fig, path, title, names)
 
