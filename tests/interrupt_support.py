@@ -33,6 +33,21 @@ def processes_marked(mark: str) -> list[int]:
     return found
 
 
+def processes_with_argument(argument: str) -> list[int]:
+    """The running processes one of whose command-line arguments is ``argument`` (a command started
+    with a distinctive seed, and the worker processes it forked, which keep its command line)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if argument.encode() in words:
+                found.append(int(entry.name))
+    return found
+
+
 def running_task(mark: str) -> bool:
     """Whether one of the processes marked ``mark`` is a Ray worker running a chunk (its title says so)."""
     for pid in processes_marked(mark):

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from interrupt_support import processes_with_argument
 from unokit.analysis import compare
 from unokit.analysis.compare import plan_chunks, play_chunk, run_study, study_result
 from unokit.analysis.measures import Setup
@@ -192,7 +193,7 @@ def test_ctrl_c_or_sigterm_writes_the_partial_report_and_exits_130(tmp_path: Pat
         [sys.executable, "-m", "unokit.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
     deadline = time.monotonic() + 60
-    while len(_processes_with(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
+    while len(processes_with_argument(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
         time.sleep(0.1)
     time.sleep(3)  # some chunks finish
     child.send_signal(stop)
@@ -200,7 +201,7 @@ def test_ctrl_c_or_sigterm_writes_the_partial_report_and_exits_130(tmp_path: Pat
     try:
         text, err = child.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        for pid in _processes_with(seed):
+        for pid in processes_with_argument(seed):
             os.kill(pid, signal.SIGKILL)
         raise
     assert time.monotonic() - stopped < 3, "Ctrl-C must stop the comparison within a second or two"
@@ -213,24 +214,10 @@ def test_ctrl_c_or_sigterm_writes_the_partial_report_and_exits_130(tmp_path: Pat
     result = json.loads((out / "result.json").read_text())
     assert result["partial"] and result["games"] == int(match[1])
     time.sleep(0.5)
-    left = _processes_with(seed)
+    left = processes_with_argument(seed)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], "no worker process is left behind"
-
-
-def _processes_with(marker: str) -> list[int]:
-    """The ids of the running processes whose command line holds ``marker``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if marker.encode() in words:
-                found.append(int(entry.name))
-    return found
 
 
 def test_capped_matches_are_counted_first_and_left_out_of_every_other_figure(

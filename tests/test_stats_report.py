@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from interrupt_support import processes_with_argument
 from unokit.analysis.stats import _plot_title, collect
 from unokit.cli import main
 from unokit.engine.rules import Rules
@@ -61,19 +62,6 @@ def test_plot_titles_name_the_rule_set() -> None:
     assert "stacking=cross" in _plot_title("Seat advantage", stacking)
 
 
-def _processes_with(marker: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if marker.encode() in words:
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, stop: signal.Signals) -> None:
@@ -86,7 +74,7 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, sto
         [sys.executable, "-m", "unokit.cli", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
     deadline = time.monotonic() + 60
-    while len(_processes_with(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
+    while len(processes_with_argument(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
         time.sleep(0.1)
     time.sleep(5)  # some chunks finish
     child.send_signal(stop)
@@ -94,7 +82,7 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, sto
     try:
         printed, err = child.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        for pid in _processes_with(seed):
+        for pid in processes_with_argument(seed):
             os.kill(pid, signal.SIGKILL)
         raise
     assert time.monotonic() - stopped < 3, "Ctrl-C must stop stats within a second or two"
@@ -110,7 +98,7 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, sto
         levels = [line.split(",", 1)[0] for line in lines][1:]
     assert levels.count("match") == played  # the rows of every match counted, and no other
     time.sleep(0.5)
-    left = _processes_with(seed)
+    left = processes_with_argument(seed)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], "no worker process is left behind"

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from interrupt_support import processes_with_argument
 from unokit.analysis.tournament import (
     deal_seed,
     plan_games,
@@ -348,20 +349,6 @@ def test_win_rates_lie_in_their_intervals(capsys: pytest.CaptureFixture[str]) ->
     assert math.isclose(result["expected_win_rate"], 0.25)
 
 
-def _processes_with(marker: str) -> list[int]:
-    """The ids of the running processes whose command line holds ``marker``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                words = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
-                continue
-            if marker.encode() in words:
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes in /proc")
 def test_ctrl_c_stops_at_once_prints_the_partial_results_and_leaves_no_worker(tmp_path: Path) -> None:
     import os
@@ -377,7 +364,7 @@ def test_ctrl_c_stops_at_once_prints_the_partial_results_and_leaves_no_worker(tm
     command = [sys.executable, "-m", "unokit.cli", *argv, "--plot", str(plot)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
-    while len(_processes_with(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
+    while len(processes_with_argument(seed)) < 3 and time.monotonic() < deadline:  # the command and its two workers
         time.sleep(0.1)
     time.sleep(2)  # some games finish
     child.send_signal(signal.SIGINT)
@@ -385,7 +372,7 @@ def test_ctrl_c_stops_at_once_prints_the_partial_results_and_leaves_no_worker(tm
     try:
         out, err = child.communicate(timeout=30)
     except subprocess.TimeoutExpired:
-        for pid in _processes_with(seed):
+        for pid in processes_with_argument(seed):
             os.kill(pid, signal.SIGKILL)
         raise
     assert time.monotonic() - stopped < 3, "Ctrl-C must stop the tournament within a second or two"
@@ -396,7 +383,7 @@ def test_ctrl_c_stops_at_once_prints_the_partial_results_and_leaves_no_worker(tm
     assert re.search(r"^  random +2 +\d+ +\d+ +\d+\.\d%", out, re.M)
     assert plot.stat().st_size > 0  # the plot asked for is drawn from the games finished
     time.sleep(0.5)
-    left = _processes_with(seed)
+    left = processes_with_argument(seed)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert left == [], "no worker process is left behind"
