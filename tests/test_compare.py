@@ -204,7 +204,7 @@ def test_ctrl_c_or_sigterm_writes_the_partial_report_and_exits_130(tmp_path: Pat
         for pid in processes_with_argument(seed):
             os.kill(pid, signal.SIGKILL)
         raise
-    assert time.monotonic() - stopped < 3, "Ctrl-C must stop the comparison within a second or two"
+    assert time.monotonic() - stopped < 5, "Ctrl-C must stop the comparison within seconds"
     assert child.returncode == 130, err
     assert "Traceback" not in err
     match = re.search(r"^PARTIAL: interrupted after (\d+) of 1000000 matches\.$", text, re.M)

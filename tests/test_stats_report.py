@@ -85,7 +85,7 @@ def test_ctrl_c_writes_a_partial_report_and_leaves_no_worker(tmp_path: Path, sto
         for pid in processes_with_argument(seed):
             os.kill(pid, signal.SIGKILL)
         raise
-    assert time.monotonic() - stopped < 3, "Ctrl-C must stop stats within a second or two"
+    assert time.monotonic() - stopped < 5, "Ctrl-C must stop stats within seconds"
     assert child.returncode == 130, err
     assert "Traceback" not in err
     assert printed.startswith("Partial results: interrupted by Ctrl-C")
