@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from unokit.engine.cards import card_name, colour_letter
 from unokit.engine.events import Event, event_to_dict, redact
+from unokit.engine.results import RoundResult
 from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -139,6 +140,9 @@ class View:
     (see :func:`unokit.determinize.sample_game`): the discard pile (every card in it was
     seen face up), pending operations, the UNO window, turns to lose, and the edition's
     public state."""
+    round_results: tuple[RoundResult, ...] = ()
+    """The results of the finished rounds (see :mod:`unokit.engine.results`): every hand at a round's
+    end is shown to all in its ``hand`` events already."""
 
     def to_dict(self, *, history: bool = True) -> dict[str, Any]:
         """JSON-ready form, cards in notation; without ``"history"`` if ``history`` is false.
@@ -153,6 +157,7 @@ class View:
         data["decision"] = dict(self.decision)
         data["rules"] = _rules_dict(self.rules)
         data["state"] = {**self.state, "discard_pile": [card_name(c) for c in self.state["discard_pile"]]}
+        data["round_results"] = [result.to_dict() for result in self.round_results]
         if history:
             data["history"] = [event_to_dict(e) for e in self.history]
         return data
@@ -214,6 +219,7 @@ def build_view(game: Game, seat: int | None) -> View:
         teams=game.teams,
         winning_team=game.winning_team,
         state=public_state(game),
+        round_results=game.round_results,
     )
 
 
