@@ -120,6 +120,8 @@ def test_each_round_result_is_the_scoring_table_applied_to_the_final_hands(
         for seat in (None, *range(game.n)):
             view = game.view(seat)
             assert view.round_results == results == round_results(view.history, game.edition)
+        assert game.view(0).to_dict(last_rounds=1)["round_results"] == [results[-1].to_dict()]
+        assert game.view(0).to_dict(last_rounds=0)["round_results"] == []
         # JSON and records
         assert tuple(RoundResult.from_dict(json.loads(json.dumps(r.to_dict()))) for r in results) == results
         record = json.loads(dumps(to_record(game)))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -74,7 +73,7 @@ def read_rule_message(text: str, t: Translator | None = None) -> dict[str, Any]:
 def view_words(view: View, t: Translator) -> dict[str, Any]:
     """``view.to_dict`` (without history, with the last round's result only) with the words in it, the rule
     cards' readings, in the language of ``t``."""
-    data = replace(view, round_results=view.round_results[-1:]).to_dict(history=False)
+    data = view.to_dict(history=False, last_rounds=1)
     shown = data["public"].get("rule_cards_shown")
     if shown:
         data["public"]["rule_cards_shown"] = [[rid, text, reading_entry(text, t)["reading"]] for rid, text, _ in shown]
