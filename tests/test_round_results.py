@@ -11,7 +11,10 @@ import pytest
 
 from rules_support import stacked_game
 from unokit import Game, Rules
+from unokit.analysis.rounds import tracked_game
+from unokit.analysis.stats import summarise_game
 from unokit.bots import make_bot
+from unokit.bots.runner import play_match
 from unokit.engine.errors import RecordError
 from unokit.engine.record import dumps, replay, to_record
 from unokit.engine.results import ENDINGS, RoundResult, round_result, round_results
@@ -240,3 +243,24 @@ def test_the_terminal_tells_each_round_from_its_result_as_its_events_tell_it(
         told = [plain(line) for line in by_result.lines(game.events, game.round_results)]
         each = [plain(line) for event in game.events if (line := by_event.event(event)) is not None]
         assert told == each and any("P" in line for line in told)
+
+
+def test_stats_take_the_winners_and_the_points_in_hand_from_the_results() -> None:
+    """``summarise_game``'s round winners and points are those of the round's ``hand`` and
+    ``round_end`` events, as before it read the results: a hand Mercy put out of the round earlier
+    is not counted (the compiled engine's statistics count the same)."""
+    mercy_rounds = 0
+    for seed in range(1, 9):
+        game, tracker = tracked_game("classic", 4, seed=seed, rules=Rules(mercy=True, mercy_limit=9))
+        play_match(game, [make_bot("heuristic", s, "classic") for s in range(4)])
+        points: list[int] = []
+        for kind, _, value, _ in game.events:
+            if kind == "dealer":
+                points.append(0)
+            elif kind == "hand":
+                points[-1] += value
+        summary = summarise_game(game, tracker)
+        assert summary.round_winners == [e[1] for e in game.events if e[0] == "round_end"]
+        assert summary.round_points == points[: len(game.round_results)]
+        mercy_rounds += sum(1 for r in game.round_results if any(r.mercy_hands))
+    assert mercy_rounds, "some hands went out by Mercy"

@@ -185,7 +185,8 @@ def summarise_game(game: Game, tracker: RoundTracker) -> MatchSummary:
     ``round_results``."""
     dealers: list[int] = []
     results = game.round_results
-    points = [sum(result.points) for result in results]
+    # the points of the hands counted at the round's end (not those Mercy put out of it earlier)
+    points = [sum(p for p, out in zip(r.points, r.mercy_hands, strict=True) if not out) for r in results]
     winners = [result.winner for result in results]
     plays: Counter[int] = Counter()
     levers = [0] * len(LEVER_OUTCOMES)
