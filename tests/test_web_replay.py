@@ -71,12 +71,14 @@ def strings_outside_public_places(body: dict[str, Any]) -> list[str]:
     """Every string of an answer outside the places that name public cards (the top card, the
     discard pile, the cards of events, which are compared with the redacted events)."""
     public = {("view", "top_card"), ("view", "state", "discard_pile")}
+    public |= {("view", "round_results", "hands"), ("view", "round_results", "mercy_hands")}  # shown in `hand` events
     return strings_outside(body, lambda path: path in public or path[-1:] in {("cards",), ("text",)})
 
 
 def expected_view(game: Game) -> dict[str, Any]:
     view = game.view(None).to_dict()
     del view["history"]
+    view["round_results"] = view["round_results"][-1:]  # the web sends the last round's result
     return dict(json.loads(json.dumps(view)))
 
 

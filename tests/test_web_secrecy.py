@@ -127,6 +127,7 @@ def card_strings(edition: str) -> set[str]:
 def strings_outside_allowed(message: dict[str, Any]) -> list[str]:
     """Every string of an update outside the places that may name cards."""
     allowed = {("view", "hand"), ("view", "top_card"), ("view", "state", "discard_pile")}
+    allowed |= {("view", "round_results", "hands"), ("view", "round_results", "mercy_hands")}
     return strings_outside(
         message,
         lambda path: path in allowed or path[:1] == ("legal",) or path[-1:] in {("cards",), ("text",)},
@@ -180,6 +181,7 @@ def test_every_message_shows_only_what_its_receiver_may_see(
             view = engine.view(viewer)
             expected = view.to_dict()
             del expected["history"]
+            expected["round_results"] = expected["round_results"][-1:]  # the web sends the last one
             assert message["view"] == json.loads(json.dumps(expected))
             real_hand = sorted(card_name(c) for c in engine.hands[viewer]) if viewer is not None else []
             assert sorted(message["view"]["hand"]) == real_hand
@@ -632,3 +634,38 @@ def test_a_full_resync_made_once_for_a_point_of_view_reaches_only_that_point_of_
                 assert [{k: v for k, v in e.items() if k != "points"} for e in events] == expected
         hidden = [a for a, b in zip(received[0][0], received[None][0], strict=True) if a.get("cards") != b.get("cards")]
         assert hidden, "the player's own cards were in their resync, not in the spectators'"
+
+
+def test_the_round_results_in_a_view_hold_only_cards_the_events_showed(server: RunningServer) -> None:
+    """Every update's ``view.round_results`` (the last round's) names exactly the cards the round's
+    ``hand`` and ``mercy`` events showed the receiver before, and scores as its ``round_end`` did."""
+    seed, target = MATCHES["classic"]
+    _, clients = play_match(server, "classic", seed, target)
+    told = 0
+    for viewer, client in clients.items():
+        shown: dict[int, list[str]] = {}
+        ends: dict[int, dict[str, Any]] = {}
+        round_number = 0
+        for message in client.received:
+            if message["type"] != "update":
+                continue
+            for event in message["events"]:
+                if event["kind"] == "dealer":
+                    round_number = event["value"]
+                elif event["kind"] in ("hand", "mercy"):
+                    shown.setdefault(round_number, []).extend(event["cards"])
+                elif event["kind"] == "round_end":
+                    ends[round_number] = event
+            results = message["view"]["round_results"]
+            assert len(results) <= 1, "the web sends the last round's result only"
+            for result in results:
+                cards = [card for hand in result["hands"] + result["mercy_hands"] for card in hand]
+                assert sorted(cards) == sorted(shown[result["round"]]), f"{viewer} was shown other cards"
+                end = ends[result["round"]]
+                assert (result["winner"], result["points_won"], result["scores"]) == (
+                    end["seat"],
+                    end["value"],
+                    end["scores"],
+                )
+                told += bool(cards)
+    assert told > 10, "round results with cards were checked"

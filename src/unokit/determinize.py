@@ -160,6 +160,7 @@ def sample_game(
     game.actor = view.actor
     game.colour = view.colour
     game.scores = list(view.scores)
+    game.round_results = view.round_results
     game.winner = view.winner
     game.discard_pile = list(state["discard_pile"])
     game.ops = list(state["ops"])

@@ -25,6 +25,7 @@ from unokit.engine.actions import ActionType
 from unokit.engine.cards import CARD_COLOUR, Kind, card_long_name, card_name, colour_term
 from unokit.engine.events import Event, event_to_dict
 from unokit.engine.game import Game
+from unokit.engine.results import RoundResult
 from unokit.engine.views import View
 from unokit.i18n import Translator, catalog
 
@@ -288,26 +289,59 @@ class Narrator:
         if kind == "blocked":
             return t.parts("event.blocked", count=value)
         if kind == "hand":
-            indent = "  "  # i18n: indentation under the round's result, not a word
-            if not data:
-                return [indent, *say("event.hand.out", seat)]
-            if self.scored:
-                return [indent, *say("event.hand.points", seat, cards=self.cards(data), count=value)]
-            return [indent, *say("event.hand", seat, cards=self.cards(data))]
+            return self.hand_line(seat, data, value)
         if kind == "round_end":
-            if value and self.scored:
-                line = say("event.round_end.points", seat, round=self.round, count=value)
-            else:
-                line = say("event.round_end", seat, round=self.round)
-            won: list[Part] = [(plain(line), "bold")]
-            return t.parts("event.scores", line=won, scores=self.scores(data)) if self.scored else won
+            return self.won_line(seat, value, data, self.round)
         if kind == "match_end":
-            won = [(plain(say("event.match_end", seat, count=value)), "bold")]
+            won: list[Part] = [(plain(say("event.match_end", seat, count=value)), "bold")]
             return t.parts("event.final_scores", line=won, scores=self.scores(data)) if self.scored else won
         jackpot = self.jackpot_event(event)
         if jackpot is not None:
             return jackpot
         return [f"{kind} {seat} {value}"]  # pragma: no cover - every event kind is handled above; i18n: notation
+
+    def hand_line(self, seat: int, cards: Sequence[int], points: int) -> list[Part]:
+        """A hand at a round's end (event ``hand``)."""
+        indent = "  "  # i18n: indentation under the round's result, not a word
+        if not cards:
+            return [indent, *self.say("event.hand.out", seat)]
+        if self.scored:
+            return [indent, *self.say("event.hand.points", seat, cards=self.cards(cards), count=points)]
+        return [indent, *self.say("event.hand", seat, cards=self.cards(cards))]
+
+    def won_line(self, winner: int, points_won: int, scores: Sequence[int], round_number: int) -> list[Part]:
+        """Who won a round, with the points won and the scores after it (event ``round_end``)."""
+        if points_won and self.scored:
+            line = self.say("event.round_end.points", winner, round=round_number, count=points_won)
+        else:
+            line = self.say("event.round_end", winner, round=round_number)
+        won: list[Part] = [(plain(line), "bold")]
+        return self.t.parts("event.scores", line=won, scores=self.scores(scores)) if self.scored else won
+
+    def round_result(self, result: RoundResult) -> list[list[Part]]:
+        """A finished round's lines: each hand in the round at its end (not those Mercy put out of it,
+        told when it did), then who won and the scores (the lines of its ``hand`` and ``round_end`` events)."""
+        seats = [seat for seat in result.seats if not result.mercy_hands[seat]]
+        lines = [self.hand_line(seat, result.hands[seat], result.points[seat]) for seat in seats]
+        lines.append(self.won_line(result.winner, result.points_won, result.scores, result.round))
+        return lines
+
+    def lines(self, events: Sequence[Event], results: Sequence[RoundResult]) -> list[list[Part]]:
+        """The lines of ``events`` told in order (the terminal's narration), a finished round's hands
+        and result told from its entry in ``results`` (the match's round results so far)."""
+        by_round = {result.round: result for result in results}
+        lines: list[list[Part]] = []
+        for event in events:
+            kind = event[0]
+            if kind == "hand" and self.round in by_round:
+                continue  # told with the round's result
+            if kind == "round_end" and self.round in by_round:
+                lines.extend(self.round_result(by_round[self.round]))
+                continue
+            line = self.event(event)
+            if line is not None:
+                lines.append(line)
+        return lines
 
     def lever(self, seat: int, outcome: int) -> list[Part]:
         pulled = (self.t(LEVER_OUTCOME_IDS[outcome - 1]), "bold")

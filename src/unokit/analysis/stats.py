@@ -181,23 +181,19 @@ def play_stats_match(spec: MatchSpec) -> MatchSummary | None:
 
 def summarise_game(game: Game, tracker: RoundTracker) -> MatchSummary:
     """The :class:`MatchSummary` of a finished ``game`` made by
-    :func:`unokit.analysis.rounds.tracked_game` (with its ``tracker``), read from its events."""
+    :func:`unokit.analysis.rounds.tracked_game` (with its ``tracker``), read from its events and its
+    ``round_results``."""
     dealers: list[int] = []
-    points: list[int] = []
-    winners: list[int] = []
-    in_hands = 0
+    results = game.round_results
+    # the points of the hands counted at the round's end (not those Mercy put out of it earlier)
+    points = [sum(p for p, out in zip(r.points, r.mercy_hands, strict=True) if not out) for r in results]
+    winners = [result.winner for result in results]
     plays: Counter[int] = Counter()
     levers = [0] * len(LEVER_OUTCOMES)
     performed: list[int] = []
     for kind, seat, value, data in game.events:
         if kind == "dealer":
             dealers.append(seat)
-            in_hands = 0
-        elif kind == "hand":
-            in_hands += value
-        elif kind == "round_end":
-            points.append(in_hands)
-            winners.append(seat)
         elif kind == "play":
             plays[int(CARD_KIND[data[0]])] += 1
         elif kind == "lever":

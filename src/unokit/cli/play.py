@@ -143,10 +143,8 @@ class PlaySession:
         view = self.game.view(0)
         history = view.history
         self.narrator.learn(view.public)
-        for event in history[self.seen :]:
-            line = self.narrator.event(event)
-            if line is not None:
-                self.screen.line(*line)
+        for line in self.narrator.lines(history[self.seen :], view.round_results):
+            self.screen.line(*line)
         self.seen = len(history)
 
     def show_table(self) -> None:

@@ -88,10 +88,8 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
         nonlocal seen
         if any(event[0] == "dispense" for event in game.events[seen:]):
             narrator.learn(game.view(None).public)
-        for event in game.events[seen:]:
-            line = narrator.event(event)
-            if line is not None:
-                screen.line(*line)
+        for line in narrator.lines(game.events[seen:], game.round_results):
+            screen.line(*line)
         seen = len(game.events)
 
     show_events()

@@ -43,6 +43,9 @@ bomb           player   cards in the set             ()                  (house 
 mercy          player   cards held                   the cards, public   (house rule mercy: out of the round)
 ============== ======== ============================ ===========================
 
+A finished round's events are read into one :class:`unokit.engine.results.RoundResult`
+(``game.round_results``).
+
 Secret data (``deal``, ``draw``, ``reveal``, ``take``, ``give``) is only for the seat
 named, and for ``reveal``, ``take`` and ``give`` also the seat in ``value``;
 :func:`redact` strips it for everyone else.  Editions add their own kinds (see

@@ -66,6 +66,7 @@ from unokit.engine.phases import (
     TARGET,
     TURN,
 )
+from unokit.engine.results import RoundResult, round_result
 from unokit.engine.rules import Rules
 from unokit.engine.views import build_view
 
@@ -234,6 +235,7 @@ class Game:
         "redacted_logs",
         "rng",
         "round",
+        "round_results",
         "rules",
         "scores",
         "scoring",
@@ -386,6 +388,8 @@ class Game:
         self.history: list[tuple[int, int]] = []
         self.scores = [0] * players
         self.round = 0
+        self.round_results: tuple[RoundResult, ...] = ()
+        """The result of each finished round, in order (see :mod:`unokit.engine.results`)."""
         self.winner = -1
         self.dealer = -1
         self.direction = 1
@@ -1049,8 +1053,18 @@ class Game:
             self.actor = -1
             self.turn = -1
             self.events.append(("match_end", match_winner, self.round, tuple(self.scores)))
+            self._add_round_result()
             return
+        self._add_round_result()
         self._start_round(self._next_dealer(), None)
+
+    def _add_round_result(self) -> None:
+        """Add the round just ended to :attr:`round_results`, read from its events."""
+        events = self.events
+        start = len(events) - 1
+        while start > 0 and events[start][0] != "dealer":
+            start -= 1
+        self.round_results = (*self.round_results, round_result(events[start:], self.edition))
 
     def _next_dealer(self) -> int:
         """The next round's dealer: the player to the dealer's left."""

@@ -12,11 +12,15 @@ A record is a JSON object::
       "dealer": null,                  # first dealer, or null to draw for it
       "deck": null,                    # first deck order (top first), or null
       "rule_cards": null,              # Wild Jackpot: the rule texts written, or null
-      "actions": [[0, "R7"], [1, "draw"], ...]   # [seat, action notation]
+      "actions": [[0, "R7"], [1, "draw"], ...],  # [seat, action notation]
+      "round_results": [{"round": 1, "winner": 2, ...}, ...]  # optional: the finished rounds
     }
 
 :func:`replay` rebuilds the game by applying the actions in order; the result has
-the same state and event list as the game recorded.
+the same state and event list as the game recorded.  ``round_results`` (written by
+:func:`to_record`, each :meth:`unokit.engine.results.RoundResult.to_dict`) is there for readers;
+a whole replay checks it against the rounds replayed (:class:`RecordError` naming the first round
+that differs).
 
 A game whose randomness came from another generator (the compiled engine's, :mod:`unokit.fast`)
 is written in format ``unokit-record/3``: the same keys, and two more::
@@ -58,7 +62,19 @@ CARD_KINDS = ("shuffle", "sample")
 OLD_FORMATS = {"unokit-record/1": {"scoring": "winner-collects"}}
 """Older formats still read, with the defaults they were written under (options the record's
 ``rules`` do not name take these values)."""
-_KEYS = {"format", "edition", "players", "names", "seed", "rules", "dealer", "deck", "rule_cards", "actions"}
+_KEYS = {
+    "format",
+    "edition",
+    "players",
+    "names",
+    "seed",
+    "rules",
+    "dealer",
+    "deck",
+    "rule_cards",
+    "actions",
+    "round_results",
+}
 _SCRIPTED_KEYS = {"random", "order_key"}
 
 
@@ -77,6 +93,8 @@ def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
     }
     if names is not None:
         record["names"] = list(names)
+    if game.round_results:
+        record["round_results"] = [result.to_dict() for result in game.round_results]
     if isinstance(game.rng, ScriptedRandom):
         record["format"] = SCRIPTED_FORMAT
         record["random"] = random_results(game.rng.drawn)
@@ -166,12 +184,26 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             game.apply_notation(item[0], item[1])
         except UnoError as exc:
             raise RecordError(f"action {index} ({item[1]!r} by seat {item[0]!r}) does not replay: {exc}") from None
+    if upto is None and "round_results" in record:
+        _check_round_results(record["round_results"], game)
     if scripted is not None and upto is None and scripted.script:
         raise RecordError(
             f"the record's random results hold {len(scripted.script)} more than its game drew "
             f"(from result {len(scripted.drawn)} on)"
         )
     return game
+
+
+def _check_round_results(data: Any, game: Game) -> None:
+    """Refuse a record whose ``round_results`` are not the rounds its actions replay to."""
+    if not isinstance(data, list):
+        raise RecordError("record 'round_results' must be a list of round results")
+    replayed = [result.to_dict() for result in game.round_results]
+    for index, (written, result) in enumerate(zip(data, replayed, strict=False)):
+        if written != result:
+            raise RecordError(f"record 'round_results' {index} (round {result['round']}) is not the round replayed")
+    if len(data) != len(replayed):
+        raise RecordError(f"record 'round_results' holds {len(data)} rounds; its actions finish {len(replayed)}")
 
 
 def save(game: Game, path: str | Path, names: list[str] | None = None) -> None:

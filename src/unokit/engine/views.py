@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, overload
 
 from unokit.engine.cards import card_name, colour_letter
 from unokit.engine.events import Event, event_to_dict, redact
+from unokit.engine.results import RoundResult
 from unokit.engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -139,9 +140,13 @@ class View:
     (see :func:`unokit.determinize.sample_game`): the discard pile (every card in it was
     seen face up), pending operations, the UNO window, turns to lose, and the edition's
     public state."""
+    round_results: tuple[RoundResult, ...] = ()
+    """The results of the finished rounds (see :mod:`unokit.engine.results`): every hand at a round's
+    end is shown to all in its ``hand`` events already."""
 
-    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
-        """JSON-ready form, cards in notation; without ``"history"`` if ``history`` is false.
+    def to_dict(self, *, history: bool = True, last_rounds: int | None = None) -> dict[str, Any]:
+        """JSON-ready form, cards in notation; without ``"history"`` if ``history`` is false; with the
+        last ``last_rounds`` round results only if it is given.
 
         Built field by field (no deep copy: a view's fields are tuples, numbers and dicts
         built for this view alone, which are copied one level)."""
@@ -153,6 +158,10 @@ class View:
         data["decision"] = dict(self.decision)
         data["rules"] = _rules_dict(self.rules)
         data["state"] = {**self.state, "discard_pile": [card_name(c) for c in self.state["discard_pile"]]}
+        results = (
+            self.round_results if last_rounds is None else self.round_results[len(self.round_results) - last_rounds :]
+        )
+        data["round_results"] = [_result_dict(result) for result in results]
         if history:
             data["history"] = [event_to_dict(e) for e in self.history]
         return data
@@ -168,6 +177,16 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     return {
         name: list(value) if isinstance(value, list) else value for name, value in _rules_dict_cached(rules).items()
     }
+
+
+@functools.lru_cache(maxsize=1024)
+def _result_dict_cached(result: RoundResult) -> dict[str, Any]:
+    return result.to_dict()
+
+
+def _result_dict(result: RoundResult) -> dict[str, Any]:
+    """``result.to_dict()``, worked out once per result (copied one level: its lists are shared, not to be changed)."""
+    return dict(_result_dict_cached(result))
 
 
 _VIEW_FIELDS = tuple(f.name for f in fields(View) if f.name != "history")
@@ -214,6 +233,7 @@ def build_view(game: Game, seat: int | None) -> View:
         teams=game.teams,
         winning_team=game.winning_team,
         state=public_state(game),
+        round_results=game.round_results,
     )
 
 

@@ -71,8 +71,9 @@ def read_rule_message(text: str, t: Translator | None = None) -> dict[str, Any]:
 
 
 def view_words(view: View, t: Translator) -> dict[str, Any]:
-    """``view.to_dict`` (without history) with the words in it, the rule cards' readings, in the language of ``t``."""
-    data = view.to_dict(history=False)
+    """``view.to_dict`` (without history, with the last round's result only) with the words in it, the rule
+    cards' readings, in the language of ``t``."""
+    data = view.to_dict(history=False, last_rounds=1)
     shown = data["public"].get("rule_cards_shown")
     if shown:
         data["public"]["rule_cards_shown"] = [[rid, text, reading_entry(text, t)["reading"]] for rid, text, _ in shown]

@@ -14,7 +14,7 @@ import { eventFx, dealFx, clearLanded, clearMotion } from "./motion.js";
 
 /** What app.js registers: an event told and an update drawn. */
 export const presenter = {
-  /** @type {(event: GameEvent, live: boolean) => void} */
+  /** @type {(event: GameEvent, live: boolean, view: View | undefined) => void} */
   onEvent: () => {},
   /** @type {(message: Message, events: GameEvent[], live: boolean) => void} */
   afterUpdate: () => {},
@@ -120,7 +120,7 @@ async function present(item) {
  * @param {GameEvent} event
  */
 function told(item, event) {
-  presenter.onEvent(event, item.live);
+  presenter.onEvent(event, item.live, item.message.view);
   document.dispatchEvent(new CustomEvent("unokit:presented", { detail: { version: state.shownVersion, event } }));
 }
 

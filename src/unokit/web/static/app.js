@@ -173,26 +173,24 @@ function afterUpdate(message, events, live) {
 /**
  * @param {GameEvent} event
  * @param {boolean} live whether it happens now (not told again on reconnection)
+ * @param {View | undefined} view the update's view (its `round_results` end with a round ended in it)
  */
-function onEvent(event, live) {
+function onEvent(event, live, view) {
   addLog(event);
   if (live) eventSound(event); // until the table's event queue plays it as it presents the event
   socialEvent(event, live);
   switch (event.kind) {
     case "dealer":
       state.roundHands = [];
-      state.roundBlocked = false;
       state.eventRound = event.value;
       break;
     case "hand":
       state.roundHands.push(event);
       break;
-    case "blocked":
-      state.roundBlocked = true;
-      break;
     case "round_end":
       if (live || state.finished) {
-        const blocked = state.roundBlocked;
+        const result = view?.round_results?.find((ended) => ended.round === state.eventRound);
+        const blocked = result?.ending === "blocked";
         state.resultsQueue.push({ kind: "round", event, hands: state.roundHands.slice(), round: state.eventRound, blocked });
       }
       break;
@@ -202,7 +200,8 @@ function onEvent(event, live) {
         const last = state.resultsQueue[state.resultsQueue.length - 1];
         const hands = last?.kind === "round" ? last.hands : state.roundHands.slice();
         const roundEvent = last?.kind === "round" ? last.event : null;
-        const blocked = last?.kind === "round" ? last.blocked : state.roundBlocked;
+        const result = view?.round_results?.find((ended) => ended.round === state.eventRound);
+        const blocked = last?.kind === "round" ? last.blocked : result?.ending === "blocked";
         if (last?.kind === "round") state.resultsQueue.pop();
         state.resultsQueue.push({ kind: "match", event, hands, roundEvent, blocked });
       }

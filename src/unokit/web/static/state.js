@@ -50,7 +50,6 @@ function freshRoom() {
     selected: -1,
     /** @type {GameEvent[]} */
     roundHands: [],
-    roundBlocked: false, // the round being told was blocked (event `blocked`)
     eventRound: 0,
     /** @type {Result[]} */
     resultsQueue: [],

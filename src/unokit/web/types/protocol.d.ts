@@ -80,6 +80,27 @@ type View = {
   public?: PublicInfo;
   /** public state beyond the basics (the stacked penalty, seats out of the match or of the round) */
   state?: { stack_total?: number; knocked?: number[]; out?: number[] };
+  /** the last finished round's result (the web sends the last one only) */
+  round_results?: RoundResult[];
+};
+
+/** A finished round (`unokit.engine.results.RoundResult.to_dict`). */
+type RoundResult = {
+  round: number;
+  winner: number;
+  /** the winner's team (-1 without teams) */
+  team: number;
+  /** how the round ended: "out", "blocked" (the lowest hand won) or "mercy" (the last one left won) */
+  ending: string;
+  seats: number[];
+  /** each seat's cards at the round's end */
+  hands: string[][];
+  mercy_hands: string[][];
+  points: number[];
+  points_won: number;
+  scores: number[];
+  knocked_out: number[];
+  match_over: boolean;
 };
 
 /** A rule option as `GET /api/options` offers it. */
