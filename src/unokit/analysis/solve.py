@@ -4,10 +4,12 @@ A :class:`~unokit.engine.game.Game` knows every hand and the draw pile's order, 
 current round is a game of full information — until chance takes part: a reshuffle of the
 discards when the draw pile runs out, a random lever outcome, a Jam drop, the next round's deal.
 :func:`solve_round` searches every line of play to the round's end and proves who wins it under
-best play by every seat; it refuses (:class:`ChanceEventError`) rather than guess when a line would
-meet chance, and (:class:`PositionTooLargeError`) when the search needs more than ``max_nodes``
-positions or a line runs past :data:`MAX_DEPTH` decisions.  A reshuffle of a single card is no
-chance and is searched.
+best play by every seat.  A line that meets chance has an unknown result: it does not matter where
+the seat to decide has an option proven to win, and otherwise the result above it is unknown too.
+:func:`solve_round` refuses (:class:`ChanceEventError`) rather than guess when the value of an
+option of the seat to decide now is unknown, and (:class:`PositionTooLargeError`) when the
+search needs more than ``max_nodes`` positions or a line runs past :data:`MAX_DEPTH` decisions.
+A reshuffle of a single card is no chance and is searched.
 
 * **Values.**  A seat's value is 1 if its side (itself, or its team under the house rule
   ``teams``) wins the round and 0 if not.  Every seat maximises its own value (max-n); the first
@@ -15,6 +17,12 @@ chance and is searched.
   alpha-beta on values 0 and 1).  When no action wins, the seat takes the first of its options in
   the order listed (the engine's legal actions, then "wait"): max-n leaves that tie open, and
   this rule closes it the same way every time.
+* **Endless lines.**  After reshuffles of a single card the same cards can go round the table
+  for ever (draw it, play it, draw it again).  A line that comes back to a position it has passed
+  through (the same state and the same seats having waited; the out-of-turn order aside) is
+  cut there as a round nobody wins: every seat values it 0, so a seat loops only when nothing
+  wins for it, and :attr:`Solution.winner` is -1 when best play loops.  Results that met such a
+  cut depend on the line that led to them and are not kept in the table.
 * **Who decides, out of turn included.**  The seats are asked one at a time exactly as
   :class:`unokit.rl.cycle.DecisionCycle` asks them (and :func:`unokit.bots.runner.play_match`):
   while someone may call or catch UNO (or jump in under a house rule) those seats are asked first,
@@ -63,9 +71,11 @@ __all__ = [
 DEFAULT_MAX_NODES = 200_000
 """The default node budget of :func:`solve_round`."""
 
-MAX_DEPTH = 300
-"""The longest line searched: a line of play may be endless (cards drawn and played again after
-reshuffles of a single card, which are no chance), and such a round is refused as too large."""
+MAX_DEPTH = 200
+"""The longest line searched (a round whose lines run longer is refused as too large)."""
+
+UNKNOWN = -3
+"""A result chance decides (the search's own marker)."""
 
 WAIT = -1
 """The option of a seat asked out of turn to do nothing (in :attr:`Solution.action_values`)."""
@@ -92,9 +102,10 @@ class Solution:
     out_of_turn: bool
     """Whether that seat is asked out of turn (then :data:`WAIT` is one of its options)."""
     values: tuple[float, ...]
-    """Each seat's value under best play: 1.0 if its side wins the round, else 0.0."""
+    """Each seat's value under best play: 1.0 if its side wins the round, else 0.0 (all 0.0 when
+    best play goes round for ever)."""
     winner: int
-    """The seat that wins the round under best play."""
+    """The seat that wins the round under best play (-1: best play goes round for ever)."""
     action_values: dict[int, tuple[float, ...]]
     """Every option of :attr:`seat` (legal action ids, and :data:`WAIT` out of turn) with each
     seat's value after it, in the order the options are listed."""
@@ -142,6 +153,9 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.table: dict[tuple[Any, ...], int] = {}
+        self.chance = ""
+        """The first chance met, in words."""
+        self.path: set[tuple[Any, ...]] = set()
 
     def asked(self, game: Game, waited: frozenset[int]) -> tuple[int, bool]:
         for seat in out_of_turn_order(game):
@@ -163,47 +177,65 @@ class _Search:
         except _Chance as chance:
             if len(after.round_results) > self.round:  # the round ended; the next deal is chance
                 return after.round_results[self.round].winner
-            raise ChanceEventError(
-                f"the line {game.format_action(action)!r} of seat {seat} meets chance "
-                f"({_chance_words(after)}); the result is not exact"
-            ) from chance
+            if not self.chance:
+                self.chance = f"{_chance_words(chance)}, after {game.format_action(action)!r} of seat {seat}"
+            return UNKNOWN
         if len(after.round_results) > self.round:
             return after.round_results[self.round].winner
         return after, frozenset()
 
-    def value(self, game: Game, waited: frozenset[int], depth: int = 1) -> int:
-        """The round's winner under best play from ``game`` with ``waited`` having waited."""
-        if depth > MAX_DEPTH:
-            raise PositionTooLargeError(
-                f"a line of the round runs past {MAX_DEPTH} decisions (cards may go round the table endlessly)"
-            )
-        key = (game.state_key(), len(game.history), waited)
+    def value(self, game: Game, waited: frozenset[int]) -> tuple[int, bool]:
+        """The round's winner under best play from ``game`` with ``waited`` having waited (-1: the
+        line goes round forever), and whether that result depends on the line that led here (it
+        met a position of that line again; such results are not kept in the table)."""
+        here = (game.state_key(), waited)
+        if here in self.path:
+            return -1, True
+        if len(self.path) >= MAX_DEPTH:
+            raise PositionTooLargeError(f"a line of the round runs past {MAX_DEPTH} decisions")
+        key = (here, len(game.history))
         known = self.table.get(key)
         if known is not None:
-            return known
+            return known, False
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise PositionTooLargeError(f"the round needs more than {self.max_nodes} positions searched (max_nodes)")
+        self.path.add(here)
         seat, out_of_turn = self.asked(game, waited)
-        result = -1
+        result, tainted, unknown = -2, False, False
         for action in self.options(game, seat, out_of_turn):
-            after = self.child(game, seat, action, waited)
-            winner = after if isinstance(after, int) else self.value(*after, depth + 1)
-            if result < 0:
-                result = winner
-            if same_side(seat, winner, self.teams):
-                result = winner
+            winner, looped = self.after(game, seat, action, waited)
+            if self.wins(seat, winner):
+                result, tainted, unknown = winner, looped, False
                 break
-        self.table[key] = result
-        return result
+            if result == -2:
+                result = winner
+            tainted = tainted or looped
+            unknown = unknown or winner == UNKNOWN
+        if unknown:  # no option is known to win, and one may: chance decides
+            result = UNKNOWN
+        self.path.discard(here)
+        if not tainted:
+            self.table[key] = result
+        return result, tainted
+
+    def after(self, game: Game, seat: int, action: int, waited: frozenset[int]) -> tuple[int, bool]:
+        """The round's winner under best play after ``action`` of ``seat`` (see :meth:`value`)."""
+        child = self.child(game, seat, action, waited)
+        return (child, False) if isinstance(child, int) else self.value(*child)
+
+    def wins(self, seat: int, winner: int) -> bool:
+        return winner >= 0 and same_side(seat, winner, self.teams)
 
     def values(self, winner: int) -> tuple[float, ...]:
-        return tuple(1.0 if same_side(seat, winner, self.teams) else 0.0 for seat in range(self.n))
+        return tuple(1.0 if self.wins(seat, winner) else 0.0 for seat in range(self.n))
 
 
-def _chance_words(game: Game) -> str:
-    last = game.events[-1][0] if game.events else ""
-    return {"draw": "the draw pile runs out: a reshuffle"}.get(last, "a random draw of the engine")
+def _chance_words(chance: _Chance) -> str:
+    drawn = str(chance)
+    if drawn == "shuffle":
+        return "a shuffle: the draw pile runs out and the discards are reshuffled"
+    return f"a random draw of the engine ({drawn})"
 
 
 def solve_round(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
@@ -220,11 +252,17 @@ def solve_round(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
     root.rng = _NO_CHANCE  # type: ignore[assignment]
     search = _Search(root, max_nodes)
     search.nodes = 1
+    search.path.add((root.state_key(), frozenset()))
     seat, out_of_turn = search.asked(root, frozenset())
-    winners: dict[int, int] = {}
-    for action in search.options(root, seat, out_of_turn):
-        after = search.child(root, seat, action, frozenset())
-        winners[action] = after if isinstance(after, int) else search.value(*after)
+    winners = {
+        action: search.after(root, seat, action, frozenset())[0] for action in search.options(root, seat, out_of_turn)
+    }
+    unknown = [root.format_action(action) for action, winner in winners.items() if winner == UNKNOWN]
+    if unknown:
+        raise ChanceEventError(
+            f"the value of {', '.join(unknown)} (seat {seat}) depends on chance: {search.chance}; "
+            "the solver finds no exact result"
+        )
     action_values = {action: search.values(winner) for action, winner in winners.items()}
     top = max(values[seat] for values in action_values.values())
     best = tuple(action for action, values in action_values.items() if values[seat] == top)
