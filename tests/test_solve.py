@@ -40,7 +40,7 @@ class TooLong(Exception):
     """The brute force searched more positions than a test affords."""
 
 
-def brute_force(game: Game, limit: int = 3_000) -> dict[int, int]:
+def brute_force(game: Game, limit: int = 1_500) -> dict[int, int]:
     """The round's winner after each option of the seat asked now, by plain recursion over every
     line (no table, no pruning): the seats asked out of turn first in the engine's order, each
     with "wait"; each seat takes an option its side wins, else, if chance decides one of its
@@ -88,13 +88,15 @@ def brute_force(game: Game, limit: int = 3_000) -> dict[int, int]:
 
 
 def random_endgame(rng: random.Random) -> Game:
-    """Two hands of one to three cards, a start card and up to two cards to draw; half of them
-    without UNO calls (house rule ``call_uno`` off), which keeps more of them small."""
-    size = rng.choice((1, 2, 2, 3))
+    """Two hands of one to three cards (or three hands of one), a start card and up to two cards
+    to draw; half of them without UNO calls (house rule ``call_uno`` off), which keeps more of
+    them small enough for the brute force."""
+    players, size = rng.choice(((2, 1), (2, 2), (2, 2), (2, 3), (3, 1)))
     start = rng.choice([card for card in POOL if card[1:].isdigit()])
-    cards = rng.sample([card for card in POOL if card != start], 2 * size + rng.randint(0, 2))
-    hands = [cards[:size], cards[size : 2 * size]]
-    return endgame(hands, start, cards[2 * size :], dealer=rng.randrange(2), call_uno=rng.random() < 0.5)
+    cards = rng.sample([card for card in POOL if card != start], players * size + rng.randint(0, 2))
+    hands = [cards[seat * size : (seat + 1) * size] for seat in range(players)]
+    draw = cards[players * size :]
+    return endgame(hands, start, draw, dealer=rng.randrange(players), call_uno=rng.random() < 0.5)
 
 
 def test_one_move_that_wins_at_once_is_ranked_first() -> None:
@@ -147,7 +149,7 @@ def test_the_solver_agrees_with_brute_force_on_random_endgames(seed: int) -> Non
         seat = solution.seat
         assert list(solution.action_values) == list(expected)
         for action, winner in expected.items():
-            values = tuple(1.0 if winner >= 0 and same_side(s, winner, False) else 0.0 for s in range(2))
+            values = tuple(1.0 if winner >= 0 and same_side(s, winner, False) else 0.0 for s in range(game.n))
             assert solution.action_values[action] == values, (game.hands, game.format_action(action))
         top = max(v[seat] for v in solution.action_values.values())
         assert solution.best == tuple(a for a, v in solution.action_values.items() if v[seat] == top)
