@@ -17,6 +17,7 @@ from unokit.analysis.solve import (
     ChanceEventError,
     PositionTooLargeError,
     SolveError,
+    position_key,
     solve_round,
 )
 from unokit.engine.game import same_side
@@ -73,11 +74,11 @@ def brute_force(game: Game, limit: int = 1_500) -> dict[int, int]:
         if count[0] > limit or len(path) > 150:
             raise TooLong
         seat, legal = asked(state, waited)
-        path = path | {(state.state_key(), waited)}
+        path = path | {(position_key(state), waited)}
         return {action: after(state, waited, seat, action, path) for action in legal}
 
     def best(state: Game, waited: frozenset[int], path: frozenset[Any]) -> int:
-        if (state.state_key(), waited) in path:
+        if (position_key(state), waited) in path:
             return -1
         seat, _ = asked(state, waited)
         winners = list(options(state, waited, path).values())

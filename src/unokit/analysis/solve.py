@@ -19,7 +19,8 @@ A reshuffle of a single card is no chance and is searched.
   this rule closes it the same way every time.
 * **Endless lines.**  After reshuffles of a single card the same cards can go round the table
   for ever (draw it, play it, draw it again).  A line that comes back to a position it has passed
-  through (the same state and the same seats having waited; the out-of-turn order aside) is
+  through (the same :func:`position_key` and the same seats having waited; the out-of-turn order
+  aside) is
   cut there as a round nobody wins: every seat values it 0, so a seat loops only when nothing
   wins for it, and :attr:`Solution.winner` is -1 when best play loops.  Results that met such a
   cut depend on the line that led to them and are not kept in the table.
@@ -34,8 +35,8 @@ A reshuffle of a single card is no chance and is searched.
   calling late and catching are all actions like any other, so a line that forgets the call loses
   to a catch if a catch is better for the catcher.
 
-A transposition table keyed by the engine's :meth:`~unokit.engine.game.Game.state_key` (with the
-number of moves, which the out-of-turn order depends on, and the seats that have waited) lets
+A transposition table keyed by :func:`position_key` (the engine's state key, hands sorted),
+the number of moves (the out-of-turn order depends on it) and the seats that have waited lets
 transposed lines share one search.
 
 >>> from unokit import Game, Rules
@@ -65,6 +66,7 @@ __all__ = [
     "PositionTooLargeError",
     "Solution",
     "SolveError",
+    "position_key",
     "solve_round",
 ]
 
@@ -188,7 +190,7 @@ class _Search:
         """The round's winner under best play from ``game`` with ``waited`` having waited (-1: the
         line goes round forever), and whether that result depends on the line that led here (it
         met a position of that line again; such results are not kept in the table)."""
-        here = (game.state_key(), waited)
+        here = (position_key(game), waited)
         if here in self.path:
             return -1, True
         if len(self.path) >= MAX_DEPTH:
@@ -231,6 +233,22 @@ class _Search:
         return tuple(1.0 if self.wins(seat, winner) else 0.0 for seat in range(self.n))
 
 
+def position_key(game: Game) -> tuple[Any, ...]:
+    """The game's :meth:`~unokit.engine.game.Game.state_key` with each hand sorted: the order in
+    which a hand's cards came to it changes no rule, and positions that differ by it alone are one.
+
+    >>> from unokit import Game
+    >>> game = Game("classic", 2, seed=1)
+    >>> other = game.clone()
+    >>> other.hands[0].reverse()
+    >>> position_key(game) == position_key(other) and game.state_key() != other.state_key()
+    True
+    """
+    key = list(game.state_key())
+    key[10] = tuple(tuple(sorted(hand)) for hand in game.hands)
+    return tuple(key)
+
+
 def _chance_words(chance: _Chance) -> str:
     drawn = str(chance)
     if drawn == "shuffle":
@@ -252,7 +270,7 @@ def solve_round(game: Game, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
     root.rng = _NO_CHANCE  # type: ignore[assignment]
     search = _Search(root, max_nodes)
     search.nodes = 1
-    search.path.add((root.state_key(), frozenset()))
+    search.path.add((position_key(root), frozenset()))
     seat, out_of_turn = search.asked(root, frozenset())
     winners = {
         action: search.after(root, seat, action, frozenset())[0] for action in search.options(root, seat, out_of_turn)
