@@ -85,3 +85,24 @@ def test_play_saves_its_record_on_sigterm(tmp_path: Path) -> None:
     assert process.returncode == 130, err
     assert out.rstrip().endswith(f"Interrupted: record saved to {record} (match not finished).")
     assert not replay(load(record)).is_over
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks a worker")
+def test_sigterm_ends_a_worker_forked_from_the_command_at_once() -> None:
+    """A worker forked from a command inherits its SIGTERM handler before it can set its own: there
+    SIGTERM must end it as the default does, not turn into Ctrl-C (a pool's worker would live on,
+    and the command would wait for it at exit)."""
+    from unokit.cli import sigterm_as_ctrl_c
+
+    with sigterm_as_ctrl_c():
+        child = os.fork()
+        if child == 0:
+            try:
+                time.sleep(30)
+            except BaseException:
+                os._exit(3)  # turned into Ctrl-C
+            os._exit(0)
+    time.sleep(0.2)
+    os.kill(child, signal.SIGTERM)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -54,8 +55,19 @@ OWN_SIGNALS = frozenset({"serve"})
 """Commands that handle SIGTERM themselves (the web server shuts down gracefully)."""
 
 
-def _ctrl_c(signum: int, frame: FrameType | None) -> None:
-    raise KeyboardInterrupt
+def _ctrl_c_in(command: int) -> Callable[[int, FrameType | None], None]:
+    """A SIGTERM handler that raises Ctrl-C in the command's own process (``command``, its pid), and
+    ends at once, as SIGTERM's default does, in a worker process forked from it (a fork inherits the
+    handler before the worker can set its own: a worker stopped then must not live on)."""
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        if os.getpid() != command:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt
+
+    return handle
 
 
 @contextlib.contextmanager
@@ -64,7 +76,7 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
     (partial results, the record, rows, plots) and stops every worker; the command exits 130.
     Outside the main thread (where no handler can be set) nothing changes."""
     try:
-        previous = signal.signal(signal.SIGTERM, _ctrl_c)
+        previous = signal.signal(signal.SIGTERM, _ctrl_c_in(os.getpid()))
     except ValueError:
         yield
         return
