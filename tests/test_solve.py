@@ -21,7 +21,7 @@ from unokit.analysis.solve import (
     solve_round,
 )
 from unokit.engine.game import same_side
-from unokit.rl.cycle import out_of_turn_order
+from unokit.engine.order import out_of_turn_order
 
 POOL = ["R1", "R2", "R7", "RS", "RR", "R+2", "B1", "B2", "B7", "BS", "G1", "G7", "Y2", "W", "W+4"]
 """The cards the random endgames are dealt from (numbers, actions and wilds)."""

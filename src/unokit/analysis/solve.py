@@ -56,7 +56,7 @@ from typing import Any, NoReturn
 
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, same_side
-from unokit.rl.cycle import out_of_turn_order
+from unokit.engine.order import out_of_turn_order
 
 __all__ = [
     "DEFAULT_MAX_NODES",

@@ -7,7 +7,8 @@ are ranked by a hash of the game's *order key* (from its seed), the number of mo
 seat: a fresh, uniformly random-looking permutation for every position, the same every time the
 game is replayed, and drawn without touching the game's own random generator (so the game's
 future does not change).  :mod:`unokit.fast.order` computes exactly the same ranks for the
-compiled engine.
+compiled engine.  :func:`out_of_turn_order` puts the seats asked out of turn in that order (those
+who may only jump in after them, nearest first), for every adapter that asks one seat at a time.
 
 >>> key = order_key(7)
 >>> sorted(range(4), key=lambda seat: order_rank(key, 12, seat)) == fair_order(key, 12, range(4))
@@ -19,8 +20,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-__all__ = ["fair_order", "mix32", "order_key", "order_rank"]
+from unokit.engine.actions import INTERRUPT_TYPES
+
+if TYPE_CHECKING:
+    from unokit.engine.game import Game
+
+__all__ = ["fair_order", "mix32", "order_key", "order_rank", "out_of_turn_order"]
 
 _MASK = 0xFFFFFFFF
 
@@ -51,3 +58,29 @@ def order_rank(key: int, moves: int, seat: int) -> int:
 def fair_order(key: int, moves: int, seats: Iterable[int]) -> list[int]:
     """``seats`` in the order they are asked after ``moves`` moves (lowest :func:`order_rank` first)."""
     return sorted(seats, key=lambda seat: order_rank(key, moves, seat))
+
+
+def out_of_turn_order(game: Game) -> list[int]:
+    """The seats other than the actor asked now, in the order they are asked.
+
+    While a Jump-In window is open (public: the card just played), every seat in play but the
+    actor and that card's player is asked, in play order, whether or not it holds the card: who
+    is asked tells nothing of the hands (a seat without the card may only wait)."""
+    deciders = game.deciders()
+    actor = game.actor
+    jump_from = getattr(game, "jump_from", -1) if getattr(game, "jump_card", -1) >= 0 else None
+    if jump_from is None and len(deciders) <= 1 and (not deciders or deciders[0] == actor):
+        return []
+    types = game.actions.types
+    others = [seat for seat in deciders if seat != actor and game.legal_actions(seat)]
+    if jump_from is not None:
+        out: frozenset[int] = getattr(game, "out", frozenset())
+        others += [s for s in game.seats_in() if s not in (actor, jump_from) and s not in out and s not in others]
+    first = [seat for seat in others if any(types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat))]
+    order = fair_order(game.order_key, len(game.history), first)
+    for step in range(1, game.n):
+        seat = game.next_seat(actor, step)
+        if seat in others and seat not in order:
+            order.append(seat)
+    order += [seat for seat in others if seat not in order]
+    return order

@@ -33,10 +33,10 @@ from __future__ import annotations
 from typing import Any
 
 from unokit.editions import get_edition
-from unokit.engine.actions import INTERRUPT_TYPES, ActionSpace
+from unokit.engine.actions import ActionSpace
 from unokit.engine.errors import IllegalActionError, SetupError, UnknownOptionError
 from unokit.engine.game import Game
-from unokit.engine.order import fair_order
+from unokit.engine.order import out_of_turn_order
 from unokit.engine.rules import PRESETS, Rules
 
 __all__ = ["DecisionCycle", "action_id", "make_rules", "out_of_turn_order", "wait_action"]
@@ -45,32 +45,6 @@ __all__ = ["DecisionCycle", "action_id", "make_rules", "out_of_turn_order", "wai
 def wait_action(space: ActionSpace) -> int:
     """The id of "wait" for an edition's action space: one past its last action."""
     return space.size
-
-
-def out_of_turn_order(game: Game) -> list[int]:
-    """The seats other than the actor asked now, in the order they are asked.
-
-    While a Jump-In window is open (public: the card just played), every seat in play but the
-    actor and that card's player is asked, in play order, whether or not it holds the card: who
-    is asked tells nothing of the hands (a seat without the card may only wait)."""
-    deciders = game.deciders()
-    actor = game.actor
-    jump_from = getattr(game, "jump_from", -1) if getattr(game, "jump_card", -1) >= 0 else None
-    if jump_from is None and len(deciders) <= 1 and (not deciders or deciders[0] == actor):
-        return []
-    types = game.actions.types
-    others = [seat for seat in deciders if seat != actor and game.legal_actions(seat)]
-    if jump_from is not None:
-        out: frozenset[int] = getattr(game, "out", frozenset())
-        others += [s for s in game.seats_in() if s not in (actor, jump_from) and s not in out and s not in others]
-    first = [seat for seat in others if any(types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat))]
-    order = fair_order(game.order_key, len(game.history), first)
-    for step in range(1, game.n):
-        seat = game.next_seat(actor, step)
-        if seat in others and seat not in order:
-            order.append(seat)
-    order += [seat for seat in others if seat not in order]
-    return order
 
 
 class DecisionCycle:
