@@ -404,7 +404,14 @@ def test_phases_that_cannot_happen_are_refused() -> None:
         Game.from_position(with_field(with_field(text, "phase", "target"), "target", "7"))
     assert error.value.field == "target"
     seven = with_field(with_field(a_position(rules={"seven_swap": True}), "phase", "target"), "target", "7")
+    with pytest.raises(PositionError, match="an operation ends it") as error:
+        Game.from_position(seven)
+    assert error.value.field == "ops"
+    seven = with_field(seven, "ops", f"end_turn:{actor}:0")
     assert Game.from_position(seven).phase_name == "target"
+    with pytest.raises(PositionError, match="nothing is pending in phase turn") as error:
+        Game.from_position(with_field(text, "ops", f"end_turn:{actor}:0"))
+    assert error.value.field == "ops"
     with pytest.raises(PositionError, match=r"holding a card that may be played|multi_count") as error:
         Game.from_position(with_field(multi, "house", "multi_count:0"))
     assert error.value.field == "phase"
