@@ -1148,7 +1148,9 @@ def public_position_of_view(view: View) -> str:
     kinds = _house_kinds(view.edition, view.players, view.rules)
     house: dict[str, int | tuple[int, ...]] = {name: state[name] for name, _ in kinds}
     if view.rules.jump_in and int(state.get("jump_next", -1)) >= 0:
-        house["jump_seen"] = int(_last_play_is(view.history, state["jump_next_from"], state["jump_next"], False))
+        # (a history that reaches back to no card played is a loaded game's: the play being resolved is
+        # taken as the last card played, as it is but after a lever's discard)
+        house["jump_seen"] = int(_last_play_is(view.history, state["jump_next_from"], state["jump_next"], True))
     bluff_colour = state["bluff_colour"]
     p = Position(
         edition=view.edition,
