@@ -83,6 +83,7 @@ __all__ = [
     "PositionError",
     "Unseen",
     "determinize",
+    "escape_text",
     "format_position",
     "from_position",
     "game_of",
@@ -92,6 +93,7 @@ __all__ = [
     "position_of",
     "public_position",
     "public_position_of_view",
+    "unescape_text",
 ]
 
 VERSION = 1
@@ -224,7 +226,7 @@ _SAFE_TEXT = frozenset(".!+-'*&#@$^~")
 
 def _int(field: str, text: str, low: int | None = None, high: int | None = None, what: str = "a number") -> int:
     if not _INT.fullmatch(text):
-        raise PositionError(field, f"{text!r} is not {what}")
+        raise PositionError(field, f"{text[:40]!r} is not {what}")
     value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"from {low}" if high is None else f"from {low} to {high}" if low is not None else f"up to {high}"
@@ -341,7 +343,7 @@ def _rules_text(rules: Rules) -> str:
         if isinstance(value, bool):
             text = "true" if value else "false"
         elif name == "deck":
-            text = ",".join(f"{card}*{count}" for card, count in value) if value else _NONE
+            text = ",".join(f"{escape_text(card)}*{count}" for card, count in value) if value else _NONE
         elif isinstance(value, list):
             text = ",".join(map(str, value))
         else:
@@ -392,7 +394,7 @@ def _option_value(name: str, kind: str, text: str) -> Any:
             card, star, count = item.partition("*")
             if not star:
                 raise PositionError("rules", f"rule option 'deck': {item!r} is not card*count")
-            pairs.append((card, _int("rules", count, what="a count (rule option 'deck')")))
+            pairs.append((unescape_text("rules", card), _int("rules", count, what="a count (rule option 'deck')")))
         return tuple(pairs)
     return text
 
