@@ -594,3 +594,28 @@ def test_the_compiled_engine_reads_a_loaded_game_as_the_original() -> None:
         if found >= 3:
             break
     assert found >= 3
+
+
+def test_a_round_loaded_after_mercy_put_a_player_out_scores_them_in_its_result() -> None:
+    for seed in range(60):
+        game = Game("classic", 3, seed=seed, rules={"mercy": True, "mercy_limit": 9, "scoring": "single-round"})
+        rng = random.Random(seed)
+        while not game.is_over and not any(game.house_state()["out"]):
+            random_step(game, rng)
+        if game.is_over:
+            continue
+        loaded = Game.from_position(game.position())
+        moves = []
+        while not game.is_over:
+            moves.append(random_step(game, rng))
+        for move in moves:
+            loaded.apply(*move)
+        [ours], [theirs] = game.round_results, loaded.round_results
+        assert (theirs.seats, theirs.points, theirs.scores, theirs.winner) == (
+            ours.seats,
+            ours.points,
+            ours.scores,
+            ours.winner,
+        )
+        return
+    pytest.fail("no round in which Mercy put a player out")

@@ -13,6 +13,7 @@ are defined in docs/rules.md ("House rules").
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from unokit.editions.wild_jackpot import OP_LEVER_END, OP_PERFORM, OP_RETIRE
@@ -600,6 +601,20 @@ class HouseGame(Game):
         team left."""
         hands = self.hands
         return next((s for s in playing if not hands[s]), playing[0])
+
+    def _add_round_result(self) -> None:
+        """:meth:`Game._add_round_result`; in a round loaded from a position, a seat Mercy put out before
+        (no ``mercy`` event of theirs in the log) is in the result with its points (its cards unknown)."""
+        Game._add_round_result(self)
+        result = self.round_results[-1]
+        gone = [s for s in range(self.n) if self.out_cards[s] and s not in result.seats]
+        if not gone:
+            return
+        points = list(result.points)
+        for seat in gone:
+            points[seat] = self.out_points[seat]
+        result = dataclasses.replace(result, seats=tuple(sorted((*result.seats, *gone))), points=tuple(points))
+        self.round_results = (*self.round_results[:-1], result)
 
     def _round_points(self) -> list[int]:
         points = Game._round_points(self)
