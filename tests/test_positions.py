@@ -340,6 +340,7 @@ WRONG: tuple[tuple[str, str], ...] = (
     ("skips", "0"),
     ("skips", "0,0,0,x"),
     ("stalls", "99"),
+    ("stalls", "4"),
     ("extra", "foo:1"),
     ("house", "stack_total:1"),
     ("rng", "mt:abc"),
@@ -403,6 +404,9 @@ def test_phases_that_cannot_happen_are_refused() -> None:
     assert error.value.field == "drawn"
     mine = fields(text)["hands"].split("/")[actor].split(",")[0]
     assert Game.from_position(with_field(with_field(text, "phase", "drawn"), "drawn", mine)).phase_name == "drawn"
+    with pytest.raises(PositionError, match="the one whose turn it is") as error:
+        Game.from_position(with_field(text, "actor", str((actor + 1) % 4)))
+    assert error.value.field == "actor"
     with pytest.raises(PositionError, match="Wild Draw Four on top") as error:
         Game.from_position(with_field(text, "phase", "challenge"))
     assert error.value.field == "phase"

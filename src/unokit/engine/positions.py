@@ -1093,6 +1093,13 @@ def _check_phase(game: Game, p: Position) -> None:
             raise PositionError("target", f"phase target is for one of {allowed}, not {p.target}")
     if phase in (TURN, DRAWN) and game.colour == NO_COLOUR and game.edition.colours_matter:
         raise PositionError("colour", "a colour is in play once the round has begun")
+    if p.phase in ("turn", "drawn", "stack", "multi") and actor != p.turn:
+        raise PositionError("actor", f"in phase {p.phase} the seat asked is the one whose turn it is ({p.turn})")
+    out = set(getattr(game, "out", ()))
+    if phase != OVER and (p.turn in out or actor in out):
+        raise PositionError("turn" if p.turn in out else "actor", "a seat out of the round is not asked to play")
+    if phase != OVER and p.stalls >= game.players_in:
+        raise PositionError("stalls", f"{p.stalls} turns without a card in a row block the round of {game.players_in}")
     names = {_op_name(game.edition, op) for op, _, _ in p.ops}
     if p.phase in _NO_OPS_PHASES:
         if names:
