@@ -192,6 +192,11 @@ def hidden_swapped(game: Game, seat: int | None, seed: int) -> Game:
     other.draw_pile = pool
     other.rng = random.Random(seed)
     other.seed = seed
+    if "dispenser" in other.extra:  # Wild Jackpot: the dispenser's order, the texts of cards never shown
+        extra = other.extra
+        random.Random(seed).shuffle(extra["dispenser"])
+        shown = set(extra["shown"])
+        extra["texts"] = tuple(t if rid in shown else f"Sing {seed} songs." for rid, t in enumerate(extra["texts"]))
     return other
 
 
@@ -218,6 +223,22 @@ def test_a_public_position_holds_no_hidden_card(edition: str) -> None:
                         assert hands[seat] == (",".join(mine) if mine else "-")
                     assert fields(text)["draw"] == (f"?{len(game.draw_pile)}" if game.draw_pile else "-")
             random_step(game, rng)
+
+
+@pytest.mark.parametrize("number", range(0, len(OPTION_MIXES), 3))
+def test_a_public_position_holds_no_hidden_card_under_option_mixes(number: int) -> None:
+    edition, options = OPTION_MIXES[number]
+    game = make_game(edition, 4, number, options)
+    rng = random.Random(number)
+    for step in range(80):
+        if game.is_over:
+            break
+        if step % 20 == 7:
+            for seat in (game.actor, None):
+                text = public_position(game, seat)
+                assert public_position(hidden_swapped(game, seat, step), seat) == text
+                check_determinized(game, seat, step)
+        random_step(game, rng)
 
 
 def test_a_public_position_changes_when_the_viewer_s_own_hand_does() -> None:
