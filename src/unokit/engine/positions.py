@@ -737,7 +737,7 @@ def _check_text(text: object) -> str:
 
 
 def parse_position(text: str) -> Position:
-    """Read a position's text; :class:`PositionError` names the first field that cannot be read.
+    """Read a position's text; :class:`PositionError` names a field that cannot be read.
 
     Only the text is checked here (each value's form, every field once); :func:`game_of` checks
     that the position can happen."""
