@@ -649,3 +649,67 @@ def test_a_round_loaded_after_mercy_put_a_player_out_scores_them_in_its_result()
         )
         return
     pytest.fail("no round in which Mercy put a player out")
+
+
+def written(base: str, **values: str) -> str:
+    """``base`` with some fields written by hand; the draw pile holds the rest of the deck (in deck order)."""
+    text = base
+    for name, value in values.items():
+        text = with_field(text, name, value)
+    p = parse_position(with_field(text, "draw", "-"))
+    deck = Counter(Game.blank(p.edition, p.players, 0, p.rules).deck_cards)
+    for cards in (*p.hands, p.discard):
+        deck.subtract(cards.cards)
+    return with_field(text, "draw", ",".join(card_name(c) for c in sorted(deck.elements())))
+
+
+def test_positions_written_by_hand() -> None:
+    base = Game("classic", 3, seed=1).position(generator=False)
+    uncalled = written(
+        base,
+        hands="R1,R2,G5/B7/Y3,Y4",
+        discard="B5",
+        colour="B",
+        turn="2",
+        actor="2",
+        phase="turn",
+        ops="-",
+        exposed="1",
+        armed="1",
+    )
+    game = Game.from_position(uncalled)
+    assert game.deciders() == (0, 1, 2)
+    assert [game.format_action(a) for a in game.legal_actions(1)] == ["uno"]
+    assert "catch@1" in [game.format_action(a) for a in game.legal_actions(0)]
+    game.apply_notation(0, "catch@1")
+    assert len(game.hands[1]) == 3 and game.exposed == []
+    challenge = written(
+        base,
+        hands="R1,R2,G5/B7,B8/Y3,Y4",
+        discard="W+4,B5",
+        colour="G",
+        turn="0",
+        actor="1",
+        phase="challenge",
+        ops="-",
+        bluff="0:0:B",
+    )
+    game = Game.from_position(challenge)
+    assert [game.format_action(a) for a in game.legal_actions(1)] == ["challenge", "accept"]
+    game.apply_notation(1, "challenge")
+    assert len(game.hands[1]) == 2 + 6 and game.actor == 2  # not guilty: the challenger draws 6 and loses the turn
+    stacked = written(
+        Game("classic", 3, seed=1, rules={"stacking": "draw-two"}).position(generator=False),
+        hands="R1,R+2,G5/B7,B8/Y3,Y4",
+        discard="G+2,B+2,B5",
+        colour="G",
+        turn="0",
+        actor="0",
+        phase="stack",
+        ops="-",
+        house="stack_total:4;stack_kind:12",
+    )
+    game = Game.from_position(stacked)
+    assert [game.format_action(a) for a in game.legal_actions(0)] == ["R+2", "accept"]
+    game.apply_notation(0, "accept")
+    assert len(game.hands[0]) == 3 + 4
