@@ -13,6 +13,7 @@ are defined in docs/rules.md ("House rules").
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from unokit.editions.wild_jackpot import OP_LEVER_END, OP_PERFORM, OP_RETIRE
@@ -128,6 +129,10 @@ class HouseGame(Game):
         self.jump_next = -1
         """The card whose play is being resolved: the window opens on it when the play ends in a turn."""
         self.jump_next_from = -1
+        self.jump_seen_at_load = False
+        """Whether, in a game loaded from a position while a play was resolved (``jump_next``), that play
+        was the last card played (see :mod:`unokit.engine.positions`): the window reads it when the
+        game's own events do not reach back to a card played."""
         self.jump_play = False
         """True while a jump-in's card is played (it never starts a set of cards)."""
         self.multi = rules.multi_play if any(CARD_NUMBER[c] >= 0 for c in edition.faces) else "off"
@@ -448,6 +453,8 @@ class HouseGame(Game):
                 return
             if kind == "flip" or (kind == "discard" and value == 1):
                 return
+        if self.jump_seen_at_load:  # (no card played since the game was loaded)
+            self.jump_card, self.jump_from = card, seat
 
     def play_card(self, seat: int, card: int, called: bool) -> None:
         if self.jumping:
@@ -594,6 +601,20 @@ class HouseGame(Game):
         team left."""
         hands = self.hands
         return next((s for s in playing if not hands[s]), playing[0])
+
+    def _add_round_result(self) -> None:
+        """:meth:`Game._add_round_result`; in a round loaded from a position, a seat Mercy put out before
+        (no ``mercy`` event of theirs in the log) is in the result with its points (its cards unknown)."""
+        Game._add_round_result(self)
+        result = self.round_results[-1]
+        gone = [s for s in range(self.n) if self.out_cards[s] and s not in result.seats]
+        if not gone:
+            return
+        points = list(result.points)
+        for seat in gone:
+            points[seat] = self.out_points[seat]
+        result = dataclasses.replace(result, seats=tuple(sorted((*result.seats, *gone))), points=tuple(points))
+        self.round_results = (*self.round_results[:-1], result)
 
     def _round_points(self) -> list[int]:
         points = Game._round_points(self)
