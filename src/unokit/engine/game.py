@@ -243,6 +243,7 @@ class Game:
         "setup_dealer",
         "setup_rule_cards",
         "stalls",
+        "start_position",
         "target_kind",
         "teams",
         "turn",
@@ -390,6 +391,9 @@ class Game:
         self.round = 0
         self.round_results: tuple[RoundResult, ...] = ()
         """The result of each finished round, in order (see :mod:`unokit.engine.results`)."""
+        self.start_position: str | None = None
+        """The position the game started from (:mod:`unokit.engine.setup`, a loaded position); ``None``
+        when it was dealt.  Records write it (:mod:`unokit.engine.record`)."""
         self.winner = -1
         self.dealer = -1
         self.direction = 1
