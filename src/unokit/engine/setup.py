@@ -136,10 +136,23 @@ def set_up(
     match so far; ``colour``: the colour in play (a wild top card: by default one at random);
     ``before``: the colour in play before the Wild Draw Four of phase ``challenge`` (or under a wild
     ``top``; by default one at random).  Refuses with :class:`SetupFieldError`."""
-    ed = edition if isinstance(edition, Edition) else get_edition(edition)
-    if isinstance(rules, dict):
-        rules = Rules.from_dict(rules)
-    game = Game.blank(ed, players, _integer("seed", seed), rules)
+    try:
+        ed = edition if isinstance(edition, Edition) else get_edition(edition)
+    except UnoError as exc:
+        raise SetupFieldError("edition", str(exc)) from None
+    try:
+        if isinstance(rules, dict):
+            rules = Rules.from_dict(rules)
+        elif rules is not None and not isinstance(rules, Rules):
+            raise SetupError("rules must be a Rules object or a mapping of options")
+    except UnoError as exc:
+        raise SetupFieldError("rules", str(exc)) from None
+    try:
+        game = Game.blank(ed, players, _integer("seed", seed), rules)
+    except SetupFieldError:
+        raise
+    except UnoError as exc:
+        raise SetupFieldError("players", str(exc)) from None
     return _Setup(game).build(
         hands=hands,
         top=top,
@@ -176,7 +189,7 @@ class _Setup:
         self.deck = Counter(game.deck_cards)
         self.left = Counter(game.deck_cards)
         """Cards not placed yet."""
-        self.rng = random.Random(game.seed)
+        self.rng = random.Random(f"unokit-setup/{game.seed}")
         """Deals the cards left at random (the game's own generator stays as a new game's)."""
 
     # ------------------------------------------------------------ cards
