@@ -591,6 +591,4 @@ def _not_wild(card: int) -> bool:
 
 def _keep_start(game: Game) -> None:
     """Remember the position the game starts from (:func:`unokit.engine.record.to_record` writes it)."""
-    position = getattr(game, "position", None)
-    if position is not None:
-        game.start_position = position()
+    game.start_position = game.position()
