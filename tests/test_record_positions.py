@@ -62,9 +62,10 @@ def test_a_record_of_a_loaded_position_starts_from_it() -> None:
 
 
 @pytest.mark.parametrize("edition", sorted(EDITIONS))
-def test_cut_at_every_step_plays_on_to_the_record_s_end(edition: str) -> None:
+@pytest.mark.parametrize("preset", [None, "house", "party"])
+def test_cut_at_every_step_plays_on_to_the_record_s_end(edition: str, preset: str | None) -> None:
     for seed in range(2):
-        record = random_record(edition, seed)
+        record = random_record(edition, seed, steps=120, rules={"preset": preset} if preset else None)
         end = replay(record)
         actions = record["actions"]
         for step in range(len(actions) + 1):

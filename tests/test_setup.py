@@ -14,7 +14,9 @@ from unokit.editions import EDITIONS
 from unokit.engine.cards import CARD_IS_WILD, CARD_KIND, COLOUR_LETTERS, Kind, card_name
 from unokit.engine.errors import SetupError
 from unokit.engine.phases import COLOUR, TURN
+from unokit.engine.positions import public_position
 from unokit.engine.setup import SetupFieldError, set_up
+from unokit.narrate import Narrator
 
 LEVER_KEYS = ("lever_colours", "lever_draw", "lever_skip", "give_to", "give_left", "performing", "target_rule")
 
@@ -292,6 +294,13 @@ def test_set_up_games_play_on_to_the_end_of_the_round(name: str, kwargs: dict[st
         assert game.legal_actions(game.actor)
         if "phase" in kwargs:
             assert game.phase_name == kwargs["phase"]
+        assert game.start_position == game.position()
+        assert Game.from_position(game.start_position).state_key() == game.state_key()
+        for seat in (*range(game.n), None):
+            assert "?" in public_position(game, seat)
+            assert game.view(seat).phase == game.phase_name
+        narrated = Narrator([f"Seat {s}" for s in range(game.n)], edition=game.edition.name)
+        assert list(narrated.lines(game.view(None).history, ()))
         play_round(game, seed)
         assert game.is_over
 
@@ -377,6 +386,7 @@ def test_lever_outcomes(outcome: int) -> None:
     elif outcome in (2, 3):  # the first rule card written is dispensed first
         performer = 0 if outcome == 2 else 2
         assert ("rule", performer, 0, ()) in game.events
+    assert Game.from_position(game.position()).state_key() == game.state_key()
     play_round(game, outcome)
 
 
