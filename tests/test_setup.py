@@ -274,7 +274,10 @@ SETUPS: list[tuple[str, dict[str, Any]]] = [
     ("uncalled", {"hands": {0: "R1", 1: 4}, "uncalled": 0, "top": "R7", "turn": 1}),
     ("uncalled-skip", {"hands": {0: "R1"}, "uncalled": 0, "top": "RS", "turn": 2}),
     ("stack", {"stack": ["R+2", "G+2"], "turn": 2, "hands": {2: "B+2 B3"}, "rules": {"stacking": "draw-two"}}),
-    ("stack-wild", {"stack": ["W+4"], "turn": 1, "colour": "Y", "hands": {1: "W+4 B3"}, "rules": {"stacking": "up"}}),
+    (
+        "stack-wild",
+        {"stack": ["R+2", "W+4"], "turn": 2, "colour": "Y", "hands": {2: "W+4 B3"}, "rules": {"stacking": "up"}},
+    ),
     ("all-wild", {"edition": "all-wild", "hands": {0: "W W WS", 1: 2}, "top": "WR"}),
     (
         "all-wild-stack",
@@ -415,6 +418,9 @@ def test_lever_outcomes(outcome: int) -> None:
         ({"edition": "wild-jackpot", "lever": 7}, "lever", "outcome 7 cannot come up"),
         ({"edition": "wild-jackpot", "lever": 2, "top": "R5"}, "top", "R5 pulls no lever"),
         ({"direction": 2}, "direction", "must be 1 (clockwise) or -1"),
+        ({"stack": ["R+2"], "turn": 1, "hands": {1: "B3"}, "rules": {"stacking": "draw-two"}}, "phase", "not 'stack'"),
+        ({"uncalled": 0, "top": "R7", "turn": 1, "rules": {"call_uno": False}}, "uncalled", "nobody calls UNO"),
+        ({"hands": {1: 30}, "rules": {"mercy": True}}, "hands[1]", "Mercy puts a hand of 25 or more out"),
         ({"edition": "uno-flip"}, "edition", "unknown edition 'uno-flip'"),
         ({"rules": {"hand_size": "many"}}, "rules", "hand_size"),
         ({"players": 11}, "players", "players must be from 2 to 10"),

@@ -460,7 +460,7 @@ class _Setup:
         game.events += [("flip", -1, 0, (card,)) for card in pile]
         game._legal = None
         self.play(plays, lever)
-        self.check(kind, wanted, turn, lever)
+        self.check(kind, wanted, turn, lever, uncalled)
         game.history = []
         _keep_start(game)
         return game
@@ -566,19 +566,28 @@ class _Setup:
         finally:
             game.rng = rng
 
-    def check(self, kind: str, wanted: str | None, turn: int, lever: int | None) -> None:
+    def check(self, kind: str, wanted: str | None, turn: int, lever: int | None, uncalled: int | None) -> None:
         """Refuse a state other than the one asked for."""
         game = self.game
         if game.is_over:
             raise SetupFieldError("phase", "the state set up ends the match")
         if kind == "drawn" and game.phase_name != "drawn":
             raise SetupFieldError("drawn", f"{card_name(game.hands[turn][-1])} cannot be played: no such state")
-        if wanted is not None and game.phase_name != wanted:
+        expected = wanted or (None if kind == "lever" else kind)
+        if expected is not None and game.phase_name != expected:
             raise SetupFieldError(
-                "phase", f"the state set up is seat {game.actor}'s {game.phase_name!r}, not {wanted!r}"
+                "phase", f"the state set up is seat {game.actor}'s {game.phase_name!r}, not {expected!r}"
             )
         if lever is None and game.actor != turn:
             raise SetupFieldError("turn", f"the state set up asks seat {game.actor}, not seat {turn}")
+        if uncalled is not None and uncalled not in game.exposed:
+            raise SetupFieldError("uncalled", f"seat {uncalled} cannot be caught: nobody calls UNO under these rules")
+        limit = getattr(game, "mercy_limit", 0)
+        for seat, hand in enumerate(game.hands):
+            if limit and len(hand) >= limit:
+                raise SetupFieldError(
+                    f"hands[{seat}]", f"{len(hand)} cards: Mercy puts a hand of {limit} or more out of the round"
+                )
 
 
 def _wild(card: int) -> bool:
