@@ -39,8 +39,8 @@ def random_record(edition: str, seed: int, steps: int = 90, rules: dict[str, Any
 def test_a_record_of_a_set_up_game_starts_from_its_position_and_replays_exactly(edition: str) -> None:
     for seed in range(3):
         game = set_up(edition, 3, hands={0: 4, 1: "?2"}, turn=1, seed=seed)
-        start = game.position()
-        assert game.start_position == start
+        start = game.position(generator=False)  # the generator has drawn nothing yet: "random from seed"
+        assert game.start_position == start and len(start) < 1200
         play_at_random(game, seed, 120)
         record = json.loads(dumps(to_record(game)))
         assert record["position"] == start
@@ -91,7 +91,8 @@ def test_cut_with_house_rules_and_of_a_record_from_a_position() -> None:
     assert game.state_key() == end.state_key()
     start = set_up("classic", 2, hands={0: "R1 R2", 1: 3}, top="R5")
     on = to_record(play_at_random(start, 1, 10))
-    assert cut(on, 0) == start.start_position
+    assert start.start_position is not None
+    assert Game.from_position(cut(on, 0)).state_key() == Game.from_position(start.start_position).state_key()
 
 
 def test_cut_refuses_a_step_out_of_range() -> None:

@@ -297,7 +297,7 @@ def test_set_up_games_play_on_to_the_end_of_the_round(name: str, kwargs: dict[st
         assert game.legal_actions(game.actor)
         if "phase" in kwargs:
             assert game.phase_name == kwargs["phase"]
-        assert game.start_position == game.position()
+        assert game.start_position in (game.position(), game.position(generator=False))
         assert Game.from_position(game.start_position).state_key() == game.state_key()
         for seat in (*range(game.n), None):
             assert "?" in public_position(game, seat)

@@ -545,10 +545,13 @@ class _Setup:
         game = self.game
         if texts is not None and (isinstance(texts, str) or not isinstance(texts, Sequence)):
             raise SetupFieldError("rule_cards", "must be a list of texts")
+        rng, game.rng = game.rng, self.rng  # the dispenser is shuffled with the cards dealt
         try:
             self.edition.setup(game, list(texts) if texts is not None else None)
         except UnoError as exc:
             raise SetupFieldError("rule_cards", str(exc)) from None
+        finally:
+            game.rng = rng
         if texts is not None:
             game.extra["dispenser"] = list(range(len(texts)))[::-1]
 
@@ -599,5 +602,7 @@ def _not_wild(card: int) -> bool:
 
 
 def _keep_start(game: Game) -> None:
-    """Remember the position the game starts from (:func:`unokit.engine.record.to_record` writes it)."""
-    game.start_position = game.position()
+    """Remember the position the game starts from (:func:`unokit.engine.record.to_record` writes it):
+    its generator as "random from the seed" while it has drawn nothing (the same state, in a word)."""
+    fresh = game.rng.getstate() == random.Random(game.seed).getstate()
+    game.start_position = game.position(generator=not fresh)
