@@ -16,7 +16,7 @@ from unokit.cli import main
 from unokit.editions import EDITIONS
 from unokit.engine.errors import RecordError
 from unokit.engine.positions import public_position
-from unokit.engine.record import cut, dumps, replay, to_record
+from unokit.engine.record import cut, dumps, replay, replay_steps, to_record
 from unokit.engine.setup import set_up
 
 
@@ -80,6 +80,16 @@ def test_cut_at_every_step_plays_on_to_the_record_s_end(edition: str, preset: st
         rest.pop("round_results", None)
         rest["rule_cards"] = None
         assert replay(rest).state_key() == end.state_key()
+
+
+def test_replay_steps_walks_the_record() -> None:
+    record = to_record(play_at_random(set_up("space-jam", 3, hands={1: 3}, seed=6), 6, 50))
+    steps = [(step, game.clone()) for step, game in replay_steps(record)]
+    assert [step for step, _ in steps] == list(range(len(record["actions"]) + 1))
+    for step, game in steps:
+        assert game.state_key() == replay(record, upto=step).state_key()
+    with pytest.raises(RecordError):
+        next(replay_steps({**record, "actions": [[0, "R99"]]}))
 
 
 def test_cut_with_house_rules_and_of_a_record_from_a_position() -> None:

@@ -46,7 +46,8 @@ A game that started from a position (loaded with :meth:`Game.from_position`, or 
 replay), and ``actions`` are the actions played from the position on.  :func:`replay` loads the
 position instead of dealing; the game it returns keeps it (``Game.start_position``), so a record of
 it starts from the same position.  :func:`cut` turns a record into the position after any of its
-steps: the first ``step`` actions replayed, the rest left to play from there.
+steps: the first ``step`` actions replayed, the rest left to play from there; :func:`replay_steps`
+walks a record step by step.
 
 Format ``unokit-record/1`` (written before ``Rules.scoring`` had the value ``edition``, when the
 default was ``winner-collects``) is still read: its rules without ``scoring`` are played with
@@ -59,6 +60,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -241,6 +243,19 @@ def _from_position(record: dict[str, Any], rules: Any, scripted: ScriptedRandom 
         game.rng = cast(random.Random, scripted)
     game.start_position = text
     return game
+
+
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, Game]]:
+    """The game of ``record`` at every step: ``(step, game)``, the game after the first ``step``
+    actions, from 0 (where the record starts) to the number of its actions (where it ends).  The
+    same game is advanced by one action between steps: clone it to keep one.  The whole record is
+    checked first (:class:`RecordError`)."""
+    replay(record)
+    game = replay(record, upto=0)
+    yield 0, game
+    for index, (seat, text) in enumerate(record["actions"], 1):
+        game.apply_notation(seat, text)
+        yield index, game
 
 
 def cut(record: dict[str, Any], step: int) -> str:
