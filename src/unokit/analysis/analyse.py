@@ -45,6 +45,7 @@ import importlib
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,6 +76,8 @@ SOLVE_NODES = 20_000
 """The solver's node budget by default (about a second of one core at most)."""
 COMPILED = ("classic", "space-jam", "all-wild", "wild-jackpot")
 """The editions whose rollouts run on the compiled engine (where it plays the rules)."""
+PLAYOUTS = ("auto", "fast", "python")
+"""Where the rollouts run: ``auto`` (compiled where it plays the game), ``fast`` (compiled), ``python``."""
 Z95 = 1.959963984540054
 """The standard normal quantile of a two-sided 95% interval."""
 
@@ -267,17 +270,25 @@ def _from_game(game: Game, seat: int, exact: bool | None) -> _Knowledge:
     return _Knowledge(game, lambda rng: sample_game(view, rng, *known), known[1], full)
 
 
-def _knows_every_card(view: Any, known: list[Any]) -> bool:
-    """Whether the view leaves no card unknown: every other hand known card for card, and a draw
-    pile of at most one card (known by elimination), and nothing else hidden (the edition's hidden
-    state: samples with different generators agree)."""
-    if view.draw_pile_size > 1:
+def _knows_every_card(view: Any, known: list[Counter[int]]) -> bool:
+    """Whether the view leaves no card unknown: the cards the seat has not seen (nor learnt another
+    seat holds) are all alike, or all lie in one other hand, or make a draw pile of one card; and
+    nothing else is hidden (the edition's hidden state: samples with different generators agree)."""
+    sample = sample_game(view, random.Random(0), known)
+    pool = list(sample.draw_pile)
+    places = 1 if sample.draw_pile else 0
+    for other, hand in enumerate(sample.hands):
+        if other == view.seat:
+            continue
+        unknown = Counter(hand)
+        unknown.subtract(known[other])
+        cards = list(unknown.elements())
+        pool += cards
+        places += 1 if cards else 0
+    if len(set(pool)) > 1 and (places > 1 or len(sample.draw_pile) > 1):
         return False
-    for other, size in enumerate(view.hand_sizes):
-        if other != view.seat and sum(known[other].values()) < size:
-            return False
-    keys = {_key(sample_game(view, random.Random(n), known)) for n in range(3)}
-    return len(keys) == 1
+    keys = {_key(sample_game(view, random.Random(n), known)) for n in range(1, 3)}
+    return keys == {_key(sample)}
 
 
 def _key(game: Game) -> tuple[Any, ...]:
@@ -329,6 +340,7 @@ def analyse(
     seed: int = 0,
     exact: bool | None = None,
     max_nodes: int = SOLVE_NODES,
+    playouts: str = "auto",
 ) -> Analysis:
     """Rate every legal move of ``seat`` (default: the seat deciding) from its own knowledge.
 
@@ -338,10 +350,14 @@ def analyse(
     to the seat card for card (solved where the solver can; rollouts from the full position
     otherwise); ``False`` never solves; ``None`` (default) solves exactly when the seat knows every
     card.  ``rollouts`` per move and ``seconds`` for the whole analysis bound the estimate (see the
-    module's notes); ``max_nodes`` bounds the solver.  Raises :class:`AnalysisError` for a seat
+    module's notes); ``max_nodes`` bounds the solver.  ``playouts``: ``auto`` (compiled rollouts where
+    the compiled engine plays the game, else the Python playout), ``fast`` (compiled, or
+    :class:`AnalysisError`) or ``python``.  Raises :class:`AnalysisError` for a seat
     that is not deciding, and the position's errors for a malformed line."""
     started = time.perf_counter()
     rollouts = _check_budget(seconds, rollouts)
+    if playouts not in PLAYOUTS:
+        raise AnalysisError(f"playouts are {', '.join(PLAYOUTS)}, not {playouts!r}")
     if isinstance(game, str):
         knowledge, seat = _from_text(game, seat, seed, exact)
     elif isinstance(game, Game):
@@ -364,7 +380,7 @@ def analyse(
             return Analysis(seat, ratings, True, 0, time.perf_counter() - started, "exact", unrated)
     budget = rollouts * len(moves)
     deadline = started + seconds if seconds is not None else math.inf
-    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, deadline)
+    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, deadline, playouts)
     count = len(outcomes)
     values = []
     for index in range(len(moves)):
@@ -416,11 +432,14 @@ def _ratings(root: Game, moves: Sequence[int], values: Sequence[tuple[float, flo
 
 
 def _rollouts(
-    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, deadline: float
+    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, deadline: float, playouts: str
 ) -> tuple[str, Sequence[Sequence[int]]]:
     """The rollouts of every move: compiled where the compiled engine plays the game, else Python."""
     root = knowledge.root
-    if root.edition.name in COMPILED and _compiled_plays(root):
+    compiled = playouts != "python" and root.edition.name in COMPILED and _compiled_plays(root)
+    if playouts == "fast" and not compiled:
+        raise AnalysisError(f"the compiled engine does not play this game ({root.edition.name}, its rules)")
+    if compiled:
         from unokit.fast import heuristic
 
         rng = random.Random(seed)
@@ -436,6 +455,8 @@ def _rollouts(
         )
         if outcomes is not None:
             return "rollouts", outcomes.tolist()
+        if playouts == "fast":
+            raise AnalysisError("the compiled engine does not play this position")
     rng = random.Random(seed)
     rows = python_rollout_outcomes(lambda: knowledge.sample(rng), seat, moves, budget, rng, root.actions, deadline)
     return "python", rows
