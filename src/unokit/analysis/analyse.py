@@ -41,9 +41,9 @@ more precisely than the win chances themselves.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -51,10 +51,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots.base import interrupt_actions, non_interrupt_actions
-from unokit.bots.ismcts import python_rollout_outcomes, rollout_outcomes
+from unokit.bots.ismcts import ROLLOUT_REPEATS, python_rollout_outcomes, rollout_outcomes
 from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.engine.errors import UnknownOptionError, UnoError
 from unokit.engine.game import Game
+from unokit.engine.positions import determinize, is_public
 
 __all__ = [
     "DEFAULT_ROLLOUTS",
@@ -72,6 +73,9 @@ DEFAULT_ROLLOUTS = 1000
 """Rollouts of each move when neither ``rollouts`` nor ``seconds`` is given."""
 SECONDS_ONLY = 10_000_000
 """The rollouts of each move that bound a budget of ``seconds`` alone (in effect: none)."""
+SOLVE_CARDS = 12
+"""The most cards in all hands together of a position the solver is tried on (larger ones take
+longer than an analysis should, and are rated by rollouts)."""
 SOLVE_NODES = 20_000
 """The solver's node budget by default (about a second of one core at most)."""
 COMPILED = ("classic", "space-jam", "all-wild", "wild-jackpot")
@@ -298,23 +302,21 @@ def _key(game: Game) -> tuple[Any, ...]:
 
 
 def _from_text(text: str, seat: int | None, seed: int, exact: bool | None) -> tuple[_Knowledge, int]:
-    positions: Any = importlib.import_module("unokit.engine.positions")
-    if not positions.is_public(text):
-        game = Game.from_position(text)  # type: ignore[attr-defined]
+    if not is_public(text):
+        game = Game.from_position(text)
         chosen = game.actor if seat is None else seat
         _check_seat(game, chosen)
         return _from_game(game, chosen, True if exact is None else exact), chosen
-    root = positions.determinize(text, seed)
+    root = determinize(text, seed)
     chosen = root.actor if seat is None else seat
     _check_seat(root, chosen)
     moves = root.legal_actions(chosen)
-    other = positions.determinize(text, seed + 1)
+    other = determinize(text, seed + 1)
     if other.legal_actions(chosen) != moves or sorted(other.hands[chosen]) != sorted(root.hands[chosen]):
         raise AnalysisError(f"the position does not show seat {chosen}'s hand: its moves are unknown")
 
     def sample(rng: random.Random) -> Game:
-        sampled: Game = positions.determinize(text, rng.getrandbits(63))
-        return sampled
+        return determinize(text, rng.getrandbits(63))
 
     lacked: list[set[int]] = [set() for _ in range(root.n)]
     return _Knowledge(root, sample, lacked, False), chosen
@@ -382,12 +384,27 @@ def analyse(
     deadline = started + seconds if seconds is not None else math.inf
     method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, deadline, playouts)
     count = len(outcomes)
-    values = []
-    for index in range(len(moves)):
-        wins = sum(int(row[index]) for row in outcomes)
-        values.append((wins / count, *wilson(wins, count)))
+    values = [_estimate([int(row[index]) for row in outcomes]) for index in range(len(moves))]
     ratings = _ratings(root, moves, values)
     return Analysis(seat, ratings, False, count, time.perf_counter() - started, method, unrated, note)
+
+
+def _estimate(outcomes: Sequence[int]) -> tuple[float, float, float]:
+    """A move's win chance and 95% interval from its rollouts (0/1, in blocks of
+    :data:`~unokit.bots.ismcts.ROLLOUT_REPEATS` from one sampled deal): Wilson's interval over the
+    rollouts, widened to the normal interval of the deals' means where that is wider."""
+    count = len(outcomes)
+    wins = sum(outcomes)
+    win = wins / count
+    low, high = wilson(wins, count)
+    means = [
+        sum(outcomes[i : i + ROLLOUT_REPEATS]) / len(outcomes[i : i + ROLLOUT_REPEATS])
+        for i in range(0, count, ROLLOUT_REPEATS)
+    ]
+    if len(means) > 1:
+        spread = Z95 * statistics.stdev(means) / math.sqrt(len(means))
+        low, high = min(low, max(0.0, win - spread)), max(high, min(1.0, win + spread))
+    return win, low, high
 
 
 def _check_budget(seconds: float | None, rollouts: int | None) -> int:
@@ -405,6 +422,9 @@ def _solve(game: Game, seat: int, moves: Sequence[int], max_nodes: int) -> list[
     """Each move's proven value for ``seat``, or the solver's reason for refusing."""
     from unokit.analysis.solve import SolveError, solve_round
 
+    cards = sum(len(hand) for hand in game.hands)
+    if cards > SOLVE_CARDS:
+        return f"{cards} cards in the hands, more than the {SOLVE_CARDS} an exact search takes on"
     try:
         solution = solve_round(game, max_nodes=max_nodes)
     except SolveError as error:
