@@ -249,7 +249,8 @@ def wilson(wins: int, count: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * count)) / (1 + z2 / count)
     half = z * math.sqrt(p * (1 - p) / count + z2 / (4 * count * count)) / (1 + z2 / count)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins <= 0 else max(0.0, centre - half)
+    return low, 1.0 if wins >= count else min(1.0, centre + half)
 
 
 @dataclass

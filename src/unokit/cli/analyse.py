@@ -192,9 +192,8 @@ def show_record(screen: Screen, result: RecordAnalysis) -> None:
     )
     if decisions:
         width = max(6, *(len(d.played) for d in decisions), *(len(d.analysis.best.notation) for d in decisions))
-        screen.line(
-            f"  {'action':>6}  {'round':>5}  {'played':<{width}}  {'win':>6}  {'best':<{width}}  {'win':>6}  {'loss':>6}"
-        )
+        head = f"  {'action':>6}  {'round':>5}  {'played':<{width}}  {'win':>6}  {'best':<{width}}  {'win':>6}"
+        screen.line(f"{head}  {'loss':>6}")
         for d in decisions:
             best = d.analysis.best
             mark = "  mistake" if d.mistake else ""
