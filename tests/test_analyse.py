@@ -316,3 +316,23 @@ def test_cli_bad_arguments_exit_2_with_one_line(
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "unokit: error:" in err and message in err
     assert "Traceback" not in err
+
+
+# ---------------------------------------------------------------- the terminal game's hint
+
+
+def test_play_hint_rates_your_moves_only_when_asked_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["play", "--players", "2", "--seed", "4", "--bot", "heuristic"]
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "Hints are off: start the game with --hints" in out
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    code, out, _ = run(capsys, *argv, "--hints")
+    assert code == 0 and "Your chance to win the round after each move" in out
+    table = out.split("Your chance to win the round after each move")[1].splitlines()
+    assert table[1].split() == ["move", "win", "95%", "interval", "loss"]
+    assert table[2].split()[-1] == "best"
+    hint = next(line for line in table if line.startswith("Hint: "))
+    assert hint.split()[1] == table[2].split()[0]

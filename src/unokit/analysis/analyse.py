@@ -382,12 +382,17 @@ def analyse(
             ratings = _ratings(root, moves, [(value, value, value) for value in solved])
             return Analysis(seat, ratings, True, 0, time.perf_counter() - started, "exact", unrated)
     budget = rollouts * len(moves)
-    deadline = started + seconds if seconds is not None else math.inf
-    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, deadline, playouts)
+    spent = time.perf_counter() - started  # (a time budget counts the sampling of the position in)
+    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, _left(seconds, spent), playouts)
     count = len(outcomes)
     values = [_estimate([int(row[index]) for row in outcomes]) for index in range(len(moves))]
     ratings = _ratings(root, moves, values)
     return Analysis(seat, ratings, False, count, time.perf_counter() - started, method, unrated, note)
+
+
+def _left(seconds: float | None, spent: float) -> float:
+    """The seconds left for the rollouts (at least a tenth of the budget)."""
+    return math.inf if seconds is None else max(seconds - spent, seconds / 10)
 
 
 def _estimate(outcomes: Sequence[int]) -> tuple[float, float, float]:
@@ -453,7 +458,7 @@ def _ratings(root: Game, moves: Sequence[int], values: Sequence[tuple[float, flo
 
 
 def _rollouts(
-    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, deadline: float, playouts: str
+    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, seconds: float, playouts: str
 ) -> tuple[str, Sequence[Sequence[int]]]:
     """The rollouts of every move: compiled where the compiled engine plays the game, else Python."""
     root = knowledge.root
@@ -463,6 +468,8 @@ def _rollouts(
     if compiled:
         from unokit.fast import heuristic
 
+        _load_compiled(knowledge, seat, moves)
+        deadline = time.perf_counter() + seconds
         rng = random.Random(seed)
         outcomes = rollout_outcomes(
             lambda: knowledge.sample(rng),
@@ -479,8 +486,26 @@ def _rollouts(
         if playouts == "fast":
             raise AnalysisError("the compiled engine does not play this position")
     rng = random.Random(seed)
+    deadline = time.perf_counter() + seconds
     rows = python_rollout_outcomes(lambda: knowledge.sample(rng), seat, moves, budget, rng, root.actions, deadline)
     return "python", rows
+
+
+_loaded: list[bool] = []
+
+
+def _load_compiled(knowledge: _Knowledge, seat: int, moves: Sequence[int]) -> None:
+    """Load the compiled rollouts from numba's cache once per process, by one throwaway block of
+    rollouts (a second or so, or minutes when they compile: a time budget does not count it)."""
+    if _loaded:
+        return
+    from unokit.fast import heuristic
+
+    rng = random.Random(0)
+    rollout_outcomes(
+        lambda: knowledge.sample(rng), seat, moves, len(moves), rng, heuristic.new_generators(), knowledge.lacked
+    )
+    _loaded.append(True)
 
 
 def _compiled_plays(game: Game) -> bool:
