@@ -16,7 +16,7 @@ import pytest
 
 from rules_support import stacked_game
 from unokit import Game
-from unokit.analysis.analyse import SOLVE_NODES, AnalysisError, analyse, analyse_record, wilson
+from unokit.analysis.analyse import SOLVE_NODES, AnalysisError, analyse, analyse_record
 from unokit.analysis.solve import SolveError, solve_round
 from unokit.bots import make_bot
 from unokit.bots.base import interrupt_actions
@@ -187,12 +187,6 @@ def test_bad_requests_are_refused() -> None:
         analyse(public_position(game, None))  # a spectator's position: the deciding seat's moves are unknown
     with pytest.raises(ValueError, match="position"):
         analyse("unopos=1 edition=nope")
-
-
-def test_wilson_interval() -> None:
-    low, high = wilson(90, 100)
-    assert 0.82 < low < 0.83 and 0.94 < high < 0.95
-    assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0
 
 
 # ---------------------------------------------------------------- records

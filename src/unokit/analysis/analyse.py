@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from unokit.analysis.tournament import Z95, wilson_interval
 from unokit.bots.base import interrupt_actions, non_interrupt_actions
 from unokit.bots.ismcts import ROLLOUT_REPEATS, python_rollout_outcomes, rollout_outcomes
 from unokit.determinize import known_cards, lacked_colours, sample_game
@@ -66,7 +67,6 @@ __all__ = [
     "RecordAnalysis",
     "analyse",
     "analyse_record",
-    "wilson",
 ]
 
 DEFAULT_ROLLOUTS = 1000
@@ -82,8 +82,6 @@ COMPILED = ("classic", "space-jam", "all-wild", "wild-jackpot")
 """The editions whose rollouts run on the compiled engine (where it plays the rules)."""
 PLAYOUTS = ("auto", "fast", "python")
 """Where the rollouts run: ``auto`` (compiled where it plays the game), ``fast`` (compiled), ``python``."""
-Z95 = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
 
 
 class AnalysisError(UnoError):
@@ -235,24 +233,6 @@ class RecordAnalysis:
         }
 
 
-def wilson(wins: int, count: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion ``wins / count`` (95% by default).
-
-    >>> [round(x, 3) for x in wilson(50, 100)]
-    [0.404, 0.596]
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if count <= 0:
-        return 0.0, 1.0
-    p = wins / count
-    z2 = z * z
-    centre = (p + z2 / (2 * count)) / (1 + z2 / count)
-    half = z * math.sqrt(p * (1 - p) / count + z2 / (4 * count * count)) / (1 + z2 / count)
-    low = 0.0 if wins <= 0 else max(0.0, centre - half)
-    return low, 1.0 if wins >= count else min(1.0, centre + half)
-
-
 @dataclass
 class _Knowledge:
     """What the analysed seat knows, as a way to sample full games."""
@@ -402,7 +382,7 @@ def _estimate(outcomes: Sequence[int]) -> tuple[float, float, float]:
     count = len(outcomes)
     wins = sum(outcomes)
     win = wins / count
-    low, high = wilson(wins, count)
+    low, high = wilson_interval(wins, count)
     means = [
         sum(outcomes[i : i + ROLLOUT_REPEATS]) / len(outcomes[i : i + ROLLOUT_REPEATS])
         for i in range(0, count, ROLLOUT_REPEATS)
