@@ -23,6 +23,7 @@ from unokit.engine.actions import ActionType
 from unokit.engine.cards import COLOUR_NAMES, NO_COLOUR, card_name
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
+from unokit.engine.positions import determinize, is_public, public_position
 from unokit.engine.record import save
 from unokit.narrate import Narrator, Part, card_words, cards_parts, describe_action, direction_words, plural
 
@@ -52,6 +53,8 @@ Commands
   help      this text
   status    show the table again
   hint      rate your legal moves from what you know (games started with --hints)
+  position  print the game as you may know it, as one line of text (a public position:
+            unokit play --position and unokit analyse read it)
   quit      leave the game (the record is still saved with --record)"""
 
 
@@ -67,6 +70,12 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the deal and of the bots (default random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
+    parser.add_argument(
+        "--position",
+        metavar="TEXT",
+        help="start from a position (full, or public: the cards you cannot see dealt at random from --seed); "
+        "its edition, players and rules are played, and you take seat 0",
+    )
     parser.add_argument("--name", default="Player", help="your name in the record (default Player)")
     parser.add_argument(
         "--bot",
@@ -296,6 +305,9 @@ class PlaySession:
             if word == "hint":
                 self.hint()
                 continue
+            if word == "position":
+                screen.line(public_position(game, 0))
+                continue
             if word in ("status", "table", "hand"):
                 self.show_table()
                 screen.line(*self.situation())
@@ -408,10 +420,25 @@ def rule_cards_for_play(
     return yours + bots
 
 
+def game_from_position(text: str, seed: int) -> Game:
+    """The game of ``--position``: a full position as it is, a public one with the cards it hides
+    dealt at random from ``seed``; it keeps the position it starts from (a record starts there)."""
+    if is_public(text):
+        game = determinize(text, seed)
+        game.start_position = game.position()
+    else:
+        game = Game.from_position(text)
+        game.start_position = text
+    return game
+
+
 def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
-    game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
+    if args.position is not None:
+        game = game_from_position(args.position, seed)
+    else:
+        game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
     if args.record:
         check_output_file(args.record, "--record")
@@ -428,7 +455,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
     screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
     screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
-    if isinstance(game.edition, WildJackpot):
+    if isinstance(game.edition, WildJackpot) and args.position is None:
         try:
             rule_cards = rule_cards_for_play(screen, game, seed, from_file, args.rules_file)
         except KeyboardInterrupt:
