@@ -330,3 +330,24 @@ def test_play_hint_rates_your_moves_only_when_asked_for(
     assert table[2].split()[-1] == "best"
     hint = next(line for line in table if line.startswith("Hint: "))
     assert hint.split()[1] == table[2].split()[0]
+
+
+def test_a_record_that_starts_from_a_position_is_rated() -> None:
+    from unokit.engine.setup import set_up
+
+    game = set_up(
+        "classic",
+        2,
+        hands=[["R7", "B2", "G5"], ["G1", "Y3", "B9"]],
+        top="R2",
+        seed=3,
+        rules={"scoring": "single-round"},
+    )
+    play_match(
+        game, [make_bot("heuristic", seed=1, edition="classic"), make_bot("heuristic", seed=2, edition="classic")]
+    )
+    record = to_record(game)
+    assert "position" in record
+    result = analyse_record(record, 0, rollouts=16)
+    assert [d.step for d in result.decisions] == decisions_of(record, 0)
+    assert result.decisions[0].played == record["actions"][0][1]

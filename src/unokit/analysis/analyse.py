@@ -518,14 +518,14 @@ def analyse_record(
     and catches of UNO and jump-ins are not rated (counted in :attr:`RecordAnalysis.rest`).  Each
     decision's seed is drawn from ``seed`` and its step, so a decision is rated alike whichever
     others are asked for."""
-    from unokit.engine.record import replay
+    from unokit.engine.record import replay_steps
 
     started = time.perf_counter()
     _check_budget(seconds, rollouts)
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
         raise AnalysisError(f"the threshold is a win chance from 0 to 1, not {threshold!r}")
-    replay(record)  # checks the whole record first
-    game = replay(record, upto=0)
+    replayed = replay_steps(record)
+    _, game = next(replayed)  # (the whole record checked first)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
         raise AnalysisError(f"seat must be a number from 0 to {game.n - 1}, not {seat!r}")
     actions = record["actions"]
@@ -545,7 +545,7 @@ def analyse_record(
                 raise AnalysisError(f"step {index} is not a decision of seat {seat} in turn ({text})")
             else:
                 rest["interrupt"] += 1
-        game.apply(who, action)
+        _, game = next(replayed)  # (after this action)
     if wanted is not None and len(chosen) < len(wanted):
         missing = sorted(wanted - {index for index, _, _ in chosen})
         raise AnalysisError(f"step {missing[0]} is not an action of seat {seat}")
