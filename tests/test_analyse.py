@@ -123,7 +123,9 @@ def test_a_position_with_hidden_cards_is_never_exact() -> None:
     assert "?" in public
     assert not analyse(public, rollouts=16).exact
     full = analyse(game.position(), rollouts=16)  # a full position: every card known
-    assert full.exact and full.best.win == 1.0
+    assert full.exact and full.best.win == 1.0 and full.knowledge == "full"
+    own = analyse(game.position(), rollouts=16, exact=False)  # the deciding seat's view of it
+    assert not own.exact and own.knowledge == "seat" and own.best.notation == "R7"
 
 
 def test_too_large_a_full_position_falls_back_to_rollouts() -> None:
@@ -272,6 +274,10 @@ def test_cli_rates_a_position(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0 and data["best"] == "R7" and data["moves"][0]["win"] == 1.0 and data["rollouts"] == 16
     kind, text = read_target("-", io.StringIO(line + "\n"))
     assert (kind, text) == ("position", line)
+    code, out, _ = run(capsys, "analyse", game.position(), "--rollouts", "16")
+    assert code == 0 and out.startswith("Seat 0 to decide, every card known (a full position): ")
+    code, out, _ = run(capsys, "analyse", game.position(), "--rollouts", "16", "--own-view")
+    assert code == 0 and out.startswith("Seat 0 to decide, from its own knowledge: 16 compiled")
 
 
 def test_cli_rates_a_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

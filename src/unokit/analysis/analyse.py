@@ -137,6 +137,9 @@ class Analysis:
     """The seat's legal actions that are not rated (calls and catches of UNO), in notation."""
     note: str = ""
     """Why a full position was not solved exactly (the solver's refusal), else empty."""
+    knowledge: str = "seat"
+    """``seat``: rated from the seat's view; ``full``: from a full position, every card known to the
+    rating (a full position line, or ``exact=True``)."""
 
     @property
     def best(self) -> MoveRating:
@@ -162,6 +165,7 @@ class Analysis:
             "moves": [move.to_dict() for move in self.moves],
             "unrated": list(self.unrated),
             "note": self.note,
+            "knowledge": self.knowledge,
         }
 
 
@@ -243,12 +247,18 @@ class _Knowledge:
     lacked: list[set[int]]
     full: bool
     """Whether every card is known (the position may be solved exactly)."""
+    given: bool = False
+    """Whether every card was given (a full position) rather than seen by the seat."""
+
+    def given_as(self) -> str:
+        """:attr:`Analysis.knowledge`."""
+        return "full" if self.given else "seat"
 
 
 def _from_game(game: Game, seat: int, exact: bool | None) -> _Knowledge:
     if exact:
         history = game.view(seat).history
-        return _Knowledge(game, lambda rng: game.clone(), lacked_colours(history, game.n), True)
+        return _Knowledge(game, lambda rng: game.clone(), lacked_colours(history, game.n), True, True)
     view = game.view(seat)
     known = (known_cards(view), lacked_colours(view.history, view.players))
     full = exact is None and _knows_every_card(view, known[0])
@@ -360,14 +370,16 @@ def analyse(
             note = solved
         else:
             ratings = _ratings(root, moves, [(value, value, value) for value in solved])
-            return Analysis(seat, ratings, True, 0, time.perf_counter() - started, "exact", unrated)
+            seconds_taken = time.perf_counter() - started
+            return Analysis(seat, ratings, True, 0, seconds_taken, "exact", unrated, knowledge=knowledge.given_as())
     budget = rollouts * len(moves)
     spent = time.perf_counter() - started  # (a time budget counts the sampling of the position in)
     method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, _left(seconds, spent), playouts)
     count = len(outcomes)
     values = [_estimate([int(row[index]) for row in outcomes]) for index in range(len(moves))]
     ratings = _ratings(root, moves, values)
-    return Analysis(seat, ratings, False, count, time.perf_counter() - started, method, unrated, note)
+    seconds_taken = time.perf_counter() - started
+    return Analysis(seat, ratings, False, count, seconds_taken, method, unrated, note, knowledge.given_as())
 
 
 def _left(seconds: float | None, spent: float) -> float:

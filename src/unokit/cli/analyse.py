@@ -46,6 +46,11 @@ def add_parser(commands: Commands) -> None:
         metavar="T",
         help="a record: a move losing more than T of win chance (0 to 1) is a mistake (default 0.1)",
     )
+    parser.add_argument(
+        "--own-view",
+        action="store_true",
+        help="a full position: rate it from the deciding seat's view only, not with every card known",
+    )
     parser.add_argument("--seed", type=int, default=0, metavar="N", help="seed of the sampled deals (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
 
@@ -121,7 +126,10 @@ def cmd_analyse(args: argparse.Namespace, screen: Screen) -> int:
             )
         else:
             assert isinstance(value, str)
-            analysis = analyse(value, args.seat, seconds=args.seconds, rollouts=args.rollouts, seed=args.seed)
+            exact = False if args.own_view else None
+            analysis = analyse(
+                value, args.seat, seconds=args.seconds, rollouts=args.rollouts, seed=args.seed, exact=exact
+            )
     except AnalysisError as exc:
         raise UsageError(str(exc)) from None
     except ValueError as exc:  # a malformed position (PositionError) or record
@@ -168,7 +176,8 @@ def analysis_lines(analysis: Analysis) -> list[str]:
 
 
 def show_analysis(screen: Screen, analysis: Analysis) -> None:
-    screen.line((f"Seat {analysis.seat} to decide, from its own knowledge: {how(analysis)}.", "bold"))
+    knowledge = "from its own knowledge" if analysis.knowledge == "seat" else "every card known (a full position)"
+    screen.line((f"Seat {analysis.seat} to decide, {knowledge}: {how(analysis)}.", "bold"))
     for line in analysis_lines(analysis):
         screen.line(line)
     screen.line(f"Best: {analysis.best.notation} ({percent(analysis.best.win)} to win the round).")
