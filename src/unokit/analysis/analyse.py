@@ -10,23 +10,25 @@ search's quick Python playout, elsewhere).  Every move is rolled out on the same
 tie-breaks (a paired comparison), so the differences between moves (the ``loss``) are measured far
 more precisely than the win chances themselves.
 
-* **The interval** of a move's win chance is Wilson's 95% score interval over its rollouts.  The
-  rollouts of one sampled deal are not independent (several repetitions share the deal), so the
-  interval is a little narrow where the deal matters most.
-* **Exact** ratings: when the seat knows every card (a full position: a ``Game`` analysed with
-  ``exact=True``, a position line with no hidden card, or a moment where the other hands are all
-  known and the draw pile holds at most one card) the round is solved by
-  :func:`unokit.analysis.solve.solve_round`; each win is then 0 or 1 with no interval, and
-  :attr:`Analysis.exact` is true.  The solver refuses positions where chance decides or that are
-  too large (``max_nodes``); rollouts rate them then (the full position's draw pile shuffled anew
-  for each rollout, as everywhere), and :attr:`Analysis.note` says why.
+* **The interval** of a move's win chance is Wilson's 95% score interval over its rollouts, widened
+  to the normal interval of the sampled deals' means where that is wider (the rollouts of one deal
+  are not independent).
+* **Exact** ratings: when every card is known — a full position (a position line with no hidden
+  card, or a ``Game`` analysed with ``exact=True``: :attr:`Analysis.knowledge` is ``full``), or a
+  moment where the seat's view leaves no card unknown (the unseen cards all alike, or all in one
+  other hand, or a draw pile of one card) — and the hands hold at most :data:`SOLVE_CARDS` cards,
+  the round is solved by :func:`unokit.analysis.solve.solve_round`; each win is then 0 or 1 with no
+  interval, and :attr:`Analysis.exact` is true.  The solver refuses positions where chance decides
+  or that are too large (``max_nodes``); rollouts rate them then (from the full position, its draw
+  pile shuffled anew for each rollout, as everywhere), and :attr:`Analysis.note` says why.
 * **What is rated**: every legal action of the seat to decide (:attr:`~unokit.engine.game.Game.actor`)
   except calls and catches of UNO, including a play that forgets to call UNO.  Calls and catches
   (always right to make) and jump-ins (out of turn) are not rated: they are listed in
   :attr:`Analysis.unrated`, and :func:`analyse_record` skips them.  A decision with one move is
   rated like any other (its loss is 0).
 * **Budget**: ``rollouts`` per move (default :data:`DEFAULT_ROLLOUTS`), or ``seconds`` for the
-  whole analysis (whichever ends first when both are given).  With ``rollouts`` alone the result is
+  whole analysis (whichever ends first when both are given; loading the compiled engine, once per
+  process, is not counted).  With ``rollouts`` alone the result is
   the same for the same ``seed`` on every machine.
 
 >>> from unokit import Game, Rules
@@ -339,10 +341,10 @@ def analyse(
 
     ``game`` is a :class:`~unokit.engine.game.Game` (its seat's view is read, nothing hidden
     from it) or a position line (:mod:`unokit.engine.positions`: a public one is completed at random
-    for each sample; a full one is a full position).  ``exact``: ``True`` treats a ``Game`` as known
-    to the seat card for card (solved where the solver can; rollouts from the full position
-    otherwise); ``False`` never solves; ``None`` (default) solves exactly when the seat knows every
-    card.  ``rollouts`` per move and ``seconds`` for the whole analysis bound the estimate (see the
+    for each sample; a full one is rated with every card known).  ``exact``: ``True`` rates a
+    ``Game`` with every card known too (solved where the solver can; rollouts from the full position
+    otherwise); ``False`` never solves, and rates a full position line from the seat's view of it;
+    ``None`` (default) solves where every card is known.  ``rollouts`` per move and ``seconds`` for the whole analysis bound the estimate (see the
     module's notes); ``max_nodes`` bounds the solver.  ``playouts``: ``auto`` (compiled rollouts where
     the compiled engine plays the game, else the Python playout), ``fast`` (compiled, or
     :class:`AnalysisError`) or ``python``.  Raises :class:`AnalysisError` for a seat

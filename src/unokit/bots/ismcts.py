@@ -34,6 +34,10 @@ The budget is a number of iterations (tree iterations, or rollouts) per decision
 optionally milliseconds per decision (whichever ends first).  With iterations alone the bot is
 deterministic for its seed; a time budget makes the number of iterations depend on the machine.
 
+The rollouts and the Python playout are functions of this module (:func:`rollout_outcomes`,
+:func:`python_rollout_outcomes`, :func:`python_playout`) that :mod:`unokit.analysis.analyse` calls
+too, so that a move's rating is the value this bot gives it.
+
 The tree's playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same
 quick policy; ``playout_policy="heuristic"``: the compiled heuristic bot) where it is installed
 and plays the game (Classic UNO, UNO Space Jam, UNO All Wild and UNO Wild Jackpot under the
