@@ -344,11 +344,12 @@ def analyse(
     for each sample; a full one is rated with every card known).  ``exact``: ``True`` rates a
     ``Game`` with every card known too (solved where the solver can; rollouts from the full position
     otherwise); ``False`` never solves, and rates a full position line from the seat's view of it;
-    ``None`` (default) solves where every card is known.  ``rollouts`` per move and ``seconds`` for the whole analysis bound the estimate (see the
-    module's notes); ``max_nodes`` bounds the solver.  ``playouts``: ``auto`` (compiled rollouts where
-    the compiled engine plays the game, else the Python playout), ``fast`` (compiled, or
-    :class:`AnalysisError`) or ``python``.  Raises :class:`AnalysisError` for a seat
-    that is not deciding, and the position's errors for a malformed line."""
+    ``None`` (default) solves where every card is known.  ``rollouts`` per move and ``seconds`` for
+    the whole analysis bound the estimate (see the module's notes); ``max_nodes`` bounds the solver.
+    ``playouts``: ``auto`` (compiled rollouts where the compiled engine plays the game, else the
+    Python playout), ``fast`` (compiled, or :class:`AnalysisError`) or ``python``.  Raises
+    :class:`AnalysisError` for a seat that is not deciding, and the position's errors
+    (:class:`~unokit.engine.positions.PositionError`) for a malformed line."""
     started = time.perf_counter()
     rollouts = _check_budget(seconds, rollouts)
     if playouts not in PLAYOUTS:
