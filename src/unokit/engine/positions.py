@@ -83,6 +83,7 @@ __all__ = [
     "PositionError",
     "Unseen",
     "determinize",
+    "escape_text",
     "format_position",
     "from_position",
     "game_of",
@@ -92,6 +93,7 @@ __all__ = [
     "position_of",
     "public_position",
     "public_position_of_view",
+    "unescape_text",
 ]
 
 VERSION = 1
@@ -224,7 +226,7 @@ _SAFE_TEXT = frozenset(".!+-'*&#@$^~")
 
 def _int(field: str, text: str, low: int | None = None, high: int | None = None, what: str = "a number") -> int:
     if not _INT.fullmatch(text):
-        raise PositionError(field, f"{text!r} is not {what}")
+        raise PositionError(field, f"{text[:40]!r} is not {what}")
     value = int(text)
     if (low is not None and value < low) or (high is not None and value > high):
         bounds = f"from {low}" if high is None else f"from {low} to {high}" if low is not None else f"up to {high}"
@@ -341,7 +343,7 @@ def _rules_text(rules: Rules) -> str:
         if isinstance(value, bool):
             text = "true" if value else "false"
         elif name == "deck":
-            text = ",".join(f"{card}*{count}" for card, count in value) if value else _NONE
+            text = ",".join(f"{escape_text(card)}*{count}" for card, count in value) if value else _NONE
         elif isinstance(value, list):
             text = ",".join(map(str, value))
         else:
@@ -392,7 +394,7 @@ def _option_value(name: str, kind: str, text: str) -> Any:
             card, star, count = item.partition("*")
             if not star:
                 raise PositionError("rules", f"rule option 'deck': {item!r} is not card*count")
-            pairs.append((card, _int("rules", count, what="a count (rule option 'deck')")))
+            pairs.append((unescape_text("rules", card), _int("rules", count, what="a count (rule option 'deck')")))
         return tuple(pairs)
     return text
 
@@ -526,6 +528,21 @@ def _house_kinds(edition: str, players: int, rules: Rules) -> tuple[tuple[str, b
     return tuple((name, isinstance(value, tuple)) for name, value in blank.house_state().items() if name != "knocked")
 
 
+def _house_kinds_checked(edition: str, players: int, rules: Rules) -> tuple[tuple[str, bool], ...]:
+    """:func:`_house_kinds`, refusing a table the rules cannot seat (``players`` or ``rules`` named)."""
+    from unokit.engine.game import check_teams
+
+    if rules.teams:
+        try:
+            check_teams(players)
+        except SetupError as error:
+            raise PositionError("players", str(error)) from None
+    try:
+        return _house_kinds(edition, players, rules)
+    except UnoError as error:
+        raise PositionError("rules", str(error)) from None
+
+
 # ---------------------------------------------------------------- phases and operations
 
 
@@ -570,7 +587,7 @@ def _read_ops(edition: Edition, text: str) -> tuple[tuple[int, int, int], ...]:
         name, seat, arg = pieces
         if name not in numbers:
             raise PositionError("ops", f"unknown operation {name!r}; known: {', '.join(sorted(numbers))}")
-        ops.append((numbers[name], _int("ops", seat, -1, MAX_PLAYERS - 1, "a seat"), _int("ops", arg)))
+        ops.append((numbers[name], _int("ops", seat, -1, MAX_PLAYERS - 1, "a seat"), _int("ops", arg, -1, 999)))
     return tuple(reversed(ops))
 
 
@@ -773,7 +790,7 @@ def parse_position(text: str) -> Position:
     if phase not in (*_phase_names(edition), *HOUSE_PHASE_NAMES):
         known = ", ".join((*_phase_names(edition), *HOUSE_PHASE_NAMES))
         raise PositionError("phase", f"unknown phase {phase!r} of {edition.title}; known: {known}")
-    kinds = dict(_house_kinds(edition.name, players, rules))
+    kinds = dict(_house_kinds_checked(edition.name, players, rules))
     optional = ("jump_seen",) if rules.jump_in else ()
     entries = _read_entries("house", get("house"), (*kinds, *optional), required=tuple(kinds))
     house: dict[str, int | tuple[int, ...]] = {
@@ -1044,6 +1061,12 @@ def _check_cards(game: Game, p: Position) -> None:
         raise PositionError("exposed", "nobody is caught without calling UNO: silent UNO (call_uno false)")
 
 
+_NO_OPS_PHASES = frozenset({"turn", "drawn", "challenge", "over", "stack", "multi"})
+"""Phases asked with nothing pending: their answer ends the turn (or the match is over)."""
+_TURN_ENDERS = frozenset({"end_turn", "begin", "end_round", "lever_end", "stack"})
+"""Operations that end a turn (or the round, or pass a total on): one is pending in every other phase."""
+
+
 def _check_phase(game: Game, p: Position) -> None:
     """A phase that can happen, with its details."""
     phase = game.phase
@@ -1070,6 +1093,14 @@ def _check_phase(game: Game, p: Position) -> None:
             raise PositionError("target", f"phase target is for one of {allowed}, not {p.target}")
     if phase in (TURN, DRAWN) and game.colour == NO_COLOUR and game.edition.colours_matter:
         raise PositionError("colour", "a colour is in play once the round has begun")
+    names = {_op_name(game.edition, op) for op, _, _ in p.ops}
+    if p.phase in _NO_OPS_PHASES:
+        if names:
+            raise PositionError("ops", f"nothing is pending in phase {p.phase} (-)")
+    elif not names & _TURN_ENDERS and not (p.phase == "colour" and "challenge" in names):
+        raise PositionError(
+            "ops", f"phase {p.phase} is part of a turn: an operation ends it ({', '.join(sorted(_TURN_ENDERS))})"
+        )
     if phase == OVER:
         return
     try:
@@ -1119,7 +1150,9 @@ def public_position_of_view(view: View) -> str:
     kinds = _house_kinds(view.edition, view.players, view.rules)
     house: dict[str, int | tuple[int, ...]] = {name: state[name] for name, _ in kinds}
     if view.rules.jump_in and int(state.get("jump_next", -1)) >= 0:
-        house["jump_seen"] = int(_last_play_is(view.history, state["jump_next_from"], state["jump_next"], False))
+        # (a history that reaches back to no card played is a loaded game's: the play being resolved is
+        # taken as the last card played, as it is but after a lever's discard)
+        house["jump_seen"] = int(_last_play_is(view.history, state["jump_next_from"], state["jump_next"], True))
     bluff_colour = state["bluff_colour"]
     p = Position(
         edition=view.edition,

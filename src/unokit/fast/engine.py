@@ -3775,6 +3775,9 @@ def state_from_game(game: Any, seed: int) -> IntArray:
                 s[LAST_PLAY] = seat * 64 + face[data[0]]
             if kind in ("play", "flip") or (kind == "discard" and value == 1):
                 break
+        else:  # a game loaded from a position (unokit.engine.positions): it says whether the play resolved was last
+            if getattr(game, "jump_seen_at_load", False) and s[JUMP_NEXT] >= 0:
+                s[LAST_PLAY] = s[JUMP_NEXT_FROM] * 64 + s[JUMP_NEXT]
     if s[JACKPOT]:
         _jackpot_from_game(s, game)
     return s
