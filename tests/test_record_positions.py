@@ -204,3 +204,20 @@ def test_play_refuses_a_bad_position_in_one_line(capsys: pytest.CaptureFixture[s
     code, _, err = run(capsys, "play", "--position", text)
     assert code == 2
     assert len(err.splitlines()) == 1 and err.startswith("unokit: error: ")
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (["--edition", "space-jam"], "leave out --edition"),
+        (["--players", "3"], "leave out --players"),
+        (["--target", "100", "--preset", "house"], "leave out rule options"),
+    ],
+)
+def test_play_from_a_position_refuses_other_settings(
+    capsys: pytest.CaptureFixture[str], options: list[str], words: str
+) -> None:
+    text = set_up("classic", 2, seed=1).position()
+    code, out, err = run(capsys, "play", "--position", text, *options)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and words in err

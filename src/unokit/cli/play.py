@@ -25,6 +25,7 @@ from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
 from unokit.engine.positions import determinize, is_public, public_position
 from unokit.engine.record import save
+from unokit.engine.rules import Rules
 from unokit.narrate import Narrator, Part, card_words, cards_parts, describe_action, direction_words, plural
 
 if TYPE_CHECKING:
@@ -436,6 +437,20 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     if args.position is not None:
+        given = [
+            option
+            for option, value in (
+                ("--edition", args.edition != "classic"),
+                ("--players", args.players != 4),
+                ("--rules-file", args.rules_file is not None),
+                ("rule options", rules != Rules()),
+            )
+            if value
+        ]
+        if given:
+            raise UsageError(
+                f"--position plays the position's edition, players and rules: leave out {', '.join(given)}"
+            )
         game = game_from_position(args.position, seed)
     else:
         game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
