@@ -53,6 +53,7 @@ How to play
 Commands
   help      this text
   status    show the table again
+  hint      rate your legal moves from what you know (games started with --hints)
   position  print the game as you may know it, as one line of text (a public position:
             unokit play --position and unokit analyse read it)
   quit      leave the game (the record is still saved with --record)"""
@@ -88,8 +89,16 @@ def add_parser(commands: Commands) -> None:
         metavar="FILE",
         help="wild-jackpot: your rule-card texts, one per line, instead of writing them at the start",
     )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow the hint command: your moves rated by your chance to win the round (off by default)",
+    )
     add_rule_options(parser)
 
+
+HINT_SECONDS = 0.5
+"""The time a hint spends rating your moves."""
 
 QUIT = "quit"
 DONE = "done"
@@ -98,6 +107,9 @@ DECLINED = "declined"
 
 class PlaySession:
     """You at seat 0 against ``bots`` (seats 1 and on; none: uniformly random moves)."""
+
+    hints = False
+    """Whether the hint command rates your moves (``unokit play --hints``)."""
 
     def __init__(
         self, game: Game, names: list[str], screen: Screen, rng: random.Random, bots: dict[int, Bot] | None = None
@@ -291,6 +303,9 @@ class PlaySession:
             if word in ("help", "h", "?"):
                 screen.line(PLAY_HELP)
                 continue
+            if word == "hint":
+                self.hint()
+                continue
             if word == "position":
                 screen.line(public_position(game, 0))
                 continue
@@ -312,6 +327,23 @@ class PlaySession:
                 screen.line(f"Not possible: {exc}")
                 continue
             return DONE
+
+    def hint(self) -> None:
+        """Your legal moves rated from your own knowledge (:func:`unokit.analysis.analyse.analyse`)."""
+        if not self.hints:
+            self.screen.line("Hints are off: start the game with --hints to rate your moves.")
+            return
+        if self.game.actor != 0:
+            self.screen.line("A hint rates your moves on your turn: calls and catches are always worth making.")
+            return
+        from unokit.analysis.analyse import analyse
+        from unokit.cli.analyse import analysis_lines, how, percent
+
+        analysis = analyse(self.game, 0, seconds=HINT_SECONDS, seed=len(self.game.history))
+        self.screen.line(f"Your chance to win the round after each move ({how(analysis)}):")
+        for line in analysis_lines(analysis):
+            self.screen.line(line)
+        self.screen.line(f"Hint: {analysis.best.notation} ({percent(analysis.best.win)}).")
 
 
 RULES_INTRO = """\
@@ -452,6 +484,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
         game = Game(args.edition, args.players, seed=seed, rules=rules, rule_cards=rule_cards)
     rng = random.Random(f"unokit-play/{game.seed}")
     session = PlaySession(game, names, screen, rng, bots)
+    session.hints = args.hints
     try:
         finished = session.run()
     except KeyboardInterrupt:
