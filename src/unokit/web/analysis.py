@@ -1,0 +1,257 @@
+"""The analysis board of a finished match: every decision of one seat rated, and any moment analysed.
+
+``GET /api/rooms/{code}/analysis/{seat}`` rates every decision ``seat`` made in the match
+(:func:`unokit.analysis.analyse.analyse_record`, :data:`MATCH_ROLLOUTS` rollouts a decision): the
+win chance of each move played, the best move there and the mistakes (a move that lost more than
+:data:`MISTAKE` of win chance).  ``GET /api/rooms/{code}/analyse/{step}?seat=S`` analyses the table
+after the first ``step`` actions from seat ``S``'s knowledge (:func:`unokit.analysis.analyse.analyse`,
+:data:`MOMENT_ROLLOUTS` rollouts) when that seat has a decision there, and gives the position there as
+``S`` may know it (:func:`unokit.engine.positions.public_position`), to copy;
+``GET /api/rooms/{code}/position/{step}?seat=S`` gives that position alone (no analysis: cheap).
+
+Secrecy: only finished matches are analysed (the replay's check), and what is said of a seat comes
+from that seat's knowledge alone: the moves rated are its own legal moves, rated from its view of the
+game (the analysis samples the hidden cards anew), and the position given holds no card hidden from it.
+
+The work is costly: it runs in threads (the compiled engine's rollouts release the interpreter's
+lock), :data:`AT_ONCE` at a time with at most :data:`WAITING` more waiting; an analysis asked for
+while it is being computed waits for that one; the :data:`KEPT` last results are kept, and a kept
+answer is free, where each computed one counts against the address's
+:class:`~unokit.web.rates.AnalysisLimits`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from unokit.engine.game import Game
+from unokit.engine.record import replay
+from unokit.i18n import Translator
+from unokit.narrate import describe_action
+from unokit.web.rates import AnalysisLimits
+
+__all__ = [
+    "AT_ONCE",
+    "KEPT",
+    "MATCH_ROLLOUTS",
+    "MATCH_SECONDS",
+    "MISTAKE",
+    "MOMENT_ROLLOUTS",
+    "MOMENT_SECONDS",
+    "WAITING",
+    "Analyses",
+    "AnalysisBusyError",
+    "match_answer",
+    "moment_answer",
+    "rate_match",
+    "rate_moment",
+    "seat_position",
+]
+
+MATCH_ROLLOUTS = 200
+"""Rollouts per move of each decision when a whole match is rated (a match of a few hundred decisions comes back
+in seconds on the compiled engine)."""
+MATCH_SECONDS = 30.0
+"""... and at most this long for the whole match (shared among its decisions)."""
+MOMENT_ROLLOUTS = 2000
+"""Rollouts per move for one moment ("analyse this moment"): tighter intervals..."""
+MOMENT_SECONDS = 5.0
+"""... within this many seconds."""
+MISTAKE = 0.1
+"""A move that loses more than this much win chance against the best is a mistake."""
+AT_ONCE = 2
+"""Analyses computed at the same time."""
+WAITING = 8
+"""Analyses that may wait for one of those; past them the server answers ``503``."""
+KEPT = 64
+"""Results kept (matches rated for a seat and moments), the least recently asked for dropped first."""
+
+T = TypeVar("T")
+
+
+class AnalysisBusyError(Exception):
+    """Every analysis slot is taken and as many wait as may."""
+
+
+def analysis_seed(code: str, *parts: int) -> int:
+    """The rollouts' seed of one analysis: the same question gets the same answer."""
+    return zlib.crc32(":".join([code, *map(str, parts)]).encode())
+
+
+def rate_match(code: str, record: dict[str, Any], seat: int) -> Any:
+    """Every decision ``seat`` made in ``record`` rated (a :class:`~unokit.analysis.analyse.RecordAnalysis`)."""
+    from unokit.analysis.analyse import analyse_record
+
+    seed = analysis_seed(code, seat)
+    return analyse_record(record, seat, rollouts=MATCH_ROLLOUTS, seconds=MATCH_SECONDS, threshold=MISTAKE, seed=seed)
+
+
+def seat_position(record: dict[str, Any], step: int, seat: int) -> str:
+    """The position after ``step`` actions of ``record`` as ``seat`` may know it (no hidden card)."""
+    from unokit.engine.positions import public_position
+
+    return str(public_position(replay(record, upto=step), seat))
+
+
+def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tuple[str, Any]:
+    """The position after ``step`` actions as ``seat`` may know it, and the analysis of ``seat``'s moves
+    there (``None`` when ``seat`` is not the one deciding there, or has nothing to rate)."""
+    from unokit.analysis.analyse import AnalysisError, analyse
+    from unokit.engine.positions import public_position
+
+    game = replay(record, upto=step)
+    position = public_position(game, seat)
+    if game.is_over or game.actor != seat:
+        return position, None
+    try:  # the game's view for ``seat`` is all that is read of it
+        rated = analyse(
+            game, seat, rollouts=MOMENT_ROLLOUTS, seconds=MOMENT_SECONDS, seed=analysis_seed(code, step, seat)
+        )
+    except AnalysisError:  # nothing to rate (only calls or catches of UNO)
+        return position, None
+    return position, rated if rated.moves else None
+
+
+def _move(game: Game, seat: int, notation: str, names: list[str], t: Translator) -> dict[str, Any]:
+    """A move of ``seat`` in ``game`` by its notation: the notation and its words."""
+    action = game.actions.parse(notation)
+    return {"action": notation, "label": describe_action(game, game.view(seat), action, names, t)}
+
+
+def match_answer(record: dict[str, Any], rated: Any, names: list[str], t: Translator) -> dict[str, Any]:
+    """What ``GET /api/rooms/{code}/analysis/{seat}`` answers for ``rated`` (in the language of ``t``):
+    one entry per decision of the seat, in the order of the match."""
+    decisions = sorted(rated.decisions, key=lambda decision: decision.step)
+    game = replay(record, upto=0)
+    at = 0
+    entries = []
+    for decision in decisions:
+        while at < decision.step:
+            seat, notation = record["actions"][at]
+            game.apply_notation(seat, notation)
+            at += 1
+        best = decision.analysis.best
+        entries.append(
+            {
+                "step": decision.step,
+                "round": decision.round,
+                "played": _move(game, rated.seat, decision.played, names, t),
+                "best": _move(game, rated.seat, best.notation, names, t),
+                "win": decision.win,
+                "best_win": best.win,
+                "loss": decision.loss,
+                "mistake": decision.mistake,
+                "moves": len(decision.analysis.moves),
+                "exact": decision.analysis.exact,
+            }
+        )
+    return {
+        "seat": rated.seat,
+        "steps": len(record["actions"]),
+        "rollouts": MATCH_ROLLOUTS,
+        "threshold": MISTAKE,
+        "decisions": entries,
+        "mistakes": sum(1 for entry in entries if entry["mistake"]),
+    }
+
+
+def moment_answer(
+    record: dict[str, Any], step: int, seat: int, rated: tuple[str, Any], names: list[str], t: Translator
+) -> dict[str, Any]:
+    """What ``GET /api/rooms/{code}/analyse/{step}?seat=S`` answers (in the language of ``t``)."""
+    position, analysis = rated
+    answer: dict[str, Any] = {
+        "step": step,
+        "steps": len(record["actions"]),
+        "seat": seat,
+        "position": position,
+        "deciding": analysis is not None,
+        "analysis": None,
+    }
+    if analysis is not None:
+        game = replay(record, upto=step)
+        view = game.view(seat)
+        best = analysis.best.action
+        actions = record["actions"]
+        played = game.actions.parse(actions[step][1]) if step < len(actions) and actions[step][0] == seat else None
+        answer["analysis"] = {
+            "exact": analysis.exact,
+            "rollouts": analysis.rollouts,
+            "seconds": round(analysis.seconds, 3),
+            "moves": [
+                {
+                    "action": move.notation,
+                    "label": describe_action(game, view, move.action, names, t),
+                    "win": move.win,
+                    "low": move.low,
+                    "high": move.high,
+                    "loss": move.loss,
+                    "best": move.action == best,
+                    "played": move.action == played,
+                }
+                for move in analysis.moves
+            ],
+        }
+    return answer
+
+
+class Analyses:
+    """The analyses of one server: results kept, those being computed, and the slots to compute them.
+
+    Used from the event loop's thread only (the work itself runs in worker threads)."""
+
+    def __init__(
+        self,
+        at_once: int = AT_ONCE,
+        waiting: int = WAITING,
+        kept: int = KEPT,
+        limits: AnalysisLimits | None = None,
+    ) -> None:
+        self.slots = asyncio.Semaphore(max(1, at_once))
+        self.waiting_limit = max(0, waiting)
+        self.waiting = 0
+        self.kept_limit = max(1, kept)
+        self.limits = limits or AnalysisLimits()
+        """Each address's allowance of analyses computed for it (a kept answer is free)."""
+        self.kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self.running: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+
+    def kept_result(self, key: tuple[Any, ...]) -> Any | None:
+        """The result kept for ``key``, if any."""
+        result = self.kept.get(key)
+        if result is not None:
+            self.kept.move_to_end(key)
+        return result
+
+    async def compute(self, key: tuple[Any, ...], work: Callable[[], T]) -> T:
+        """The result of ``work()`` (run in a thread when a slot is free), kept under ``key``; the same
+        key asked for again while it runs waits for that run.  Raises :class:`AnalysisBusyError` when no
+        slot is free and :data:`WAITING` runs wait already."""
+        running = self.running.get(key)
+        if running is None:
+            if self.slots.locked() and self.waiting >= self.waiting_limit:
+                raise AnalysisBusyError
+            running = asyncio.ensure_future(self._run(key, work))
+            self.running[key] = running
+        result: T = await asyncio.shield(running)
+        return result
+
+    async def _run(self, key: tuple[Any, ...], work: Callable[[], T]) -> T:
+        self.waiting += 1
+        try:
+            await self.slots.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            result = await asyncio.to_thread(work)
+        finally:
+            self.slots.release()
+            del self.running[key]
+        self.kept[key] = result
+        while len(self.kept) > self.kept_limit:
+            self.kept.popitem(last=False)
+        return result
