@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from unokit.bots.base import interrupt_actions, jump_actions, non_interrupt_actions
@@ -60,7 +60,7 @@ from unokit.engine.errors import UnknownOptionError
 from unokit.engine.game import Game, same_side
 from unokit.engine.views import View
 
-__all__ = ["IsmctsBot"]
+__all__ = ["IsmctsBot", "python_playout", "python_rollout_outcomes", "rollout_outcomes", "settle_interrupts"]
 
 PLAYOUT_LIMIT = 400
 """Decisions after which a playout stops and the fewest cards count as the win."""
@@ -214,41 +214,24 @@ class IsmctsBot:
     ) -> int | None:
         """Each move valued by heuristic rollouts from sampled deals (compiled; ``None`` where the
         compiled heuristic bot does not play the game)."""
-        import numpy as np  # (installed with the compiled engine)
-
         rng = self.rng
-        fast = self._fast
-        table = self._fast_heuristic
         seat = view.seat
         assert seat is not None
-        actions = np.array(moves, dtype=np.int64)
-        blocks = []
-        done = 0
-        work: Any = None
-        while done < self.rollouts:
-            game = sample_game(view, rng, *known)
-            if not self._fast_plays(game, rollouts=True):
-                return None
-            try:
-                state = fast.state_from_game(game, rng.getrandbits(62))
-            except UnknownOptionError:
-                return None
-            if work is None:
-                work = np.empty_like(state)
-            memory = table.memory_for_position(state, known[1], game.extra.get("shown", ()))
-            repeats = max(1, min(ROLLOUT_REPEATS, (self.rollouts - done) // len(moves)))
-            seeds = np.array([rng.getrandbits(32) for _ in range(repeats * game.n)], dtype=np.int64)
-            wins = np.empty((repeats, len(moves)), dtype=np.int64)
-            table.rollout_wins(
-                state, memory, self._rngs, seat, actions, seeds, PLAYOUT_LIMIT, work, np.empty_like(memory), wins
-            )
-            blocks.append(wins)
-            done += repeats * len(moves)
-            if time.perf_counter() >= deadline:
-                break
-        outcomes = np.concatenate(blocks)
+        outcomes = rollout_outcomes(
+            lambda: sample_game(view, rng, *known),
+            seat,
+            moves,
+            self.rollouts,
+            rng,
+            self._rngs,
+            known[1],
+            deadline,
+            plays=lambda game: self._fast_plays(game, rollouts=True),
+        )
+        if outcomes is None:
+            return None
         values = outcomes.mean(axis=0)
-        best = int(np.argmax(values))  # (the first of the best, in action order)
+        best = int(values.argmax())  # (the first of the best, in action order)
         margin = self.rollout_margin
         if margin is None or self.guide is None:
             return moves[best]
@@ -311,31 +294,8 @@ class IsmctsBot:
                 child.wins += 1.0
 
     def _settle_interrupts(self, game: Game, jumps: bool = True) -> bool:
-        """Resolve open UNO windows at random (call or be caught), then, when ``jumps``, an open
-        Jump-In window (the nearest player who may jump in does so half the time, calling UNO);
-        False once the match is over."""
-        space = self.space
-        while not game.is_over:
-            if game.exposed:
-                target = game.exposed[0]
-                if self.rng.random() < 0.5:
-                    game.apply(target, space.call_uno)
-                else:
-                    catcher = (target + 1) % game.n
-                    if game.teams or game.players_in < game.n:  # not a partner, nor a seat out
-                        catch = space.id(ActionType.CATCH, target)
-                        catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
-                    game.apply(catcher, space.id(ActionType.CATCH, target))
-                continue
-            if not jumps:
-                break
-            deciders = game.deciders()
-            if len(deciders) == 1 or self.rng.random() >= 0.5:
-                break
-            actor = game.actor
-            jumper = next(s for s in (game.next_seat(actor, step) for step in range(1, game.n)) if s in deciders)
-            game.apply(jumper, max(game.legal_actions(jumper)))
-        return not game.is_over
+        """:func:`settle_interrupts` with the bot's generator."""
+        return settle_interrupts(game, self.rng, self.space, jumps)
 
     def _fast_plays(self, game: Game, rollouts: bool = False) -> bool:
         """Whether the compiled engine plays ``game``'s rules for the tree's playouts (``rollouts``:
@@ -371,22 +331,8 @@ class IsmctsBot:
         return int(fast.playout(state, PLAYOUT_LIMIT))
 
     def _playout(self, game: Game, start_round: int) -> int:
-        """Finish the round with a fast policy; the seat that wins it (or holds fewest cards)."""
-        rng = self.rng
-        types = self.space.types
-        for _ in range(PLAYOUT_LIMIT):
-            if not self._settle_interrupts(game) or game.round != start_round:
-                break
-            seat = game.actor
-            legal = game.legal_actions(seat)
-            game.apply(seat, playout_action(game, seat, legal, types, rng))
-        for kind, seat, _, _ in reversed(game.events):
-            if kind == "round_end":
-                if game.round != start_round or game.is_over:
-                    return seat
-                break
-        hands = game.hands
-        return min(game.seats_in(), key=lambda seat: len(hands[seat]))  # (the first of the fewest)
+        """:func:`python_playout` with the bot's generator."""
+        return python_playout(game, start_round, self.rng, self.space)
 
 
 _INTERRUPTS = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
@@ -426,3 +372,142 @@ def _undominated(space: ActionSpace, moves: Sequence[int]) -> tuple[int, ...]:
     faces = len(space.faces)
     calls = {a - faces for a in moves if types[a] == ActionType.PLAY_UNO}
     return tuple(a for a in moves if not (types[a] == ActionType.PLAY and a in calls))
+
+
+def settle_interrupts(game: Game, rng: random.Random, space: ActionSpace, jumps: bool = True) -> bool:
+    """Resolve open UNO windows at random (call or be caught), then, when ``jumps``, an open
+    Jump-In window (the nearest player who may jump in does so half the time, calling UNO);
+    False once the match is over."""
+    while not game.is_over:
+        if game.exposed:
+            target = game.exposed[0]
+            if rng.random() < 0.5:
+                game.apply(target, space.call_uno)
+            else:
+                catcher = (target + 1) % game.n
+                if game.teams or game.players_in < game.n:  # not a partner, nor a seat out
+                    catch = space.id(ActionType.CATCH, target)
+                    catcher = next(s for s in game.deciders() if catch in game.legal_actions(s))
+                game.apply(catcher, space.id(ActionType.CATCH, target))
+            continue
+        if not jumps:
+            break
+        deciders = game.deciders()
+        if len(deciders) == 1 or rng.random() >= 0.5:
+            break
+        actor = game.actor
+        jumper = next(s for s in (game.next_seat(actor, step) for step in range(1, game.n)) if s in deciders)
+        game.apply(jumper, max(game.legal_actions(jumper)))
+    return not game.is_over
+
+
+def python_playout(game: Game, start_round: int, rng: random.Random, space: ActionSpace) -> int:
+    """Finish the round with a fast policy (:func:`unokit.bots.playout.playout_action`, interrupts
+    settled by :func:`settle_interrupts`); the seat that wins it (or, after :data:`PLAYOUT_LIMIT`
+    decisions, the first holding the fewest cards)."""
+    types = space.types
+    for _ in range(PLAYOUT_LIMIT):
+        if not settle_interrupts(game, rng, space) or game.round != start_round:
+            break
+        seat = game.actor
+        legal = game.legal_actions(seat)
+        game.apply(seat, playout_action(game, seat, legal, types, rng))
+    for kind, seat, _, _ in reversed(game.events):
+        if kind == "round_end":
+            if game.round != start_round or game.is_over:
+                return seat
+            break
+    hands = game.hands
+    return min(game.seats_in(), key=lambda seat: len(hands[seat]))  # (the first of the fewest)
+
+
+def rollout_outcomes(
+    sample: Callable[[], Game],
+    seat: int,
+    moves: Sequence[int],
+    budget: int,
+    rng: random.Random,
+    generators: Any,
+    lacked: list[set[int]],
+    deadline: float = math.inf,
+    plays: Callable[[Game], bool] | None = None,
+) -> Any:
+    """The compiled heuristic rollouts of ``moves`` (legal for ``seat``), as the bot values them:
+    a 0/1 array of shape (repetitions, moves), 1 where the round after the move was won by ``seat``
+    or its partner (:func:`unokit.fast.heuristic.rollout_wins`); ``None`` where a sampled game is
+    one the compiled heuristic bot does not play (``plays`` false, or rules the compiled engine refuses).
+
+    Until ``budget`` rollouts (all moves together) are played or ``deadline`` (of
+    :func:`time.perf_counter`) passes, ``sample()`` gives a full game (drawn with ``rng``), from
+    which each move is rolled out :data:`ROLLOUT_REPEATS` times, the draw pile shuffled anew each
+    time, every move on the same deal, draws and tie-breaks.  ``generators`` is
+    :func:`unokit.fast.heuristic.new_generators`'s room, ``lacked`` the colours each seat seems to
+    lack (:func:`unokit.determinize.lacked_colours`), read by the heuristic bots."""
+    import numpy as np  # (installed with the compiled engine)
+
+    from unokit.fast import engine as fast
+    from unokit.fast import heuristic as table
+
+    actions = np.array(moves, dtype=np.int64)
+    blocks = []
+    done = 0
+    work: Any = None
+    while done < budget:
+        game = sample()
+        if (plays is not None and not plays(game)) or game.is_over:
+            return None
+        try:
+            state = fast.state_from_game(game, rng.getrandbits(62))
+        except UnknownOptionError:
+            return None
+        if work is None:
+            work = np.empty_like(state)
+        memory = table.memory_for_position(state, lacked, game.extra.get("shown", ()))
+        repeats = max(1, min(ROLLOUT_REPEATS, (budget - done) // len(moves)))
+        seeds = np.array([rng.getrandbits(32) for _ in range(repeats * game.n)], dtype=np.int64)
+        wins = np.empty((repeats, len(moves)), dtype=np.int64)
+        table.rollout_wins(
+            state, memory, generators, seat, actions, seeds, PLAYOUT_LIMIT, work, np.empty_like(memory), wins
+        )
+        blocks.append(wins)
+        done += repeats * len(moves)
+        if time.perf_counter() >= deadline:
+            break
+    return np.concatenate(blocks)
+
+
+def python_rollout_outcomes(
+    sample: Callable[[], Game],
+    seat: int,
+    moves: Sequence[int],
+    budget: int,
+    rng: random.Random,
+    space: ActionSpace,
+    deadline: float = math.inf,
+) -> list[list[int]]:
+    """:func:`rollout_outcomes` on the Python engine, finished by :func:`python_playout` (for the
+    games the compiled engine does not play): rows of 0/1 per move, the moves of a row compared on
+    the same deal, draw pile order, engine generator and playout generator."""
+    rows: list[list[int]] = []
+    done = 0
+    while done < budget:
+        game = sample()
+        start_round = game.round
+        teams = bool(game.teams)
+        repeats = max(1, min(ROLLOUT_REPEATS, (budget - done) // len(moves)))
+        for _ in range(repeats):
+            base = game.clone()
+            base.rng = random.Random(rng.getrandbits(63))
+            base.rng.shuffle(base.draw_pile)
+            playout_seed = rng.getrandbits(63)
+            row = []
+            for action in moves:
+                after = base.clone()
+                after.apply(seat, action)
+                winner = python_playout(after, start_round, random.Random(playout_seed), space)
+                row.append(1 if same_side(seat, winner, teams) else 0)
+            rows.append(row)
+        done += repeats * len(moves)
+        if time.perf_counter() >= deadline:
+            break
+    return rows
