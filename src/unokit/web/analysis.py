@@ -52,13 +52,13 @@ __all__ = [
     "seat_position",
 ]
 
-MATCH_ROLLOUTS = 200
-"""Rollouts per move of each decision when a whole match is rated (a match of a few hundred decisions comes back
-in seconds on the compiled engine)."""
+MATCH_ROLLOUTS = 500
+"""Rollouts per move of each decision when a whole match is rated: on the compiled engine, about a second
+for the 50 decisions of one seat in a match of three rounds (one core), a few for a long match."""
 MATCH_SECONDS = 30.0
 """... and at most this long for the whole match (shared among its decisions)."""
-MOMENT_ROLLOUTS = 2000
-"""Rollouts per move for one moment ("analyse this moment"): tighter intervals..."""
+MOMENT_ROLLOUTS = 10_000
+"""Rollouts per move for one moment ("analyse this moment"): intervals of about ±1% in a second or so..."""
 MOMENT_SECONDS = 5.0
 """... within this many seconds."""
 MISTAKE = 0.1
