@@ -128,6 +128,10 @@ class HouseGame(Game):
         self.jump_next = -1
         """The card whose play is being resolved: the window opens on it when the play ends in a turn."""
         self.jump_next_from = -1
+        self.jump_seen_at_load = False
+        """Whether, in a game loaded from a position while a play was resolved (``jump_next``), that play
+        was the last card played (see :mod:`unokit.engine.positions`): the window reads it when the
+        game's own events do not reach back to a card played."""
         self.jump_play = False
         """True while a jump-in's card is played (it never starts a set of cards)."""
         self.multi = rules.multi_play if any(CARD_NUMBER[c] >= 0 for c in edition.faces) else "off"
@@ -448,6 +452,8 @@ class HouseGame(Game):
                 return
             if kind == "flip" or (kind == "discard" and value == 1):
                 return
+        if self.jump_seen_at_load:  # (no card played since the game was loaded)
+            self.jump_card, self.jump_from = card, seat
 
     def play_card(self, seat: int, card: int, called: bool) -> None:
         if self.jumping:

@@ -25,7 +25,7 @@ from unokit.editions import rulecards as rc
 from unokit.editions.classic import Classic
 from unokit.engine.actions import ActionSpace, ActionType
 from unokit.engine.cards import CARD_COLOUR, CARD_IS_WILD, CARD_KIND, Kind, make_card, wild
-from unokit.engine.edition import CLASSIC_COLOURS
+from unokit.engine.edition import CLASSIC_COLOURS, Unseen
 from unokit.engine.errors import SetupError
 from unokit.engine.phases import OP_COLOUR, OP_DISCARD, OP_END_ROUND, TARGET
 from unokit.engine.rules import LEVER_OUTCOMES
@@ -140,6 +140,108 @@ class WildJackpot(Classic):
     def __init__(self) -> None:
         super().__init__()
         self.actions = ActionSpace(self.faces, self.colours, extra=(ActionType.DONE, ActionType.GIVE))
+
+    # ------------------------------------------------------------ positions (unokit.engine.positions)
+
+    op_names = {
+        OP_LEVER: "lever",
+        OP_LEVER_END: "lever_end",
+        OP_START_RULE: "start_rule",
+        OP_PERFORM: "perform",
+        OP_RETIRE: "retire",
+        OP_RUN: "run",
+        OP_GIVE: "give",
+        OP_LEVER_DISCARD: "lever_discard",
+        OP_HONOUR: "honour",
+        OP_RULE_TARGET: "rule_target",
+    }
+    extra_fields = {
+        "texts": "texts",
+        "dispenser": "list",
+        "used": "list",
+        "in_play": "list",
+        "shown": "tuple",
+        "lever_colours": "int",
+        "lever_draw": "int",
+        "lever_skip": "int",
+        "give_to": "int",
+        "give_left": "int",
+        "performing": "int",
+        "target_rule": "int",
+        "target_choices": "tuple",
+    }
+    """The rule cards' texts (numbered by place), the dispenser (the next card last), the used pile,
+    the cards being performed and those shown so far; the lever's pending discards (a bit per colour),
+    draw and skip; a gift's receiver and cards left; the card performed; a rule's target choice."""
+
+    def check_extra(self, game: Game, /) -> tuple[str, str] | None:
+        extra = game.extra
+        texts = extra["texts"]
+        if not 1 <= len(texts) <= 100:
+            return "texts", "from 1 to 100 rule cards"
+        for text in texts:
+            try:
+                if _read(text).text != text:
+                    return "texts", f"{text!r} is not a rule card's text as written (spaces and characters cleaned)"
+            except ValueError as error:
+                return "texts", str(error)
+        placed = [*extra["dispenser"], *extra["used"], *extra["in_play"]]
+        if sorted(placed) != list(range(len(texts))):
+            return (
+                "dispenser",
+                f"the dispenser, the used pile and the cards in play hold each rule card 0 to {len(texts) - 1} once",
+            )
+        shown = extra["shown"]
+        if list(shown) != sorted(set(shown)) or not set(extra["used"]) | set(extra["in_play"]) <= set(shown):
+            return "shown", "the rule cards shown are distinct, in order, and every one used or in play"
+        if not set(shown) <= set(range(len(texts))):
+            return "shown", "a rule card shown is not a rule card"
+        n = game.n
+        checks = (
+            ("lever_colours", 0 <= extra["lever_colours"] < 16),
+            ("lever_draw", 0 <= extra["lever_draw"] <= 8),
+            ("lever_skip", extra["lever_skip"] in (0, 1)),
+            ("give_to", -1 <= extra["give_to"] < n),
+            ("give_left", 0 <= extra["give_left"] <= 30),
+            ("performing", extra["performing"] == -1 or extra["performing"] in extra["in_play"]),
+            ("target_rule", extra["target_rule"] == -1 or extra["target_rule"] in extra["in_play"]),
+            ("target_choices", all(0 <= s < n for s in extra["target_choices"])),
+        )
+        for name, ok in checks:
+            if not ok:
+                return name, f"{extra[name]!r} cannot be"
+        if game.phase == GIVE and (extra["give_to"] < 0 or extra["give_left"] < 1):
+            return "give_to", "phase give needs a receiver and a card to give"
+        return None
+
+    def public_extra(self, state: dict[str, Any]) -> dict[str, Any]:
+        shown = dict(state["shown_texts"])
+        return {
+            "texts": tuple(shown.get(rid) for rid in range(state["rule_card_total"])),
+            "dispenser": Unseen(state["dispenser_size"]),
+            "used": list(state["used"]),
+            "in_play": list(state["in_play"]),
+            "shown": tuple(sorted(shown)),
+            **{key: state[key] for key in ("lever_colours", "lever_draw", "lever_skip", "give_to", "give_left")},
+            "performing": state["performing"],
+            "target_rule": state["target_rule"],
+            "target_choices": tuple(state["target_choices"]),
+        }
+
+    def complete_extra(self, extra: dict[str, Any], rng: Any) -> dict[str, Any]:
+        """Unseen texts drawn from those seen and the sheet's suggestions; the dispenser: the rule cards
+        neither used nor in play, in a random order (as :meth:`restore_public_state`)."""
+        out = dict(extra)
+        texts = extra["texts"]
+        if any(text is None for text in texts):
+            pool = sorted({text for text in texts if text is not None} | set(rc.SUGGESTIONS))
+            out["texts"] = tuple(text if text is not None else rng.choice(pool) for text in texts)
+        if isinstance(extra["dispenser"], Unseen):
+            placed = set(extra["used"]) | set(extra["in_play"])
+            dispenser = [rid for rid in range(len(texts)) if rid not in placed]
+            rng.shuffle(dispenser)
+            out["dispenser"] = dispenser
+        return out
 
     # ------------------------------------------------------------ set-up and round hooks
 

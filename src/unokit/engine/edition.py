@@ -8,6 +8,7 @@ on import.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from unokit.engine.actions import ActionSpace
@@ -35,6 +36,15 @@ Effect = Callable[["Game", int, int], None]
 """What a card does once played: ``effect(game, seat, card)``."""
 
 ColourSet = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """A list of ``count`` items that a public position does not show (see :mod:`unokit.engine.positions`)."""
+
+    count: int
+
+
 CLASSIC_COLOURS: ColourSet = (Colour.RED, Colour.YELLOW, Colour.GREEN, Colour.BLUE)
 
 
@@ -200,6 +210,9 @@ class Edition:
     phase_asks: tuple[str, ...] = ()
     """What each of those phases asks the actor, in words (``{they}`` and ``{their}`` stand for the
     actor: see :meth:`Game.asks`)."""
+    op_names: dict[int, str] = {}
+    """Names of the edition's own pending operations (numbered from ``phases.EDITION_OPS``), as positions
+    write them."""
 
     def setup(self, game: Game, rule_cards: Sequence[str] | None) -> None:
         """Edition-specific set-up before the first deal."""
@@ -231,6 +244,25 @@ class Edition:
 
     def restore_public_state(self, game: Game, state: dict[str, Any], rng: Any) -> None:
         """Set the edition's state of a sampled game from ``public_state`` (hidden parts sampled with ``rng``)."""
+
+    # -- positions (:mod:`unokit.engine.positions`)
+
+    extra_fields: dict[str, str] = {}
+    """The entries of ``game.extra`` a position writes, in its order, with their kind: ``int``, ``list``
+    (a list of integers), ``tuple`` (a tuple of integers) or ``texts`` (a tuple of texts)."""
+
+    def check_extra(self, game: Game) -> tuple[str, str] | None:
+        """``(entry, why)`` when ``game.extra`` (read from a position) cannot happen, else ``None``."""
+        return None
+
+    def public_extra(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``game.extra`` as the public ``state`` of a view (:meth:`public_state`) tells it: a list nobody
+        may see is :class:`Unseen`, a text nobody has seen ``None``."""
+        return {}
+
+    def complete_extra(self, extra: dict[str, Any], rng: Any) -> dict[str, Any]:
+        """:meth:`public_extra`'s entries with what they do not show drawn at random with ``rng``."""
+        return dict(extra)
 
 
 EDITIONS: dict[str, Edition] = {}

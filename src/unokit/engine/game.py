@@ -17,6 +17,7 @@ False
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -1064,7 +1065,10 @@ class Game:
         start = len(events) - 1
         while start > 0 and events[start][0] != "dealer":
             start -= 1
-        self.round_results = (*self.round_results, round_result(events[start:], self.edition))
+        result = round_result(events[start:], self.edition)
+        if not events or events[start][0] != "dealer":  # a round loaded from a position (unokit.engine.positions)
+            result = dataclasses.replace(result, round=self.round)
+        self.round_results = (*self.round_results, result)
 
     def _next_dealer(self) -> int:
         """The next round's dealer: the player to the dealer's left."""
@@ -1210,6 +1214,23 @@ class Game:
         for hand in self.hands:
             counts.update(hand)
         return counts
+
+    def position(self, *, generator: bool = True) -> str:
+        """The whole state as one line of text (see :mod:`unokit.engine.positions` and docs/positions.md):
+        :meth:`from_position` loads a game that goes on exactly as this one.  With ``generator`` false
+        the generator is written as "random from the seed" instead of its exact state."""
+        from unokit.engine.positions import position
+
+        return position(self, generator=generator)
+
+    @classmethod
+    def from_position(cls, text: str) -> Game:
+        """The game of a full position (a :class:`~unokit.editions.house.HouseGame` when house rules are
+        on): its events and history start empty.  Refuses with
+        :class:`~unokit.engine.positions.PositionError`, naming the field that is wrong."""
+        from unokit.engine.positions import from_position
+
+        return from_position(text)
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may see (``None``: a spectator).  See :mod:`unokit.engine.views`."""

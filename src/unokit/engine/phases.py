@@ -36,7 +36,11 @@ OP_TARGET = 5  # seat chooses a target for the card of kind arg
 OP_END_ROUND = 6  # the round ends
 OP_BEGIN = 7  # seat begins a turn
 OP_JAM = 8  # seat drops a Wild Welcome to the Jam card
+OP_NAMES = ("end_turn", "colour", "draw", "challenge", "discard", "target", "end_round", "begin", "jam")
+"""The engine's operations by number, as positions write them (:mod:`unokit.engine.positions`)."""
 HOUSE_OPS = 40
 """Operation codes from this number on belong to the house rules (:mod:`unokit.editions.house`)."""
+HOUSE_OP_NAMES = ("stack",)
+"""The house rules' operations, numbered from :data:`HOUSE_OPS`."""
 EDITION_OPS = 20
 """Operation codes from this number on belong to an edition (see :meth:`Edition.run_op`)."""
