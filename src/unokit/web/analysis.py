@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from unokit.engine.actions import INTERRUPT_TYPES
 from unokit.engine.game import Game
 from unokit.engine.record import replay
 from unokit.i18n import Translator
@@ -37,11 +38,12 @@ from unokit.web.rates import AnalysisLimits
 __all__ = [
     "AT_ONCE",
     "KEPT",
+    "LEAST_ROLLOUTS",
+    "MATCH_BUDGET",
     "MATCH_ROLLOUTS",
-    "MATCH_SECONDS",
     "MISTAKE",
+    "MOMENT_BUDGET",
     "MOMENT_ROLLOUTS",
-    "MOMENT_SECONDS",
     "WAITING",
     "Analyses",
     "AnalysisBusyError",
@@ -49,18 +51,26 @@ __all__ = [
     "moment_answer",
     "rate_match",
     "rate_moment",
+    "rated_moves",
+    "rollouts_within",
     "seat_position",
 ]
 
 MATCH_ROLLOUTS = 500
-"""Rollouts per move of each decision when a whole match is rated: on the compiled engine, about a second
-for the 50 decisions of one seat in a match of three rounds (one core), a few for a long match."""
-MATCH_SECONDS = 30.0
-"""... and at most this long for the whole match (shared among its decisions)."""
+"""Rollouts per move of each decision when a whole match is rated (about ±4% on a win chance, far less on
+the difference between two moves, which share their rollouts)..."""
+MATCH_BUDGET = 150_000
+"""... unless the seat's decisions have so many moves between them that this many rollouts in all
+would be passed: then fewer for each (:data:`LEAST_ROLLOUTS` at the least).  On the compiled engine
+150,000 rollouts take about two seconds of one core; the 50 decisions of one seat in a match of three
+rounds at three tables, about 120 moves in all, take 60,000."""
 MOMENT_ROLLOUTS = 10_000
-"""Rollouts per move for one moment ("analyse this moment"): intervals of about ±1% in a second or so..."""
-MOMENT_SECONDS = 5.0
-"""... within this many seconds."""
+"""Rollouts per move for one moment ("analyse this moment": about ±1%), within :data:`MOMENT_BUDGET`."""
+MOMENT_BUDGET = 100_000
+LEAST_ROLLOUTS = 100
+"""The fewest rollouts per move a budget leaves.  The budgets are counts, not seconds: the same
+question gets the same answer on every machine, however busy (a time limit would cut short the
+first analysis of a process, which waits for the compiled engine to load)."""
 MISTAKE = 0.1
 """A move that loses more than this much win chance against the best is a mistake."""
 AT_ONCE = 2
@@ -82,12 +92,33 @@ def analysis_seed(code: str, *parts: int) -> int:
     return zlib.crc32(":".join([code, *map(str, parts)]).encode())
 
 
+def rollouts_within(budget: int, most: int, moves: int) -> int:
+    """Rollouts per move for ``moves`` moves in all: ``most``, or fewer to stay within ``budget``.
+
+    >>> rollouts_within(150_000, 500, 120), rollouts_within(150_000, 500, 1000), rollouts_within(150_000, 500, 10**5)
+    (500, 150, 100)
+    """
+    return max(LEAST_ROLLOUTS, min(most, budget // max(1, moves)))
+
+
+def rated_moves(game: Game, seat: int) -> int:
+    """How many of ``seat``'s legal moves an analysis rates (calls and catches of UNO aside)."""
+    types = game.actions.types
+    return sum(1 for action in game.legal_actions(seat) if types[action] not in INTERRUPT_TYPES)
+
+
 def rate_match(code: str, record: dict[str, Any], seat: int) -> Any:
     """Every decision ``seat`` made in ``record`` rated (a :class:`~unokit.analysis.analyse.RecordAnalysis`)."""
     from unokit.analysis.analyse import analyse_record
 
-    seed = analysis_seed(code, seat)
-    return analyse_record(record, seat, rollouts=MATCH_ROLLOUTS, seconds=MATCH_SECONDS, threshold=MISTAKE, seed=seed)
+    game = replay(record, upto=0)
+    moves = 0
+    for who, notation in record["actions"]:
+        if who == seat and game.actor == seat:
+            moves += rated_moves(game, seat)
+        game.apply_notation(who, notation)
+    rollouts = rollouts_within(MATCH_BUDGET, MATCH_ROLLOUTS, moves)
+    return analyse_record(record, seat, rollouts=rollouts, threshold=MISTAKE, seed=analysis_seed(code, seat))
 
 
 def seat_position(record: dict[str, Any], step: int, seat: int) -> str:
@@ -108,9 +139,8 @@ def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tupl
     if game.is_over or game.actor != seat:
         return position, None
     try:  # the game's view for ``seat`` is all that is read of it
-        rated = analyse(
-            game, seat, rollouts=MOMENT_ROLLOUTS, seconds=MOMENT_SECONDS, seed=analysis_seed(code, step, seat)
-        )
+        rollouts = rollouts_within(MOMENT_BUDGET, MOMENT_ROLLOUTS, rated_moves(game, seat))
+        rated = analyse(game, seat, rollouts=rollouts, seed=analysis_seed(code, step, seat))
     except AnalysisError:  # nothing to rate (only calls or catches of UNO)
         return position, None
     return position, rated if rated.moves else None
@@ -149,10 +179,11 @@ def match_answer(record: dict[str, Any], rated: Any, names: list[str], t: Transl
                 "exact": decision.analysis.exact,
             }
         )
+    estimated = [decision.analysis.rollouts for decision in decisions if not decision.analysis.exact]
     return {
         "seat": rated.seat,
         "steps": len(record["actions"]),
-        "rollouts": MATCH_ROLLOUTS,
+        "rollouts": min(estimated, default=0),
         "threshold": MISTAKE,
         "decisions": entries,
         "mistakes": sum(1 for entry in entries if entry["mistake"]),

@@ -7,9 +7,8 @@ import { $, el, show } from "./dom.js";
 import { language, loadNamespace, t } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const W = 600; // the graph's drawing box
-const H = 150;
-const LEFT = 36;
+const H = 170; // the graph's height, in pixels (its width is its box's)
+const LEFT = 40;
 const TOP = 8;
 const BOTTOM = 18;
 
@@ -83,6 +82,7 @@ export function closeBoard() {
  */
 export async function openBoard(opts) {
   await loadNamespace("analysis");
+  if (!board.opts) addEventListener("resize", () => isOpen() && drawGraph());
   if (!document.querySelector('link[href$="analysis.css"]')) {
     document.head.append(el("link", { rel: "stylesheet", href: new URL("analysis.css", import.meta.url).href }));
   }
@@ -147,7 +147,8 @@ async function rateMatch() {
   status.textContent = t("analysis.loading", { name });
   status.classList.remove("error");
   try {
-    const data = /** @type {MatchAnalysis} */ (await get(String(seat)));
+    // eslint-disable-next-line no-restricted-syntax -- a URL
+    const data = /** @type {MatchAnalysis} */ (await get(`analysis/${seat}`));
     if (asked !== board.asked) return;
     board.data = data;
     status.textContent = data.decisions.length
@@ -191,6 +192,7 @@ function drawGraph() {
   const box = $("#analysis-graph");
   const data = board.data;
   if (!data || !data.decisions.length) return box.replaceChildren();
+  const W = Math.max(280, Math.round(box.clientWidth || 600));
   const x = (/** @type {number} */ step) => LEFT + ((W - LEFT - 8) * step) / Math.max(1, data.steps);
   const y = (/** @type {number} */ win) => TOP + (H - TOP - BOTTOM) * (1 - win);
   const name = board.opts?.names[data.seat] ?? "";
@@ -206,13 +208,15 @@ function drawGraph() {
     if (last && last[0].round === decision.round) last.push(decision);
     else rounds.push([decision]);
   }
-  for (const round of rounds) {
+  rounds.forEach((round, index) => {
     const start = x(round[0].step) - 3;
+    const end = index + 1 < rounds.length ? x(rounds[index + 1][0].step) - 3 : W;
     parts.push(svg("line", { class: "round", x1: start, x2: start, y1: TOP, y2: H - BOTTOM }));
-    parts.push(svg("text", { x: start + 3, y: H - 4 }, document.createTextNode(t("analysis.round", { round: round[0].round }))));
+    const label = document.createTextNode(t("analysis.round", { round: round[0].round }));
+    if (end - start > 24) parts.push(svg("text", { x: start + 3, y: H - 4 }, label));
     const points = round.map((decision) => [x(decision.step), y(decision.win)].join(",")).join(" ");
     parts.push(svg("polyline", { class: "win", points }));
-  }
+  });
   for (const decision of data.decisions) {
     const tip = t("analysis.decision", { step: decision.step, move: decision.played.label, win: pct(decision.win) });
     const title = svg("title", {}, document.createTextNode(decision.mistake ? [tip, mistakeWords(decision)].join(" ") : tip));
@@ -220,7 +224,7 @@ function drawGraph() {
     parts.push(svg("circle", { ...attrs, class: decision.mistake ? "mistake" : "point" }, title));
   }
   parts.push(svg("line", { class: "now", x1: x(board.step), x2: x(board.step), y1: TOP, y2: H - BOTTOM }));
-  const graph = svg("svg", { viewBox: [0, 0, W, H].join(" "), role: "img", "aria-label": t("analysis.graph", { name }) }, ...parts);
+  const graph = svg("svg", { viewBox: [0, 0, W, H].join(" "), width: W, height: H, role: "img", "aria-label": t("analysis.graph", { name }) }, ...parts);
   // a click goes to the decision nearest to it (easier than hitting a dot on a phone)
   graph.addEventListener("click", (event) => {
     const rect = graph.getBoundingClientRect();
@@ -261,13 +265,16 @@ async function rateMoment() {
         svg(
           "svg",
           { class: "bar", viewBox: "0 0 100 10", preserveAspectRatio: "none", "aria-hidden": "true" },
-          svg("rect", { x: move.low * 100, y: 2, width: Math.max(0.5, (move.high - move.low) * 100), height: 6 }),
-          svg("line", { x1: move.win * 100, x2: move.win * 100, y1: 0, y2: 10 }),
+          svg("rect", { class: "track", x: 0, y: 2, width: 100, height: 6 }),
+          svg("rect", { x: 0, y: 2, width: move.win * 100, height: 6 }),
+          svg("line", { x1: move.low * 100, x2: move.high * 100, y1: 5, y2: 5 }),
+          svg("line", { x1: move.low * 100, x2: move.low * 100, y1: 1, y2: 9 }),
+          svg("line", { x1: move.high * 100, x2: move.high * 100, y1: 1, y2: 9 }),
         ),
       ),
     ),
   );
-  const head = el("tr", {}, el("th", { text: t("analysis.move") }), el("th", { text: t("analysis.win") }), el("th", { text: t("analysis.interval") }));
+  const head = el("tr", {}, el("th", { text: t("analysis.move") }), el("th", { class: "num", text: t("analysis.win") }), el("th", { text: t("analysis.interval") }));
   table.replaceChildren(el("table", { class: "analysis-moment" }, el("caption", { text: caption }), el("thead", {}, head), el("tbody", {}, rows)));
 }
 
