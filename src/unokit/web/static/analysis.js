@@ -3,6 +3,7 @@
 // graph and in its list of moves, one moment's moves rated (/analyse/STEP?seat=S) and the position there,
 // as that seat knew it, to copy (/position/STEP?seat=S).
 
+import { adoptAnalysisStyles } from "./analysis-styles.js";
 import { $, el, show } from "./dom.js";
 import { language, loadNamespace, t } from "./i18n.js";
 
@@ -83,9 +84,7 @@ export function closeBoard() {
 export async function openBoard(opts) {
   await loadNamespace("analysis");
   if (!board.opts) addEventListener("resize", () => isOpen() && drawGraph());
-  if (!document.querySelector('link[href$="analysis.css"]')) {
-    document.head.append(el("link", { rel: "stylesheet", href: new URL("analysis.css", import.meta.url).href }));
-  }
+  adoptAnalysisStyles();
   closeBoard();
   Object.assign(board, { opts, step: opts.step, seat: 0 });
   const choose = /** @type {HTMLSelectElement} */ (el(
