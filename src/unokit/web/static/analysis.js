@@ -145,6 +145,9 @@ async function rateMatch() {
   const status = $("#analysis-status");
   status.textContent = t("analysis.loading", { name });
   status.classList.remove("error");
+  board.data = null; // another seat's graph is not left beside this one's answer
+  renderMoves();
+  drawGraph();
   try {
     // eslint-disable-next-line no-restricted-syntax -- a URL
     const data = /** @type {MatchAnalysis} */ (await get(`analysis/${seat}`));
