@@ -10,12 +10,14 @@ step and an address asking too often are refused.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
+import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -25,7 +27,7 @@ from unokit.engine.cards import card_name
 from unokit.engine.game import Game
 from unokit.engine.positions import is_public, public_position
 from unokit.engine.record import replay
-from unokit.web.analysis import MISTAKE
+from unokit.web.analysis import MISTAKE, Analyses, AnalysisBusyError
 from unokit.web.rates import AnalysisLimits
 from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings
@@ -263,3 +265,50 @@ def test_an_address_asking_for_too_many_analyses_is_refused(
         assert status == 200, "the position alone is not an analysis"
     finally:
         analyses.limits = kept_limits
+
+
+def test_analyses_run_a_few_at_once_share_a_run_and_refuse_past_the_waiting_room() -> None:
+    """The same analysis asked for twice while it runs is computed once; past the slots and the waiting
+    room the server is busy (``503``); a kept result is given without running again."""
+    runs: list[str] = []
+    release = threading.Event()
+
+    def work(name: str) -> Callable[[], str]:
+        def run() -> str:
+            runs.append(name)
+            release.wait(10)
+            return name.upper()
+
+        return run
+
+    async def scenario() -> None:
+        analyses = Analyses(at_once=1, waiting=1)
+        first = asyncio.ensure_future(analyses.compute(("a",), work("a")))
+        again = asyncio.ensure_future(analyses.compute(("a",), work("a")))
+        waiting = asyncio.ensure_future(analyses.compute(("b",), work("b")))
+        await asyncio.sleep(0.2)
+        with pytest.raises(AnalysisBusyError):
+            await analyses.compute(("c",), work("c"))
+        release.set()
+        assert await asyncio.gather(first, again, waiting) == ["A", "A", "B"]
+        assert analyses.kept_result(("a",)) == "A" and analyses.kept_result(("c",)) is None
+        assert await analyses.compute(("c",), work("c")) == "C"
+
+    asyncio.run(scenario())
+    assert runs == ["a", "b", "c"]
+
+
+def test_a_busy_server_answers_503(server: RunningServer, finished: tuple[str, dict[str, Any]]) -> None:
+    code, record = finished
+    analyses = server.app.state.analyses
+    kept_slots, kept_limit = analyses.slots, analyses.waiting_limit
+    held = asyncio.Semaphore(0)  # every slot taken, nobody may wait
+    server.call(lambda: setattr(analyses, "slots", held))
+    analyses.waiting_limit = 0
+    try:
+        step = next(s for s, (who, _) in enumerate(record["actions"]) if who == 2)
+        status, body = get(f"{server.http}/api/rooms/{code}/analyse/{step}?seat=1")
+        assert status == 503 and body["error"] == "the server is analysing as much as it can: try again in a moment"
+    finally:
+        server.call(lambda: setattr(analyses, "slots", kept_slots))
+        analyses.waiting_limit = kept_limit
