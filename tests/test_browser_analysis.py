@@ -154,6 +154,10 @@ def test_the_board_at_a_phones_width_without_a_clipboard_and_when_refused(
     assert page.evaluate("document.activeElement.selectionEnd - document.activeElement.selectionStart") == len(
         field.input_value()
     )
+    page.click("#analysis-moment")
+    expect(page.locator("#analysis-table tr.best")).to_have_count(1, timeout=60_000)
+    table = page.locator("#analysis-table table").bounding_box()
+    assert table is not None and table["x"] + table["width"] <= PHONE["width"], "the table fits the phone"
     watch.screenshot("analysis-board-phone")
     # past the address's allowance, the board says so
     analyses = live_server.server.config.app.state.analyses

@@ -6,6 +6,7 @@ const CSS = `
 .analysis-panel .error { color: #b00020; font-weight: 600; }
 #analysis-graph svg { display: block; width: 100%; height: auto; cursor: pointer; font-size: 12px; fill: var(--muted); }
 .analysis-panel label { white-space: nowrap; }
+.analysis-caption { margin: 4px 0 0; font-size: 0.85rem; }
 #analysis-graph .grid { stroke: var(--line); }
 #analysis-graph .round { stroke: #b9b3a2; stroke-dasharray: 3 3; }
 #analysis-graph .win { fill: none; stroke: var(--blue); stroke-width: 2; }
@@ -21,7 +22,7 @@ const CSS = `
 .analysis-moment { border-collapse: collapse; margin-top: 8px; width: 100%; max-width: 560px; }
 .analysis-moment caption { text-align: left; color: var(--muted); }
 .analysis-moment td, .analysis-moment th { padding: 3px 6px; border-bottom: 1px solid var(--line); text-align: left; }
-.analysis-moment th:last-child { width: 40%; }
+.analysis-moment th:last-child { width: 30%; }
 .analysis-moment tr.best td { font-weight: 700; }
 .analysis-moment .num { text-align: right; }
 .analysis-moment .badge { margin-left: 6px; }

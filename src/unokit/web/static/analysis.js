@@ -21,6 +21,7 @@ const board = {
   /** @type {MatchAnalysis | null} */
   data: null,
   asked: 0, // the number of the last request: an older answer is dropped
+  resizing: false, // whether the graph follows the window's width
 };
 
 /**
@@ -83,7 +84,8 @@ export function closeBoard() {
  */
 export async function openBoard(opts) {
   await loadNamespace("analysis");
-  if (!board.opts) addEventListener("resize", () => isOpen() && drawGraph());
+  if (!board.resizing) addEventListener("resize", () => isOpen() && drawGraph());
+  board.resizing = true;
   adoptAnalysisStyles();
   closeBoard();
   Object.assign(board, { opts, step: opts.step, seat: 0 });
@@ -95,12 +97,12 @@ export async function openBoard(opts) {
   const panel = el(
     "section",
     { id: "analysis", class: "panel analysis-panel", "aria-labelledby": "analysis-title" },
-    el("h3", { id: "analysis-title", text: t("analysis.title") }),
+    el("h3", { id: "analysis-title", "data-i18n": "analysis.title", text: t("analysis.title") }),
     el(
       "div",
       { class: "row" },
-      el("label", { class: "inline" }, t("analysis.seat"), choose),
-      el("button", { id: "analysis-start", class: "primary", text: t("analysis.start"), onclick: rateMatch }),
+      el("label", { class: "inline" }, el("span", { "data-i18n": "analysis.seat", text: t("analysis.seat") }), choose),
+      el("button", { id: "analysis-start", class: "primary", "data-i18n": "analysis.start", text: t("analysis.start"), onclick: rateMatch }),
     ),
     el("p", { id: "analysis-status", class: "muted", "aria-live": "polite" }),
     el("div", { id: "analysis-graph" }),
@@ -108,8 +110,8 @@ export async function openBoard(opts) {
     el(
       "div",
       { class: "row" },
-      el("button", { id: "analysis-moment", text: t("analysis.moment"), onclick: rateMoment }),
-      el("button", { id: "analysis-copy", text: t("analysis.copy"), onclick: copyPosition }),
+      el("button", { id: "analysis-moment", "data-i18n": "analysis.moment", text: t("analysis.moment"), onclick: rateMoment }),
+      el("button", { id: "analysis-copy", "data-i18n": "analysis.copy", text: t("analysis.copy"), onclick: copyPosition }),
       el("span", { id: "analysis-copied", class: "muted", "aria-live": "polite" }),
     ),
     el("input", { id: "analysis-position", class: "analysis-position", readonly: true, hidden: true }),
@@ -234,7 +236,7 @@ function drawGraph() {
     const nearest = data.decisions.reduce((a, b) => (Math.abs(x(b.step) - at) < Math.abs(x(a.step) - at) ? b : a));
     board.opts?.go(nearest.step);
   });
-  box.replaceChildren(graph);
+  box.replaceChildren(el("p", { class: "muted analysis-caption", text: t("analysis.graph", { name }) }), graph);
 }
 
 /** Rate the chosen seat's moves at this step, in a table. */
