@@ -20,6 +20,7 @@ from unokit.engine.errors import (
     WrongPlayerError,
 )
 from unokit.engine.game import Game
+from unokit.engine.positions import PositionError, determinize, public_position
 from unokit.engine.record import replay, to_record
 from unokit.engine.rules import Rules
 from unokit.engine.views import View
@@ -35,6 +36,7 @@ __all__ = [
     "IllegalActionError",
     "Kind",
     "NotationError",
+    "PositionError",
     "RecordError",
     "Rules",
     "SetupError",
@@ -43,8 +45,10 @@ __all__ = [
     "View",
     "WrongPlayerError",
     "card_name",
+    "determinize",
     "get_edition",
     "parse_card",
+    "public_position",
     "replay",
     "to_record",
 ]

@@ -23,8 +23,12 @@ from unokit.engine.phases import HOUSE_PHASE_NAMES, HOUSE_PHASES, PHASE_NAMES
 from unokit.engine.views import View, round_start
 
 
-def known_cards(view: View) -> list[Counter[int]]:
-    """Cards the viewer knows each other player holds, from the history since the last deal."""
+def known_cards(view: View, *, strict: bool = False) -> list[Counter[int]]:
+    """Cards the viewer knows each other player holds, from the history since the last deal.
+
+    With ``strict``, only cards the viewer knows for certain: a player who gave a card, or lost
+    cards taken, out of the viewer's sight may have parted with a card known, so nothing is known
+    of their hand any more (without it, the cards known before stay, as a sampler's good guess)."""
     seat = view.seat
     known: list[Counter[int]] = [Counter() for _ in range(view.players)]
     own: Counter[int] = Counter()
@@ -60,6 +64,8 @@ def known_cards(view: View) -> list[Counter[int]]:
                 _remove(own, data)
             if value == seat:
                 own.update(data)
+        elif strict and kind in ("take", "give"):  # (no data: out of the viewer's sight)
+            known[value if kind == "take" else who] = Counter()
         elif kind == "swap":
             if seat in (who, value):
                 other = value if who == seat else who

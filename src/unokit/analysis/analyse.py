@@ -41,19 +41,22 @@ more precisely than the win chances themselves.
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
+import statistics
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from unokit.analysis.tournament import Z95, wilson_interval
 from unokit.bots.base import interrupt_actions, non_interrupt_actions
-from unokit.bots.ismcts import python_rollout_outcomes, rollout_outcomes
+from unokit.bots.ismcts import ROLLOUT_REPEATS, python_rollout_outcomes, rollout_outcomes
 from unokit.determinize import known_cards, lacked_colours, sample_game
 from unokit.engine.errors import UnknownOptionError, UnoError
 from unokit.engine.game import Game
+from unokit.engine.positions import determinize, is_public
 
 __all__ = [
     "DEFAULT_ROLLOUTS",
@@ -64,19 +67,21 @@ __all__ = [
     "RecordAnalysis",
     "analyse",
     "analyse_record",
-    "wilson",
 ]
 
 DEFAULT_ROLLOUTS = 1000
 """Rollouts of each move when neither ``rollouts`` nor ``seconds`` is given."""
 SECONDS_ONLY = 10_000_000
 """The rollouts of each move that bound a budget of ``seconds`` alone (in effect: none)."""
+SOLVE_CARDS = 12
+"""The most cards in all hands together of a position the solver is tried on (larger ones take
+longer than an analysis should, and are rated by rollouts)."""
 SOLVE_NODES = 20_000
 """The solver's node budget by default (about a second of one core at most)."""
 COMPILED = ("classic", "space-jam", "all-wild", "wild-jackpot")
 """The editions whose rollouts run on the compiled engine (where it plays the rules)."""
-Z95 = 1.959963984540054
-"""The standard normal quantile of a two-sided 95% interval."""
+PLAYOUTS = ("auto", "fast", "python")
+"""Where the rollouts run: ``auto`` (compiled where it plays the game), ``fast`` (compiled), ``python``."""
 
 
 class AnalysisError(UnoError):
@@ -132,6 +137,9 @@ class Analysis:
     """The seat's legal actions that are not rated (calls and catches of UNO), in notation."""
     note: str = ""
     """Why a full position was not solved exactly (the solver's refusal), else empty."""
+    knowledge: str = "seat"
+    """``seat``: rated from the seat's view; ``full``: from a full position, every card known to the
+    rating (a full position line, or ``exact=True``)."""
 
     @property
     def best(self) -> MoveRating:
@@ -157,6 +165,7 @@ class Analysis:
             "moves": [move.to_dict() for move in self.moves],
             "unrated": list(self.unrated),
             "note": self.note,
+            "knowledge": self.knowledge,
         }
 
 
@@ -228,23 +237,6 @@ class RecordAnalysis:
         }
 
 
-def wilson(wins: int, count: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval of a proportion ``wins / count`` (95% by default).
-
-    >>> [round(x, 3) for x in wilson(50, 100)]
-    [0.404, 0.596]
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if count <= 0:
-        return 0.0, 1.0
-    p = wins / count
-    z2 = z * z
-    centre = (p + z2 / (2 * count)) / (1 + z2 / count)
-    half = z * math.sqrt(p * (1 - p) / count + z2 / (4 * count * count)) / (1 + z2 / count)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 @dataclass
 class _Knowledge:
     """What the analysed seat knows, as a way to sample full games."""
@@ -255,29 +247,43 @@ class _Knowledge:
     lacked: list[set[int]]
     full: bool
     """Whether every card is known (the position may be solved exactly)."""
+    given: bool = False
+    """Whether every card was given (a full position) rather than seen by the seat."""
+
+    def given_as(self) -> str:
+        """:attr:`Analysis.knowledge`."""
+        return "full" if self.given else "seat"
 
 
 def _from_game(game: Game, seat: int, exact: bool | None) -> _Knowledge:
     if exact:
         history = game.view(seat).history
-        return _Knowledge(game, lambda rng: game.clone(), lacked_colours(history, game.n), True)
+        return _Knowledge(game, lambda rng: game.clone(), lacked_colours(history, game.n), True, True)
     view = game.view(seat)
     known = (known_cards(view), lacked_colours(view.history, view.players))
     full = exact is None and _knows_every_card(view, known[0])
     return _Knowledge(game, lambda rng: sample_game(view, rng, *known), known[1], full)
 
 
-def _knows_every_card(view: Any, known: list[Any]) -> bool:
-    """Whether the view leaves no card unknown: every other hand known card for card, and a draw
-    pile of at most one card (known by elimination), and nothing else hidden (the edition's hidden
-    state: samples with different generators agree)."""
-    if view.draw_pile_size > 1:
+def _knows_every_card(view: Any, known: list[Counter[int]]) -> bool:
+    """Whether the view leaves no card unknown: the cards the seat has not seen (nor learnt another
+    seat holds) are all alike, or all lie in one other hand, or make a draw pile of one card; and
+    nothing else is hidden (the edition's hidden state: samples with different generators agree)."""
+    sample = sample_game(view, random.Random(0), known)
+    pool = list(sample.draw_pile)
+    places = 1 if sample.draw_pile else 0
+    for other, hand in enumerate(sample.hands):
+        if other == view.seat:
+            continue
+        unknown = Counter(hand)
+        unknown.subtract(known[other])
+        cards = list(unknown.elements())
+        pool += cards
+        places += 1 if cards else 0
+    if len(set(pool)) > 1 and (places > 1 or len(sample.draw_pile) > 1):
         return False
-    for other, size in enumerate(view.hand_sizes):
-        if other != view.seat and sum(known[other].values()) < size:
-            return False
-    keys = {_key(sample_game(view, random.Random(n), known)) for n in range(3)}
-    return len(keys) == 1
+    keys = {_key(sample_game(view, random.Random(n), known)) for n in range(1, 3)}
+    return keys == {_key(sample)}
 
 
 def _key(game: Game) -> tuple[Any, ...]:
@@ -287,23 +293,21 @@ def _key(game: Game) -> tuple[Any, ...]:
 
 
 def _from_text(text: str, seat: int | None, seed: int, exact: bool | None) -> tuple[_Knowledge, int]:
-    positions: Any = importlib.import_module("unokit.engine.positions")
-    if not positions.is_public(text):
-        game = Game.from_position(text)  # type: ignore[attr-defined]
+    if not is_public(text):
+        game = Game.from_position(text)
         chosen = game.actor if seat is None else seat
         _check_seat(game, chosen)
         return _from_game(game, chosen, True if exact is None else exact), chosen
-    root = positions.determinize(text, seed)
+    root = determinize(text, seed)
     chosen = root.actor if seat is None else seat
     _check_seat(root, chosen)
     moves = root.legal_actions(chosen)
-    other = positions.determinize(text, seed + 1)
+    other = determinize(text, seed + 1)
     if other.legal_actions(chosen) != moves or sorted(other.hands[chosen]) != sorted(root.hands[chosen]):
         raise AnalysisError(f"the position does not show seat {chosen}'s hand: its moves are unknown")
 
     def sample(rng: random.Random) -> Game:
-        sampled: Game = positions.determinize(text, rng.getrandbits(63))
-        return sampled
+        return determinize(text, rng.getrandbits(63))
 
     lacked: list[set[int]] = [set() for _ in range(root.n)]
     return _Knowledge(root, sample, lacked, False), chosen
@@ -329,6 +333,7 @@ def analyse(
     seed: int = 0,
     exact: bool | None = None,
     max_nodes: int = SOLVE_NODES,
+    playouts: str = "auto",
 ) -> Analysis:
     """Rate every legal move of ``seat`` (default: the seat deciding) from its own knowledge.
 
@@ -338,10 +343,14 @@ def analyse(
     to the seat card for card (solved where the solver can; rollouts from the full position
     otherwise); ``False`` never solves; ``None`` (default) solves exactly when the seat knows every
     card.  ``rollouts`` per move and ``seconds`` for the whole analysis bound the estimate (see the
-    module's notes); ``max_nodes`` bounds the solver.  Raises :class:`AnalysisError` for a seat
+    module's notes); ``max_nodes`` bounds the solver.  ``playouts``: ``auto`` (compiled rollouts where
+    the compiled engine plays the game, else the Python playout), ``fast`` (compiled, or
+    :class:`AnalysisError`) or ``python``.  Raises :class:`AnalysisError` for a seat
     that is not deciding, and the position's errors for a malformed line."""
     started = time.perf_counter()
     rollouts = _check_budget(seconds, rollouts)
+    if playouts not in PLAYOUTS:
+        raise AnalysisError(f"playouts are {', '.join(PLAYOUTS)}, not {playouts!r}")
     if isinstance(game, str):
         knowledge, seat = _from_text(game, seat, seed, exact)
     elif isinstance(game, Game):
@@ -361,17 +370,39 @@ def analyse(
             note = solved
         else:
             ratings = _ratings(root, moves, [(value, value, value) for value in solved])
-            return Analysis(seat, ratings, True, 0, time.perf_counter() - started, "exact", unrated)
+            seconds_taken = time.perf_counter() - started
+            return Analysis(seat, ratings, True, 0, seconds_taken, "exact", unrated, knowledge=knowledge.given_as())
     budget = rollouts * len(moves)
-    deadline = started + seconds if seconds is not None else math.inf
-    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, deadline)
+    spent = time.perf_counter() - started  # (a time budget counts the sampling of the position in)
+    method, outcomes = _rollouts(knowledge, seat, moves, budget, seed, _left(seconds, spent), playouts)
     count = len(outcomes)
-    values = []
-    for index in range(len(moves)):
-        wins = sum(int(row[index]) for row in outcomes)
-        values.append((wins / count, *wilson(wins, count)))
+    values = [_estimate([int(row[index]) for row in outcomes]) for index in range(len(moves))]
     ratings = _ratings(root, moves, values)
-    return Analysis(seat, ratings, False, count, time.perf_counter() - started, method, unrated, note)
+    seconds_taken = time.perf_counter() - started
+    return Analysis(seat, ratings, False, count, seconds_taken, method, unrated, note, knowledge.given_as())
+
+
+def _left(seconds: float | None, spent: float) -> float:
+    """The seconds left for the rollouts (at least a tenth of the budget)."""
+    return math.inf if seconds is None else max(seconds - spent, seconds / 10)
+
+
+def _estimate(outcomes: Sequence[int]) -> tuple[float, float, float]:
+    """A move's win chance and 95% interval from its rollouts (0/1, in blocks of
+    :data:`~unokit.bots.ismcts.ROLLOUT_REPEATS` from one sampled deal): Wilson's interval over the
+    rollouts, widened to the normal interval of the deals' means where that is wider."""
+    count = len(outcomes)
+    wins = sum(outcomes)
+    win = wins / count
+    low, high = wilson_interval(wins, count)
+    means = [
+        sum(outcomes[i : i + ROLLOUT_REPEATS]) / len(outcomes[i : i + ROLLOUT_REPEATS])
+        for i in range(0, count, ROLLOUT_REPEATS)
+    ]
+    if len(means) > 1:
+        spread = Z95 * statistics.stdev(means) / math.sqrt(len(means))
+        low, high = min(low, max(0.0, win - spread)), max(high, min(1.0, win + spread))
+    return win, low, high
 
 
 def _check_budget(seconds: float | None, rollouts: int | None) -> int:
@@ -389,6 +420,9 @@ def _solve(game: Game, seat: int, moves: Sequence[int], max_nodes: int) -> list[
     """Each move's proven value for ``seat``, or the solver's reason for refusing."""
     from unokit.analysis.solve import SolveError, solve_round
 
+    cards = sum(len(hand) for hand in game.hands)
+    if cards > SOLVE_CARDS:
+        return f"{cards} cards in the hands, more than the {SOLVE_CARDS} an exact search takes on"
     try:
         solution = solve_round(game, max_nodes=max_nodes)
     except SolveError as error:
@@ -416,13 +450,18 @@ def _ratings(root: Game, moves: Sequence[int], values: Sequence[tuple[float, flo
 
 
 def _rollouts(
-    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, deadline: float
+    knowledge: _Knowledge, seat: int, moves: Sequence[int], budget: int, seed: int, seconds: float, playouts: str
 ) -> tuple[str, Sequence[Sequence[int]]]:
     """The rollouts of every move: compiled where the compiled engine plays the game, else Python."""
     root = knowledge.root
-    if root.edition.name in COMPILED and _compiled_plays(root):
+    compiled = playouts != "python" and root.edition.name in COMPILED and _compiled_plays(root)
+    if playouts == "fast" and not compiled:
+        raise AnalysisError(f"the compiled engine does not play this game ({root.edition.name}, its rules)")
+    if compiled:
         from unokit.fast import heuristic
 
+        _load_compiled(knowledge, seat, moves)
+        deadline = time.perf_counter() + seconds
         rng = random.Random(seed)
         outcomes = rollout_outcomes(
             lambda: knowledge.sample(rng),
@@ -436,9 +475,29 @@ def _rollouts(
         )
         if outcomes is not None:
             return "rollouts", outcomes.tolist()
+        if playouts == "fast":
+            raise AnalysisError("the compiled engine does not play this position")
     rng = random.Random(seed)
+    deadline = time.perf_counter() + seconds
     rows = python_rollout_outcomes(lambda: knowledge.sample(rng), seat, moves, budget, rng, root.actions, deadline)
     return "python", rows
+
+
+_loaded: list[bool] = []
+
+
+def _load_compiled(knowledge: _Knowledge, seat: int, moves: Sequence[int]) -> None:
+    """Load the compiled rollouts from numba's cache once per process, by one throwaway block of
+    rollouts (a second or so, or minutes when they compile: a time budget does not count it)."""
+    if _loaded:
+        return
+    from unokit.fast import heuristic
+
+    rng = random.Random(0)
+    rollout_outcomes(
+        lambda: knowledge.sample(rng), seat, moves, len(moves), rng, heuristic.new_generators(), knowledge.lacked
+    )
+    _loaded.append(True)
 
 
 def _compiled_plays(game: Game) -> bool:
@@ -471,14 +530,14 @@ def analyse_record(
     and catches of UNO and jump-ins are not rated (counted in :attr:`RecordAnalysis.rest`).  Each
     decision's seed is drawn from ``seed`` and its step, so a decision is rated alike whichever
     others are asked for."""
-    from unokit.engine.record import replay
+    from unokit.engine.record import replay_steps
 
     started = time.perf_counter()
     _check_budget(seconds, rollouts)
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 <= threshold <= 1:
         raise AnalysisError(f"the threshold is a win chance from 0 to 1, not {threshold!r}")
-    replay(record)  # checks the whole record first
-    game = replay(record, upto=0)
+    replayed = replay_steps(record)
+    _, game = next(replayed)  # (the whole record checked first)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.n:
         raise AnalysisError(f"seat must be a number from 0 to {game.n - 1}, not {seat!r}")
     actions = record["actions"]
@@ -498,7 +557,7 @@ def analyse_record(
                 raise AnalysisError(f"step {index} is not a decision of seat {seat} in turn ({text})")
             else:
                 rest["interrupt"] += 1
-        game.apply(who, action)
+        _, game = next(replayed)  # (after this action)
     if wanted is not None and len(chosen) < len(wanted):
         missing = sorted(wanted - {index for index, _, _ in chosen})
         raise AnalysisError(f"step {missing[0]} is not an action of seat {seat}")

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 
-from unokit.cli import compare, play, replay, serve, simulate, stats, sweep, tournament
+from unokit.cli import analyse, compare, play, replay, serve, simulate, stats, sweep, tournament
 from unokit.cli.common import Screen, UsageError
 from unokit.engine.errors import UnoError
 from unokit.narrate import Narrator, describe_action
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rules engine, bots and tools for the UNO family of card games.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (simulate, play, replay, tournament, stats, compare, sweep, serve):
+    for command in (simulate, play, replay, tournament, stats, compare, sweep, analyse, serve):
         command.add_parser(commands)
     return parser
 
@@ -48,6 +48,7 @@ _COMMANDS: dict[str, Command] = {
     "stats": stats.cmd_stats,
     "compare": compare.cmd_compare,
     "sweep": sweep.cmd_sweep,
+    "analyse": analyse.cmd_analyse,
 }
 
 
@@ -96,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare or sweep "
-            "(see unokit --help)",
+            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare, sweep "
+            "or analyse (see unokit --help)",
             file=sys.stderr,
         )
         return 2

@@ -23,6 +23,7 @@ from unokit.engine.actions import ActionType
 from unokit.engine.cards import COLOUR_NAMES, NO_COLOUR, card_name
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
+from unokit.engine.positions import determinize, is_public, public_position
 from unokit.engine.record import save
 from unokit.narrate import Narrator, Part, card_words, cards_parts, describe_action, direction_words, plural
 
@@ -51,6 +52,9 @@ How to play
 Commands
   help      this text
   status    show the table again
+  hint      rate your legal moves from what you know (games started with --hints)
+  position  print the game as you may know it, as one line of text (a public position:
+            unokit play --position and unokit analyse read it)
   quit      leave the game (the record is still saved with --record)"""
 
 
@@ -66,6 +70,12 @@ def add_parser(commands: Commands) -> None:
     parser.add_argument("--players", type=int, default=4, metavar="N", help="players, 2 to 10 (default 4)")
     parser.add_argument("--seed", type=int, metavar="S", help="seed of the deal and of the bots (default random)")
     parser.add_argument("--record", metavar="FILE", help="save the game record to FILE at the end")
+    parser.add_argument(
+        "--position",
+        metavar="TEXT",
+        help="start from a position (full, or public: the cards you cannot see dealt at random from --seed); "
+        "its edition, players and rules are played, and you take seat 0",
+    )
     parser.add_argument("--name", default="Player", help="your name in the record (default Player)")
     parser.add_argument(
         "--bot",
@@ -78,8 +88,16 @@ def add_parser(commands: Commands) -> None:
         metavar="FILE",
         help="wild-jackpot: your rule-card texts, one per line, instead of writing them at the start",
     )
+    parser.add_argument(
+        "--hints",
+        action="store_true",
+        help="allow the hint command: your moves rated by your chance to win the round (off by default)",
+    )
     add_rule_options(parser)
 
+
+HINT_SECONDS = 0.5
+"""The time a hint spends rating your moves."""
 
 QUIT = "quit"
 DONE = "done"
@@ -88,6 +106,9 @@ DECLINED = "declined"
 
 class PlaySession:
     """You at seat 0 against ``bots`` (seats 1 and on; none: uniformly random moves)."""
+
+    hints = False
+    """Whether the hint command rates your moves (``unokit play --hints``)."""
 
     def __init__(
         self, game: Game, names: list[str], screen: Screen, rng: random.Random, bots: dict[int, Bot] | None = None
@@ -281,6 +302,12 @@ class PlaySession:
             if word in ("help", "h", "?"):
                 screen.line(PLAY_HELP)
                 continue
+            if word == "hint":
+                self.hint()
+                continue
+            if word == "position":
+                screen.line(public_position(game, 0))
+                continue
             if word in ("status", "table", "hand"):
                 self.show_table()
                 screen.line(*self.situation())
@@ -299,6 +326,23 @@ class PlaySession:
                 screen.line(f"Not possible: {exc}")
                 continue
             return DONE
+
+    def hint(self) -> None:
+        """Your legal moves rated from your own knowledge (:func:`unokit.analysis.analyse.analyse`)."""
+        if not self.hints:
+            self.screen.line("Hints are off: start the game with --hints to rate your moves.")
+            return
+        if self.game.actor != 0:
+            self.screen.line("A hint rates your moves on your turn: calls and catches are always worth making.")
+            return
+        from unokit.analysis.analyse import analyse
+        from unokit.cli.analyse import analysis_lines, how, percent
+
+        analysis = analyse(self.game, 0, seconds=HINT_SECONDS, seed=len(self.game.history))
+        self.screen.line(f"Your chance to win the round after each move ({how(analysis)}):")
+        for line in analysis_lines(analysis):
+            self.screen.line(line)
+        self.screen.line(f"Hint: {analysis.best.notation} ({percent(analysis.best.win)}).")
 
 
 RULES_INTRO = """\
@@ -376,10 +420,25 @@ def rule_cards_for_play(
     return yours + bots
 
 
+def game_from_position(text: str, seed: int) -> Game:
+    """The game of ``--position``: a full position as it is, a public one with the cards it hides
+    dealt at random from ``seed``; it keeps the position it starts from (a record starts there)."""
+    if is_public(text):
+        game = determinize(text, seed)
+        game.start_position = game.position()
+    else:
+        game = Game.from_position(text)
+        game.start_position = text
+    return game
+
+
 def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
-    game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
+    if args.position is not None:
+        game = game_from_position(args.position, seed)
+    else:
+        game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
     if args.record:
         check_output_file(args.record, "--record")
@@ -396,7 +455,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
     screen.line((f"{game.edition.title}: you ({args.name}, seat 0) against {plural(game.n - 1, 'bot')}.", "bold"))
     screen.line(f"Seed {game.seed}. Type help for the notation, quit to leave.")
-    if isinstance(game.edition, WildJackpot):
+    if isinstance(game.edition, WildJackpot) and args.position is None:
         try:
             rule_cards = rule_cards_for_play(screen, game, seed, from_file, args.rules_file)
         except KeyboardInterrupt:
@@ -410,6 +469,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
         game = Game(args.edition, args.players, seed=seed, rules=rules, rule_cards=rule_cards)
     rng = random.Random(f"unokit-play/{game.seed}")
     session = PlaySession(game, names, screen, rng, bots)
+    session.hints = args.hints
     try:
         finished = session.run()
     except KeyboardInterrupt:

@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from unokit.cli.common import Screen, UsageError, printable
-from unokit.engine.record import replay
+from unokit.engine.record import cut, replay
 from unokit.narrate import Narrator, plural
 
 if TYPE_CHECKING:
@@ -67,10 +67,21 @@ def add_parser(commands: Commands) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="a record saved by 'unokit play --record'")
     parser.add_argument("--step", action="store_true", help="wait for Enter between actions")
+    parser.add_argument(
+        "--cut",
+        metavar="STEP",
+        help="print the position after the record's first STEP actions (0: where it starts) instead of replaying it",
+    )
 
 
 def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     record = read_record(args.file)
+    if args.cut is not None:
+        step = args.cut.strip()
+        if not (step.isascii() and step.isdigit()):
+            raise UsageError(f"--cut takes a step number (0 or more), not {args.cut!r}")
+        screen.line(cut(record, int(step)))
+        return 0
     replay(record)  # checks the whole record before showing anything
     game = replay(record, upto=0)
     names_value = record.get("names")
@@ -80,6 +91,8 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     narrator = Narrator(names, scoring=game.scoring, edition=game.edition.name)
     drawn = " (the compiled engine's random results, kept in the record)" if "random" in record else ""
     screen.line((f"Replay of {game.edition.title}, {game.n} players, seed {game.seed}{drawn}.", "bold"))
+    if "position" in record:
+        screen.line(printable(f"From the position {record['position']}"))
     if game.rules.to_dict():
         screen.line(printable("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items())))
     seen = 0

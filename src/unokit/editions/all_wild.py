@@ -47,6 +47,7 @@ class AllWild(Edition):
     reverse_kind = Kind.WILD_REVERSE
     skip_kind = Kind.WILD_SKIP
     wild_draw_four_kind = -1
+    target_kinds = frozenset({Kind.WILD_TARGETED_DRAW_TWO, Kind.WILD_FORCED_SWAP})
     main_scoring = "single-round"
     """The sheet's "Winning": the first player out wins; points to 500 are its optional victory method."""
     composition = ((wild(Kind.WILD), 28), *((wild(kind), 12) for kind in ALL_WILD_ACTION_KINDS))

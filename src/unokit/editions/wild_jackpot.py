@@ -143,6 +143,7 @@ class WildJackpot(Classic):
 
     # ------------------------------------------------------------ positions (unokit.engine.positions)
 
+    target_kinds = frozenset({TARGET_PERFORMER, TARGET_OF_RULE})
     op_names = {
         OP_LEVER: "lever",
         OP_LEVER_END: "lever_end",

@@ -247,6 +247,9 @@ class Edition:
 
     # -- positions (:mod:`unokit.engine.positions`)
 
+    target_kinds: frozenset[int] = frozenset()
+    """What a ``target`` decision may be for in this edition (``game.target_kind``): the kinds of its
+    cards that target a player, or its own purposes."""
     extra_fields: dict[str, str] = {}
     """The entries of ``game.extra`` a position writes, in its order, with their kind: ``int``, ``list``
     (a list of integers), ``tuple`` (a tuple of integers) or ``texts`` (a tuple of texts)."""

@@ -33,3 +33,15 @@ class RecordError(UnoError):
 
 class SetupError(UnoError):
     """A game set-up that cannot be played (player count, deck order, ...)."""
+
+
+class PositionError(SetupError):
+    """A position (:mod:`unokit.engine.positions`) that cannot be read or cannot happen: :attr:`field`
+    names the field that is wrong."""
+
+    def __init__(self, field: str, why: str) -> None:
+        self.field = field
+        """The field that is wrong (a name of ``positions.FIELDS``; ``text`` for the text as a whole)."""
+        self.why = why
+        """What is wrong with it."""
+        super().__init__(f"position field {field!r}: {why}")

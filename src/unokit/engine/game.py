@@ -244,6 +244,7 @@ class Game:
         "setup_dealer",
         "setup_rule_cards",
         "stalls",
+        "start_position",
         "target_kind",
         "teams",
         "turn",
@@ -391,6 +392,9 @@ class Game:
         self.round = 0
         self.round_results: tuple[RoundResult, ...] = ()
         """The result of each finished round, in order (see :mod:`unokit.engine.results`)."""
+        self.start_position: str | None = None
+        """The position the game started from (:mod:`unokit.engine.setup`, a loaded position); ``None``
+        when it was dealt.  Records write it (:mod:`unokit.engine.record`)."""
         self.winner = -1
         self.dealer = -1
         self.direction = 1
@@ -1227,10 +1231,13 @@ class Game:
     def from_position(cls, text: str) -> Game:
         """The game of a full position (a :class:`~unokit.editions.house.HouseGame` when house rules are
         on): its events and history start empty.  Refuses with
-        :class:`~unokit.engine.positions.PositionError`, naming the field that is wrong."""
+        :class:`~unokit.engine.positions.PositionError`, naming the field that is wrong.  The game
+        keeps ``text`` as the position it started from (:attr:`start_position`: its record starts there)."""
         from unokit.engine.positions import from_position
 
-        return from_position(text)
+        game = from_position(text)
+        game.start_position = text
+        return game
 
     def view(self, seat: int | None) -> Any:
         """What ``seat`` may see (``None``: a spectator).  See :mod:`unokit.engine.views`."""

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from unokit.engine.actions import MAX_PLAYERS
+from unokit.engine.actions import MAX_PLAYERS, ActionType
 from unokit.engine.cards import (
     CARD_COLOUR,
     CARD_KIND,
@@ -51,7 +51,7 @@ from unokit.engine.cards import (
     parse_card,
 )
 from unokit.engine.edition import Edition, Unseen, get_edition
-from unokit.engine.errors import NotationError, SetupError, UnoError
+from unokit.engine.errors import NotationError, PositionError, SetupError, UnoError
 from unokit.engine.phases import (
     CHALLENGE,
     DISCARD,
@@ -134,18 +134,12 @@ FIELDS = (
 )
 """Every field of a position, in the order they are written."""
 
+_PLAY_UNO = int(ActionType.PLAY_UNO)
+SEVEN_SWAP = 7
+"""The target kind of the house rule ``seven_swap`` (a 7: see :mod:`unokit.editions.house`)."""
+
 _NONE = "-"
 _UNKNOWN = "?"
-
-
-class PositionError(SetupError):
-    """A position that cannot be read or cannot happen: :attr:`field` names the field that is wrong."""
-
-    def __init__(self, field: str, why: str) -> None:
-        self.field = field
-        """The field that is wrong (one of :data:`FIELDS`; ``text`` for the text as a whole)."""
-        self.why = why
-        super().__init__(f"position field {field!r}: {why}")
 
 
 @dataclass(frozen=True)
@@ -931,8 +925,10 @@ def _check_table(game: Game, p: Position) -> None:
         if len(knocked) >= n:
             raise PositionError("knocked", "at least one player is left in the match")
     over = p.phase == "over"
-    if over != (p.winner >= 0):
-        raise PositionError("winner", "the match has a winner exactly when the phase is over")
+    if over and p.winner < 0:
+        raise PositionError("phase", "phase over needs the match's winner")
+    if p.winner >= 0 and not over:
+        raise PositionError("winner", "the match has a winner only once it is over (phase over)")
     if over:
         if p.turn != -1 or p.actor != -1:
             raise PositionError("actor" if p.turn == -1 else "turn", "nobody is to play once the match is over (-)")
@@ -1067,8 +1063,11 @@ def _check_phase(game: Game, p: Position) -> None:
             raise PositionError("bluff", "phase challenge needs the seat of the Wild Draw Four, not the challenger")
     if phase == DISCARD and not 1 <= p.discards <= len(hand):
         raise PositionError("discards", f"phase discard needs from 1 to {len(hand)} cards to discard")
-    if phase == TARGET and p.target < 0:
-        raise PositionError("target", "phase target needs what the target is for")
+    if phase == TARGET:
+        kinds = set(game.edition.target_kinds) | ({SEVEN_SWAP} if p.rules.seven_swap else set())
+        if p.target not in kinds:
+            allowed = ", ".join(map(str, sorted(kinds))) or "none here"
+            raise PositionError("target", f"phase target is for one of {allowed}, not {p.target}")
     if phase in (TURN, DRAWN) and game.colour == NO_COLOUR and game.edition.colours_matter:
         raise PositionError("colour", "a colour is in play once the round has begun")
     if phase == OVER:
@@ -1080,6 +1079,10 @@ def _check_phase(game: Game, p: Position) -> None:
     game._legal = None
     if not legal:
         raise PositionError("phase", f"seat {actor} has no legal action in phase {p.phase}")
+    if p.phase in HOUSE_PHASE_NAMES and not any(game.actions.type_codes[a] <= _PLAY_UNO for a in legal):
+        raise PositionError("phase", f"phase {p.phase} asks only a player holding a card that may be played")
+    if p.phase == "multi" and p.house.get("multi_count", 0) == 0:
+        raise PositionError("phase", "phase multi follows a card of the set (house entry multi_count)")
     if phase >= EDITION_PHASES and phase < HOUSE_PHASES and not game.edition.phase_names:
         raise PositionError("phase", f"{game.edition.title} has no phase {p.phase}")
 
@@ -1095,13 +1098,13 @@ def public_position(game: Game, seat: int | None) -> str:
 
 def public_position_of_view(view: View) -> str:
     """The public position of ``view``: its seat's own hand, every card the seat knows another holds
-    (:func:`unokit.determinize.known_cards`), the rest of each hand and the draw pile as counts; no seed
+    (:func:`unokit.determinize.known_cards`, strictly), the rest of each hand and the draw pile as counts; no seed
     and no generator."""
     from unokit.determinize import known_cards  # (reads a view: no edition imported here)
 
     edition = get_edition(view.edition)
     state = view.state
-    known = known_cards(view)
+    known = known_cards(view, strict=True)
     hands = []
     for seat, size in enumerate(view.hand_sizes):
         if seat == view.seat:
@@ -1174,8 +1177,8 @@ def determinize(text: str, seed: int) -> Game:
     edition = get_edition(p.edition)
     try:
         deck = Counter(edition.deck_cards(p.rules))
-    except UnoError as error:
-        raise PositionError("rules", str(error)) from None
+    except UnoError as refused:
+        raise PositionError("rules", str(refused)) from None
     seen: Counter[int] = Counter()
     for cards in (*p.hands, p.draw, p.discard):
         seen.update(cards.cards)
@@ -1186,7 +1189,25 @@ def determinize(text: str, seed: int) -> Game:
     wanted = sum(cards.unknown for cards in (*p.hands, p.draw, p.discard))
     if wanted != len(pool):
         raise PositionError("hands", f"{wanted} unknown cards, but {len(pool)} cards of the deck are not shown")
-    rng.shuffle(pool)
+    why = ""
+    for _ in range(_DEALS):
+        deal = list(pool)
+        rng.shuffle(deal)
+        try:
+            return _build(_dealt(p, edition, deal, seed, rng))
+        except PositionError as refused:  # the deal does not fit the phase (a card the actor must hold): deal again
+            if refused.field != "phase":
+                raise
+            why = refused.why
+    raise PositionError("hands", f"no deal of the unknown cards fits: {why}")
+
+
+_DEALS = 200
+"""How many deals :func:`determinize` tries before it gives up on a phase that no deal fits."""
+
+
+def _dealt(p: Position, edition: Edition, pool: list[int], seed: int, rng: random.Random) -> Position:
+    """``p`` with its unknown cards dealt from ``pool`` (shuffled), its unknown parts drawn with ``rng``."""
     hands = [list(hand.cards) for hand in p.hands]
     unknown = [hand.unknown for hand in p.hands]
     drawn = p.drawn
@@ -1211,7 +1232,7 @@ def determinize(text: str, seed: int) -> Game:
     if bluff is None:
         bluffer = hands[p.bluffer] if 0 <= p.bluffer < p.players else []
         bluff = any(CARD_COLOUR[c] == p.bluff_colour for c in bluffer) if p.bluff_colour != NO_COLOUR else False
-    full = Position(
+    return Position(
         **{
             **{name: getattr(p, name) for name in p.__dataclass_fields__},
             "seed": seed,
@@ -1224,4 +1245,3 @@ def determinize(text: str, seed: int) -> Game:
             "rng": "seed",
         }
     )
-    return _build(full)

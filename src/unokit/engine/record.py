@@ -35,6 +35,20 @@ the run's seed, for reference).  A record whose results run out before its actio
 what the game draws, or are left over at its end does not replay (:class:`RecordError`, naming the
 result).  Records without ``random`` are written in format ``unokit-record/2``.
 
+A game that started from a position (loaded with :meth:`Game.from_position`, or built by
+:func:`unokit.engine.setup.set_up`) is recorded from it::
+
+      "position": "unokit-position/1 classic ...",   # the position the game started from
+      "seed": 12345,                   # the game's seed, for reference (the position holds the generator)
+      "dealer": null, "deck": null, "rule_cards": null,   # the position holds them: always null
+
+``edition``, ``players`` and ``rules`` repeat the position's (a record whose values differ does not
+replay), and ``actions`` are the actions played from the position on.  :func:`replay` loads the
+position instead of dealing; the game it returns keeps it (``Game.start_position``), so a record of
+it starts from the same position.  :func:`cut` turns a record into the position after any of its
+steps: the first ``step`` actions replayed, the rest left to play from there; :func:`replay_steps`
+walks a record step by step.
+
 Format ``unokit-record/1`` (written before ``Rules.scoring`` had the value ``edition``, when the
 default was ``winner-collects``) is still read: its rules without ``scoring`` are played with
 ``winner-collects``, as they were recorded.  An option that only changes another one (its
@@ -45,13 +59,15 @@ nothing, and records written before ``Rules`` refused them may hold them.
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from unokit.engine.cards import card_name, parse_card
 from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game
-from unokit.engine.rules import without_idle_options
+from unokit.engine.rules import Rules, without_idle_options
 from unokit.engine.scripted import KINDS, ScriptedRandom
 
 FORMAT = "unokit-record/2"
@@ -74,6 +90,7 @@ _KEYS = {
     "rule_cards",
     "actions",
     "round_results",
+    "position",
 }
 _SCRIPTED_KEYS = {"random", "order_key"}
 
@@ -91,6 +108,8 @@ def to_record(game: Game, names: list[str] | None = None) -> dict[str, Any]:
         "rule_cards": game.setup_rule_cards,
         "actions": [[seat, game.actions.format(action)] for seat, action in game.history],
     }
+    if game.start_position is not None:
+        record["position"] = game.start_position
     if names is not None:
         record["names"] = list(names)
     if game.round_results:
@@ -162,19 +181,22 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
     actions = record.get("actions")
     if not isinstance(actions, list):
         raise RecordError("record 'actions' must be a list of [seat, action]")
-    try:
-        game = Game(
-            record.get("edition", ""),
-            record.get("players", 0),
-            seed=record.get("seed"),
-            rules=rules,
-            deck=record.get("deck"),
-            dealer=record.get("dealer"),
-            rule_cards=record.get("rule_cards"),
-            rng=scripted,
-        )
-    except UnoError as exc:
-        raise RecordError(f"record set-up: {exc}") from None
+    if "position" in record:
+        game = _from_position(record, rules, scripted)
+    else:
+        try:
+            game = Game(
+                record.get("edition", ""),
+                record.get("players", 0),
+                seed=record.get("seed"),
+                rules=rules,
+                deck=record.get("deck"),
+                dealer=record.get("dealer"),
+                rule_cards=record.get("rule_cards"),
+                rng=scripted,
+            )
+        except UnoError as exc:
+            raise RecordError(f"record set-up: {exc}") from None
     if scripted is not None:
         game.order_key = record.get("order_key", 0)
     for index, item in enumerate(actions[:upto] if upto is not None else actions):
@@ -192,6 +214,60 @@ def replay(record: dict[str, Any], upto: int | None = None) -> Game:
             f"(from result {len(scripted.drawn)} on)"
         )
     return game
+
+
+def _from_position(record: dict[str, Any], rules: Any, scripted: ScriptedRandom | None) -> Game:
+    """The game a record starts from its ``position`` (which must agree with its other keys)."""
+    text = record["position"]
+    if not isinstance(text, str):
+        raise RecordError("record 'position' must be a position's text")
+    for key in ("dealer", "deck", "rule_cards"):
+        if record.get(key) is not None:
+            raise RecordError(f"record '{key}' must be null in a record that starts from a position (it holds it)")
+    try:
+        game = Game.from_position(text)
+    except UnoError as exc:
+        raise RecordError(f"record 'position': {exc}") from None
+    try:
+        written = Rules.from_dict(rules) if isinstance(rules, dict) else None
+    except UnoError as exc:
+        raise RecordError(f"record 'rules': {exc}") from None
+    for key, value, own, shown in (
+        ("edition", record.get("edition"), game.edition.name, game.edition.name),
+        ("players", record.get("players"), game.n, game.n),
+        ("rules", written, game.rules, game.rules.to_dict()),
+    ):
+        if value != own:
+            raise RecordError(f"record '{key}' is not the position's ({shown})")
+    if scripted is not None:
+        game.rng = cast(random.Random, scripted)
+    game.start_position = text
+    return game
+
+
+def replay_steps(record: dict[str, Any]) -> Iterator[tuple[int, Game]]:
+    """The game of ``record`` at every step: ``(step, game)``, the game after the first ``step``
+    actions, from 0 (where the record starts) to the number of its actions (where it ends).  The
+    same game is advanced by one action between steps: clone it to keep one.  The whole record is
+    checked first (:class:`RecordError`)."""
+    replay(record)
+    game = replay(record, upto=0)
+    yield 0, game
+    for index, (seat, text) in enumerate(record["actions"], 1):
+        game.apply_notation(seat, text)
+        yield index, game
+
+
+def cut(record: dict[str, Any], step: int) -> str:
+    """The position after the first ``step`` actions of ``record`` (the full position, generator
+    included): a game loaded from it, played on with the record's other actions, ends as the record
+    does.  Refuses (:class:`RecordError`) a step out of range or a record that does not replay."""
+    actions = record.get("actions") if isinstance(record, dict) else None
+    count = len(actions) if isinstance(actions, list) else 0
+    if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= count:
+        raise RecordError(f"step must be a number from 0 to {count} (the record's actions), not {step!r}")
+    replay(record)  # the whole record replays: a cut of it is a position of a real game
+    return replay(record, upto=step).position()
 
 
 def _check_round_results(data: Any, game: Game) -> None:
