@@ -476,3 +476,25 @@ def test_huge_text_is_refused_before_it_is_read() -> None:
     with pytest.raises(PositionError) as error:
         Game.from_position(b"unopos=1")  # type: ignore[arg-type]
     assert error.value.field == "text"
+
+
+def test_the_documented_examples_hold() -> None:
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "docs" / "positions.md"
+    text = path.read_text(encoding="utf-8")
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(parser.get_doctest(text, {}, "docs/positions.md", str(path), 0))
+    failures, tried = runner.summarize(verbose=False)
+    assert tried > 0 and failures == 0
+    examples = [block.split("\n", 1)[1].strip() for block in text.split("```text")[1:]]
+    examples = [block.split("```")[0].strip() for block in examples]
+    assert len(examples) == 5
+    for example in examples:
+        if is_public(example):
+            determinize(example, 1)
+        else:
+            loaded = Game.from_position(example)
+            assert loaded.position(generator=False) == example

@@ -6,6 +6,10 @@
 7
 """
 
+# ``unokit.determinize`` is a module (sampling a game from a view) and, as a name of the package, the
+# function that completes a public position: the module is loaded first, so that the name stays the
+# function (``from unokit.determinize import ...`` reads the module from ``sys.modules``).
+import unokit.determinize as _sampling
 from unokit.editions import EDITIONS, Edition, get_edition
 from unokit.engine.actions import ActionSpace, ActionType
 from unokit.engine.cards import Colour, Kind, card_name, parse_card
@@ -53,3 +57,4 @@ __all__ = [
     "to_record",
 ]
 __version__ = "0.1.0"
+del _sampling
