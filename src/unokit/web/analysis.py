@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from unokit.engine.actions import INTERRUPT_TYPES
+from unokit.engine.errors import UnknownOptionError
 from unokit.engine.game import Game
 from unokit.engine.record import replay
 from unokit.i18n import Translator
@@ -44,9 +45,11 @@ __all__ = [
     "MISTAKE",
     "MOMENT_BUDGET",
     "MOMENT_ROLLOUTS",
+    "PYTHON_SHARE",
     "WAITING",
     "Analyses",
     "AnalysisBusyError",
+    "compiled_rollouts",
     "match_answer",
     "moment_answer",
     "rate_match",
@@ -68,9 +71,11 @@ MOMENT_ROLLOUTS = 10_000
 """Rollouts per move for one moment ("analyse this moment": about ±1%), within :data:`MOMENT_BUDGET`."""
 MOMENT_BUDGET = 100_000
 LEAST_ROLLOUTS = 100
-"""The fewest rollouts per move a budget leaves.  The budgets are counts, not seconds: the same
-question gets the same answer on every machine, however busy (a time limit would cut short the
-first analysis of a process, which waits for the compiled engine to load)."""
+"""The fewest rollouts per move a budget leaves (a fifth of it in Python).  The budgets are counts, not
+seconds: the same question gets the same answer on every machine, however busy."""
+PYTHON_SHARE = 20
+"""Where the compiled engine does not play the game (its rules, or no ``fast`` extra), the rollouts are
+Python's, about 20 times slower: each budget is divided by this."""
 MISTAKE = 0.1
 """A move that loses more than this much win chance against the best is a mistake."""
 AT_ONCE = 2
@@ -92,13 +97,37 @@ def analysis_seed(code: str, *parts: int) -> int:
     return zlib.crc32(":".join([code, *map(str, parts)]).encode())
 
 
-def rollouts_within(budget: int, most: int, moves: int) -> int:
-    """Rollouts per move for ``moves`` moves in all: ``most``, or fewer to stay within ``budget``.
+def rollouts_within(budget: int, most: int, moves: int, compiled: bool = True) -> int:
+    """Rollouts per move for ``moves`` moves in all: ``most``, or fewer to stay within ``budget``
+    (a :data:`PYTHON_SHARE` of it where the rollouts are not ``compiled``).
 
     >>> rollouts_within(150_000, 500, 120), rollouts_within(150_000, 500, 1000), rollouts_within(150_000, 500, 10**5)
     (500, 150, 100)
+    >>> rollouts_within(150_000, 500, 120, compiled=False), rollouts_within(150_000, 500, 10**5, compiled=False)
+    (62, 20)
     """
-    return max(LEAST_ROLLOUTS, min(most, budget // max(1, moves)))
+    if not compiled:
+        budget //= PYTHON_SHARE
+    least = LEAST_ROLLOUTS if compiled else LEAST_ROLLOUTS // 5
+    return max(least, min(most, budget // max(1, moves)))
+
+
+def compiled_rollouts(game: Game) -> bool:
+    """Whether the analysis of ``game`` rolls out on the compiled engine (its edition and rules played
+    there, and the ``fast`` extra installed)."""
+    from unokit.analysis.analyse import COMPILED
+
+    if game.edition.name not in COMPILED:
+        return False
+    try:
+        from unokit.fast import engine
+    except ImportError:
+        return False
+    try:
+        engine.check_rules(game.rules, game.edition.name)
+    except UnknownOptionError:
+        return False
+    return True
 
 
 def rated_moves(game: Game, seat: int) -> int:
@@ -117,7 +146,7 @@ def rate_match(code: str, record: dict[str, Any], seat: int) -> Any:
         if who == seat and game.actor == seat:
             moves += rated_moves(game, seat)
         game.apply_notation(who, notation)
-    rollouts = rollouts_within(MATCH_BUDGET, MATCH_ROLLOUTS, moves)
+    rollouts = rollouts_within(MATCH_BUDGET, MATCH_ROLLOUTS, moves, compiled_rollouts(game))
     return analyse_record(record, seat, rollouts=rollouts, threshold=MISTAKE, seed=analysis_seed(code, seat))
 
 
@@ -139,7 +168,7 @@ def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tupl
     if game.is_over or game.actor != seat:
         return position, None
     try:  # the game's view for ``seat`` is all that is read of it
-        rollouts = rollouts_within(MOMENT_BUDGET, MOMENT_ROLLOUTS, rated_moves(game, seat))
+        rollouts = rollouts_within(MOMENT_BUDGET, MOMENT_ROLLOUTS, rated_moves(game, seat), compiled_rollouts(game))
         rated = analyse(game, seat, rollouts=rollouts, seed=analysis_seed(code, step, seat))
     except AnalysisError:  # nothing to rate (only calls or catches of UNO)
         return position, None
