@@ -1,7 +1,7 @@
 """The analysis board of a finished match: every decision of one seat rated, and any moment analysed.
 
 ``GET /api/rooms/{code}/analysis/{seat}`` rates every decision ``seat`` made in the match
-(:func:`unokit.analysis.analyse.analyse_record`, :data:`MATCH_ROLLOUTS` rollouts a decision): the
+(:func:`unokit.analysis.analyse.analyse_record`, :data:`MATCH_ROLLOUTS` rollouts a move): the
 win chance of each move played, the best move there and the mistakes (a move that lost more than
 :data:`MISTAKE` of win chance).  ``GET /api/rooms/{code}/analyse/{step}?seat=S`` analyses the table
 after the first ``step`` actions from seat ``S``'s knowledge (:func:`unokit.analysis.analyse.analyse`,
@@ -26,7 +26,7 @@ import asyncio
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from unokit.engine.actions import INTERRUPT_TYPES
 from unokit.engine.errors import UnknownOptionError
@@ -35,6 +35,9 @@ from unokit.engine.record import replay
 from unokit.i18n import Translator
 from unokit.narrate import describe_action
 from unokit.web.rates import AnalysisLimits
+
+if TYPE_CHECKING:  # the analysis (and the bots' rollouts) are imported when first asked for
+    from unokit.analysis.analyse import Analysis, RecordAnalysis
 
 __all__ = [
     "AT_ONCE",
@@ -136,8 +139,8 @@ def rated_moves(game: Game, seat: int) -> int:
     return sum(1 for action in game.legal_actions(seat) if types[action] not in INTERRUPT_TYPES)
 
 
-def rate_match(code: str, record: dict[str, Any], seat: int) -> Any:
-    """Every decision ``seat`` made in ``record`` rated (a :class:`~unokit.analysis.analyse.RecordAnalysis`)."""
+def rate_match(code: str, record: dict[str, Any], seat: int) -> RecordAnalysis:
+    """Every decision ``seat`` made in ``record`` rated."""
     from unokit.analysis.analyse import analyse_record
 
     game = replay(record, upto=0)
@@ -157,7 +160,7 @@ def seat_position(record: dict[str, Any], step: int, seat: int) -> str:
     return str(public_position(replay(record, upto=step), seat))
 
 
-def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tuple[str, Any]:
+def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tuple[str, Analysis | None]:
     """The position after ``step`` actions as ``seat`` may know it, and the analysis of ``seat``'s moves
     there (``None`` when ``seat`` is not the one deciding there, or has nothing to rate)."""
     from unokit.analysis.analyse import AnalysisError, analyse
@@ -181,7 +184,7 @@ def _move(game: Game, seat: int, notation: str, names: list[str], t: Translator)
     return {"action": notation, "label": describe_action(game, game.view(seat), action, names, t)}
 
 
-def match_answer(record: dict[str, Any], rated: Any, names: list[str], t: Translator) -> dict[str, Any]:
+def match_answer(record: dict[str, Any], rated: RecordAnalysis, names: list[str], t: Translator) -> dict[str, Any]:
     """What ``GET /api/rooms/{code}/analysis/{seat}`` answers for ``rated`` (in the language of ``t``):
     one entry per decision of the seat, in the order of the match."""
     decisions = sorted(rated.decisions, key=lambda decision: decision.step)
@@ -220,7 +223,7 @@ def match_answer(record: dict[str, Any], rated: Any, names: list[str], t: Transl
 
 
 def moment_answer(
-    record: dict[str, Any], step: int, seat: int, rated: tuple[str, Any], names: list[str], t: Translator
+    record: dict[str, Any], step: int, seat: int, rated: tuple[str, Analysis | None], names: list[str], t: Translator
 ) -> dict[str, Any]:
     """What ``GET /api/rooms/{code}/analyse/{step}?seat=S`` answers (in the language of ``t``)."""
     position, analysis = rated
