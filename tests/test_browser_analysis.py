@@ -125,6 +125,9 @@ def test_the_board_draws_the_graph_marks_the_mistakes_rates_a_moment_and_copies_
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-pos")).to_have_text(f"step {first['step'] + 1} of {rated['steps']}")
     expect(page.locator("#analysis-table")).to_be_empty()
+    # the move just told is the mistake: marked beside it, above the table
+    expect(page.locator("#replay-action .analysis-mark")).to_have_text(marks.first.inner_text())
+    watch.screenshot("analysis-board-mistake-told-desktop")
     # a click on the graph goes to the decision nearest to it
     page.locator("#analysis-graph svg").click(position={"x": 5, "y": 40})
     expect(page.locator("#replay-pos")).to_have_text(f"step {decisions[0]['step']} of {rated['steps']}")

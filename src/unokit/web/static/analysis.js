@@ -73,7 +73,7 @@ export function isOpen() {
 
 /** Take the board away (another replay opens). */
 export function closeBoard() {
-  document.getElementById("analysis")?.remove();
+  for (const id of ["analysis", "analysis-here"]) document.getElementById(id)?.remove();
   board.opts = null;
   board.data = null;
 }
@@ -132,6 +132,10 @@ export function boardStep(step) {
   show($("#analysis-position"), false);
   $("#analysis-copied").textContent = "";
   drawGraph();
+  // the move this step tells, when it was the analysed seat's mistake: marked beside it
+  const told = board.data?.decisions.find((decision) => decision.step === step - 1 && decision.mistake);
+  document.getElementById("analysis-here")?.remove();
+  if (told) $("#replay-action").append(el("span", { id: "analysis-here", class: "analysis-mark", text: mistakeWords(told) }));
   for (const item of document.querySelectorAll("#analysis-moves li")) {
     const here = Number(/** @type {HTMLElement} */ (item).dataset.step) === step;
     item.classList.toggle("current", here);
