@@ -17,6 +17,7 @@ import json
 import random
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -669,3 +670,69 @@ def test_the_round_results_in_a_view_hold_only_cards_the_events_showed(server: R
                 )
                 told += bool(cards)
     assert told > 10, "round results with cards were checked"
+
+
+def get_json(url: str) -> tuple[int, Any]:
+    """Status and JSON body of a GET, errors included."""
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_the_analysis_board_names_only_what_its_seat_knew_and_only_of_a_finished_match(server: RunningServer) -> None:
+    """The analysis routes (answered by either process): refused while the match is played; afterwards the
+    moves they rate and name are the analysed seat's own legal moves at that step, and the position they
+    give holds no card hidden from that seat."""
+    from test_web_analysis import hides_what_seat_may_not_see
+    from unokit.engine.actions import INTERRUPT_TYPES
+    from unokit.engine.positions import public_position
+
+    code, secret = server.create_fixed_room(FixedSetup(SEED + 5), "classic", seats=4, rules={"target_score": 300})
+    host = Client(server.url)
+    host.send(type="resume", code=code, secret=secret)
+    host.expect("lobby")
+    for seat in (1, 2, 3):
+        host.send(type="seat", seat=seat, bot=True)
+        host.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    host.send(type="start")
+    host.expect("update")
+    for path in ("analysis/1", "analyse/0?seat=1", "position/0?seat=1"):
+        status, body = get_json(f"{server.relay_http}/api/rooms/{code}/{path}")
+        assert status == 403 and set(body) == {"error"}, (path, body)
+    play_to_end(host, random.Random(5))
+    host.close()
+    record = server.hub.storage.load_record(code)
+    assert record is not None
+    cards = card_strings("classic")
+    steps = len(record["actions"])
+    games = [replay(record, upto=0)]
+    for who, text in record["actions"]:
+        games.append(games[-1].clone())
+        games[-1].apply_notation(who, text)
+
+    def rated_moves(game: Game, seat: int) -> set[str]:
+        types = game.actions.types
+        return {game.actions.format(a) for a in game.legal_actions(seat) if types[a] not in INTERRUPT_TYPES}
+
+    for seat in (0, 1):  # the scripted player and a bot (an address has 12 analyses a minute)
+        status, body = get_json(f"{server.relay_http}/api/rooms/{code}/analysis/{seat}")
+        assert status == 200 and body["decisions"], body
+        for entry in body["decisions"]:
+            game = games[entry["step"]]
+            assert game.actor == seat
+            assert {entry["played"]["action"], entry["best"]["action"]} <= rated_moves(game, seat)
+        named = strings_outside(body, lambda path: path[-1:] in {("played",), ("best",)})
+        assert not [text for text in named if text in cards], named
+        deciding = [entry["step"] for entry in body["decisions"]]
+        for step in sorted({0, deciding[0], deciding[-1], steps}):
+            game = games[step]
+            status, moment = get_json(f"{server.relay_http}/api/rooms/{code}/analyse/{step}?seat={seat}")
+            assert status == 200, moment
+            assert moment["position"] == public_position(game, seat)
+            assert hides_what_seat_may_not_see(moment["position"], game, seat), moment["position"]
+            if moment["analysis"] is None:
+                assert game.is_over or game.actor != seat
+            else:
+                assert {move["action"] for move in moment["analysis"]["moves"]} == rated_moves(game, seat)

@@ -79,9 +79,9 @@ modules loaded at start, raw): 250,000 until the replay page went on demand and 
 results' wait, stale-dialog and phone fixes (12 kB), the invite's QR code and links (3 kB), avatars,
 reactions and the voice controls (20 kB), and the words moved to catalogs (i18n.js and the ids, 29 kB):
 310,529 bytes then, 100,841 gzipped."""
-ON_DEMAND_BUDGET = 80_000
+ON_DEMAND_BUDGET = 95_000
 """Bytes of the modules loaded on demand (how to play, the guided game, hints, replays, reactions,
-celebrations, avatars and voice), raw: 68,036 then."""
+celebrations, avatars and voice), raw: 68,036 then; 80,000 until the replay's analysis board and its styles (16 kB)."""
 
 
 def test_the_code_and_styles_stay_within_their_budget() -> None:

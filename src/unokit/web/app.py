@@ -28,6 +28,15 @@ from unokit.editions.rulecards import MAX_RULE_LENGTH
 from unokit.editions.wild_jackpot import rule_cards_per_player
 from unokit.engine.rules import OPTIONS, PRESETS, Rules
 from unokit.i18n import LANGUAGES, Translator, catalog, english, is_language, negotiate
+from unokit.web.analysis import (
+    Analyses,
+    AnalysisBusyError,
+    match_answer,
+    moment_answer,
+    rate_match,
+    rate_moment,
+    seat_position,
+)
 from unokit.web.assets import ClientAssets
 from unokit.web.chat import MAX_CHAT
 from unokit.web.guard import (
@@ -36,6 +45,7 @@ from unokit.web.guard import (
     AllowedHosts,
     GuardMiddleware,
     RateLimiter,
+    client_key,
     refuse_room_request,
 )
 from unokit.web.hub import Hub
@@ -47,7 +57,7 @@ from unokit.web.protocol import (
     MAX_NAME,
     MAX_TIMER,
 )
-from unokit.web.replays import ReplayCache
+from unokit.web.replays import MatchReplay, ReplayCache
 from unokit.web.rooms import (
     CODE_LENGTH,
     MIN_TIMER,
@@ -150,9 +160,11 @@ def request_lang(request: Request) -> str | None:
     return negotiate(request.headers.get("accept-language"))
 
 
-def answer(data: dict[str, Any], lang: str, status_code: int = 200) -> JSONResponse:
+def answer(
+    data: dict[str, Any], lang: str, status_code: int = 200, headers: dict[str, str] | None = None
+) -> JSONResponse:
     """A JSON answer with words in ``lang`` (said by ``Content-Language``)."""
-    return JSONResponse(data, status_code=status_code, headers={"content-language": lang})
+    return JSONResponse(data, status_code=status_code, headers={"content-language": lang, **(headers or {})})
 
 
 def refusal(request: Request, status_code: int, message_id: str, /, **values: Any) -> JSONResponse:
@@ -346,6 +358,20 @@ async def _finished_match(request: Request, code: str, what: str) -> tuple[Store
 
 
 STEP_PATTERN = re.compile(r"[0-9]{1,9}")
+SEAT_PATTERN = re.compile(r"[0-9]{1,2}")
+
+
+async def _match_replay(request: Request, code: str) -> MatchReplay | Response:
+    """The finished match ``code`` as the replay keeps it (:class:`ReplayCache`), or the error answer."""
+    replays: ReplayCache = request.app.state.replays
+    match = replays.get(code)
+    if match is None:
+        found = await _finished_match(request, code, "replay")
+        if isinstance(found, Response):
+            return found
+        stored, record = found
+        match = replays.add(code, record, [row.kind for row in sorted(stored.seats, key=lambda row: row.seat)])
+    return match
 
 
 async def api_replay(request: Request) -> Response:
@@ -356,15 +382,10 @@ async def api_replay(request: Request) -> Response:
     lang = request_lang(request)
     if lang is None:
         return unknown_lang(request)
-    replays: ReplayCache = request.app.state.replays
     code = str(request.path_params["code"]).strip().upper()
-    match = replays.get(code)
-    if match is None:
-        found = await _finished_match(request, code, "replay")
-        if isinstance(found, Response):
-            return found
-        stored, record = found
-        match = replays.add(code, record, [row.kind for row in sorted(stored.seats, key=lambda row: row.seat)])
+    match = await _match_replay(request, code)
+    if isinstance(match, Response):
+        return match
     text = str(request.path_params["step"])
     if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
         return refusal(request, 400, "error.step", steps=match.steps)
@@ -374,6 +395,102 @@ async def api_replay(request: Request) -> Response:
         log.exception("room %s: the replay of step %s failed", code_tag(code), text)
         return refusal(request, 500, "error.replay_failed")
     return answer({"code": code, **position}, lang)
+
+
+async def _analysis_request(request: Request) -> tuple[str, str, MatchReplay, int] | Response:
+    """The language, room code, match and seat of an analysis request (the seat from the path's ``seat``
+    or the query's), or the error answer."""
+    refused = await _refused_for_rate(request)
+    if refused is not None:
+        return refused
+    lang = request_lang(request)
+    if lang is None:
+        return unknown_lang(request)
+    code = str(request.path_params["code"]).strip().upper()
+    match = await _match_replay(request, code)
+    if isinstance(match, Response):
+        return match
+    text = str(request.path_params.get("seat", request.query_params.get("seat", "")))
+    if not SEAT_PATTERN.fullmatch(text) or int(text) >= len(match.names):
+        return refusal(request, 400, "error.analysis_seat", last=len(match.names) - 1)
+    return lang, code, match, int(text)
+
+
+async def _analysed(
+    request: Request, code: str, key: tuple[Any, ...], work: Callable[[], Any], words: Callable[[Any], dict[str, Any]]
+) -> Response:
+    """The answer of an analysis: the result kept under ``key``, or ``work()`` computed if the address may
+    have one more (``429`` otherwise; ``503`` while the server analyses all it can), put in ``words``."""
+    analyses: Analyses = request.app.state.analyses
+    lang = request_lang(request) or "en"
+    try:
+        rated = analyses.kept_result(key)
+        if rated is None:
+            limits = analyses.limits
+            if not limits.allow(client_key(request)):
+                return refusal(request, 429, "error.analysis_rate", count=limits.burst, seconds=int(limits.window))
+            rated = await analyses.compute(key, work)
+        body = await asyncio.to_thread(words, rated)
+    except AnalysisBusyError:
+        return refusal(request, 503, "error.analysis_busy")
+    except Exception:
+        log.exception("room %s: the analysis %s failed", code_tag(code), key[0])
+        return refusal(request, 500, "error.analysis_failed")
+    return answer({"code": code, **body}, lang, headers={"cache-control": "no-store"})
+
+
+async def api_analysis(request: Request) -> Response:
+    """Every decision of one seat in a finished match rated (:mod:`unokit.web.analysis`)."""
+    found = await _analysis_request(request)
+    if isinstance(found, Response):
+        return found
+    lang, code, match, seat = found
+    record, names = match.record, match.names
+    return await _analysed(
+        request,
+        code,
+        ("match", code, seat),
+        lambda: rate_match(code, record, seat),
+        lambda rated: match_answer(record, rated, names, catalog(lang)),
+    )
+
+
+async def api_analyse(request: Request) -> Response:
+    """One moment of a finished match analysed from one seat's knowledge, with its position to copy."""
+    found = await _analysis_request(request)
+    if isinstance(found, Response):
+        return found
+    lang, code, match, seat = found
+    text = str(request.path_params["step"])
+    if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
+        return refusal(request, 400, "error.step", steps=match.steps)
+    step, record, names = int(text), match.record, match.names
+    return await _analysed(
+        request,
+        code,
+        ("moment", code, step, seat),
+        lambda: rate_moment(code, record, step, seat),
+        lambda rated: moment_answer(record, step, seat, rated, names, catalog(lang)),
+    )
+
+
+async def api_position(request: Request) -> Response:
+    """The position after ``step`` actions of a finished match as seat ``?seat=S`` may know it
+    (:func:`unokit.web.analysis.seat_position`), to copy: cheap, so only the room routes' limits apply."""
+    found = await _analysis_request(request)
+    if isinstance(found, Response):
+        return found
+    lang, code, match, seat = found
+    text = str(request.path_params["step"])
+    if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
+        return refusal(request, 400, "error.step", steps=match.steps)
+    step = int(text)
+    try:
+        position = await asyncio.to_thread(seat_position, match.record, step, seat)
+    except Exception:
+        log.exception("room %s: the position of step %s failed", code_tag(code), step)
+        return refusal(request, 500, "error.analysis_failed")
+    return answer({"code": code, "step": step, "seat": seat, "position": position}, lang)
 
 
 class SecurityHeaders:
@@ -455,6 +572,9 @@ def create_app(
         Route("/api/rooms/{code}", api_room),
         Route("/api/rooms/{code}/record", api_record),
         Route("/api/rooms/{code}/replay/{step}", api_replay),
+        Route("/api/rooms/{code}/analysis/{seat}", api_analysis),
+        Route("/api/rooms/{code}/analyse/{step}", api_analyse),
+        Route("/api/rooms/{code}/position/{step}", api_position),
         Route("/api/rooms/{code}/qr.svg", api_room_qr),
         WebSocketRoute("/ws", game_socket),
         Route("/static/{name}", static_file),
@@ -466,6 +586,7 @@ def create_app(
     app.state.hub = hub
     app.state.assets = ClientAssets(STATIC_DIR)
     app.state.replays = ReplayCache()
+    app.state.analyses = Analyses()
     public_url = hub.settings.public_url
     app.state.site = site = Site(*(listen or ("127.0.0.1", 0)), parse_public_url(public_url) if public_url else None)
     hosts = AllowedHosts.for_server(listen, (*hub.settings.allowed_hosts, *site.allowed_hosts()))

@@ -18,6 +18,9 @@ const stopped = (text) => (/[.!?]$/.test(text) ? text : text.concat("."));
 const REPLAY_CACHE = 400; // steps kept in the page
 const REPLAY_LOG_STEPS = 40; // steps told in the log, up to the current one
 
+/** @type {typeof import("./analysis.js") | null} */
+let board = null; // the analysis board, loaded the first time it is opened
+
 const replay = {
   /** @type {string | null} */
   code: null,
@@ -51,7 +54,23 @@ export function startReplay(code) {
   $("#replay-pos").textContent = "Loading…";
   showControls(false);
   show($("#replay-error"), false);
+  board?.closeBoard();
   return replayGo(0);
+}
+
+/** Open the analysis board under the replay's controls (analysis.js, loaded on demand). */
+async function openAnalysis() {
+  const button = $("#replay-analyse");
+  button.setAttribute("disabled", "");
+  try {
+    board ??= await import("./analysis.js");
+    const data = replay.cache.get(replay.step);
+    const names = (data?.seats ?? []).map((/** @type {{name: string}} */ seat) => seat.name);
+    await board.openBoard({ code: /** @type {string} */ (replay.code), names, steps: replay.steps, step: replay.step, go: replayGo });
+    show(button, false);
+  } finally {
+    button.removeAttribute("disabled");
+  }
 }
 
 /**
@@ -77,6 +96,12 @@ async function replayStep(step) {
  */
 function showControls(shown) {
   for (const node of $$(".replay-controls, #replay-slider, #replay-action, #replay-meta")) show(node, shown);
+  let button = document.getElementById("replay-analyse");
+  if (!button) {
+    button = el("button", { id: "replay-analyse", "data-i18n": "replay.analyse", text: t("replay.analyse"), onclick: openAnalysis });
+    $("#replay-action").before(button);
+  }
+  show(button, shown && !board?.isOpen());
 }
 
 /**
@@ -151,6 +176,7 @@ function renderReplay(data) {
   renderTable();
   $("#spectating").textContent = t("replay.spectating");
   renderReplayLog(data.step);
+  board?.boardStep(data.step);
 }
 
 /**
