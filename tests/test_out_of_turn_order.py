@@ -20,8 +20,7 @@ import pytest
 from unokit import Game
 from unokit.bots.base import make_bot
 from unokit.bots.runner import play_game
-from unokit.engine.order import fair_order, order_key, order_rank
-from unokit.engine.order import out_of_turn_order
+from unokit.engine.order import fair_order, order_key, order_rank, out_of_turn_order
 
 
 def bench_measure() -> Callable[[int, int], dict[str, list[int]]]:
