@@ -12,13 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from unokit import Game, PositionError, determinize, public_position
+from unokit import Game, PositionError, public_position
 from unokit.determinize import known_cards
 from unokit.engine.cards import card_name
+from unokit.engine.order import out_of_turn_order
 from unokit.engine.positions import (
     FIELDS,
     MAX_POSITION_LENGTH,
     Position,
+    determinize,
     escape_text,
     format_position,
     is_public,
@@ -68,6 +70,8 @@ def play(game: Game, rng: random.Random, limit: int) -> tuple[list[str], list[tu
 
 def assert_same_decisions(loaded: Game, game: Game) -> None:
     assert loaded.deciders() == game.deciders()
+    assert loaded.moves == game.moves
+    assert out_of_turn_order(loaded) == out_of_turn_order(game)  # the same seat wins the race to call UNO
     for seat in range(game.n):
         assert loaded.legal_actions(seat) == game.legal_actions(seat)
 
@@ -326,6 +330,8 @@ WRONG: tuple[tuple[str, str], ...] = (
     ("rules", "hand_size:40"),
     ("rules", "jam_slam_chance:x"),
     ("seed", "abc"),
+    ("moves", "-1"),
+    ("moves", "many"),
     ("round", "0"),
     ("dealer", "4"),
     ("scores", "0,0,0"),

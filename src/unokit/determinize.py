@@ -180,7 +180,8 @@ def sample_game(
     game.target_kind = state["target_kind"]
     # The current round's events only: nothing in a game reads earlier rounds' events.
     game.events = list(view.history[round_start(view.history) :])
-    game.stalls = stalled_turns(game.events)
+    game.stalls = state.get("stalls", stalled_turns(game.events))  # a view of a loaded game counts on from it
+    game.moves_before = state.get("moves", 0)  # the decisions so far (the order asked out of turn)
 
     # Every card not in the viewer's hand or the discard pile is somewhere hidden.
     hidden = Counter(game.deck_cards)

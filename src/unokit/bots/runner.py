@@ -111,7 +111,7 @@ def play_match(game: Game, bots: Sequence[Bot], max_decisions: int = 2_000_000) 
         deciders = game.deciders()
         interrupted = False
         if game.exposed:
-            for seat in fair_order(game.order_key, len(game.history), deciders):
+            for seat in fair_order(game.order_key, game.moves, deciders):
                 if interrupt_ids.isdisjoint(game.legal_actions(seat)):
                     continue
                 action, view = asked(seat)

@@ -227,6 +227,7 @@ class Game:
         "history",
         "initial_deck",
         "knocked",
+        "moves_before",
         "n",
         "ops",
         "order_key",
@@ -388,6 +389,8 @@ class Game:
         """Per viewer: (the event list read, that log as the viewer may see it, whether a copy of the game
         shares the log: then it is copied before it grows), extended as views are built."""
         self.history: list[tuple[int, int]] = []
+        self.moves_before = 0
+        """Decisions taken before :attr:`history` starts (a game loaded from a position: see :attr:`moves`)."""
         self.scores = [0] * players
         self.round = 0
         self.round_results: tuple[RoundResult, ...] = ()
@@ -503,6 +506,12 @@ class Game:
     def is_over(self) -> bool:
         """Whether the match has ended."""
         return self.phase == OVER
+
+    @property
+    def moves(self) -> int:
+        """Decisions taken in the match so far, those before a loaded position included: with the order
+        key they rank the seats asked out of turn (:mod:`unokit.engine.order`)."""
+        return self.moves_before + len(self.history)
 
     @property
     def top_card(self) -> int:

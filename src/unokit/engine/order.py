@@ -77,7 +77,7 @@ def out_of_turn_order(game: Game) -> list[int]:
         out: frozenset[int] = getattr(game, "out", frozenset())
         others += [s for s in game.seats_in() if s not in (actor, jump_from) and s not in out and s not in others]
     first = [seat for seat in others if any(types[a] in INTERRUPT_TYPES for a in game.legal_actions(seat))]
-    order = fair_order(game.order_key, len(game.history), first)
+    order = fair_order(game.order_key, game.moves, first)
     for step in range(1, game.n):
         seat = game.next_seat(actor, step)
         if seat in others and seat not in order:

@@ -3,8 +3,8 @@
 A *position* is every fact that decides a game's future, written as ``name=value`` fields in a
 fixed order, separated by single spaces (docs/positions.md describes each field)::
 
-    unopos=1 edition=classic players=3 rules=- seed=7 round=1 dealer=2 scores=0,0,0 knocked=- winner=-
-    direction=1 turn=0 actor=0 phase=turn ops=- colour=R hands=R1,B7,.../.../... draw=G2,... discard=R5
+    unopos=1 edition=classic players=3 rules=- seed=7 moves=0 round=1 dealer=2 scores=0,0,0 knocked=-
+    winner=- direction=1 turn=0 actor=0 phase=turn ops=- colour=R hands=R1,B7,.../.../... draw=G2,... discard=R5
     exposed=- armed=0 drawn=- bluff=-:0:- discards=0 target=- skips=0,0,0 stalls=0 extra=- house=- rng=mt:...
 
 :meth:`Game.position() <unokit.engine.game.Game.position>` writes one and
@@ -108,6 +108,7 @@ FIELDS = (
     "players",
     "rules",
     "seed",
+    "moves",
     "round",
     "dealer",
     "scores",
@@ -165,6 +166,9 @@ class Position:
     players: int
     rules: Rules
     seed: int | None
+    moves: int
+    """Decisions taken in the match so far (:attr:`Game.moves <unokit.engine.game.Game.moves>`: they rank the
+    seats asked out of turn, :mod:`unokit.engine.order`)."""
     round: int
     dealer: int
     scores: tuple[int, ...]
@@ -603,6 +607,7 @@ def format_position(p: Position) -> str:
         "players": str(p.players),
         "rules": _rules_text(p.rules),
         "seed": _UNKNOWN if p.seed is None else str(p.seed),
+        "moves": str(p.moves),
         "round": str(p.round),
         "dealer": str(p.dealer),
         "scores": _ints_text(p.scores),
@@ -659,6 +664,7 @@ def position_of(game: Game, *, generator: bool = True) -> Position:
         players=game.n,
         rules=game.rules,
         seed=game.seed,
+        moves=game.moves,
         round=game.round,
         dealer=game.dealer,
         scores=tuple(game.scores),
@@ -802,6 +808,7 @@ def parse_position(text: str) -> Position:
         players=players,
         rules=rules,
         seed=None if seed_text == _UNKNOWN else int(seed_text),
+        moves=_int("moves", get("moves"), 0, None, "a count of decisions"),
         round=_int("round", get("round"), 1, None, "a round number"),
         dealer=_int("dealer", get("dealer"), 0, players - 1, "a seat"),
         scores=_read_ints("scores", get("scores")),
@@ -885,6 +892,7 @@ def _build(p: Position) -> Game:
         raise PositionError("rules", str(error)) from None
     _check_table(game, p)
     game.round = p.round
+    game.moves_before = p.moves
     game.dealer = p.dealer
     game.scores = list(p.scores)
     game.knocked = p.knocked
@@ -1166,6 +1174,7 @@ def public_position_of_view(view: View) -> str:
         players=view.players,
         rules=view.rules,
         seed=None,
+        moves=state["moves"],
         round=view.round,
         dealer=view.dealer,
         scores=tuple(view.scores),

@@ -314,6 +314,7 @@ def public_state(game: Game) -> dict[str, Any]:
         "window_armed": game.window_armed,
         "turn_skips": tuple(game.turn_skips),
         "stalls": game.stalls,
+        "moves": game.moves,
         "bluff_colour": game.bluff_colour if game.phase_name == "challenge" else -1,
         "target_kind": game.target_kind,
         **game.edition.public_state(game),

@@ -3716,7 +3716,7 @@ def state_from_game(game: Any, seed: int) -> IntArray:
     _seed_words(s, RNG, seed, 0)
     _seed_words(s, POLICY_RNG, seed, 1)
     s[ORDER_KEY] = game.order_key
-    s[MOVES] = len(game.history)
+    s[MOVES] = game.moves
     s[STALLS] = game.stalls
     s[PHASE] = game.phase
     s[ACTOR] = game.actor
