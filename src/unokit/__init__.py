@@ -6,10 +6,6 @@
 7
 """
 
-# ``unokit.determinize`` is a module (sampling a game from a view) and, as a name of the package, the
-# function that completes a public position: the module is loaded first, so that the name stays the
-# function (``from unokit.determinize import ...`` reads the module from ``sys.modules``).
-import unokit.determinize as _sampling
 from unokit.editions import EDITIONS, Edition, get_edition
 from unokit.engine.actions import ActionSpace, ActionType
 from unokit.engine.cards import Colour, Kind, card_name, parse_card
@@ -24,7 +20,7 @@ from unokit.engine.errors import (
     WrongPlayerError,
 )
 from unokit.engine.game import Game
-from unokit.engine.positions import PositionError, determinize, public_position
+from unokit.engine.positions import PositionError, public_position
 from unokit.engine.record import replay, to_record
 from unokit.engine.rules import Rules
 from unokit.engine.views import View
@@ -49,7 +45,6 @@ __all__ = [
     "View",
     "WrongPlayerError",
     "card_name",
-    "determinize",
     "get_edition",
     "parse_card",
     "public_position",
@@ -57,4 +52,3 @@ __all__ = [
     "to_record",
 ]
 __version__ = "0.1.0"
-del _sampling
