@@ -1,4 +1,4 @@
-"""The speed of an analysis (:func:`unokit.analysis.analyse.analyse`): rollouts per second on the
+"""The speed of an analysis (:func:`unokit.analysis.analyse`): rollouts per second on the
 compiled engine against the Python playout, side by side in one run.
 
 ``--positions`` decisions are taken from Classic UNO matches of heuristic bots (``--players``
@@ -31,7 +31,7 @@ import time
 from typing import Any, NoReturn
 
 from unokit import Game, Rules
-from unokit.analysis.analyse import analyse
+from unokit.analysis.ratings import analyse
 from unokit.bots import HeuristicBot
 from unokit.bots.base import non_interrupt_actions
 

@@ -1,4 +1,4 @@
-"""Rating moves (:mod:`unokit.analysis.analyse`, ``unokit analyse``): a move that wins at once comes
+"""Rating moves (:mod:`unokit.analysis.ratings`, ``unokit analyse``): a move that wins at once comes
 first, exact ratings agree with the solver, only the seat's knowledge is read, records are rated
 decision by decision, and the command line reads positions and records."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from rules_support import stacked_game
 from unokit import Game
-from unokit.analysis.analyse import SOLVE_NODES, AnalysisError, analyse, analyse_record
+from unokit.analysis.ratings import SOLVE_NODES, AnalysisError, analyse, analyse_record
 from unokit.analysis.solve import SolveError, solve_round
 from unokit.bots import make_bot
 from unokit.bots.base import interrupt_actions

@@ -35,7 +35,7 @@ optionally milliseconds per decision (whichever ends first).  With iterations al
 deterministic for its seed; a time budget makes the number of iterations depend on the machine.
 
 The rollouts and the Python playout are functions of this module (:func:`rollout_outcomes`,
-:func:`python_rollout_outcomes`, :func:`python_playout`) that :mod:`unokit.analysis.analyse` calls
+:func:`python_rollout_outcomes`, :func:`python_playout`) that :mod:`unokit.analysis.ratings` calls
 too, so that a move's rating is the value this bot gives it.
 
 The tree's playouts run on the compiled engine (:func:`unokit.fast.engine.playout`, the same

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from unokit.analysis.analyse import Analysis, AnalysisError, RecordAnalysis, analyse, analyse_record
+from unokit.analysis.ratings import Analysis, AnalysisError, RecordAnalysis, analyse, analyse_record
 from unokit.cli.common import Screen, UsageError, printable
 from unokit.cli.replay import MAX_RECORD_BYTES, read_record
 

@@ -329,14 +329,14 @@ class PlaySession:
             return DONE
 
     def hint(self) -> None:
-        """Your legal moves rated from your own knowledge (:func:`unokit.analysis.analyse.analyse`)."""
+        """Your legal moves rated from your own knowledge (:func:`unokit.analysis.analyse`)."""
         if not self.hints:
             self.screen.line("Hints are off: start the game with --hints to rate your moves.")
             return
         if self.game.actor != 0:
             self.screen.line("A hint rates your moves on your turn: calls and catches are always worth making.")
             return
-        from unokit.analysis.analyse import analyse
+        from unokit.analysis.ratings import analyse
         from unokit.cli.analyse import analysis_lines, how, percent
 
         analysis = analyse(self.game, 0, seconds=HINT_SECONDS, seed=len(self.game.history))
