@@ -25,7 +25,7 @@ from browser_support import (  # noqa: F401  (fixtures, used by their names)
     open_page_fixture,
     playwright_instance_fixture,
 )
-from test_web_analysis import play_carelessly
+from test_web_analysis import analyses_allowed, play_carelessly
 from unokit.web.rooms import FixedSetup, RoomSettings
 from web_support import Client
 
@@ -163,17 +163,12 @@ def test_the_board_at_a_phones_width_without_a_clipboard_and_when_refused(
     assert table is not None and table["x"] + table["width"] <= PHONE["width"], "the table fits the phone"
     watch.screenshot("analysis-board-phone")
     # past the address's allowance, the board says so
-    analyses = live_server.server.config.app.state.analyses
-    kept = analyses.limits
-    analyses.limits = type(kept)(burst=0, window=600.0)
-    try:
+    with analyses_allowed(live_server.server.config.app, 0):
         page.select_option("#analysis-seat", "2")
         page.click("#analysis-start")
         expect(page.locator("#analysis-status")).to_have_text(
-            "Not now: at most 0 analyses in 600 seconds: wait a little"
+            "Not now: at most 12 analyses in 60 seconds: wait a little"
         )
         expect(page.locator("#analysis-status")).to_have_class(re.compile(r"\berror\b"))
         watch.screenshot("analysis-board-refused-phone")
-    finally:
-        analyses.limits = kept
     assert not [error for error in watch.real_errors() if "status of 429" not in error], watch.errors

@@ -11,6 +11,7 @@ step and an address asking too often are refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
@@ -28,7 +29,7 @@ from unokit.engine.game import Game
 from unokit.engine.positions import is_public, public_position
 from unokit.engine.record import replay
 from unokit.web.analysis import MISTAKE, Analyses, AnalysisBusyError
-from unokit.web.rates import AnalysisLimits
+from unokit.web.guard import LocalLimits, RateLimiter
 from unokit.web.rooms import FixedSetup
 from web_support import Client, RunningServer, fast_settings
 
@@ -246,25 +247,36 @@ def test_a_bad_seat_or_step_is_refused(server: RunningServer, finished: tuple[st
     assert status == 400 and body["error"] == "la place est un nombre entier de 0 à 2"
 
 
+@contextlib.contextmanager
+def analyses_allowed(app: Any, count: int) -> Iterator[None]:
+    """Within the block the local address may have ``count`` more analyses computed, and no more: its
+    allowance of ``address_analyses_per_minute`` (the server's per-address limits) set for a moment."""
+    limits = app.state.guard.limits
+    assert isinstance(limits, LocalLimits)
+    record = limits.record("127.0.0.1")
+    kept = record.analyses
+    record.analyses = RateLimiter(0.0, count)
+    try:
+        yield
+    finally:
+        record.analyses = kept
+
+
 def test_an_address_asking_for_too_many_analyses_is_refused(
     server: RunningServer, finished: tuple[str, dict[str, Any]]
 ) -> None:
     """Each analysis computed counts against the address; one already computed is answered for free."""
     code, record = finished
-    analyses = server.app.state.analyses
-    kept_limits = analyses.limits
-    analyses.limits = AnalysisLimits(burst=2, window=600.0)
-    try:
+    per_minute = server.app.state.guard.settings.address_analyses_per_minute
+    with analyses_allowed(server.app, 2):
         other = [s for s, (who, _) in enumerate(record["actions"]) if who != 0][-3:]
         answers = [get(f"{server.http}/api/rooms/{code}/analyse/{step}?seat=0") for step in other]
         assert [status for status, _ in answers] == [200, 200, 429]
-        assert answers[2][1]["error"] == "at most 2 analyses in 600 seconds: wait a little"
+        assert answers[2][1]["error"] == f"at most {per_minute} analyses in 60 seconds: wait a little"
         status, _ = get(f"{server.http}/api/rooms/{code}/analyse/{other[0]}?seat=0")
         assert status == 200, "an analysis already made is answered"
         status, _ = get(f"{server.http}/api/rooms/{code}/position/{other[2]}?seat=0")
         assert status == 200, "the position alone is not an analysis"
-    finally:
-        analyses.limits = kept_limits
 
 
 def test_analyses_run_a_few_at_once_share_a_run_and_refuse_past_the_waiting_room() -> None:

@@ -216,6 +216,9 @@ def test_two_processes_share_one_allowance_of_creations_requests_and_lookups(red
         assert await one.allow_lookup("203.0.113.1", "DDDD")
         alone = [LocalLimits(settings), LocalLimits(settings)]  # each process alone: twice the allowance
         assert sum([await alone[n % 2].allow_creation("203.0.113.1") for n in range(8)]) == 6
+        analyses = [await (one if n % 2 else two).allow_analysis("203.0.113.1") for n in range(14)]
+        assert analyses == [True] * 12 + [False] * 2, "the analysis board's allowance is shared too"
+        assert [await alone[0].allow_analysis("203.0.113.1") for _ in range(13)] == [True] * 12 + [False]
 
     run(redis_url, test)
 

@@ -1,10 +1,10 @@
 """The analysis board of a finished match: every decision of one seat rated, and any moment analysed.
 
 ``GET /api/rooms/{code}/analysis/{seat}`` rates every decision ``seat`` made in the match
-(:func:`unokit.analysis.analyse.analyse_record`, :data:`MATCH_ROLLOUTS` rollouts a move): the
+(:func:`unokit.analysis.analyse_record`, :data:`MATCH_ROLLOUTS` rollouts a move): the
 win chance of each move played, the best move there and the mistakes (a move that lost more than
 :data:`MISTAKE` of win chance).  ``GET /api/rooms/{code}/analyse/{step}?seat=S`` analyses the table
-after the first ``step`` actions from seat ``S``'s knowledge (:func:`unokit.analysis.analyse.analyse`,
+after the first ``step`` actions from seat ``S``'s knowledge (:func:`unokit.analysis.analyse`,
 :data:`MOMENT_ROLLOUTS` rollouts) when that seat has a decision there, and gives the position there as
 ``S`` may know it (:func:`unokit.engine.positions.public_position`), to copy;
 ``GET /api/rooms/{code}/position/{step}?seat=S`` gives that position alone (no analysis: cheap).
@@ -16,8 +16,9 @@ game (the analysis samples the hidden cards anew), and the position given holds 
 The work is costly: it runs in threads (the compiled engine's rollouts release the interpreter's
 lock), :data:`AT_ONCE` at a time with at most :data:`WAITING` more waiting; an analysis asked for
 while it is being computed waits for that one; the :data:`KEPT` last results are kept, and a kept
-answer is free, where each computed one counts against the address's
-:class:`~unokit.web.rates.AnalysisLimits`.
+answer is free, where each computed one counts against the address's allowance,
+``address_analyses_per_minute`` (:mod:`unokit.web.guard`: in Redis, shared by every process, with
+``redis_url``).
 """
 
 from __future__ import annotations
@@ -34,10 +35,9 @@ from unokit.engine.game import Game
 from unokit.engine.record import replay
 from unokit.i18n import Translator
 from unokit.narrate import describe_action
-from unokit.web.rates import AnalysisLimits
 
 if TYPE_CHECKING:  # the analysis (and the bots' rollouts) are imported when first asked for
-    from unokit.analysis.analyse import Analysis, RecordAnalysis
+    from unokit.analysis.ratings import Analysis, RecordAnalysis
 
 __all__ = [
     "AT_ONCE",
@@ -118,7 +118,7 @@ def rollouts_within(budget: int, most: int, moves: int, compiled: bool = True) -
 def compiled_rollouts(game: Game) -> bool:
     """Whether the analysis of ``game`` rolls out on the compiled engine (its edition and rules played
     there, and the ``fast`` extra installed)."""
-    from unokit.analysis.analyse import COMPILED
+    from unokit.analysis.ratings import COMPILED
 
     if game.edition.name not in COMPILED:
         return False
@@ -141,7 +141,7 @@ def rated_moves(game: Game, seat: int) -> int:
 
 def rate_match(code: str, record: dict[str, Any], seat: int) -> RecordAnalysis:
     """Every decision ``seat`` made in ``record`` rated."""
-    from unokit.analysis.analyse import analyse_record
+    from unokit.analysis.ratings import analyse_record
 
     game = replay(record, upto=0)
     moves = 0
@@ -163,7 +163,7 @@ def seat_position(record: dict[str, Any], step: int, seat: int) -> str:
 def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tuple[str, Analysis | None]:
     """The position after ``step`` actions as ``seat`` may know it, and the analysis of ``seat``'s moves
     there (``None`` when ``seat`` is not the one deciding there, or has nothing to rate)."""
-    from unokit.analysis.analyse import AnalysisError, analyse
+    from unokit.analysis.ratings import AnalysisError, analyse
     from unokit.engine.positions import public_position
 
     game = replay(record, upto=step)
@@ -272,14 +272,11 @@ class Analyses:
         at_once: int = AT_ONCE,
         waiting: int = WAITING,
         kept: int = KEPT,
-        limits: AnalysisLimits | None = None,
     ) -> None:
         self.slots = asyncio.Semaphore(max(1, at_once))
         self.waiting_limit = max(0, waiting)
         self.waiting = 0
         self.kept_limit = max(1, kept)
-        self.limits = limits or AnalysisLimits()
-        """Each address's allowance of analyses computed for it (a kept answer is free)."""
         self.kept: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self.running: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
 

@@ -426,9 +426,9 @@ async def _analysed(
     try:
         rated = analyses.kept_result(key)
         if rated is None:
-            limits = analyses.limits
-            if not limits.allow(client_key(request)):
-                return refusal(request, 429, "error.analysis_rate", count=limits.burst, seconds=int(limits.window))
+            if not await request.app.state.guard.limits.allow_analysis(client_key(request)):
+                count = request.app.state.guard.settings.address_analyses_per_minute
+                return refusal(request, 429, "error.analysis_rate", count=count, seconds=60)
             rated = await analyses.compute(key, work)
         body = await asyncio.to_thread(words, rated)
     except AnalysisBusyError:

@@ -266,6 +266,10 @@ class AddressLimits(Protocol):
         """Whether ``key``'s connections may send one more chat line or reaction (``address_chat_per_minute``)."""
         ...
 
+    async def allow_analysis(self, key: str) -> bool:
+        """Whether ``key`` may have one more analysis computed (``address_analyses_per_minute``)."""
+        ...
+
     async def spend_resync(self, key: str, events: int) -> bool:
         """Whether ``key`` may be sent a full resync of ``events`` events (``address_resync_events`` a
         minute); if so they are counted."""
@@ -292,6 +296,9 @@ class AddressRecord:
         chat = settings.address_chat_per_minute
         self.chat = RateLimiter(chat / 60.0, settings.address_chat_burst)
         """Chat lines (and reactions) the address's connections send, together."""
+        analyses = settings.address_analyses_per_minute
+        self.analyses = RateLimiter(analyses / 60.0, analyses)
+        """Analyses of finished matches computed for the address (:mod:`unokit.web.analysis`)."""
 
     def allow_lookup(self, code: str) -> bool:
         """A code among the last :data:`RECENT_CODES` looked up is free; a new one takes a token."""
@@ -344,6 +351,9 @@ class LocalLimits:
 
     async def allow_chat(self, key: str) -> bool:
         return self.record(key).chat.allow()
+
+    async def allow_analysis(self, key: str) -> bool:
+        return self.record(key).analyses.allow()
 
     async def spend_resync(self, key: str, events: int) -> bool:
         return self.record(key).resyncs.spend(events)

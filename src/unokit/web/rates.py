@@ -1,8 +1,7 @@
 """How often a connection, a seat or a room's spectators may send: sliding windows of counts.
 
-A connection's chat, hints and voice (:mod:`unokit.web.app`), a room's chat shares
-(:class:`RoomChatLimits`, kept by each :class:`~unokit.web.rooms.Room`) and an address's analyses of
-finished matches (:class:`AnalysisLimits`, :mod:`unokit.web.analysis`) count here.
+A connection's chat, hints and voice (:mod:`unokit.web.app`) and a room's chat shares
+(:class:`RoomChatLimits`, kept by each :class:`~unokit.web.rooms.Room`) count here.
 """
 
 from __future__ import annotations
@@ -11,13 +10,10 @@ import collections
 import time
 
 __all__ = [
-    "ANALYSIS_BURST",
-    "ANALYSIS_WINDOW",
     "CHAT_BURST",
     "CHAT_WINDOW",
     "SPECTATOR_CHAT_BURST",
     "SPECTATOR_CHAT_WINDOW",
-    "AnalysisLimits",
     "ChatLimiter",
     "RoomChatLimits",
 ]
@@ -28,12 +24,6 @@ CHAT_WINDOW = 10.0
 SPECTATOR_CHAT_BURST = 10
 """Chat messages the spectators of a room may send together within :data:`SPECTATOR_CHAT_WINDOW` seconds."""
 SPECTATOR_CHAT_WINDOW = 20.0
-ANALYSIS_BURST = 12
-"""Analyses (a match for one seat, or one moment) an address may have computed within :data:`ANALYSIS_WINDOW`
-seconds; an answer already computed is free."""
-ANALYSIS_WINDOW = 60.0
-ANALYSIS_ADDRESSES = 10_000
-"""Addresses whose analyses are counted (the least recently seen forgotten first)."""
 
 
 class ChatLimiter:
@@ -78,31 +68,3 @@ class RoomChatLimits:
         if seat is None:
             return self.spectators.allow(now)
         return self.seats.setdefault(seat, ChatLimiter()).allow(now)
-
-
-class AnalysisLimits:
-    """At most ``burst`` analyses per ``window`` seconds per address (the key of
-    :func:`unokit.web.guard.client_key`), in this process.
-
-    >>> limits = AnalysisLimits(burst=2, window=60.0)
-    >>> [limits.allow("a", now=0.0) for _ in range(3)], limits.allow("b", now=0.0), limits.allow("a", now=60.0)
-    ([True, True, False], True, True)
-    """
-
-    def __init__(
-        self, burst: int = ANALYSIS_BURST, window: float = ANALYSIS_WINDOW, size: int = ANALYSIS_ADDRESSES
-    ) -> None:
-        self.burst = burst
-        self.window = window
-        self.size = size
-        self.addresses: collections.OrderedDict[str, ChatLimiter] = collections.OrderedDict()
-
-    def allow(self, key: str, now: float | None = None) -> bool:
-        """Whether address ``key`` may have one more analysis computed now (then it is counted)."""
-        limiter = self.addresses.pop(key, None)
-        if limiter is None:
-            limiter = ChatLimiter(self.burst, self.window)
-            while len(self.addresses) >= self.size:
-                self.addresses.popitem(last=False)
-        self.addresses[key] = limiter
-        return limiter.allow(now)

@@ -97,6 +97,9 @@ class ServerSettings:
     """Chat lines (and reactions) one client address may send a minute, all its connections
     together, in bursts of up to ``address_chat_burst`` (else ``rate-limited``)."""
     address_chat_burst: int = 10
+    address_analyses_per_minute: int = 12
+    """Analyses of finished matches (a match for one seat, or one moment) computed for one client
+    address a minute, at once at most as many (else ``429``); an answer the server keeps is free."""
     creates_per_hour: int = 5
     """Rooms one connection may create per hour (else ``rate-limited``)."""
     lobby_hours: float = 24.0

@@ -231,6 +231,11 @@ class RedisLimits:
         taken = await self._take("chat", key, chat / 60.0, self.settings.address_chat_burst)
         return await self.fallback.allow_chat(key) if taken is None else taken
 
+    async def allow_analysis(self, key: str) -> bool:
+        analyses = self.settings.address_analyses_per_minute
+        taken = await self._take("analysis", key, analyses / 60.0, analyses)
+        return await self.fallback.allow_analysis(key) if taken is None else taken
+
     async def spend_resync(self, key: str, events: int) -> bool:
         budget = self.settings.address_resync_events
         taken = await self._take("resync", key, budget / 60.0, budget, events)
