@@ -23,6 +23,7 @@ from unokit.engine.game import Game
 from unokit.engine.positions import PositionError, public_position
 from unokit.engine.record import replay, to_record
 from unokit.engine.rules import Rules
+from unokit.engine.setup import set_up
 from unokit.engine.views import View
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "parse_card",
     "public_position",
     "replay",
+    "set_up",
     "to_record",
 ]
 __version__ = "0.1.0"
