@@ -52,6 +52,7 @@ from unokit.engine.cards import (
 )
 from unokit.engine.edition import Edition, Unseen, get_edition
 from unokit.engine.errors import NotationError, PositionError, SetupError, UnoError
+from unokit.engine.knowledge import known_cards
 from unokit.engine.phases import (
     CHALLENGE,
     DISCARD,
@@ -1144,9 +1145,8 @@ def public_position(game: Game, seat: int | None) -> str:
 
 def public_position_of_view(view: View) -> str:
     """The public position of ``view``: its seat's own hand, every card the seat knows another holds
-    (:func:`unokit.determinize.known_cards`, strictly), the rest of each hand and the draw pile as counts; no seed
-    and no generator."""
-    from unokit.determinize import known_cards  # (reads a view: no edition imported here)
+    (:func:`unokit.engine.knowledge.known_cards`, strictly), the rest of each hand and the draw pile as
+    counts; no seed and no generator."""
 
     edition = get_edition(view.edition)
     state = view.state
