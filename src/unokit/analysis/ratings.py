@@ -69,6 +69,7 @@ __all__ = [
     "RecordAnalysis",
     "analyse",
     "analyse_record",
+    "compiled_plays",
 ]
 
 DEFAULT_ROLLOUTS = 1000
@@ -457,7 +458,7 @@ def _rollouts(
 ) -> tuple[str, Sequence[Sequence[int]]]:
     """The rollouts of every move: compiled where the compiled engine plays the game, else Python."""
     root = knowledge.root
-    compiled = playouts != "python" and root.edition.name in COMPILED and _compiled_plays(root)
+    compiled = playouts != "python" and compiled_plays(root)
     if playouts == "fast" and not compiled:
         raise AnalysisError(f"the compiled engine does not play this game ({root.edition.name}, its rules)")
     if compiled:
@@ -503,8 +504,11 @@ def _load_compiled(knowledge: _Knowledge, seat: int, moves: Sequence[int]) -> No
     _loaded.append(True)
 
 
-def _compiled_plays(game: Game) -> bool:
-    """Whether the compiled heuristic bot plays ``game``'s rules (the ``fast`` extra installed)."""
+def compiled_plays(game: Game) -> bool:
+    """Whether an analysis of ``game`` rolls out on the compiled engine: the compiled heuristic bot plays
+    its edition and rules, and the ``fast`` extra is installed."""
+    if game.edition.name not in COMPILED:
+        return False
     try:
         from unokit.fast import engine
     except ImportError:

@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from unokit.engine.actions import INTERRUPT_TYPES
-from unokit.engine.errors import UnknownOptionError
 from unokit.engine.game import Game
 from unokit.engine.record import replay
 from unokit.i18n import Translator
@@ -52,7 +51,6 @@ __all__ = [
     "WAITING",
     "Analyses",
     "AnalysisBusyError",
-    "compiled_rollouts",
     "match_answer",
     "moment_answer",
     "rate_match",
@@ -115,24 +113,6 @@ def rollouts_within(budget: int, most: int, moves: int, compiled: bool = True) -
     return max(least, min(most, budget // max(1, moves)))
 
 
-def compiled_rollouts(game: Game) -> bool:
-    """Whether the analysis of ``game`` rolls out on the compiled engine (its edition and rules played
-    there, and the ``fast`` extra installed)."""
-    from unokit.analysis.ratings import COMPILED
-
-    if game.edition.name not in COMPILED:
-        return False
-    try:
-        from unokit.fast import engine
-    except ImportError:
-        return False
-    try:
-        engine.check_rules(game.rules, game.edition.name)
-    except UnknownOptionError:
-        return False
-    return True
-
-
 def rated_moves(game: Game, seat: int) -> int:
     """How many of ``seat``'s legal moves an analysis rates (calls and catches of UNO aside)."""
     types = game.actions.types
@@ -141,7 +121,7 @@ def rated_moves(game: Game, seat: int) -> int:
 
 def rate_match(code: str, record: dict[str, Any], seat: int) -> RecordAnalysis:
     """Every decision ``seat`` made in ``record`` rated."""
-    from unokit.analysis.ratings import analyse_record
+    from unokit.analysis.ratings import analyse_record, compiled_plays
 
     game = replay(record, upto=0)
     moves = 0
@@ -149,7 +129,7 @@ def rate_match(code: str, record: dict[str, Any], seat: int) -> RecordAnalysis:
         if who == seat and game.actor == seat:
             moves += rated_moves(game, seat)
         game.apply_notation(who, notation)
-    rollouts = rollouts_within(MATCH_BUDGET, MATCH_ROLLOUTS, moves, compiled_rollouts(game))
+    rollouts = rollouts_within(MATCH_BUDGET, MATCH_ROLLOUTS, moves, compiled_plays(game))
     return analyse_record(record, seat, rollouts=rollouts, threshold=MISTAKE, seed=analysis_seed(code, seat))
 
 
@@ -163,7 +143,7 @@ def seat_position(record: dict[str, Any], step: int, seat: int) -> str:
 def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tuple[str, Analysis | None]:
     """The position after ``step`` actions as ``seat`` may know it, and the analysis of ``seat``'s moves
     there (``None`` when ``seat`` is not the one deciding there, or has nothing to rate)."""
-    from unokit.analysis.ratings import AnalysisError, analyse
+    from unokit.analysis.ratings import AnalysisError, analyse, compiled_plays
     from unokit.engine.positions import public_position
 
     game = replay(record, upto=step)
@@ -171,7 +151,7 @@ def rate_moment(code: str, record: dict[str, Any], step: int, seat: int) -> tupl
     if game.is_over or game.actor != seat:
         return position, None
     try:  # the game's view for ``seat`` is all that is read of it
-        rollouts = rollouts_within(MOMENT_BUDGET, MOMENT_ROLLOUTS, rated_moves(game, seat), compiled_rollouts(game))
+        rollouts = rollouts_within(MOMENT_BUDGET, MOMENT_ROLLOUTS, rated_moves(game, seat), compiled_plays(game))
         rated = analyse(game, seat, rollouts=rollouts, seed=analysis_seed(code, step, seat))
     except AnalysisError:  # nothing to rate (only calls or catches of UNO)
         return position, None

@@ -374,8 +374,9 @@ async def _match_replay(request: Request, code: str) -> MatchReplay | Response:
     return match
 
 
-async def api_replay(request: Request) -> Response:
-    """The table after the first ``step`` actions of a finished match, as a spectator saw it."""
+async def _replay_request(request: Request) -> tuple[str, str, MatchReplay] | Response:
+    """The language, room code and finished match of a request about a match's replay, or the error
+    answer (rate, language, unknown room, match not over)."""
     refused = await _refused_for_rate(request)
     if refused is not None:
         return refused
@@ -386,6 +387,15 @@ async def api_replay(request: Request) -> Response:
     match = await _match_replay(request, code)
     if isinstance(match, Response):
         return match
+    return lang, code, match
+
+
+async def api_replay(request: Request) -> Response:
+    """The table after the first ``step`` actions of a finished match, as a spectator saw it."""
+    found = await _replay_request(request)
+    if isinstance(found, Response):
+        return found
+    lang, code, match = found
     text = str(request.path_params["step"])
     if not STEP_PATTERN.fullmatch(text) or int(text) > match.steps:
         return refusal(request, 400, "error.step", steps=match.steps)
@@ -400,16 +410,10 @@ async def api_replay(request: Request) -> Response:
 async def _analysis_request(request: Request) -> tuple[str, str, MatchReplay, int] | Response:
     """The language, room code, match and seat of an analysis request (the seat from the path's ``seat``
     or the query's), or the error answer."""
-    refused = await _refused_for_rate(request)
-    if refused is not None:
-        return refused
-    lang = request_lang(request)
-    if lang is None:
-        return unknown_lang(request)
-    code = str(request.path_params["code"]).strip().upper()
-    match = await _match_replay(request, code)
-    if isinstance(match, Response):
-        return match
+    found = await _replay_request(request)
+    if isinstance(found, Response):
+        return found
+    lang, code, match = found
     text = str(request.path_params.get("seat", request.query_params.get("seat", "")))
     if not SEAT_PATTERN.fullmatch(text) or int(text) >= len(match.names):
         return refusal(request, 400, "error.analysis_seat", last=len(match.names) - 1)
