@@ -267,7 +267,7 @@ def test_a_replay_of_suggested_rule_cards_lists_them_too(capsys: pytest.CaptureF
 
 def in_terminal(argv: list[str], answers: list[tuple[str, str]], columns: int, cwd: Path = ROOT) -> str:
     """Run ``unokit ARGV`` in a pseudo-terminal ``columns`` wide; each answer is typed once its prompt
-    (the text before it) was shown. What the terminal received, colours and all."""
+    (the text before it) was shown whole. What the terminal received, colours and all."""
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, attached to the terminal
         os.chdir(cwd)
@@ -279,7 +279,8 @@ def in_terminal(argv: list[str], answers: list[tuple[str, str]], columns: int, c
     answered = 0  # what the terminal received up to the last answer: the next prompt is looked for after it
     try:
         while time.monotonic() < deadline:
-            if pending and pending[0][0].encode() in received[answered:]:
+            shown = received[answered:]
+            if pending and pending[0][0].encode() in shown and shown.endswith(b" "):  # the whole prompt
                 os.write(fd, pending.pop(0)[1].encode() + b"\n")
                 answered = len(received)
             ready, _, _ = select.select([fd], [], [], 0.1)
