@@ -497,7 +497,8 @@ def test_bad_input_gets_the_engines_reason_and_the_prompt_again(
     assert re.search(r"No move 99: choose from 1 to \d+\.", out)
     with pytest.raises(UnoError) as illegal:
         game.apply_notation(0, "-R7")
-    assert f"Not possible: {illegal.value}" in out
+    assert str(illegal.value) == "-R7 is not legal: seat 0 is to play a card or draw; legal: R+2, W+4, draw"
+    assert "Not possible: -R7 is not legal: you are to play a card or draw; legal: R+2, W+4, draw" in out  # to you
     assert "Type the number of a move or the move itself" in out
     assert "How to play" in out and "catch@2" in out
     assert "You leave the game." in out

@@ -35,6 +35,7 @@ __all__ = [
     "card_part",
     "card_words",
     "cards_parts",
+    "colour_style",
     "describe_action",
     "direction_words",
     "plain",
@@ -46,13 +47,20 @@ __all__ = [
 Part = str | tuple[str, str]
 """A piece of output: plain text, or ``(text, style)``."""
 
-_CARD_STYLES = {0: "bold red", 1: "bold yellow", 2: "bold green", 3: "bold blue", 4: "bold orange1"}
-_WILD_STYLE = "bold magenta"
+_CARD_STYLES = {0: "bold #d70000", 1: "bold #a07a00", 2: "bold #008700", 3: "bold #0087ff", 4: "bold #d75f00"}
+_WILD_STYLE = "bold #af5fd7"
+"""The cards' colours in the terminal: each at least 3.5:1 in contrast against black and against white, so
+that dark and light themes read them alike (the letter of the notation, ``R7``, marks the colour too)."""
 
 
 def translator(lang: str | Translator = "en") -> Translator:
     """The translator of ``lang`` (a language code, or a translator already)."""
     return lang if isinstance(lang, Translator) else catalog(lang)
+
+
+def colour_style(colour: int) -> str:
+    """The terminal's style of a colour (any other value, such as ``NO_COLOUR``: the wild cards')."""
+    return _CARD_STYLES.get(colour, _WILD_STYLE)
 
 
 def card_part(card: int) -> tuple[str, str]:

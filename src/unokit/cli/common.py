@@ -6,6 +6,8 @@ import argparse
 import contextlib
 import json
 import os
+import re
+import shutil
 import sys
 import tempfile
 import unicodedata
@@ -37,18 +39,55 @@ def edition_names() -> str:
 class Screen:
     """Writes to the terminal: colour when it is one, plain text otherwise."""
 
-    def __init__(self, out: TextIO, inp: TextIO) -> None:
+    def __init__(self, out: TextIO, inp: TextIO, width: int | None = None) -> None:
         self.console = Console(file=out, highlight=False, soft_wrap=True, emoji=False)
         self.out = out
         self.inp = inp
         self.echo = _is_tty(inp)
         """Whether the terminal shows what is typed (otherwise the answer is written out)."""
+        self.width = width
+        """The columns lines are wrapped to; ``None``: the terminal's width (read at each line, so that a
+        resized window is followed), and no wrapping when the output is not a terminal (a pipe, a file)."""
 
-    def line(self, *parts: Part) -> None:
-        self.console.print(Text.assemble(*parts))
+    def columns(self) -> int | None:
+        """The width lines are wrapped to now (``None``: lines are written whole)."""
+        if self.width is not None:
+            return self.width
+        if not _is_tty(self.out):
+            return None
+        return shutil.get_terminal_size().columns
+
+    def rows(self, parts: Sequence[Part], hang: int | None = None) -> list[Text]:
+        """``parts`` as the rows the screen shows: each line wrapped at word boundaries to :meth:`columns`,
+        the rows after its first indented by ``hang`` (by default under the line's second column, as in
+        ``  R7    play the red 7``, or its own indentation), so that a list's entries stay readable."""
+        text = Text.assemble(*parts)
+        width = self.columns()
+        if width is None:
+            return [text]
+        rows: list[Text] = []
+        for line in text.split("\n", allow_blank=True):
+            wrapped = list(line.wrap(self.console, width, overflow="fold"))
+            indent = hanging_indent(line.plain) if hang is None else hang
+            if indent and len(wrapped) > 1 and width - indent >= MIN_HANGING_COLUMNS:
+                rest = Text(" ").join(wrapped[1:]).wrap(self.console, width - indent, overflow="fold")
+                wrapped = [wrapped[0], *(Text(" " * indent) + row for row in rest)]
+            for row in wrapped:
+                if len(wrapped) > 1:
+                    row.rstrip()  # (the space a row was broken at)
+                rows.append(row)
+        return rows
+
+    def line(self, *parts: Part, hang: int | None = None) -> None:
+        for row in self.rows(parts, hang):
+            self.console.print(row)
 
     def ask(self, prompt: str) -> str | None:
         """Show ``prompt`` and read one line; ``None`` at the end of input."""
+        *above, last = self.rows([prompt])
+        for row in above:
+            self.console.print(row)
+        prompt = last.plain + " " if prompt.endswith(" ") and not last.plain.endswith(" ") else last.plain
         if self.echo and self.inp is sys.stdin and _is_tty(self.out):
             try:
                 return input(prompt)  # a terminal: line editing
@@ -65,6 +104,24 @@ class Screen:
         if not self.echo:
             self.console.print(text, markup=False)
         return text
+
+
+MIN_HANGING_COLUMNS = 20
+"""The fewest columns a hanging indent leaves; a narrower screen wraps without it."""
+
+_SECOND_COLUMN = re.compile(r" *\S+(?: \S+)*  +(?=\S)")
+"""A line's first column and the spaces after it (two at least), the second column's start after them."""
+MAX_FIRST_COLUMN = 24
+"""The widest first column whose second one the wrapped rows line up under."""
+
+
+def hanging_indent(line: str) -> int:
+    """Where the rows of ``line`` after its first start: under its second column if it has one near
+    the start, else under its own indentation."""
+    column = _SECOND_COLUMN.match(line)
+    if column is not None and column.end() <= MAX_FIRST_COLUMN:
+        return column.end()
+    return len(line) - len(line.lstrip(" "))
 
 
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -22,41 +23,55 @@ from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJ
 from unokit.engine.actions import ActionType
 from unokit.engine.cards import COLOUR_NAMES, NO_COLOUR, card_name
 from unokit.engine.errors import UnoError
+from unokit.engine.events import Event
 from unokit.engine.game import Game
 from unokit.engine.positions import determinize, is_public, public_position
 from unokit.engine.record import save
 from unokit.engine.rules import Rules
-from unokit.narrate import Narrator, Part, card_words, cards_parts, describe_action, direction_words, plural
+from unokit.narrate import (
+    Narrator,
+    Part,
+    card_part,
+    card_words,
+    cards_parts,
+    colour_style,
+    describe_action,
+    direction_words,
+    plural,
+)
 
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
 
 PLAY_HELP = """\
 How to play
-  Each prompt lists your legal moves.  Type the number of a move, or the move
-  itself in notation:
-    R7        play the red 7          R7!     play it and call UNO (next-to-last card)
-    draw      draw a card             pass    keep the card you just drew
-    =G        choose green            @2      choose seat 2 (targeted cards)
-    challenge / accept                a Wild Draw Four played on you
-    -R7       discard R7 (Slam; Wild Jackpot lever or rule card)
-    >R7       give R7 (rule card)     done    confirm an honour task, or stop the lever's discards
-    uno       call UNO (when holding one card)
-    catch@2   catch seat 2, who has one card and did not call UNO
-    ^R7       jump in with R7 out of turn (house rule Jump-In: the same card is on top)
-    accept    draw a stacked penalty instead of adding to it (house rule stacking)
-  Colours: R red, Y yellow, G green, B blue, O orange.  Wild cards: W, W+4, WJ
-  (Wild Welcome to the Jam), WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap),
-  W$ (Wild Jackpot).  R$ is the red Jackpot: a Jackpot or Wild Jackpot pulls the lever.
-  When someone forgets to call UNO you are offered to catch them, and when you may jump in you
-  are asked too; press Enter to let play go on.
+  Each prompt lists your legal moves. Type the number of a move, or the move itself in notation:
+    R7         play the red 7
+    R7!        play it and call UNO (next-to-last card)
+    draw       draw a card
+    pass       keep the card you just drew
+    =G         choose green
+    @2         choose seat 2 (targeted cards)
+    challenge  challenge a Wild Draw Four played on you
+    accept     accept it, or draw a stacked penalty instead of adding to it (house rule stacking)
+    -R7        discard R7 (Slam; Wild Jackpot lever or rule card)
+    >R7        give R7 (rule card)
+    done       confirm an honour task, or stop the lever's discards
+    uno        call UNO (when holding one card)
+    catch@2    catch seat 2, who has one card and did not call UNO
+    ^R7        jump in with R7 out of turn (house rule Jump-In: the same card is on top)
+  Colours: R red, Y yellow, G green, B blue, O orange. Wild cards: W, W+4, WJ (Wild Welcome to the Jam), \
+WR, WS, WS2, W+2, WT2 (Targeted Draw Two), WX (Forced Swap), W$ (Wild Jackpot). R$ is the red Jackpot: \
+a Jackpot or Wild Jackpot pulls the lever.
+  When someone forgets to call UNO you are offered to catch them, and when you may jump in you are asked \
+too; press Enter to let play go on.
 Commands
   help      this text
-  status    show the table again
+  status    show the table and your moves again
   hint      rate your legal moves from what you know (games started with --hints)
-  position  print the game as you may know it, as one line of text (a public position:
-            unokit play --position and unokit analyse read it)
-  quit      leave the game (the record is still saved with --record)"""
+  position  print the game as you may know it, as one line of text (a public position: unokit play \
+--position and unokit analyse read it)
+  quit      leave the game, once you confirm (the record is still saved with --record)"""
 
 
 def add_parser(commands: Commands) -> None:
@@ -110,6 +125,8 @@ class PlaySession:
 
     hints = False
     """Whether the hint command rates your moves (``unokit play --hints``)."""
+    record: str | None = None
+    """Where the record is saved when the game ends or you leave (``unokit play --record``)."""
 
     def __init__(
         self, game: Game, names: list[str], screen: Screen, rng: random.Random, bots: dict[int, Bot] | None = None
@@ -165,9 +182,12 @@ class PlaySession:
         view = self.game.view(0)
         history = view.history
         self.narrator.learn(view.public)
-        for line in self.narrator.lines(history[self.seen :], view.round_results):
+        events = history[self.seen :]
+        for line in self.narrator.lines(events, view.round_results):
             self.screen.line(*line)
         self.seen = len(history)
+        if hands_changed(events, 0):
+            self.screen.line("You now hold: ", *cards_parts(view.hand))
 
     def show_table(self) -> None:
         game = self.game
@@ -271,6 +291,21 @@ class PlaySession:
             return [f"Rule card: give a card of your choice to {target} ({left} to give)."]
         return ["Your move."]
 
+    def show_moves(self) -> None:
+        """Your legal moves, numbered, each in notation (in its card's colour) and in words."""
+        game = self.game
+        view = game.view(0)
+        legal = view.legal_actions
+        width = max(len(game.actions.format(a)) for a in legal)
+        for number, action in enumerate(legal, 1):
+            text = game.actions.format(action)
+            self.screen.line(
+                f"  {number:>2}) ",
+                (text, action_style(game, action)),
+                " " * (width - len(text) + 2),
+                describe_action(game, view, action, self.names),
+            )
+
     def ask_you(self) -> str:
         game = self.game
         screen = self.screen
@@ -279,10 +314,7 @@ class PlaySession:
         self.show_table()
         legal = view.legal_actions
         screen.line(*self.situation())
-        width = max(len(game.actions.format(a)) for a in legal)
-        for number, action in enumerate(legal, 1):
-            text = game.actions.format(action)
-            screen.line(f"  {number:>2}) {text:<{width}}  {describe_action(game, view, action, self.names)}")
+        self.show_moves()
         numbers = "1" if len(legal) == 1 else f"1-{len(legal)}"
         prompt = f"Move ({numbers}, notation, help, quit{', Enter to wait' if not in_turn else ''}): "
         while True:
@@ -298,6 +330,8 @@ class PlaySession:
                 screen.line("Type the number of a move or the move itself (help lists them).")
                 continue
             if word in ("quit", "exit", "q"):
+                if not self.confirm_quit():
+                    continue
                 screen.line("You leave the game.")
                 return QUIT
             if word in ("help", "h", "?"):
@@ -312,6 +346,7 @@ class PlaySession:
             if word in ("status", "table", "hand"):
                 self.show_table()
                 screen.line(*self.situation())
+                self.show_moves()
                 continue
             try:
                 if text.isdigit():
@@ -324,9 +359,24 @@ class PlaySession:
                     action = game.actions.parse(text)
                 game.apply(0, action)
             except UnoError as exc:
-                screen.line(f"Not possible: {exc}")
+                screen.line(f"Not possible: {refusal_to(game, 0, self.names, str(exc))}")
                 continue
             return DONE
+
+    def confirm_quit(self) -> bool:
+        """Ask before leaving: ``y`` (or the end of input) leaves, anything else plays on."""
+        saved = " (the record is saved)" if self.record else ""
+        while True:
+            answer = self.screen.ask(f"Quit the game{saved}? (y/n) ")
+            if answer is None:
+                return True
+            word = answer.strip().lower()
+            if word in ("y", "yes"):
+                return True
+            if word in ("n", "no", ""):
+                self.screen.line("You play on.")
+                return False
+            self.screen.line("Type y to leave the game or n to play on.")
 
     def hint(self) -> None:
         """Your legal moves rated from your own knowledge (:func:`unokit.analysis.analyse`)."""
@@ -344,6 +394,55 @@ class PlaySession:
         for line in analysis_lines(analysis):
             self.screen.line(line)
         self.screen.line(f"Hint: {analysis.best.notation} ({percent(analysis.best.win)}).")
+
+
+def action_style(game: Game, action: int) -> str:
+    """The colour a move is shown in: its card's, or the colour it chooses ("" for the others)."""
+    kind, arg = game.actions.decode(action)
+    if kind in CARD_ACTIONS:
+        return card_part(arg)[1]
+    if kind is ActionType.COLOUR:
+        return colour_style(arg)
+    return ""
+
+
+CARD_ACTIONS = frozenset(
+    {ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE, ActionType.JUMP, ActionType.JUMP_UNO}
+)
+"""The moves whose argument is a card of the hand."""
+
+_SEAT_WORDS = re.compile(r"\bseat (\d+)('s| holds| may| is| played)?")
+_TO_YOU = {"'s": "your", " holds": "you hold", " may": "you may", " is": "you are", " played": "you played"}
+
+
+def refusal_to(game: Game, seat: int, names: Sequence[str], reason: str) -> str:
+    """The engine's ``reason`` for refusing a move, as the player at ``seat`` reads it: that seat is
+    "you", the others are named (the engine speaks of every player as "seat N")."""
+    if game.actor == seat:
+        reason = reason.replace(f"seat {seat} is to {game.asks()}", f"you are to {game.asks(you=True)}")
+        reason = reason.replace(f"seat {seat} is to play: they play", "you are to play: play")
+
+    def words(match: re.Match[str]) -> str:
+        number, verb = int(match[1]), match[2] or ""
+        if number >= len(names):
+            return match[0]
+        if number == seat:
+            return _TO_YOU.get(verb, "you")
+        return names[number] + verb
+
+    return _SEAT_WORDS.sub(words, reason)
+
+
+def hands_changed(events: Sequence[Event], seat: int) -> bool:
+    """Whether ``events`` swapped ``seat``'s hand (Seven-O, Wild Forced Swap, a rule card) or passed
+    every hand on (a 0, Seven-O) and no new round was dealt after it."""
+    changed = False
+    for kind, who, other, _data in events:
+        if kind == "pass_hands" or (kind == "swap" and seat in (who, other)):
+            changed = True
+        elif kind in ("deal", "round_end", "match_end"):
+            changed = False
+    return changed
 
 
 RULES_INTRO = """\
@@ -485,6 +584,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     rng = random.Random(f"unokit-play/{game.seed}")
     session = PlaySession(game, names, screen, rng, bots)
     session.hints = args.hints
+    session.record = args.record
     try:
         finished = session.run()
     except KeyboardInterrupt:

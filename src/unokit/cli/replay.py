@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from unokit.cli.common import Screen, UsageError, printable
+from unokit.editions import rulecards
 from unokit.engine.record import cut, replay
 from unokit.narrate import Narrator, plural
 
@@ -57,6 +58,14 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def rule_value(value: Any) -> str:
+    """A rule's value as ``--rule NAME=VALUE`` takes it: ``true``, ``false``, ``null``, a number, a
+    word as it is, any other value (a list) in JSON."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, separators=(",", ":"))
+
+
 def add_parser(commands: Commands) -> None:
     """The ``replay`` command and its options."""
     parser = commands.add_parser(
@@ -94,7 +103,14 @@ def cmd_replay(args: argparse.Namespace, screen: Screen) -> int:
     if "position" in record:
         screen.line(printable(f"From the position {record['position']}"))
     if game.rules.to_dict():
-        screen.line(printable("Rules: " + ", ".join(f"{k}={v}" for k, v in game.rules.to_dict().items())))
+        screen.line(printable("Rules: " + ", ".join(f"{k}={rule_value(v)}" for k, v in game.rules.to_dict().items())))
+    rule_cards: tuple[str, ...] = game.extra.get("texts", ())  # UNO Wild Jackpot's, read from the record
+    if rule_cards:
+        source = "written" if record.get("rule_cards") else "drawn from the rule sheet's suggestions"
+        screen.line(f"Rule cards ({len(rule_cards)}, {source}):")
+        for number, text in enumerate(rule_cards, 1):
+            screen.line(printable(f"  {number:>2}. {text}"), hang=6)
+            screen.line(printable(f"      read as {rulecards.read_rule(text).reading()}"), hang=6)
     seen = 0
 
     def show_events() -> None:
