@@ -318,6 +318,8 @@ async () => {
   // the page's own copy of the module (its versioned address), which has the page's card terms
   const base = document.querySelector("script[type=module]").src.replace(/app[.]js$/, "");
   const { cardNode } = await import(base + "cards.js");
+  // the table's words, which the page may still be fetching when it has just been opened
+  await (await import(base + "i18n.js")).loadNamespace("table");
   const names = ["R0", "Y1", "G2", "B3", "O4", "R5", "Y6", "G7", "B8", "O9", "RS", "YR", "G+2", "B$", "OS", "OR", "O+2",
                  "W", "W+4", "WJ", "W$", "WR", "WS", "WS2", "W+2", "WT2", "WX"];
   const box = document.createElement("div");
