@@ -13,6 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key, Resize
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, RichLog, Static
 
 from unokit.cli.tui.cards import parts_text
@@ -20,8 +21,9 @@ from unokit.cli.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, Mess
 from unokit.cli.tui.session import TableSession
 from unokit.cli.tui.widgets import CentrePanel, HandPanel, SeatsPanel
 from unokit.editions import rulecards
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER
 from unokit.engine.actions import ActionType
-from unokit.engine.cards import card_long_name
+from unokit.engine.cards import Kind, card_long_name
 from unokit.engine.errors import UnoError
 from unokit.engine.record import dumps
 from unokit.engine.views import View
@@ -102,7 +104,7 @@ class TableApp(App[int]):
         self.rule_cards = rule_cards
         self.record_path = record_path
         self.hints = hints
-        self.initial_theme = theme
+        self.theme = theme
         self.narrator: Narrator | None = None
         self.seen = 0
         self.uno_armed = False
@@ -124,10 +126,9 @@ class TableApp(App[int]):
                 yield Static(id="situation")
                 yield HandPanel(id="hand")
             yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.theme = self.initial_theme
         self.layout_for(self.size.width)
         if self.session is None and self.rule_cards is not None:
             count, suggestions = self.rule_cards
@@ -225,6 +226,9 @@ class TableApp(App[int]):
         if ActionType.PLAY_UNO not in self.kinds(view):
             self.uno_armed = False
         self.show_situation(view)
+        table = self.query_one("#table", VerticalScroll)
+        if table.max_scroll_y:
+            table.scroll_to_widget(hand, animate=False)  # your hand stays in sight on a short screen
         self.ask_if_needed(view)
 
     def kinds(self, view: View) -> set[ActionType]:
@@ -263,13 +267,18 @@ class TableApp(App[int]):
         if seat != self.session.seat:
             return
         if kind == "lever":
-            self.push_screen(MessageScreen("The lever", parts_text(narrator.lever(seat, value), dark=self.dark)))
+            pulled = parts_text(narrator.lever(seat, value), dark=self.dark)
+            self.push_screen(MessageScreen("The lever", pulled), self.reshow)
         elif kind == "rule":
             text = narrator.rule_texts.get(value)
             body = parts_text(narrator.rule(seat, value), dark=self.dark)
             if text is not None:
                 body.append(f"\n\nRead as: {rulecards.read_rule(text).reading()}")
-            self.push_screen(MessageScreen("Rule card", body))
+            self.push_screen(MessageScreen("Rule card", body), self.reshow)
+
+    def reshow(self, _closed: object = None) -> None:
+        """After a message: the decision it may have hidden is asked now."""
+        self.show()
 
     def log_line(self, text: Text) -> None:
         self.query_one("#log", RichLog).write(text)
@@ -352,8 +361,8 @@ class TableApp(App[int]):
         if view.actor != self.session.seat or view.phase not in DIALOG_PHASES or not view.legal_actions:
             return
         moment = (len(view.history), view.phase)
-        if self.asked == moment:
-            return
+        if self.asked == moment or isinstance(self.screen, ModalScreen):
+            return  # asked already, or after the message or dialog open now
         self.asked = moment
         self.open_choice(view, self.dialog_title(view), cancel=False)
 
@@ -371,6 +380,13 @@ class TableApp(App[int]):
             text = self.narrator.rule_texts.get(rid, "the rule card") if self.narrator else "the rule card"
             return f'Honour task: carry out "{text}", then confirm it is done'
         if phase == "target":
+            purpose = view.decision.get("target_kind", -1)
+            if purpose == TARGET_PERFORMER:
+                return "Jackpot: choose who performs a rule card (you included)"
+            if purpose == TARGET_OF_RULE:
+                return "Rule card: choose the player it applies to"
+            if purpose in (Kind.SEVEN, Kind.WILD_FORCED_SWAP):
+                return "Choose whom to swap hands with"
             return "Choose a player"
         return "Choose a move"
 
