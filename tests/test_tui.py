@@ -214,6 +214,27 @@ def test_challenge_dialog_on_a_wild_draw_four() -> None:
     asyncio.run(run())
 
 
+def test_stacking_asks_to_add_or_accept_in_a_dialog() -> None:
+    game = reach("classic", 3, lambda g: g.phase_name == "stack" and g.actor == 0, {"stacking": "same"})
+    app = at_table(game, delay=30)
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app, 0.1)
+            assert isinstance(app.screen, ChoiceScreen)
+            assert app.screen.title_text.startswith("A penalty of")
+            labels = " ".join(str(label) for _, label in app.screen.choices)
+            assert "accept" in labels
+            await pilot.press("escape")  # back to the table: the hand may add the card too
+            await settle(pilot, app)
+            assert not isinstance(app.screen, ChoiceScreen)
+            await pilot.press("p")  # accept
+            await settle(pilot, app, 0.1)
+            assert game.phase_name != "stack" or game.actor != 0
+
+    asyncio.run(run())
+
+
 def test_target_dialog_names_the_players() -> None:
     game = reach("classic", 3, lambda g: g.phase_name == "target" and g.actor == 0, {"seven_swap": True})
     app = at_table(game, delay=30)
@@ -483,3 +504,22 @@ def test_local_session_is_a_table_session() -> None:
     session = LocalSession(game, {1: make_bot("random", seed=1, edition="classic")})
     assert isinstance(session, TableSession)
     assert session.record() is not None
+
+
+def test_a_spectator_watches_the_bots_to_the_end() -> None:
+    game = Game("classic", 3, seed=4, rules={"scoring": "single-round"})
+    bots = {seat: make_bot("heuristic", seed=seat, edition="classic") for seat in range(3)}
+    app = TableApp(LocalSession(game, bots, seat=None, names=["Ann", "Bob", "Cy"], delay=0.0))
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app, 0.1)
+            assert "You are watching." in screen_text(app)
+            for _ in range(200):
+                if game.is_over and isinstance(app.screen, MessageScreen):
+                    break
+                await settle(pilot, app, 0.05)
+            assert isinstance(app.screen, MessageScreen)
+            assert f"{['Ann', 'Bob', 'Cy'][game.winner]} wins the match." in str(app.screen.body)
+
+    asyncio.run(run())

@@ -43,7 +43,7 @@ CARD_MOVES = (
     ActionType.GIVE,
 )
 """The moves made with a card of your hand (Enter on the selected card)."""
-DIALOG_PHASES = ("colour", "challenge", "target", "honour")
+DIALOG_PHASES = ("colour", "challenge", "target", "honour", "stack")
 """The decisions asked in a dialog rather than with your hand."""
 THEMES = ("textual-dark", "textual-light")
 
@@ -211,10 +211,16 @@ class TableApp(App[int]):
         session = self.session
         view = session.view()
         self.narrate(view)
+        notice = getattr(session, "notice", None)
+        said = notice() if callable(notice) else None
+        if said:
+            self.log_line(Text(said, style="italic"))
+            self.notify(said)
         self.query_one(SeatsPanel).show(view, session.names, session.seat)
         self.query_one(CentrePanel).show(view, self.dark)
         hand = self.query_one(HandPanel)
         playable = self.playable(view)
+        hand.watching = session.seat is None
         hand.show(view.hand, playable, self.dark)
         moment = len(view.history)
         if view.actor == session.seat and moment != self.turn_seen:
@@ -364,7 +370,7 @@ class TableApp(App[int]):
         if self.asked == moment or isinstance(self.screen, ModalScreen):
             return  # asked already, or after the message or dialog open now
         self.asked = moment
-        self.open_choice(view, self.dialog_title(view), cancel=False)
+        self.open_choice(view, self.dialog_title(view), cancel=view.phase == "stack")
 
     def dialog_title(self, view: View) -> str:
         assert self.session is not None
@@ -372,6 +378,9 @@ class TableApp(App[int]):
         phase = view.phase
         if phase == "colour":
             return "Choose a colour"
+        if phase == "stack":
+            total = plural(view.state.get("stack_total", 0), "card")
+            return f"A penalty of {total} is aimed at you: add a draw card to pass it on, or accept it"
         if phase == "challenge":
             bluffer = names[view.decision.get("bluffer", 0)]
             return f"{bluffer} played a Wild Draw Four on you: challenge or accept?"

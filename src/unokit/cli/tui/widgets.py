@@ -127,6 +127,8 @@ class HandPanel(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.watching = False
+        """A spectator's table: no hand."""
         self.cards: list[int] = []
         self.playable: set[int] = set()
         self.dark = True
@@ -148,7 +150,7 @@ class HandPanel(Widget, can_focus=True):
 
     def render(self) -> RenderableType:
         if not self.cards:
-            return Text("You hold no cards.", style="italic")
+            return Text("You are watching." if self.watching else "You hold no cards.", style="italic")
         width = max(self.size.width, 20)
         lines: list[Text] = []
         numbers = Text()
