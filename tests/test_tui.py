@@ -523,3 +523,44 @@ def test_a_spectator_watches_the_bots_to_the_end() -> None:
             assert f"{['Ann', 'Bob', 'Cy'][game.winner]} wins the match." in str(app.screen.body)
 
     asyncio.run(run())
+
+
+def test_in_a_real_terminal_ctrl_c_saves_the_record(tmp_path: Path) -> None:
+    """``unokit play`` on a pseudo-terminal opens the table; Ctrl-C leaves it with the record saved."""
+    import os
+    import pty
+    import select
+    import sys
+    import time
+
+    path = tmp_path / "terminal.json"
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command on the terminal
+        os.environ.update(PYTHONPATH=src, TERM="xterm-256color", COLUMNS="100", LINES="30")
+        os.execv(sys.executable, [sys.executable, "-m", "unokit.cli", "play", "--seed", "2", "--record", str(path)])
+    out = b""
+
+    def read_for(seconds: float) -> None:
+        nonlocal out
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                try:
+                    out += os.read(fd, 65536)
+                except OSError:
+                    return
+
+    for _ in range(100):
+        read_for(0.2)
+        if b"Your hand" in out:
+            break
+    assert b"Your hand" in out  # the full-screen table, not the transcript
+    os.write(fd, b"\x03")
+    read_for(3)
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert b"Record saved to" in out
+    assert load(path)["seed"] == 2

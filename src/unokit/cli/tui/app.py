@@ -16,14 +16,14 @@ from textual.events import Key, Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, RichLog, Static
 
-from unokit.cli.tui.cards import parts_text
+from unokit.cli.tui.cards import card_chip, colour_chip, parts_text
 from unokit.cli.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, MessageScreen, RuleCardsScreen
 from unokit.cli.tui.session import TableSession
 from unokit.cli.tui.widgets import CentrePanel, HandPanel, SeatsPanel
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER
 from unokit.engine.actions import ActionType
-from unokit.engine.cards import Kind, card_long_name
+from unokit.engine.cards import COLOUR_NAMES, Kind, card_long_name
 from unokit.engine.errors import UnoError
 from unokit.engine.record import dumps
 from unokit.engine.views import View
@@ -359,7 +359,18 @@ class TableApp(App[int]):
 
     def choices(self, view: View, actions: Sequence[int]) -> list[tuple[int, Text | str]]:
         space = self.session_edition().actions
-        return [(a, Text.assemble((f"{space.format(a):<6} ", "bold"), self.describe(view, a))) for a in actions]
+        shown: list[tuple[int, Text | str]] = []
+        for action in actions:
+            kind, arg = space.decode(action)
+            label = Text.assemble((f"{space.format(action):<6} ", "bold"))
+            if kind is ActionType.COLOUR:
+                label.append_text(colour_chip(arg, dark=self.dark, name=COLOUR_NAMES[arg]))
+                label.append(" ")
+            elif kind in CARD_MOVES:
+                label.append_text(card_chip(arg, dark=self.dark))
+            label.append(self.describe(view, action))
+            shown.append((action, label))
+        return shown
 
     def ask_if_needed(self, view: View) -> None:
         """Open the dialog of a decision asked of you (colour, challenge, target, honour task)."""
