@@ -564,3 +564,71 @@ def test_in_a_real_terminal_ctrl_c_saves_the_record(tmp_path: Path) -> None:
     assert os.waitstatus_to_exitcode(status) == 130
     assert b"Record saved to" in out
     assert load(path)["seed"] == 2
+
+
+def test_resizing_moves_the_log_under_the_table_and_back() -> None:
+    game = reach("classic", 3, lambda g: g.actor == 0)
+    app = at_table(game, delay=30)
+
+    async def run() -> None:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await settle(pilot, app, 0.3)
+            table_box, log = app.query_one("#table"), app.query_one("#log")
+            assert log.region.x >= table_box.region.right
+            await pilot.resize_terminal(80, 24)
+            await settle(pilot, app, 0.3)
+            assert log.region.y >= table_box.region.bottom and table_box.max_scroll_x == 0
+            await pilot.resize_terminal(120, 40)
+            await settle(pilot, app, 0.3)
+            assert log.region.x >= table_box.region.right
+
+    asyncio.run(run())
+
+
+def test_hint_rates_your_moves_with_hints_on() -> None:
+    game = reach("classic", 3, lambda g: g.actor == 0 and g.phase_name == "turn")
+    app = at_table(game, delay=30)
+    app.hints = True
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app, 0.1)
+            await pilot.press("h")
+            for _ in range(1500):  # the first rating ever compiles the search (about 45 s, once)
+                await settle(pilot, app, 0.1)
+                if isinstance(app.screen, MessageScreen):
+                    break
+            assert isinstance(app.screen, MessageScreen)
+            assert "Hint: " in str(app.screen.body)
+
+    asyncio.run(run())
+
+
+def test_hint_is_refused_without_hints() -> None:
+    game = reach("classic", 3, lambda g: g.actor == 0 and g.phase_name == "turn")
+    app = at_table(game, delay=30)
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app, 0.1)
+            await pilot.press("h")
+            await settle(pilot, app, 0.1)
+            assert app.reason is not None and "--hints" in app.reason
+
+    asyncio.run(run())
+
+
+def test_a_position_is_played_on_the_table() -> None:
+    from unokit.engine.positions import public_position
+
+    game = reach("all-wild", 3, lambda g: g.actor == 0 and g.phase_name == "turn")
+    app = table(["--position", public_position(game, 0), "--seed", "1"], delay=30)
+
+    async def run() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app, 0.1)
+            played = session_of(app).game
+            assert played.edition.name == "all-wild" and played.n == 3
+            assert sorted(app.query_one(HandPanel).cards) == sorted(game.hands[0])
+
+    asyncio.run(run())

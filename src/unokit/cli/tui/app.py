@@ -543,6 +543,7 @@ class TableApp(App[int]):
         from unokit.analysis.ratings import analyse
         from unokit.cli.analyse import analysis_lines, how, percent
 
+        self.notify("Rating your moves…", timeout=2)
         analysis = await asyncio.to_thread(analyse, game, self.session.seat, seconds=0.5, seed=len(game.history))
         body = (
             "\n".join(analysis_lines(analysis)) + f"\n\nHint: {analysis.best.notation} ({percent(analysis.best.win)})."
