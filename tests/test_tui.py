@@ -632,3 +632,12 @@ def test_a_position_is_played_on_the_table() -> None:
             assert sorted(app.query_one(HandPanel).cards) == sorted(game.hands[0])
 
     asyncio.run(run())
+
+
+def test_without_textual_play_says_so_and_plays_the_transcript(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "textual", None)  # as if the terminal extra were not installed
+    out = _Terminal()
+    assert not wants_table(build_parser().parse_args(["play"]), Screen(out, _Terminal()))
+    assert out.getvalue().count("\n") == 1 and "terminal extra" in out.getvalue()

@@ -351,9 +351,11 @@ class TableApp(App[int]):
 
     def describe(self, view: View, action: int) -> str:
         assert self.session is not None
-        shim = _Shim(self.session, view)
+        game = getattr(self.session, "game", None)
+        if game is None:
+            game = _Shim(self.session, view)  # what the view tells of a game played elsewhere
         try:
-            return describe_action(shim, view, action, self.session.names)  # type: ignore[arg-type]
+            return describe_action(game, view, action, self.session.names)  # type: ignore[arg-type]
         except Exception:  # a rule card's details unknown here: the move's notation says it
             return str(self.session_edition().actions.format(action))
 
