@@ -1,0 +1,201 @@
+"""``unokit join``: the terminal as a player in a web room, against the real server (and a real browser)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from unokit.cli import main
+from unokit.cli.common import Screen
+from unokit.cli.join import play_plain
+from unokit.cli.remote import RemoteSession, parse_target
+from web_support import Client, RunningServer, fast_settings
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[RunningServer]:
+    with RunningServer(settings=fast_settings()) as running:
+        yield running
+
+
+def host_room(server: RunningServer, seats: int, bots: tuple[int, ...], **create: Any) -> tuple[Client, str]:
+    """A room hosted by a scripted "Ann" in seat 0, the seats ``bots`` given to bots; returns the host and the code."""
+    host = Client(server.url)
+    host.send(type="create", name="Ann", edition="classic", seats=seats, **create)
+    code = host.expect("welcome")["code"]
+    for seat in bots:
+        host.send(type="seat", seat=seat, bot=True)
+        host.expect("lobby", where=lambda m, s=seat: m["seats"][s]["kind"] == "bot")
+    return host, code
+
+
+def start_when(host: Client, ready: Callable[[dict[str, Any]], bool], leave: bool = True) -> threading.Thread:
+    """In the background: the host starts the match once its lobby is ``ready``, then (``leave``) leaves
+    it to the room's bot."""
+
+    def run() -> None:
+        host.expect("lobby", timeout=30, where=ready)
+        host.send(type="start")
+        host.expect("update")
+        if leave:
+            host.send(type="leave")
+            host.expect("left")
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def play_in_room(
+    server: RunningServer,
+    code: str,
+    answers: str,
+    *,
+    name: str = "Bob",
+    spectate: bool = False,
+    during: Callable[[RemoteSession], Any] | None = None,
+) -> tuple[RemoteSession, int, str]:
+    """``unokit join --plain`` in this process, typing ``answers``; returns the session (every view it
+    got), the exit status and the transcript.  ``during``: a coroutine run beside it with the session."""
+    out = io.StringIO()
+    screen = Screen(out, io.StringIO(answers))
+    session = RemoteSession(parse_target(code, server.http), name, spectate=spectate)
+
+    async def run() -> int:
+        await session.open()
+        side = asyncio.get_running_loop().create_task(during(session)) if during is not None else None
+        try:
+            return await asyncio.wait_for(play_plain(session, screen), 60)
+        finally:
+            if side is not None:
+                side.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await side
+            await session.close()
+
+    status = asyncio.run(run())
+    return session, status, out.getvalue()
+
+
+def seats_filled(lobby: dict[str, Any]) -> bool:
+    return all(seat["kind"] != "open" for seat in lobby["seats"])
+
+
+# ---------------------------------------------------------------- a whole round
+
+
+def test_the_terminal_plays_a_whole_round_against_bots(server: RunningServer) -> None:
+    host, code = host_room(server, 3, (2,), rules={"scoring": "single-round"})
+    starter = start_when(host, seats_filled)
+    session, status, transcript = play_in_room(server, code, "1\n" * 400)
+    starter.join(10)
+    host.close()
+    assert status == 0, transcript
+    assert session.seat == 1
+    assert session.finished
+    views = session.views
+    assert len(views) > 5
+    for view in views:
+        assert view.seat == 1 and view.players == 3
+        assert len(view.hand) == view.hand_sizes[1]
+        assert set(view.legal_actions) <= set(range(len(session.edition().actions.types)))
+    last = views[-1]
+    assert last.winner >= 0 and last.round_results and last.round_results[-1].match_over
+    assert len(session.events) == session.version == len(last.history)
+    room = server.call(lambda: server.hub.fetch(code))
+    assert server.call(lambda: room.game.view(1).to_dict(history=False)) == last.to_dict(history=False)
+    assert list(server.call(lambda: room.game.view(1).history)) == list(last.history)
+    assert "Your hand (7): " in transcript
+    assert "The match is over: " in transcript
+    assert "Move (1-" in transcript
+
+
+def test_a_dropped_socket_is_resumed_and_the_round_goes_on(server: RunningServer) -> None:
+    host, code = host_room(server, 3, (2,), rules={"scoring": "single-round"})
+    starter = start_when(host, seats_filled)
+    dropped_at: list[int] = []
+
+    async def drop_mid_round(session: RemoteSession) -> None:
+        while session.version < 12:
+            await asyncio.sleep(0.005)
+        dropped_at.append(session.version)
+        await session.drop()
+
+    session, status, transcript = play_in_room(server, code, "1\n" * 400, during=drop_mid_round)
+    starter.join(10)
+    host.close()
+    assert status == 0, transcript
+    assert dropped_at and session.reconnections == 1
+    assert "Connection lost: reconnecting…" in transcript and "Reconnected: the game goes on." in transcript
+    assert session.finished and session.views[-1].winner >= 0
+    assert any(view.history and len(view.history) > dropped_at[0] for view in session.views)
+    room = server.call(lambda: server.hub.fetch(code))
+    assert list(server.call(lambda: room.game.view(1).history)) == list(session.views[-1].history)
+
+
+def test_a_spectator_follows_the_room_without_a_seat(server: RunningServer) -> None:
+    host, code = host_room(server, 2, (1,), rules={"scoring": "single-round"})
+    starter = start_when(host, seats_filled)
+    session, status, transcript = play_in_room(server, code, "", name="", spectate=True)
+    starter.join(10)
+    host.close()
+    assert status == 0, transcript
+    assert session.seat is None and session.finished
+    assert session.views and all(
+        view.seat is None and view.hand == () and not view.legal_actions for view in session.views
+    )
+    assert "Move (" not in transcript
+    assert "The match is over: " in transcript
+    assert "(watching)" in transcript
+
+
+def join_command(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    """``unokit join ARGV`` as typed; its exit status and what it wrote on stderr."""
+    status = main(["join", *argv])
+    return status, capsys.readouterr().err
+
+
+def one_line(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("unokit: error: ")
+    return lines[0]
+
+
+def test_each_refused_join_exits_with_one_line(server: RunningServer, capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = join_command(capsys, "ZZZZ2345", "--server", server.http, "--name", "Bob")
+    assert status == 2 and "no room ZZZZ2345" in one_line(err)
+
+    host, code = host_room(server, 2, (1,))
+    status, err = join_command(capsys, f"{server.http}/r/{code}", "--name", "Bob")
+    assert status == 2 and f"room {code} is full" in one_line(err)
+    host.close()
+
+    host, code = host_room(server, 2, (1,), late_join=False)
+    host.send(type="start")
+    host.expect("update")
+    status, err = join_command(capsys, code, "--server", server.http, "--name", "Bob")
+    assert status == 2 and "takes no late arrivals" in one_line(err)
+    host.close()
+
+
+def test_bad_input_and_an_unreachable_server_exit_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, err = join_command(capsys, "ABCD2345", "--server", "http://127.0.0.1:9", "--name", "Bob")
+    assert status == 1 and "cannot reach the server at ws://127.0.0.1:9/ws" in one_line(err)
+    cases = [
+        (["http://127.0.0.1:9/rooms/ABCD2345", "--name", "Bob"], "is no invite link"),
+        (["ABCD2345", "--name", "Bob"], "needs the server's address"),
+        (["ABCD2345", "--server", "ftp://127.0.0.1:9", "--name", "Bob"], "is no server address"),
+        (["ABCD2345", "--server", "http://127.0.0.1:9/some/path", "--name", "Bob"], "has no path"),
+        (["not a code!", "--server", "http://127.0.0.1:9", "--name", "Bob"], "neither an invite link"),
+        (["http://127.0.0.1:9/r/ABCD2345"], "--name NAME"),
+    ]
+    for argv, words in cases:
+        status, err = join_command(capsys, *argv)
+        assert status == 2 and words in one_line(err), (argv, err)
