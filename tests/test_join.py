@@ -5,12 +5,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
 
+from browser_support import (  # noqa: F401  (fixtures, used by their names)
+    DESKTOP,
+    browser_fixture,
+    live_server_fixture,
+    open_page_fixture,
+    playwright_instance_fixture,
+    try_click,
+    wait_for_my_move,
+)
 from unokit.cli import main
 from unokit.cli.common import Screen
 from unokit.cli.join import play_plain
@@ -53,19 +65,24 @@ def start_when(host: Client, ready: Callable[[dict[str, Any]], bool], leave: boo
 
 
 def play_in_room(
-    server: RunningServer,
+    server: Any,
     code: str,
     answers: str,
     *,
     name: str = "Bob",
     spectate: bool = False,
     during: Callable[[RemoteSession], Any] | None = None,
+    opened: Callable[[RemoteSession], None] | None = None,
 ) -> tuple[RemoteSession, int, str]:
-    """``unokit join --plain`` in this process, typing ``answers``; returns the session (every view it
-    got), the exit status and the transcript.  ``during``: a coroutine run beside it with the session."""
+    """``unokit join --plain`` in this process, typing ``answers``, in room ``code`` (or at an invite link)
+    of ``server``; returns the session (every view it got), the exit status and the transcript.
+    ``during``: a coroutine run beside it with the session; ``opened``: told the session before it connects."""
     out = io.StringIO()
     screen = Screen(out, io.StringIO(answers))
-    session = RemoteSession(parse_target(code, server.http), name, spectate=spectate)
+    target = parse_target(code, None) if "://" in code else parse_target(code, server.http)
+    session = RemoteSession(target, name, spectate=spectate)
+    if opened is not None:
+        opened(session)
 
     async def run() -> int:
         await session.open()
@@ -199,3 +216,98 @@ def test_bad_input_and_an_unreachable_server_exit_with_one_line(capsys: pytest.C
     for argv, words in cases:
         status, err = join_command(capsys, *argv)
         assert status == 2 and words in one_line(err), (argv, err)
+
+
+# ---------------------------------------------------------------- beside a browser
+
+
+def browser_move(page: Page) -> str | None:
+    """One move of the page's player if one is asked, by clicking: a dialog's first option, a playable card,
+    else draw or pass (``None``: nothing to do yet; ``results``: the results show)."""
+    if page.locator("#results:not([hidden])").count():
+        return "results"
+    if try_click(page, "#decision:not([hidden]) #decision-options button.option:not([disabled])"):
+        return "dialog"
+    if try_click(page, "#hand button.card.playable:not([disabled])"):
+        return "card"
+    for action in ("draw", "pass"):
+        if try_click(page, f'#actions button[data-action="{action}"]:not([disabled])'):
+            return action
+    return None
+
+
+def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: Any, open_page: Any) -> None:
+    """Ann creates a room in the browser; Bob joins it from the terminal with the invite link; they play a
+    round, Ann by clicking, Bob typing moves; both see the same table all along."""
+    watch = open_page(DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.fill("#create-form [name=name]", "Ann")
+    page.fill("#create-form [name=seats]", "2")
+    page.fill("#create-form [name=target_score]", "1")
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    invite = page.input_value("#invite-link")
+
+    played: dict[str, Any] = {}
+
+    def terminal() -> None:
+        played["result"] = play_in_room(live_server, invite, "1\n" * 400, opened=lambda s: played.update(session=s))
+
+    thread = threading.Thread(target=terminal, daemon=True)
+    thread.start()
+    expect(page.locator("#lobby-seats li").nth(1)).to_contain_text("Bob")
+    expect(page.locator("#start-game")).to_be_enabled()
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+
+    compared = 0
+    moves: list[str] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        wait_for_my_move(page)
+        if page.locator("#results:not([hidden])").count():
+            break
+        updates = watch.messages("update")
+        if updates and compared < 3 and updates[-1]["legal"]:  # Ann's decision: the table stands still
+            version = updates[-1]["version"]
+            while "session" not in played and time.monotonic() < deadline:
+                time.sleep(0.01)
+            session: RemoteSession | None = played.get("session")
+            if session is not None:
+                for _ in range(500):
+                    if session.version >= version:
+                        break
+                    time.sleep(0.01)
+                if session.version == version:
+                    view = session.view()
+                    top = page.locator("#top-card .card").first.get_attribute("data-card")
+                    assert top == updates[-1]["view"]["top_card"]
+                    assert view.to_dict(history=False)["top_card"] == top
+                    assert len(page.locator("#hand .card").all()) == view.hand_sizes[0]
+                    shown = page.locator('.seat[data-seat="1"] .count').first.inner_text()
+                    assert int(shown) == len(view.hand) == view.hand_sizes[1]
+                    assert view.hand_sizes == tuple(updates[-1]["view"]["hand_sizes"])
+                    if compared == 0:
+                        watch.screenshot("join-browser-beside-terminal")
+                    compared += 1
+        done = browser_move(page)
+        if done == "results":
+            break
+        if done is not None:
+            moves.append(done)
+            page.wait_for_timeout(30)
+    else:
+        raise AssertionError(f"the round did not end; the browser's moves: {moves}")
+    thread.join(30)
+    session, status, transcript = played["result"]
+    assert status == 0, transcript
+    assert compared >= 1 and moves
+    assert session.finished and session.seat == 1
+    expect(page.locator("#results-title")).to_have_text(re.compile(r"(You win|Bob wins) the match!"))
+    final = watch.messages("update")[-1]["view"]
+    assert final["hand_sizes"] == list(session.views[-1].hand_sizes)
+    assert final["winner"] == session.views[-1].winner
+    assert "Your hand (7): " in transcript and "The match is over: " in transcript
+    assert not watch.real_errors(), watch.errors
