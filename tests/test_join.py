@@ -311,3 +311,65 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
     assert final["winner"] == session.views[-1].winner
     assert "Your hand (7): " in transcript and "The match is over: " in transcript
     assert not watch.real_errors(), watch.errors
+
+
+# ---------------------------------------------------------------- the full-screen table
+
+
+def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer) -> None:
+    """The table of ``unokit play`` over the room's session: moves by keys reach the server, the hand shown
+    is the seat's, and the round ends on the table."""
+    from unokit.cli.join import until_started
+    from unokit.cli.tui.app import TableApp
+    from unokit.cli.tui.widgets import HandPanel
+
+    host, code = host_room(server, 3, (2,), rules={"scoring": "single-round"})
+    starter = start_when(host, seats_filled)
+    out = io.StringIO()
+
+    async def run() -> tuple[RemoteSession, int]:
+        session = RemoteSession(parse_target(f"{server.http}/r/{code}", None), "Bob")
+        await session.open()
+        assert await until_started(session, Screen(out, io.StringIO("")))
+        session.auto_continue = True
+        app = TableApp(session)
+        moves = 0
+        async with app.run_test(size=(100, 32)) as pilot:
+            deadline = time.monotonic() + 40
+            while not session.finished and time.monotonic() < deadline:
+                await pilot.pause(0.05)
+                view = session.view()
+                if view.actor != 1 or not view.legal_actions or session.finished:
+                    continue
+                assert sorted(app.query_one(HandPanel).cards) == sorted(view.hand)
+                if moves == 2:
+                    app.save_screenshot("join-table-playing.svg", path="test-artifacts")
+                before = session.version
+                if len(app.screen_stack) > 1:
+                    await pilot.press("1")  # a dialog: its first choice
+                elif view.phase == "turn":
+                    await pilot.press("enter" if app.playable(view) else "d")
+                elif view.phase == "drawn":
+                    await pilot.press("enter")
+                else:
+                    await pilot.press("p")
+                for _ in range(100):
+                    if session.version != before:
+                        moves += 1
+                        break
+                    await pilot.pause(0.02)
+            assert session.finished, "the round did not end on the table"
+            await pilot.pause(0.2)
+            app.save_screenshot("join-table.svg", path="test-artifacts")
+            await pilot.press("enter")
+            await pilot.press("q")
+        await session.close()
+        return session, moves
+
+    session, moves = asyncio.run(run())
+    starter.join(10)
+    host.close()
+    assert moves >= 3
+    assert session.views[-1].winner >= 0
+    own = [event for event in session.events if event[1] == 1 and event[0] in ("play", "draw")]
+    assert len(own) >= moves - 1

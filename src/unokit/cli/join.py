@@ -30,7 +30,7 @@ from unokit.narrate import card_words, cards_parts, direction_words, plural
 if TYPE_CHECKING:
     from unokit.cli.common import Commands
 
-__all__ = ["add_parser", "cmd_join", "play_plain"]
+__all__ = ["add_parser", "cmd_join", "play_plain", "play_table", "until_started"]
 
 JOIN_HELP = """\
 Commands while you play
@@ -69,7 +69,7 @@ def cmd_join(args: argparse.Namespace, screen: Screen) -> int:
 
 def _is_terminal(screen: Screen) -> bool:
     try:
-        return bool(screen.out.isatty())
+        return bool(screen.out.isatty() and screen.inp.isatty())
     except (AttributeError, ValueError):
         return False
 
@@ -97,26 +97,29 @@ def _table_installed(screen: Screen) -> bool:
 async def play_table(session: RemoteSession, screen: Screen) -> int:
     """The lobby as a transcript (seats, rule cards, the host's start), then the full-screen table."""
     table = importlib.import_module("unokit.cli.tui.app").TableApp  # the terminal extra's
+    if not await until_started(session, screen):
+        return 0
+    session.auto_continue = True  # the table's log tells each round's results
+    status = await table(session).run_async()  # closing the session leaves the room if the match goes on
+    return status if isinstance(status, int) else 0
 
+
+async def until_started(session: RemoteSession, screen: Screen) -> bool:
+    """The lobby as a transcript until the match begins (True), or until you leave or the room ends for
+    you (False)."""
     transcript = _Transcript(session, screen)
     async for _ in session.changes():
         transcript.flush()
         if session.ended is not None:
             screen.line(printable(session.ended))
-            return 0
+            return False
         if session.started:
-            break
+            return True
         if not await transcript.lobby():
             screen.line("You leave the lobby.")
             await session.leave()
-            return 0
-    if not session.started:
-        return 0
-    session.auto_continue = True
-    await table(session).run_async()
-    if not session.finished and session.ended is None:
-        await session.leave()  # the table left before the match's end: the room's bot plays on
-    return 0
+            return False
+    return session.started
 
 
 class _Transcript:

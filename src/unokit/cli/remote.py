@@ -229,6 +229,9 @@ class RemoteSession:
         return self._notices.pop(0) if self._notices else None
 
     async def close(self) -> None:
+        """Leave the room if the match goes on (the room's bot plays the seat at once), and close the socket."""
+        if self.seat is not None and self.ended is None and not self.finished and self.started:
+            await self._send({"type": "leave"})
         self._closing = True
         reader, self._reader = self._reader, None
         if self._ws is not None:
