@@ -48,13 +48,15 @@ def host_room(server: RunningServer, seats: int, bots: tuple[int, ...], **create
 
 
 def start_when(host: Client, ready: Callable[[dict[str, Any]], bool], leave: bool = True) -> threading.Thread:
-    """In the background: the host starts the match once its lobby is ``ready``, then (``leave``) leaves
-    it to the room's bot."""
+    """In the background: the host starts the match once its lobby is ``ready``, wishes good luck in the
+    chat, then (``leave``) leaves its seat to the room's bot."""
 
     def run() -> None:
         host.expect("lobby", timeout=30, where=ready)
         host.send(type="start")
         host.expect("update")
+        host.send(type="chat", text="Good luck!")
+        host.expect("chat")
         if leave:
             host.send(type="leave")
             host.expect("left")
@@ -131,6 +133,7 @@ def test_the_terminal_plays_a_whole_round_against_bots(server: RunningServer) ->
     assert "Your hand (7): " in transcript
     assert "The match is over: " in transcript
     assert "Move (1-" in transcript
+    assert "Ann: Good luck!" in transcript
 
 
 def test_a_dropped_socket_is_resumed_and_the_round_goes_on(server: RunningServer) -> None:
@@ -319,7 +322,9 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
 def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer) -> None:
     """The table of ``unokit play`` over the room's session: moves by keys reach the server, the hand shown
     is the seat's, and the round ends on the table."""
-    from unokit.cli.join import until_started
+    from textual.widgets import RichLog
+
+    from unokit.cli.join import tell_table, until_started
     from unokit.cli.tui.app import TableApp
     from unokit.cli.tui.widgets import HandPanel
 
@@ -335,6 +340,7 @@ def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer)
         app = TableApp(session)
         moves = 0
         async with app.run_test(size=(100, 32)) as pilot:
+            teller = asyncio.get_running_loop().create_task(tell_table(session, app))
             deadline = time.monotonic() + 40
             while not session.finished and time.monotonic() < deadline:
                 await pilot.pause(0.05)
@@ -361,6 +367,9 @@ def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer)
             assert session.finished, "the round did not end on the table"
             await pilot.pause(0.2)
             app.save_screenshot("join-table.svg", path="test-artifacts")
+            log = "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+            assert "Ann: Good luck!" in log
+            teller.cancel()
             await pilot.press("enter")
             await pilot.press("q")
         await session.close()
@@ -373,3 +382,26 @@ def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer)
     assert session.views[-1].winner >= 0
     own = [event for event in session.events if event[1] == 1 and event[0] in ("play", "draw")]
     assert len(own) >= moves - 1
+
+
+def test_the_terminal_writes_its_rule_cards_in_a_wild_jackpot_room(server: RunningServer) -> None:
+    host = Client(server.url)
+    host.send(type="create", name="Ann", edition="wild-jackpot", seats=3, rules={"scoring": "single-round"})
+    code = host.expect("welcome")["code"]
+    host.send(type="seat", seat=2, bot=True)
+    cards = host.expect("lobby", where=lambda m: m["seats"][2]["kind"] == "bot")["rule_cards"]
+    host.send(type="rule_cards", texts=cards["suggestions"][: cards["count"]])
+    starter = start_when(host, lambda lobby: all(seat["ready"] for seat in lobby["seats"]))
+    # the first card refused (too long) and written again; the others the suggestions
+    answers = "x" * 130 + "\n" + "Everyone draws a card\n" + "\n" * (cards["count"] - 1) + "1\n" * 600
+    session, status, transcript = play_in_room(server, code, answers)
+    starter.join(10)
+    host.close()
+    assert status == 0, transcript[-3000:]
+    assert "Not possible: " in transcript.split("Rule card 1: ")[0]
+    assert "Rule card 1: Everyone draws a card" in transcript
+    assert f"Rule card {cards['count']}: " in transcript
+    assert "Your rule cards are in." in transcript
+    assert session.lobby is not None
+    assert session.lobby["rule_cards"]["mine"][0]["text"] == "Everyone draws a card"
+    assert session.finished and session.views[-1].edition == "wild-jackpot"

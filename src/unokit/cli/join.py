@@ -100,8 +100,30 @@ async def play_table(session: RemoteSession, screen: Screen) -> int:
     if not await until_started(session, screen):
         return 0
     session.auto_continue = True  # the table's log tells each round's results
-    status = await table(session).run_async()  # closing the session leaves the room if the match goes on
+    app = table(session)
+    teller = asyncio.get_running_loop().create_task(tell_table(session, app))
+    try:
+        status = await app.run_async()  # closing the session leaves the room if the match goes on
+    finally:
+        teller.cancel()
     return status if isinstance(status, int) else 0
+
+
+async def tell_table(session: RemoteSession, app: Any) -> None:
+    """The room's chat and the connection's notices in the table's log, as they come."""
+    from rich.text import Text
+
+    told = 0
+    async for _ in session.changes():
+        try:
+            app.query_one("#log")
+        except Exception:  # the table is not shown yet: told at the next change
+            continue
+        for message in session.chat[told:]:
+            app.log_line(Text(printable(f"{message['name']}: {message['text']}"), style="italic"))
+        told = len(session.chat)
+        while (notice := session.notice()) is not None:
+            app.log_line(Text(notice, style="bold"))
 
 
 async def until_started(session: RemoteSession, screen: Screen) -> bool:

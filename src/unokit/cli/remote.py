@@ -146,6 +146,8 @@ class RemoteSession:
         self._view: View | None = None
         self._ws: Any = None
         self._changed = asyncio.Event()
+        """Set at the next change (and then replaced): every reader of :meth:`changes` wakes."""
+        self._changes = 0
         self._welcomed = asyncio.Event()
         self._closing = False
         self._reader: asyncio.Task[None] | None = None
@@ -214,11 +216,13 @@ class RemoteSession:
 
     async def changes(self) -> AsyncIterator[None]:
         """Yields at once, then after each message that may change the table; ends with the match (or
-        when the room ends for this client)."""
+        when the room ends for this client).  Several readers may follow it at once (the table and its chat)."""
+        seen = self._changes
         yield
         while not self.finished and self.ended is None:
-            await self._changed.wait()
-            self._changed.clear()
+            if self._changes == seen:
+                await self._changed.wait()
+            seen = self._changes
             yield
 
     def record(self) -> dict[str, Any] | None:
@@ -354,12 +358,12 @@ class RemoteSession:
                 self._pending.done.set()
             if self._closing or self.ended is not None or self.finished or not self._welcomed.is_set():
                 self._welcomed.set()
-                self._changed.set()
+                self._touch()
                 return
             if self._first_error is not None:
                 return
             self._notices.append("Connection lost: reconnecting…")
-            self._changed.set()
+            self._touch()
             while not self._closing:
                 await asyncio.sleep(min(10.0, 0.4 * 2**attempt) * (0.8 + random.random() * 0.4))
                 attempt += 1
@@ -419,7 +423,7 @@ class RemoteSession:
             self.ended = "The rematch goes on in another room: open it from the browser, or join " + str(
                 message.get("code")
             )
-        self._changed.set()
+        self._touch()
 
     def _take_update(self, message: dict[str, Any]) -> None:
         version = int(message["version"])
@@ -450,6 +454,12 @@ class RemoteSession:
         view = View.from_dict(data)
         self._view = replace(view, history=History(self.events, len(self.events)))
         self.views.append(self._view)
+
+    def _touch(self) -> None:
+        """Wake every reader of :meth:`changes`."""
+        self._changes += 1
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
 
     def _later(self, sending: Coroutine[Any, Any, bool]) -> None:
         """Send from a message handler (which cannot wait)."""
