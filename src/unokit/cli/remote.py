@@ -385,7 +385,7 @@ class RemoteSession:
     def _receive(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
         if kind == "welcome":
-            self.seat = message["seat"]
+            self.seat = None if message.get("claimed") else message["seat"]  # a late arrival's: from the next round
             self.host = bool(message.get("host"))
             if message.get("secret"):
                 self.secret = message["secret"]
