@@ -34,6 +34,8 @@ __all__ = ["NARROW", "TableApp", "save_record"]
 NARROW = 110
 """Below this many columns the log goes under the table instead of beside it."""
 
+ROOMY = 34
+"""From this many lines (and :data:`NARROW` columns) the seats, the middle and your hand are framed."""
 CARD_MOVES = (
     ActionType.PLAY,
     ActionType.PLAY_UNO,
@@ -121,15 +123,19 @@ class TableApp(App[int]):
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with VerticalScroll(id="table"):
-                yield SeatsPanel(id="seats")
-                yield CentrePanel(id="centre")
+                seats = SeatsPanel(id="seats")
+                seats.border_title = "Players"
+                yield seats
+                centre = CentrePanel(id="centre")
+                centre.border_title = "Table"
+                yield centre
                 yield Static(id="situation")
                 yield HandPanel(id="hand")
             yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.layout_for(self.size.width)
+        self.layout_for(self.size.width, self.size.height)
         if self.session is None and self.rule_cards is not None:
             count, suggestions = self.rule_cards
             self.push_screen(RuleCardsScreen(count, suggestions), self.rules_written)
@@ -137,13 +143,15 @@ class TableApp(App[int]):
         self.begin()
 
     def on_resize(self, event: Resize) -> None:
-        self.layout_for(event.size.width)
+        self.layout_for(event.size.width, event.size.height)
 
-    def layout_for(self, width: int) -> None:
-        self.screen.set_class(width < NARROW, "narrow")
-        body = self.query("#body")
-        for node in body:
+    def layout_for(self, width: int, height: int | None = None) -> None:
+        """The log beside the table, or under it below :data:`NARROW` columns; the panels framed when
+        there is room (:data:`ROOMY` lines)."""
+        height = self.size.height if height is None else height
+        for node in self.query("#body"):
             node.set_class(width < NARROW, "narrow")
+            node.set_class(width >= NARROW and height >= ROOMY, "roomy")
 
     @property
     def dark(self) -> bool:

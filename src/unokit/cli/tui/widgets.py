@@ -164,10 +164,13 @@ class HandPanel(Widget, can_focus=True):
             numbers.append(label.center(chip.cell_len), style="dim" if card not in self.playable else "bold")
             chips.append_text(chip)
         lines += [numbers, chips]
-        title = Text(f"Your hand ({plural(len(self.cards), 'card')}) ", style="bold")
+        count = plural(len(self.cards), "card")
+        framed = bool(self.styles.border_top[0])
+        self.border_title = f"Your hand: {count}" if framed else None
+        title = Text("" if framed else f"Your hand ({count}) · ", style="bold")
         chosen = self.selected_card()
         if chosen is not None:
-            title.append(f"· selected: {card_long_name(chosen)}", style="italic")
+            title.append(f"selected: {card_long_name(chosen)}", style="italic")
         return Group(title, *lines)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
