@@ -438,3 +438,34 @@ def test_a_copy_and_its_original_keep_their_own_redacted_logs() -> None:
     assert game.events != copy.events, "the two games went apart"
     for seat, history in before.items():  # a view taken before the copy still tells what it told
         assert list(history) == [redact(e, seat) for e in game.events[: len(history)]]
+
+
+# ---------------------------------------------------------------- read back
+
+
+@pytest.mark.parametrize(
+    ("edition", "rules"),
+    [("classic", {}), ("wild-jackpot", {}), ("space-jam", {}), ("all-wild", {}), ("classic", {"preset": "house"})],
+)
+def test_a_view_read_back_from_json_is_the_same_view(edition: str, rules: dict[str, object]) -> None:
+    """``View.from_dict`` reads what ``to_dict`` wrote, through JSON: every seat's view and the spectator's,
+    all along a match of several rounds, with and without history."""
+    import random
+
+    game = Game(edition, 3, seed=7, rules=Rules.from_dict({"target_score": 100, **rules}))
+    rng = random.Random(7)
+    checked = 0
+    while not game.is_over and checked < 400:
+        for seat in (*range(game.n), None):
+            view = game.view(seat)
+            data = json.loads(json.dumps(view.to_dict()))
+            back = View.from_dict(data)
+            assert back == view
+            assert json.loads(json.dumps(back.to_dict())) == data
+            short = json.loads(json.dumps(view.to_dict(history=False, last_rounds=1)))
+            assert json.loads(json.dumps(View.from_dict(short).to_dict(history=False))) == short
+            checked += 1
+        deciders = game.deciders()
+        seat = rng.choice(deciders)
+        game.apply(seat, rng.choice(game.legal_actions(seat)))
+    assert checked >= 100

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from types import FrameType
 
-from unokit.cli import analyse, compare, play, replay, serve, simulate, stats, sweep, tournament
+from unokit.cli import analyse, compare, join, play, replay, serve, simulate, stats, sweep, tournament
 from unokit.cli.common import Screen, UsageError
 from unokit.engine.errors import UnoError
 from unokit.narrate import Narrator, describe_action
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Rules engine, bots and tools for the UNO family of card games.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in (simulate, play, replay, tournament, stats, compare, sweep, analyse, serve):
+    for command in (simulate, play, join, replay, tournament, stats, compare, sweep, analyse, serve):
         command.add_parser(commands)
     return parser
 
@@ -42,6 +42,7 @@ Command = Callable[[argparse.Namespace, Screen], int]
 _COMMANDS: dict[str, Command] = {
     "simulate": simulate.cmd_simulate,
     "play": play.cmd_play,
+    "join": join.cmd_join,
     "replay": replay.cmd_replay,
     "serve": serve.cmd_serve,
     "tournament": tournament.cmd_tournament,
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         print(
-            "unokit: error: choose a command: simulate, play, replay, serve, tournament, stats, compare, sweep "
+            "unokit: error: choose a command: simulate, play, join, replay, serve, tournament, stats, compare, sweep "
             "or analyse (see unokit --help)",
             file=sys.stderr,
         )

@@ -109,6 +109,11 @@ def add_parser(commands: Commands) -> None:
         action="store_true",
         help="allow the hint command: your moves rated by your chance to win the round (off by default)",
     )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="play as a transcript, not on the full-screen table (screen readers, pipes)",
+    )
     add_rule_options(parser)
 
 
@@ -533,6 +538,10 @@ def game_from_position(text: str, seed: int) -> Game:
 
 
 def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
+    from unokit.cli.tui.launch import play_on_table, wants_table
+
+    if wants_table(args, screen):
+        return play_on_table(args, screen)
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     if args.position is not None:

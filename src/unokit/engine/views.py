@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from itertools import islice
 from typing import TYPE_CHECKING, Any, overload
 
-from unokit.engine.cards import card_name, colour_letter
+from unokit.engine.cards import COLOUR_LETTERS, NO_COLOUR, card_name, colour_letter, parse_card
 from unokit.engine.events import Event, event_to_dict, redact
 from unokit.engine.results import RoundResult
 from unokit.engine.rules import Rules
@@ -165,6 +165,67 @@ class View:
         if history:
             data["history"] = [event_to_dict(e) for e in self.history]
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> View:
+        """The view :meth:`to_dict` wrote (read back from JSON, e.g. a web server's ``update``): cards
+        from notation, sequences as tuples; without ``"history"`` the history is empty.  ``public``
+        are kept as given, and ``state`` too but for its lists (tuples, as the engine keeps them) and the
+        discard pile's cards."""
+        letter = data["colour"]
+        state = {key: _tuples(value) for key, value in data["state"].items()}
+        state["discard_pile"] = tuple(parse_card(c) for c in state["discard_pile"])
+        events = [_event_from_dict(e) for e in data.get("history", ())]
+        return cls(
+            edition=str(data["edition"]),
+            seat=None if data["seat"] is None else int(data["seat"]),
+            players=int(data["players"]),
+            hand=tuple(parse_card(c) for c in data["hand"]),
+            hand_sizes=tuple(int(n) for n in data["hand_sizes"]),
+            top_card=parse_card(data["top_card"]),
+            colour=COLOUR_LETTERS.index(letter) if letter in COLOUR_LETTERS else NO_COLOUR,
+            direction=int(data["direction"]),
+            draw_pile_size=int(data["draw_pile_size"]),
+            discard_pile_size=int(data["discard_pile_size"]),
+            dealer=int(data["dealer"]),
+            turn=int(data["turn"]),
+            actor=int(data["actor"]),
+            phase=str(data["phase"]),
+            deciders=tuple(int(s) for s in data["deciders"]),
+            legal_actions=tuple(int(a) for a in data["legal_actions"]),
+            uncalled=tuple(int(s) for s in data["uncalled"]),
+            called=tuple(int(s) for s in data["called"]),
+            scores=tuple(int(s) for s in data["scores"]),
+            round=int(data["round"]),
+            target_score=int(data["target_score"]),
+            scoring=str(data["scoring"]),
+            winner=int(data["winner"]),
+            history=History(events, len(events)),
+            public=dict(data["public"]),
+            drawn=int(data["drawn"]),
+            decision={str(k): v for k, v in data["decision"].items()},
+            rules=Rules.from_dict(data["rules"]),
+            teams=tuple(int(t) for t in data["teams"]),
+            winning_team=int(data["winning_team"]),
+            state=state,
+            round_results=tuple(RoundResult.from_dict(r) for r in data["round_results"]),
+        )
+
+
+def _tuples(value: Any) -> Any:
+    """``value`` with every list in it a tuple."""
+    return tuple(_tuples(item) for item in value) if isinstance(value, (list, tuple)) else value
+
+
+def _event_from_dict(data: dict[str, Any]) -> Event:
+    """The event :func:`unokit.engine.events.event_to_dict` wrote (cards in notation)."""
+    if "scores" in data:
+        items: tuple[int, ...] = tuple(int(s) for s in data["scores"])
+    elif "seats" in data:
+        items = tuple(int(s) for s in data["seats"])
+    else:
+        items = tuple(parse_card(c) for c in data["cards"])
+    return (str(data["kind"]), int(data["seat"]), int(data["value"]), items)
 
 
 @functools.lru_cache(maxsize=1024)

@@ -1,0 +1,1 @@
+"""The full-screen table of ``unokit play`` (and ``unokit join``), in Textual."""
