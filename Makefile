@@ -25,20 +25,25 @@ $(VENV)/.installed-web: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[web]'
 	@touch $@
 
+# The terminal game alone: the full-screen table and `unokit join` (the `terminal` extra).
+$(VENV)/.installed-terminal: $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[terminal]'
+	@touch $@
+
 # Everything the checks use.
 $(VENV)/.installed: $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(BIN)/python -m pip install --quiet '$(TORCH)' --extra-index-url $(TORCH_INDEX)
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -m unokit.fast  # compiles the compiled engine into numba's cache once (minutes; says each part's seconds)
-	@touch $@ $(VENV)/.installed-web
+	@touch $@ $(VENV)/.installed-web $(VENV)/.installed-terminal
 
 install: $(VENV)/.installed
 
 play: $(VENV)/.installed-web
 	$(BIN)/unokit serve $(SERVE_ARGS)  # prints the addresses to open and to share
 
-play-cli: $(VENV)/.installed-web
+play-cli: $(VENV)/.installed-terminal
 	$(BIN)/unokit play $(PLAY_ARGS)
 
 lint: install
