@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -345,6 +350,44 @@ def test_a_late_arrival_watches_until_the_seat_it_claimed_is_its_own(server: Run
     assert "The seat you claimed is yours at the next round: watching until then." in transcript
     assert session.finished and session.seat is None
     assert all(not view.legal_actions and view.hand == () for view in session.views)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_at_a_question_leaves_the_seat_to_the_bot_at_once(server: RunningServer, signum: int) -> None:
+    """``unokit join`` as a process, stopped while it waits for a move: it exits 130 at once (the question's
+    thread does not hold it) and the room's bot plays the seat."""
+    host, code = host_room(server, 2, ())
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    command = [sys.executable, "-m", "unokit.cli", "join", f"{server.http}/r/{code}", "--name", "Bob", "--plain"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        host.expect("lobby", timeout=30, where=seats_filled)
+        host.send(type="start")
+        update = host.expect("update")
+        if update["view"]["actor"] == 0:  # Ann's turn first: she draws (and keeps the card if asked)
+            host.send(type="act", action="draw", version=update["version"])
+            drawn = host.expect("update", where=lambda m: m["version"] > update["version"])
+            if drawn["view"]["actor"] == 0:
+                host.send(type="act", action="pass", version=drawn["version"])
+        assert process.stdout is not None
+        while not process.stdout.readline().startswith("   1) "):  # the moves listed: the question follows
+            assert process.poll() is None, process.communicate()
+        time.sleep(0.3)
+        process.send_signal(signum)
+        sent = time.monotonic()
+        process.wait(timeout=20)  # the input left open: the question's thread still waits for a line
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    assert took < 5
+    auto = host.expect("update", where=lambda m: m["seats"][1]["auto"])
+    assert auto["seats"][1]["kind"] == "human"
+    host.close()
 
 
 # ---------------------------------------------------------------- beside a browser
