@@ -352,6 +352,23 @@ def test_a_late_arrival_watches_until_the_seat_it_claimed_is_its_own(server: Run
     assert all(not view.legal_actions and view.hand == () for view in session.views)
 
 
+def test_a_seat_given_away_while_the_socket_was_down_ends_the_room_in_one_line(server: RunningServer) -> None:
+    host, code = host_room(server, 3, (2,))
+
+    async def kicked_while_away(session: RemoteSession) -> None:
+        while session.lobby is None or session.lobby["seats"][1]["kind"] != "human":
+            await asyncio.sleep(0.01)
+        await session.drop()
+        await asyncio.to_thread(host.send, type="kick", seat=1)
+        await asyncio.to_thread(host.expect, "lobby", 10, lambda m: m["seats"][1]["kind"] == "open")
+
+    session, status, transcript = play_in_room(server, code, "", during=kicked_while_away)
+    host.close()
+    assert status == 0, transcript
+    assert session.ended is not None and session.ended.startswith("The room cannot be resumed: ")
+    assert transcript.rstrip().splitlines()[-1] == session.ended
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_at_a_question_leaves_the_seat_to_the_bot_at_once(server: RunningServer, signum: int) -> None:
     """``unokit join`` as a process, stopped while it waits for a move: it exits 130 at once (the question's
