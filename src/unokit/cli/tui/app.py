@@ -13,15 +13,17 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key, Resize
+from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, RichLog, Static
 
-from unokit.cli.tui.cards import parts_text
+from unokit.cli.tui.cards import card_chip, colour_chip, parts_text
 from unokit.cli.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, MessageScreen, RuleCardsScreen
 from unokit.cli.tui.session import TableSession
 from unokit.cli.tui.widgets import CentrePanel, HandPanel, SeatsPanel
 from unokit.editions import rulecards
+from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER
 from unokit.engine.actions import ActionType
-from unokit.engine.cards import card_long_name
+from unokit.engine.cards import COLOUR_NAMES, Kind, card_long_name
 from unokit.engine.errors import UnoError
 from unokit.engine.record import dumps
 from unokit.engine.views import View
@@ -32,6 +34,8 @@ __all__ = ["NARROW", "TableApp", "save_record"]
 NARROW = 110
 """Below this many columns the log goes under the table instead of beside it."""
 
+ROOMY = 34
+"""From this many lines (and :data:`NARROW` columns) the seats, the middle and your hand are framed."""
 CARD_MOVES = (
     ActionType.PLAY,
     ActionType.PLAY_UNO,
@@ -41,7 +45,7 @@ CARD_MOVES = (
     ActionType.GIVE,
 )
 """The moves made with a card of your hand (Enter on the selected card)."""
-DIALOG_PHASES = ("colour", "challenge", "target", "honour")
+DIALOG_PHASES = ("colour", "challenge", "target", "honour", "stack")
 """The decisions asked in a dialog rather than with your hand."""
 THEMES = ("textual-dark", "textual-light")
 
@@ -102,7 +106,7 @@ class TableApp(App[int]):
         self.rule_cards = rule_cards
         self.record_path = record_path
         self.hints = hints
-        self.initial_theme = theme
+        self.theme = theme
         self.narrator: Narrator | None = None
         self.seen = 0
         self.uno_armed = False
@@ -119,16 +123,19 @@ class TableApp(App[int]):
         yield Header(show_clock=False)
         with Horizontal(id="body"):
             with VerticalScroll(id="table"):
-                yield SeatsPanel(id="seats")
-                yield CentrePanel(id="centre")
+                seats = SeatsPanel(id="seats")
+                seats.border_title = "Players"
+                yield seats
+                centre = CentrePanel(id="centre")
+                centre.border_title = "Table"
+                yield centre
                 yield Static(id="situation")
                 yield HandPanel(id="hand")
             yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.theme = self.initial_theme
-        self.layout_for(self.size.width)
+        self.layout_for(self.size.width, self.size.height)
         if self.session is None and self.rule_cards is not None:
             count, suggestions = self.rule_cards
             self.push_screen(RuleCardsScreen(count, suggestions), self.rules_written)
@@ -136,13 +143,15 @@ class TableApp(App[int]):
         self.begin()
 
     def on_resize(self, event: Resize) -> None:
-        self.layout_for(event.size.width)
+        self.layout_for(event.size.width, event.size.height)
 
-    def layout_for(self, width: int) -> None:
-        self.screen.set_class(width < NARROW, "narrow")
-        body = self.query("#body")
-        for node in body:
+    def layout_for(self, width: int, height: int | None = None) -> None:
+        """The log beside the table, or under it below :data:`NARROW` columns; the panels framed when
+        there is room (:data:`ROOMY` lines)."""
+        height = self.size.height if height is None else height
+        for node in self.query("#body"):
             node.set_class(width < NARROW, "narrow")
+            node.set_class(width >= NARROW and height >= ROOMY, "roomy")
 
     @property
     def dark(self) -> bool:
@@ -210,10 +219,16 @@ class TableApp(App[int]):
         session = self.session
         view = session.view()
         self.narrate(view)
+        notice = getattr(session, "notice", None)
+        said = notice() if callable(notice) else None
+        if said:
+            self.log_line(Text(said, style="italic"))
+            self.notify(said)
         self.query_one(SeatsPanel).show(view, session.names, session.seat)
         self.query_one(CentrePanel).show(view, self.dark)
         hand = self.query_one(HandPanel)
         playable = self.playable(view)
+        hand.watching = session.seat is None
         hand.show(view.hand, playable, self.dark)
         moment = len(view.history)
         if view.actor == session.seat and moment != self.turn_seen:
@@ -225,6 +240,9 @@ class TableApp(App[int]):
         if ActionType.PLAY_UNO not in self.kinds(view):
             self.uno_armed = False
         self.show_situation(view)
+        table = self.query_one("#table", VerticalScroll)
+        if table.max_scroll_y:
+            table.scroll_to_widget(hand, animate=False)  # your hand stays in sight on a short screen
         self.ask_if_needed(view)
 
     def kinds(self, view: View) -> set[ActionType]:
@@ -263,13 +281,18 @@ class TableApp(App[int]):
         if seat != self.session.seat:
             return
         if kind == "lever":
-            self.push_screen(MessageScreen("The lever", parts_text(narrator.lever(seat, value), dark=self.dark)))
+            pulled = parts_text(narrator.lever(seat, value), dark=self.dark)
+            self.push_screen(MessageScreen("The lever", pulled), self.reshow)
         elif kind == "rule":
             text = narrator.rule_texts.get(value)
             body = parts_text(narrator.rule(seat, value), dark=self.dark)
             if text is not None:
                 body.append(f"\n\nRead as: {rulecards.read_rule(text).reading()}")
-            self.push_screen(MessageScreen("Rule card", body))
+            self.push_screen(MessageScreen("Rule card", body), self.reshow)
+
+    def reshow(self, _closed: object = None) -> None:
+        """After a message: the decision it may have hidden is asked now."""
+        self.show()
 
     def log_line(self, text: Text) -> None:
         self.query_one("#log", RichLog).write(text)
@@ -336,15 +359,28 @@ class TableApp(App[int]):
 
     def describe(self, view: View, action: int) -> str:
         assert self.session is not None
-        shim = _Shim(self.session, view)
+        game = getattr(self.session, "game", None)
+        if game is None:
+            game = _Shim(self.session, view)  # what the view tells of a game played elsewhere
         try:
-            return describe_action(shim, view, action, self.session.names)  # type: ignore[arg-type]
+            return describe_action(game, view, action, self.session.names)  # type: ignore[arg-type]
         except Exception:  # a rule card's details unknown here: the move's notation says it
             return str(self.session_edition().actions.format(action))
 
     def choices(self, view: View, actions: Sequence[int]) -> list[tuple[int, Text | str]]:
         space = self.session_edition().actions
-        return [(a, Text.assemble((f"{space.format(a):<6} ", "bold"), self.describe(view, a))) for a in actions]
+        shown: list[tuple[int, Text | str]] = []
+        for action in actions:
+            kind, arg = space.decode(action)
+            label = Text.assemble((f"{space.format(action):<6} ", "bold"))
+            if kind is ActionType.COLOUR:
+                label.append_text(colour_chip(arg, dark=self.dark, name=COLOUR_NAMES[arg]))
+                label.append(" ")
+            elif kind in CARD_MOVES:
+                label.append_text(card_chip(arg, dark=self.dark))
+            label.append(self.describe(view, action))
+            shown.append((action, label))
+        return shown
 
     def ask_if_needed(self, view: View) -> None:
         """Open the dialog of a decision asked of you (colour, challenge, target, honour task)."""
@@ -352,10 +388,10 @@ class TableApp(App[int]):
         if view.actor != self.session.seat or view.phase not in DIALOG_PHASES or not view.legal_actions:
             return
         moment = (len(view.history), view.phase)
-        if self.asked == moment:
-            return
+        if self.asked == moment or isinstance(self.screen, ModalScreen):
+            return  # asked already, or after the message or dialog open now
         self.asked = moment
-        self.open_choice(view, self.dialog_title(view), cancel=False)
+        self.open_choice(view, self.dialog_title(view), cancel=view.phase == "stack")
 
     def dialog_title(self, view: View) -> str:
         assert self.session is not None
@@ -363,6 +399,9 @@ class TableApp(App[int]):
         phase = view.phase
         if phase == "colour":
             return "Choose a colour"
+        if phase == "stack":
+            total = plural(view.state.get("stack_total", 0), "card")
+            return f"A penalty of {total} is aimed at you: add a draw card to pass it on, or accept it"
         if phase == "challenge":
             bluffer = names[view.decision.get("bluffer", 0)]
             return f"{bluffer} played a Wild Draw Four on you: challenge or accept?"
@@ -371,6 +410,13 @@ class TableApp(App[int]):
             text = self.narrator.rule_texts.get(rid, "the rule card") if self.narrator else "the rule card"
             return f'Honour task: carry out "{text}", then confirm it is done'
         if phase == "target":
+            purpose = view.decision.get("target_kind", -1)
+            if purpose == TARGET_PERFORMER:
+                return "Jackpot: choose who performs a rule card (you included)"
+            if purpose == TARGET_OF_RULE:
+                return "Rule card: choose the player it applies to"
+            if purpose in (Kind.SEVEN, Kind.WILD_FORCED_SWAP):
+                return "Choose whom to swap hands with"
             return "Choose a player"
         return "Choose a move"
 
@@ -507,6 +553,7 @@ class TableApp(App[int]):
         from unokit.analysis.ratings import analyse
         from unokit.cli.analyse import analysis_lines, how, percent
 
+        self.notify("Rating your moves…", timeout=2)
         analysis = await asyncio.to_thread(analyse, game, self.session.seat, seconds=0.5, seed=len(game.history))
         body = (
             "\n".join(analysis_lines(analysis)) + f"\n\nHint: {analysis.best.notation} ({percent(analysis.best.win)})."

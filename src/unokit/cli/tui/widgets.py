@@ -127,6 +127,8 @@ class HandPanel(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.watching = False
+        """A spectator's table: no hand."""
         self.cards: list[int] = []
         self.playable: set[int] = set()
         self.dark = True
@@ -148,7 +150,7 @@ class HandPanel(Widget, can_focus=True):
 
     def render(self) -> RenderableType:
         if not self.cards:
-            return Text("You hold no cards.", style="italic")
+            return Text("You are watching." if self.watching else "You hold no cards.", style="italic")
         width = max(self.size.width, 20)
         lines: list[Text] = []
         numbers = Text()
@@ -162,10 +164,13 @@ class HandPanel(Widget, can_focus=True):
             numbers.append(label.center(chip.cell_len), style="dim" if card not in self.playable else "bold")
             chips.append_text(chip)
         lines += [numbers, chips]
-        title = Text(f"Your hand ({plural(len(self.cards), 'card')}) ", style="bold")
+        count = plural(len(self.cards), "card")
+        framed = bool(self.styles.border_top[0])
+        self.border_title = f"Your hand: {count}" if framed else None
+        title = Text("" if framed else f"Your hand ({count}) · ", style="bold")
         chosen = self.selected_card()
         if chosen is not None:
-            title.append(f"· selected: {card_long_name(chosen)}", style="italic")
+            title.append(f"selected: {card_long_name(chosen)}", style="italic")
         return Group(title, *lines)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
