@@ -115,7 +115,7 @@ async def play_table(session: RemoteSession, screen: Screen) -> int:
 
 
 async def tell_table(session: RemoteSession, app: Any) -> None:
-    """The room's chat and the connection's notices in the table's log, as they come."""
+    """The room's chat in the table's log, as it comes (the table shows the connection's notices itself)."""
     from rich.text import Text
 
     told = 0
@@ -127,8 +127,6 @@ async def tell_table(session: RemoteSession, app: Any) -> None:
         for message in session.chat[told:]:
             app.log_line(Text(printable(f"{message['name']}: {message['text']}"), style="italic"))
         told = len(session.chat)
-        while (notice := session.notice()) is not None:
-            app.log_line(Text(notice, style="bold"))
 
 
 async def until_started(session: RemoteSession, screen: Screen) -> bool:
