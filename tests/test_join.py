@@ -444,7 +444,7 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
     page.fill("#create-form [name=seats]", "2")
     page.fill("#create-form [name=target_score]", "1")
     page.click("#more-rules summary")
-    page.fill('#create-form [name="rule.hand_size"]', "4")  # a short round
+    page.fill('#create-form [name="rule.hand_size"]', "2")  # a short round
     page.click("#create-form button[type=submit]")
     expect(page.locator("#lobby")).to_be_visible()
     invite = page.input_value("#invite-link")
@@ -454,7 +454,7 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
     def terminal() -> None:
         try:
             played["result"] = play_in_room(
-                live_server, invite, "1\n" * 400, opened=lambda s: played.update(session=s), limit=150
+                live_server, invite, "1\n" * 400, opened=lambda s: played.update(session=s), limit=200
             )
         except BaseException as exc:
             played["error"] = exc
@@ -468,7 +468,7 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
 
     compared = 0
     moves: list[str] = []
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 180  # a round's length varies with the deal: most take seconds, some a minute
     while time.monotonic() < deadline:
         wait_for_my_move(page)
         if page.locator("#results:not([hidden])").count():
@@ -485,14 +485,15 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
                         break
                     time.sleep(0.01)
                 if session.version == version:
-                    view = session.view()
-                    top = page.locator("#top-card .card").first.get_attribute("data-card")
+                    view = session.view()  # the terminal's table, and the page's once drawn
+                    top = view.to_dict(history=False)["top_card"]
                     assert top == updates[-1]["view"]["top_card"]
-                    assert view.to_dict(history=False)["top_card"] == top
-                    assert len(page.locator("#hand .card").all()) == view.hand_sizes[0]
-                    shown = page.locator('.seat[data-seat="1"] .count').first.inner_text()
-                    assert int(shown) == len(view.hand) == view.hand_sizes[1]
                     assert view.hand_sizes == tuple(updates[-1]["view"]["hand_sizes"])
+                    expect(page.locator("#top-card .card").first).to_have_attribute("data-card", top)
+                    expect(page.locator("#hand .card")).to_have_count(view.hand_sizes[0])
+                    shown = page.locator('.seat[data-seat="1"] .count').first
+                    expect(shown).to_have_text(str(len(view.hand)))
+                    assert len(view.hand) == view.hand_sizes[1]
                     if compared == 0:
                         watch.screenshot("join-browser-beside-terminal")
                     compared += 1
@@ -514,5 +515,5 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
     final = watch.messages("update")[-1]["view"]
     assert final["hand_sizes"] == list(session.views[-1].hand_sizes)
     assert final["winner"] == session.views[-1].winner
-    assert "Your hand (4): " in transcript and "The match is over: " in transcript
+    assert "Your hand (2): " in transcript and "The match is over: " in transcript
     assert not watch.real_errors(), watch.errors

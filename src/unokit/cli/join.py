@@ -134,12 +134,12 @@ async def until_started(session: RemoteSession, screen: Screen) -> bool:
     you (False)."""
     transcript = _Transcript(session, screen)
     async for _ in session.changes():
+        if session.started:
+            return True  # what happened from here on is the table's to tell
         transcript.flush()
         if session.ended is not None:
             screen.line(printable(session.ended))
             return False
-        if session.started:
-            return True
         if not await transcript.lobby():
             screen.line("You leave the lobby.")
             await session.leave()
