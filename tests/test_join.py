@@ -5,10 +5,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import os
 import re
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -75,10 +80,12 @@ def play_in_room(
     spectate: bool = False,
     during: Callable[[RemoteSession], Any] | None = None,
     opened: Callable[[RemoteSession], None] | None = None,
+    limit: float = 60.0,
 ) -> tuple[RemoteSession, int, str]:
     """``unokit join --plain`` in this process, typing ``answers``, in room ``code`` (or at an invite link)
     of ``server``; returns the session (every view it got), the exit status and the transcript.
-    ``during``: a coroutine run beside it with the session; ``opened``: told the session before it connects."""
+    ``during``: a coroutine run beside it with the session; ``opened``: told the session before it connects;
+    ``limit``: the seconds the match may last."""
     out = io.StringIO()
     screen = Screen(out, io.StringIO(answers))
     target = parse_target(code, None) if "://" in code else parse_target(code, server.http)
@@ -90,7 +97,7 @@ def play_in_room(
         await session.open()
         side = asyncio.get_running_loop().create_task(during(session)) if during is not None else None
         try:
-            return await asyncio.wait_for(play_plain(session, screen), 60)
+            return await asyncio.wait_for(play_plain(session, screen), limit)
         finally:
             if side is not None:
                 side.cancel()
@@ -98,8 +105,27 @@ def play_in_room(
                     await side
             await session.close()
 
-    status = asyncio.run(run())
+    status = run_apart(run)
     return session, status, out.getvalue()
+
+
+def run_apart(coroutine: Callable[[], Any]) -> Any:
+    """``asyncio.run(coroutine())`` in a thread of its own (Playwright's synchronous API keeps a loop running
+    in this one once a browser test has run)."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = asyncio.run(coroutine())
+        except BaseException as exc:
+            result["error"] = exc
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
 
 
 def seats_filled(lobby: dict[str, Any]) -> bool:
@@ -221,101 +247,6 @@ def test_bad_input_and_an_unreachable_server_exit_with_one_line(capsys: pytest.C
         assert status == 2 and words in one_line(err), (argv, err)
 
 
-# ---------------------------------------------------------------- beside a browser
-
-
-def browser_move(page: Page) -> str | None:
-    """One move of the page's player if one is asked, by clicking: a dialog's first option, a playable card,
-    else draw or pass (``None``: nothing to do yet; ``results``: the results show)."""
-    if page.locator("#results:not([hidden])").count():
-        return "results"
-    if try_click(page, "#decision:not([hidden]) #decision-options button.option:not([disabled])"):
-        return "dialog"
-    if try_click(page, "#hand button.card.playable:not([disabled])"):
-        return "card"
-    for action in ("draw", "pass"):
-        if try_click(page, f'#actions button[data-action="{action}"]:not([disabled])'):
-            return action
-    return None
-
-
-def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: Any, open_page: Any) -> None:
-    """Ann creates a room in the browser; Bob joins it from the terminal with the invite link; they play a
-    round, Ann by clicking, Bob typing moves; both see the same table all along."""
-    watch = open_page(DESKTOP)
-    page = watch.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#create-form [name=edition] option", state="attached")
-    page.fill("#create-form [name=name]", "Ann")
-    page.fill("#create-form [name=seats]", "2")
-    page.fill("#create-form [name=target_score]", "1")
-    page.click("#create-form button[type=submit]")
-    expect(page.locator("#lobby")).to_be_visible()
-    invite = page.input_value("#invite-link")
-
-    played: dict[str, Any] = {}
-
-    def terminal() -> None:
-        played["result"] = play_in_room(live_server, invite, "1\n" * 400, opened=lambda s: played.update(session=s))
-
-    thread = threading.Thread(target=terminal, daemon=True)
-    thread.start()
-    expect(page.locator("#lobby-seats li").nth(1)).to_contain_text("Bob")
-    expect(page.locator("#start-game")).to_be_enabled()
-    page.click("#start-game")
-    expect(page.locator("#table")).to_be_visible()
-
-    compared = 0
-    moves: list[str] = []
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        wait_for_my_move(page)
-        if page.locator("#results:not([hidden])").count():
-            break
-        updates = watch.messages("update")
-        if updates and compared < 3 and updates[-1]["legal"]:  # Ann's decision: the table stands still
-            version = updates[-1]["version"]
-            while "session" not in played and time.monotonic() < deadline:
-                time.sleep(0.01)
-            session: RemoteSession | None = played.get("session")
-            if session is not None:
-                for _ in range(500):
-                    if session.version >= version:
-                        break
-                    time.sleep(0.01)
-                if session.version == version:
-                    view = session.view()
-                    top = page.locator("#top-card .card").first.get_attribute("data-card")
-                    assert top == updates[-1]["view"]["top_card"]
-                    assert view.to_dict(history=False)["top_card"] == top
-                    assert len(page.locator("#hand .card").all()) == view.hand_sizes[0]
-                    shown = page.locator('.seat[data-seat="1"] .count').first.inner_text()
-                    assert int(shown) == len(view.hand) == view.hand_sizes[1]
-                    assert view.hand_sizes == tuple(updates[-1]["view"]["hand_sizes"])
-                    if compared == 0:
-                        watch.screenshot("join-browser-beside-terminal")
-                    compared += 1
-        done = browser_move(page)
-        if done == "results":
-            break
-        if done is not None:
-            moves.append(done)
-            page.wait_for_timeout(30)
-    else:
-        raise AssertionError(f"the round did not end; the browser's moves: {moves}")
-    thread.join(30)
-    session, status, transcript = played["result"]
-    assert status == 0, transcript
-    assert compared >= 1 and moves
-    assert session.finished and session.seat == 1
-    expect(page.locator("#results-title")).to_have_text(re.compile(r"(You win|Bob wins) the match!"))
-    final = watch.messages("update")[-1]["view"]
-    assert final["hand_sizes"] == list(session.views[-1].hand_sizes)
-    assert final["winner"] == session.views[-1].winner
-    assert "Your hand (7): " in transcript and "The match is over: " in transcript
-    assert not watch.real_errors(), watch.errors
-
-
 # ---------------------------------------------------------------- the full-screen table
 
 
@@ -350,6 +281,13 @@ def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer)
                 assert sorted(app.query_one(HandPanel).cards) == sorted(view.hand)
                 if moves == 2:
                     app.save_screenshot("join-table-playing.svg", path="test-artifacts")
+                if moves == 3 and not session.reconnections:
+                    await session.drop()  # the connection drops under the table: it comes back, play goes on
+                    for _ in range(200):
+                        if session.reconnections and session.connected:
+                            break
+                        await pilot.pause(0.02)
+                    continue
                 before = session.version
                 if len(app.screen_stack) > 1:
                     await pilot.press("1")  # a dialog: its first choice
@@ -369,13 +307,14 @@ def test_the_full_screen_table_plays_a_whole_round_online(server: RunningServer)
             app.save_screenshot("join-table.svg", path="test-artifacts")
             log = "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
             assert "Ann: Good luck!" in log
+            assert "Reconnected: the game goes on." in log and session.reconnections == 1
             teller.cancel()
             await pilot.press("enter")
             await pilot.press("q")
         await session.close()
         return session, moves
 
-    session, moves = asyncio.run(run())
+    session, moves = run_apart(run)
     starter.join(10)
     host.close()
     assert moves >= 3
@@ -405,3 +344,176 @@ def test_the_terminal_writes_its_rule_cards_in_a_wild_jackpot_room(server: Runni
     assert session.lobby is not None
     assert session.lobby["rule_cards"]["mine"][0]["text"] == "Everyone draws a card"
     assert session.finished and session.views[-1].edition == "wild-jackpot"
+
+
+def test_a_late_arrival_watches_until_the_seat_it_claimed_is_its_own(server: RunningServer) -> None:
+    host, code = host_room(server, 2, (1,), rules={"scoring": "single-round", "hand_size": 20})
+    host.send(type="start")
+    host.expect("update")
+    host.send(type="leave")  # the room's bot plays Ann's seat
+    host.expect("left")
+    session, status, transcript = play_in_room(server, code, "1\n" * 50)
+    host.close()
+    assert status == 0, transcript
+    assert "The seat you claimed is yours at the next round: watching until then." in transcript
+    assert session.finished and session.seat is None
+    assert all(not view.legal_actions and view.hand == () for view in session.views)
+
+
+def test_a_seat_given_away_while_the_socket_was_down_ends_the_room_in_one_line(server: RunningServer) -> None:
+    host, code = host_room(server, 3, (2,))
+
+    async def kicked_while_away(session: RemoteSession) -> None:
+        while session.lobby is None or session.lobby["seats"][1]["kind"] != "human":
+            await asyncio.sleep(0.01)
+        await session.drop()
+        await asyncio.to_thread(host.send, type="kick", seat=1)
+        await asyncio.to_thread(host.expect, "lobby", 10, lambda m: m["seats"][1]["kind"] == "open")
+
+    session, status, transcript = play_in_room(server, code, "", during=kicked_while_away)
+    host.close()
+    assert status == 0, transcript
+    assert session.ended is not None and session.ended.startswith("The room cannot be resumed: ")
+    assert transcript.rstrip().splitlines()[-1] == session.ended
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_at_a_question_leaves_the_seat_to_the_bot_at_once(server: RunningServer, signum: int) -> None:
+    """``unokit join`` as a process, stopped while it waits for a move: it exits 130 at once (the question's
+    thread does not hold it) and the room's bot plays the seat."""
+    host, code = host_room(server, 2, ())
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    command = [sys.executable, "-m", "unokit.cli", "join", f"{server.http}/r/{code}", "--name", "Bob", "--plain"]
+    process = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        host.expect("lobby", timeout=30, where=seats_filled)
+        host.send(type="start")
+        update = host.expect("update")
+        if update["view"]["actor"] == 0:  # Ann's turn first: she draws (and keeps the card if asked)
+            host.send(type="act", action="draw", version=update["version"])
+            drawn = host.expect("update", where=lambda m: m["version"] > update["version"])
+            if drawn["view"]["actor"] == 0:
+                host.send(type="act", action="pass", version=drawn["version"])
+        assert process.stdout is not None
+        while not process.stdout.readline().startswith("   1) "):  # the moves listed: the question follows
+            assert process.poll() is None, process.communicate()
+        time.sleep(0.3)
+        process.send_signal(signum)
+        sent = time.monotonic()
+        process.wait(timeout=20)  # the input left open: the question's thread still waits for a line
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    assert took < 5
+    auto = host.expect("update", where=lambda m: m["seats"][1]["auto"])
+    assert auto["seats"][1]["kind"] == "human"
+    host.close()
+
+
+# ---------------------------------------------------------------- beside a browser
+
+
+def browser_move(page: Page) -> str | None:
+    """One move of the page's player if one is asked, by clicking: a dialog's first option, a playable card,
+    else draw or pass (``None``: nothing to do yet; ``results``: the results show)."""
+    if page.locator("#results:not([hidden])").count():
+        return "results"
+    if try_click(page, "#decision:not([hidden]) #decision-options button.option:not([disabled])"):
+        return "dialog"
+    if try_click(page, "#hand button.card.playable:not([disabled])"):
+        return "card"
+    for action in ("draw", "pass"):
+        if try_click(page, f'#actions button[data-action="{action}"]:not([disabled])'):
+            return action
+    return None
+
+
+def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: Any, open_page: Any) -> None:
+    """Ann creates a room in the browser; Bob joins it from the terminal with the invite link; they play a
+    round, Ann by clicking, Bob typing moves; both see the same table all along."""
+    watch = open_page(DESKTOP)
+    page = watch.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#create-form [name=edition] option", state="attached")
+    page.fill("#create-form [name=name]", "Ann")
+    page.fill("#create-form [name=seats]", "2")
+    page.fill("#create-form [name=target_score]", "1")
+    page.click("#more-rules summary")
+    page.fill('#create-form [name="rule.hand_size"]', "2")  # a short round
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#lobby")).to_be_visible()
+    invite = page.input_value("#invite-link")
+
+    played: dict[str, Any] = {}
+
+    def terminal() -> None:
+        try:
+            played["result"] = play_in_room(
+                live_server, invite, "1\n" * 400, opened=lambda s: played.update(session=s), limit=200
+            )
+        except BaseException as exc:
+            played["error"] = exc
+
+    thread = threading.Thread(target=terminal, daemon=True)
+    thread.start()
+    expect(page.locator("#lobby-seats li").nth(1)).to_contain_text("Bob")
+    expect(page.locator("#start-game")).to_be_enabled()
+    page.click("#start-game")
+    expect(page.locator("#table")).to_be_visible()
+
+    compared = 0
+    moves: list[str] = []
+    deadline = time.monotonic() + 180  # a round's length varies with the deal: most take seconds, some a minute
+    while time.monotonic() < deadline:
+        wait_for_my_move(page)
+        if page.locator("#results:not([hidden])").count():
+            break
+        updates = watch.messages("update")
+        if updates and compared < 3 and updates[-1]["legal"]:  # Ann's decision: the table stands still
+            version = updates[-1]["version"]
+            while "session" not in played and time.monotonic() < deadline:
+                time.sleep(0.01)
+            session: RemoteSession | None = played.get("session")
+            if session is not None:
+                for _ in range(500):
+                    if session.version >= version:
+                        break
+                    time.sleep(0.01)
+                if session.version == version:
+                    view = session.view()  # the terminal's table, and the page's once drawn
+                    top = view.to_dict(history=False)["top_card"]
+                    assert top == updates[-1]["view"]["top_card"]
+                    assert view.hand_sizes == tuple(updates[-1]["view"]["hand_sizes"])
+                    expect(page.locator("#top-card .card").first).to_have_attribute("data-card", top)
+                    expect(page.locator("#hand .card")).to_have_count(view.hand_sizes[0])
+                    shown = page.locator('.seat[data-seat="1"] .count').first
+                    expect(shown).to_have_text(str(len(view.hand)))
+                    assert len(view.hand) == view.hand_sizes[1]
+                    if compared == 0:
+                        watch.screenshot("join-browser-beside-terminal")
+                    compared += 1
+        done = browser_move(page)
+        if done == "results":
+            break
+        if done is not None:
+            moves.append(done)
+            page.wait_for_timeout(30)
+    else:
+        raise AssertionError(f"the round did not end; the browser's moves: {moves}")
+    thread.join(30)
+    assert "error" not in played, played["error"]
+    session, status, transcript = played["result"]
+    assert status == 0, transcript
+    assert compared >= 1 and moves
+    assert session.finished and session.seat == 1
+    expect(page.locator("#results-title")).to_have_text(re.compile(r"(You win|Bob wins) the match!"))
+    final = watch.messages("update")[-1]["view"]
+    assert final["hand_sizes"] == list(session.views[-1].hand_sizes)
+    assert final["winner"] == session.views[-1].winner
+    assert "Your hand (2): " in transcript and "The match is over: " in transcript
+    assert not watch.real_errors(), watch.errors

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from unokit.cli.common import Screen, printable
 from unokit.cli.play import PLAY_HELP, write_rule_cards
@@ -31,6 +34,8 @@ if TYPE_CHECKING:
     from unokit.cli.common import Commands
 
 __all__ = ["add_parser", "cmd_join", "play_plain", "play_table", "until_started"]
+
+T = TypeVar("T")
 
 JOIN_HELP = """\
 Commands while you play
@@ -110,7 +115,7 @@ async def play_table(session: RemoteSession, screen: Screen) -> int:
 
 
 async def tell_table(session: RemoteSession, app: Any) -> None:
-    """The room's chat and the connection's notices in the table's log, as they come."""
+    """The room's chat in the table's log, as it comes (the table shows the connection's notices itself)."""
     from rich.text import Text
 
     told = 0
@@ -122,8 +127,6 @@ async def tell_table(session: RemoteSession, app: Any) -> None:
         for message in session.chat[told:]:
             app.log_line(Text(printable(f"{message['name']}: {message['text']}"), style="italic"))
         told = len(session.chat)
-        while (notice := session.notice()) is not None:
-            app.log_line(Text(notice, style="bold"))
 
 
 async def until_started(session: RemoteSession, screen: Screen) -> bool:
@@ -131,17 +134,42 @@ async def until_started(session: RemoteSession, screen: Screen) -> bool:
     you (False)."""
     transcript = _Transcript(session, screen)
     async for _ in session.changes():
+        if session.started:
+            return True  # what happened from here on is the table's to tell
         transcript.flush()
         if session.ended is not None:
             screen.line(printable(session.ended))
             return False
-        if session.started:
-            return True
         if not await transcript.lobby():
             screen.line("You leave the lobby.")
             await session.leave()
             return False
     return session.started
+
+
+async def in_thread(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` (a question to the player) in a thread of its own while the room goes on; a daemon
+    thread, so that Ctrl-C ends the command at once rather than waiting for a line that may never come."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[T] = loop.create_future()
+
+    def tell(outcome: Callable[[], None]) -> None:
+        if not answer.done():
+            outcome()
+
+    def run() -> None:
+        try:
+            value = function(*args)
+        except BaseException as exc:
+            error = exc
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody is waiting
+                loop.call_soon_threadsafe(tell, lambda: answer.set_exception(error))
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(tell, lambda: answer.set_result(value))
+
+    threading.Thread(target=run, daemon=True).start()
+    return await answer
 
 
 class _Transcript:
@@ -176,7 +204,7 @@ class _Transcript:
             self.screen.line(f"Refused: {session.refusals.pop(0)}")
 
     async def ask(self, prompt: str) -> str | None:
-        return await asyncio.to_thread(self.screen.ask, prompt)
+        return await in_thread(self.screen.ask, prompt)
 
     # -- the lobby
 
@@ -199,7 +227,7 @@ class _Transcript:
         cards = lobby.get("rule_cards")
         if cards and session.seat is not None and not self.rules_sent:
             while True:
-                texts = await asyncio.to_thread(write_rule_cards, screen, cards["count"], cards["suggestions"])
+                texts = await in_thread(write_rule_cards, screen, cards["count"], cards["suggestions"])
                 if texts is None:
                     return False
                 try:

@@ -157,6 +157,8 @@ class RemoteSession:
         self._pending: _Pending | None = None
         self._first_error: tuple[str, str] | None = None
         self._tasks: set[asyncio.Task[bool]] = set()
+        self._resuming = False
+        """Whether a ``resume`` was sent on a new socket and not yet welcomed."""
 
     # -- the table session
 
@@ -372,6 +374,7 @@ class RemoteSession:
                 except JoinError:
                     continue
                 self.reconnections += 1
+                self._resuming = True
                 self._notices.append("Reconnected: the game goes on.")
                 break
 
@@ -389,6 +392,7 @@ class RemoteSession:
             self.host = bool(message.get("host"))
             if message.get("secret"):
                 self.secret = message["secret"]
+            self._resuming = False
             self._welcomed.set()
         elif kind == "lobby":
             self.lobby = message
@@ -413,6 +417,8 @@ class RemoteSession:
             if not self._welcomed.is_set():
                 self._first_error = (str(message.get("code")), words)
                 self._welcomed.set()
+            elif self._resuming and message.get("code") in ("forbidden", "not-found"):
+                self.ended = f"The room cannot be resumed: {words}"  # e.g. the seat was given away meanwhile
             elif self._pending is not None and self._pending.refusal is None:
                 self._pending.refusal = self._your_words(words)
             else:
