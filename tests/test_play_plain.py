@@ -266,12 +266,14 @@ def test_a_replay_of_suggested_rule_cards_lists_them_too(capsys: pytest.CaptureF
 
 
 def in_terminal(argv: list[str], answers: list[tuple[str, str]], columns: int, cwd: Path = ROOT) -> str:
-    """Run ``unokit ARGV`` in a pseudo-terminal ``columns`` wide; each answer is typed once its prompt
-    (the text before it) was shown whole. What the terminal received, colours and all."""
+    """Run ``unokit ARGV --plain`` (the transcript, not the full-screen table a terminal gets) in a
+    pseudo-terminal ``columns`` wide; each answer is typed once its prompt (the text before it) was shown
+    whole. What the terminal received, colours and all."""
+    command = [sys.executable, "-m", "unokit.cli", argv[0], "--plain", *argv[1:]]
     pid, fd = pty.fork()
     if pid == 0:  # the child: the command, attached to the terminal
         os.chdir(cwd)
-        os.execve(sys.executable, [sys.executable, "-m", "unokit.cli", *argv], {**PYTHON_ENV, "TERM": "xterm-256color"})
+        os.execve(sys.executable, command, {**PYTHON_ENV, "TERM": "xterm-256color"})
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     received = b""
     pending = list(answers)
@@ -293,7 +295,14 @@ def in_terminal(argv: list[str], answers: list[tuple[str, str]], columns: int, c
                     break
                 received += chunk
     finally:
-        _, status = os.waitpid(pid, 0)
+        grace = time.monotonic() + 10
+        done, status = os.waitpid(pid, os.WNOHANG)
+        while done == 0 and time.monotonic() < grace:  # the command closing
+            time.sleep(0.05)
+            done, status = os.waitpid(pid, os.WNOHANG)
+        if done == 0:  # still running: ended, and the test fails below
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0, received.decode(errors="replace")
     return received.decode()
