@@ -438,6 +438,7 @@ def test_a_terminal_and_a_browser_play_a_whole_round_at_one_table(live_server: A
     round, Ann by clicking, Bob typing moves; both see the same table all along."""
     watch = open_page(DESKTOP)
     page = watch.page
+    page.emulate_media(reduced_motion="reduce")  # every update drawn at once: the browser keeps the terminal's pace
     page.goto(live_server.url + "/")
     page.wait_for_selector("#create-form [name=edition] option", state="attached")
     page.fill("#create-form [name=name]", "Ann")

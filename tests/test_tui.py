@@ -640,4 +640,4 @@ def test_without_textual_play_says_so_and_plays_the_transcript(monkeypatch: pyte
     monkeypatch.setitem(sys.modules, "textual", None)  # as if the terminal extra were not installed
     out = _Terminal()
     assert not wants_table(build_parser().parse_args(["play"]), Screen(out, _Terminal()))
-    assert out.getvalue().count("\n") == 1 and "terminal extra" in out.getvalue()
+    assert out.getvalue().count("\n") == 1 and "unokit[terminal]" in out.getvalue()

@@ -94,7 +94,7 @@ def _table_installed(screen: Screen) -> bool:
         importlib.import_module("textual")
         importlib.import_module("unokit.cli.tui.app")
     except ImportError:
-        screen.line("The full-screen table needs the terminal extra (pip install 'unokit[terminal]'): plain play.")
+        screen.line("Plain play: the full-screen table needs the extra unokit[terminal].")
         return False
     return True
 

@@ -27,7 +27,7 @@ def wants_table(args: argparse.Namespace, screen: Screen) -> bool:
     try:
         import textual  # noqa: F401
     except ImportError:
-        screen.line("The full-screen table needs the terminal extra (pip install 'unokit[terminal]'): plain play.")
+        screen.line("Plain play: the full-screen table needs the extra unokit[terminal].")
         return False
     return True
 
