@@ -509,7 +509,8 @@ def test_local_session_is_a_table_session() -> None:
 def test_a_spectator_watches_the_bots_to_the_end() -> None:
     game = Game("classic", 3, seed=4, rules={"scoring": "single-round"})
     bots = {seat: make_bot("heuristic", seed=seat, edition="classic") for seat in range(3)}
-    app = TableApp(LocalSession(game, bots, seat=None, names=["Ann", "Bob", "Cy"], delay=0.0))
+    # the bots not at once: the round lasts past the first look
+    app = TableApp(LocalSession(game, bots, seat=None, names=["Ann", "Bob", "Cy"], delay=0.02))
 
     async def run() -> None:
         async with app.run_test(size=(100, 30)) as pilot:

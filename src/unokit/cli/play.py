@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -38,6 +37,7 @@ from unokit.narrate import (
     describe_action,
     direction_words,
     plural,
+    said_to,
 )
 
 if TYPE_CHECKING:
@@ -364,7 +364,7 @@ class PlaySession:
                     action = game.actions.parse(text)
                 game.apply(0, action)
             except UnoError as exc:
-                screen.line(f"Not possible: {refusal_to(game, 0, self.names, str(exc))}")
+                screen.line(f"Not possible: {said_to(str(exc), 0, self.names, game)}")
                 continue
             return DONE
 
@@ -415,27 +415,6 @@ CARD_ACTIONS = frozenset(
     {ActionType.PLAY, ActionType.PLAY_UNO, ActionType.DISCARD, ActionType.GIVE, ActionType.JUMP, ActionType.JUMP_UNO}
 )
 """The moves whose argument is a card of the hand."""
-
-_SEAT_WORDS = re.compile(r"\bseat (\d+)('s| holds| may| is| played)?")
-_TO_YOU = {"'s": "your", " holds": "you hold", " may": "you may", " is": "you are", " played": "you played"}
-
-
-def refusal_to(game: Game, seat: int, names: Sequence[str], reason: str) -> str:
-    """The engine's ``reason`` for refusing a move, as the player at ``seat`` reads it: that seat is
-    "you", the others are named (the engine speaks of every player as "seat N")."""
-    if game.actor == seat:
-        reason = reason.replace(f"seat {seat} is to {game.asks()}", f"you are to {game.asks(you=True)}")
-        reason = reason.replace(f"seat {seat} is to play: they play", "you are to play: play")
-
-    def words(match: re.Match[str]) -> str:
-        number, verb = int(match[1]), match[2] or ""
-        if number >= len(names):
-            return match[0]
-        if number == seat:
-            return _TO_YOU.get(verb, "you")
-        return names[number] + verb
-
-    return _SEAT_WORDS.sub(words, reason)
 
 
 def hands_changed(events: Sequence[Event], seat: int) -> bool:

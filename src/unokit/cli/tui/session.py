@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -49,6 +48,7 @@ from unokit.engine.game import Game
 from unokit.engine.order import fair_order
 from unokit.engine.record import to_record
 from unokit.engine.views import View
+from unokit.narrate import said_to
 
 __all__ = ["BOT_DELAY", "LocalSession", "TableSession", "in_your_words"]
 
@@ -90,41 +90,16 @@ class TableSession(Protocol):
 BOT_DELAY = 0.8
 """Seconds a bot waits before each of its moves: the time you have to call UNO or catch first."""
 
-_VERBS = {"is": "are", "holds": "hold", "has": "have", "was": "were", "may": "may", "plays": "play"}
 
+def in_your_words(message: str, seat: int | None, names: Sequence[str], game: Game | None = None) -> str:
+    """``message`` (an engine's reason, which names seats by number) said to the player of ``seat``
+    (:func:`unokit.narrate.said_to`), as a sentence of its own.
 
-def in_your_words(message: str, seat: int | None, names: Sequence[str]) -> str:
-    """``message`` (an engine's reason, which names seats by number) said to the player of ``seat``:
-    "you" for that seat, the other seats by name.
-
-    >>> in_your_words("R7 is not legal: seat 0 holds no red 7; legal: draw", 0, ["Ann", "Bot 1"])
-    'R7 is not legal: you hold no red 7; legal: draw'
     >>> in_your_words("seat 0 may not act now: seat 1 is to play", 0, ["Ann", "Bot 1"])
     'You may not act now: Bot 1 is to play'
-    >>> in_your_words("seat 1 is seat 0's partner", 0, ["Ann", "Bot 1"])
-    'Bot 1 is your partner'
     """
-
-    def name(number: str) -> str:
-        index = int(number)
-        return names[index] if 0 <= index < len(names) else f"seat {index}"
-
-    def possessive(match: re.Match[str]) -> str:
-        return "your" if seat is not None and int(match[1]) == seat else f"{name(match[1])}'s"
-
-    def subject(match: re.Match[str]) -> str:
-        verb = match[2]
-        if seat is not None and int(match[1]) == seat:
-            return f"you {_VERBS.get(verb, verb)}"
-        return f"{name(match[1])} {verb}"
-
-    def other(match: re.Match[str]) -> str:
-        return "you" if seat is not None and int(match[1]) == seat else name(match[1])
-
-    text = re.sub(r"\bseat (\d+)'s", possessive, message)
-    text = re.sub(r"\bseat (\d+) (is|holds|has|was|may|plays)\b", subject, text)
-    text = re.sub(r"\bseat (\d+)\b", other, text)
-    return text[:1].upper() + text[1:] if text.startswith("you") else text
+    text = said_to(message, seat, names, game)
+    return text[:1].upper() + text[1:]
 
 
 class LocalSession:
@@ -171,7 +146,7 @@ class LocalSession:
         try:
             self.game.apply(self.seat, action)
         except UnoError as exc:
-            raise type(exc)(in_your_words(str(exc), self.seat, self.names)) from None
+            raise type(exc)(in_your_words(str(exc), self.seat, self.names, self.game)) from None
         self._acted.set()
         self._changed.set()
 
