@@ -271,10 +271,13 @@ def in_terminal(argv: list[str], answers: list[tuple[str, str]], columns: int, c
     whole. What the terminal received, colours and all."""
     command = [sys.executable, "-m", "unokit.cli", argv[0], "--plain", *argv[1:]]
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the command, attached to the terminal
+    size = struct.pack("HHHH", 40, columns, 0, 0)
+    if pid == 0:  # the child: the command, attached to the terminal, its size set before it starts
+        fcntl.ioctl(0, termios.TIOCSWINSZ, size)
         os.chdir(cwd)
-        os.execve(sys.executable, command, {**PYTHON_ENV, "TERM": "xterm-256color"})
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+        env = {name: value for name, value in PYTHON_ENV.items() if name not in ("COLUMNS", "LINES")}
+        os.execve(sys.executable, command, {**env, "TERM": "xterm-256color"})
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, size)
     received = b""
     pending = list(answers)
     deadline = time.monotonic() + 60

@@ -24,6 +24,8 @@ from unokit.engine.rules import PRESETS, Rules
 from unokit.narrate import Part
 
 if TYPE_CHECKING:
+    from unokit.engine.game import Game
+
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]
     """What ``add_subparsers`` returns: each command module adds its parser to it."""
 
@@ -340,3 +342,43 @@ def check_rows_file(path: str) -> None:
             require_pyarrow()
     except SetupError as exc:
         raise UsageError(f"--rows: {exc}") from None
+
+
+_SEAT_WORDS = re.compile(r"\bseat (\d+)('s| is| holds| has| was| may| plays| played)?\b")
+_TO_YOU = {
+    "'s": "your",
+    " is": "you are",
+    " holds": "you hold",
+    " has": "you have",
+    " was": "you were",
+    " may": "you may",
+    " plays": "you play",
+    " played": "you played",
+}
+
+
+def said_to(reason: str, seat: int | None, names: Sequence[str], game: Game | None = None) -> str:
+    """The engine's ``reason`` (which speaks of every player as "seat N") as the player at ``seat`` reads
+    it: that seat is "you", the others are named (``seat`` ``None``: a spectator, every seat named).  With
+    ``game``, what the actor is asked is said to them as :meth:`Game.asks` says it (``you=True``).
+
+    >>> said_to("R7 is not legal: seat 0 holds no red 7; legal: draw", 0, ["Ann", "Bot 1"])
+    'R7 is not legal: you hold no red 7; legal: draw'
+    >>> said_to("seat 0 may not act now: seat 1 is to play", 0, ["Ann", "Bot 1"])
+    'you may not act now: Bot 1 is to play'
+    >>> said_to("seat 1 is seat 0's partner", 0, ["Ann", "Bot 1"])
+    'Bot 1 is your partner'
+    """
+    if game is not None and seat is not None and game.actor == seat:
+        reason = reason.replace(f"seat {seat} is to {game.asks()}", f"you are to {game.asks(you=True)}")
+        reason = reason.replace(f"seat {seat} is to play: they play", "you are to play: play")
+
+    def words(match: re.Match[str]) -> str:
+        number, verb = int(match[1]), match[2] or ""
+        if number == seat:
+            return _TO_YOU.get(verb, "you")
+        if number >= len(names):
+            return match[0]
+        return names[number] + verb
+
+    return _SEAT_WORDS.sub(words, reason)

@@ -16,6 +16,7 @@ from unokit.cli.common import (
     check_output_file,
     edition_names,
     rule_cards_option,
+    said_to,
 )
 from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import TARGET_OF_RULE, TARGET_PERFORMER, WildJackpot, rule_cards_per_player
@@ -37,7 +38,6 @@ from unokit.narrate import (
     describe_action,
     direction_words,
     plural,
-    said_to,
 )
 
 if TYPE_CHECKING:

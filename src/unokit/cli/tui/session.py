@@ -41,6 +41,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from unokit.bots.base import Bot
+from unokit.cli.common import said_to
 from unokit.engine.actions import INTERRUPT_TYPES, JUMP_TYPES, plain_id
 from unokit.engine.edition import Edition
 from unokit.engine.errors import UnoError
@@ -48,7 +49,6 @@ from unokit.engine.game import Game
 from unokit.engine.order import fair_order
 from unokit.engine.record import to_record
 from unokit.engine.views import View
-from unokit.narrate import said_to
 
 __all__ = ["BOT_DELAY", "LocalSession", "TableSession", "in_your_words"]
 
@@ -93,7 +93,7 @@ BOT_DELAY = 0.8
 
 def in_your_words(message: str, seat: int | None, names: Sequence[str], game: Game | None = None) -> str:
     """``message`` (an engine's reason, which names seats by number) said to the player of ``seat``
-    (:func:`unokit.narrate.said_to`), as a sentence of its own.
+    (:func:`unokit.cli.common.said_to`), as a sentence of its own.
 
     >>> in_your_words("seat 0 may not act now: seat 1 is to play", 0, ["Ann", "Bot 1"])
     'You may not act now: Bot 1 is to play'
