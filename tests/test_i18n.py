@@ -17,7 +17,17 @@ from babel import Locale
 from babel.numbers import format_decimal
 
 from unokit.editions import EDITIONS, rulecards
-from unokit.engine.cards import Colour, Kind, card_long_name, colour_id, kind_term, parse_card
+from unokit.engine.cards import (
+    NO_COLOUR,
+    Colour,
+    Kind,
+    card_long_name,
+    colour_id,
+    colour_letter,
+    colour_term,
+    kind_term,
+    parse_card,
+)
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
 from unokit.engine.phases import HOUSE_PHASE_NAMES, PHASE_NAMES
@@ -443,8 +453,13 @@ def test_each_member_of_a_table_reads_it_in_their_own_language(server: RunningSe
         actor.send(type="lang", lang=lang)
         update = actor.expect("update")
         assert update["events"] == [], "the lines already sent are not sent again"
-        draw = next(move for move in update["legal"] if move["type"] == "draw")
-        assert draw["label"] == catalog(lang)("action.draw")
+        t = catalog(lang)
+        move = next(move for move in update["legal"] if move["type"] in ("draw", "colour"))
+        if move["type"] == "draw":
+            assert move["label"] == t("action.draw")
+        else:  # a wild start card: its colour is the first decision
+            colour = next(c for c in range(NO_COLOUR) if colour_letter(c) == move["colour"])
+            assert move["label"] == t("action.colour", colour=colour_term(colour, t))
         actor.send(type="rematch")
         assert actor.expect("error")["message"] == catalog(lang)("error.rematch_over")
     ann.send(type="lang", lang="xx")
