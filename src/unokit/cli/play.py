@@ -516,6 +516,26 @@ def game_from_position(text: str, seed: int) -> Game:
     return game
 
 
+def game_of_options(args: argparse.Namespace, rules: Rules, seed: int) -> Game:
+    """The game ``unokit play``'s options set up: dealt from them, or loaded from ``--position`` (which
+    then refuses the options it sets itself, :class:`UsageError`)."""
+    if args.position is None:
+        return Game(args.edition, args.players, seed=seed, rules=rules)
+    given = [
+        option
+        for option, value in (
+            ("--edition", args.edition != "classic"),
+            ("--players", args.players != 4),
+            ("--rules-file", args.rules_file is not None),
+            ("rule options", rules != Rules()),
+        )
+        if value
+    ]
+    if given:
+        raise UsageError(f"--position plays the position's edition, players and rules: leave out {', '.join(given)}")
+    return game_from_position(args.position, seed)
+
+
 def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
     from unokit.cli.tui.launch import play_on_table, wants_table
 
@@ -523,24 +543,7 @@ def cmd_play(args: argparse.Namespace, screen: Screen) -> int:
         return play_on_table(args, screen)
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
-    if args.position is not None:
-        given = [
-            option
-            for option, value in (
-                ("--edition", args.edition != "classic"),
-                ("--players", args.players != 4),
-                ("--rules-file", args.rules_file is not None),
-                ("rule options", rules != Rules()),
-            )
-            if value
-        ]
-        if given:
-            raise UsageError(
-                f"--position plays the position's edition, players and rules: leave out {', '.join(given)}"
-            )
-        game = game_from_position(args.position, seed)
-    else:
-        game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up before any question
+    game = game_of_options(args, rules, seed)  # checks the set-up before any question
     from_file = rule_cards_option(args, game.edition.name)
     if args.record:
         check_output_file(args.record, "--record")

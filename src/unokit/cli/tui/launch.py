@@ -14,7 +14,6 @@ from unokit.editions import rulecards
 from unokit.editions.wild_jackpot import WildJackpot, rule_cards_per_player
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game
-from unokit.engine.rules import Rules
 
 __all__ = ["build_table", "play_on_table", "wants_table"]
 
@@ -62,31 +61,14 @@ def bots_rule_cards(game: Game, seed: int) -> tuple[int, list[str], list[str]]:
 def build_table(args: argparse.Namespace, *, delay: float = BOT_DELAY) -> object:
     """The :class:`~unokit.cli.tui.app.TableApp` of ``args`` (``unokit play``'s options); raises
     :class:`UsageError` for bad options before any game, ``--record`` included."""
-    from unokit.cli.play import game_from_position
+    from unokit.cli.play import game_of_options
     from unokit.cli.tui.app import TableApp
 
     rules = build_rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     if args.record:
         check_output_file(args.record, "--record")
-    if args.position is not None:
-        given = [
-            option
-            for option, value in (
-                ("--edition", args.edition != "classic"),
-                ("--players", args.players != 4),
-                ("--rules-file", args.rules_file is not None),
-                ("rule options", rules != Rules()),
-            )
-            if value
-        ]
-        if given:
-            raise UsageError(
-                f"--position plays the position's edition, players and rules: leave out {', '.join(given)}"
-            )
-        game = game_from_position(args.position, seed)
-    else:
-        game = Game(args.edition, args.players, seed=seed, rules=rules)  # checks the set-up first
+    game = game_of_options(args, rules, seed)  # checks the set-up first
     from_file = rule_cards_option(args, game.edition.name)
     bots = table_bots(game, args.bot)
     names = [args.name, *(f"Bot {seat}" for seat in range(1, game.n))]
