@@ -170,5 +170,6 @@ def test_the_board_at_a_phones_width_without_a_clipboard_and_when_refused(
             "Not now: at most 12 analyses in 60 seconds: wait a little"
         )
         expect(page.locator("#analysis-status")).to_have_class(re.compile(r"\berror\b"))
+        expect(page.locator("#analysis-table")).to_be_empty()  # the other seat's moment is not left beside it
         watch.screenshot("analysis-board-refused-phone")
     assert not [error for error in watch.real_errors() if "status of 429" not in error], watch.errors

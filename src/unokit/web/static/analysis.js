@@ -151,7 +151,8 @@ async function rateMatch() {
   const status = $("#analysis-status");
   status.textContent = t("analysis.loading", { name });
   status.classList.remove("error");
-  board.data = null; // another seat's graph is not left beside this one's answer
+  board.data = null; // another seat's graph, and its moment's table, are not left beside this one's answer
+  $("#analysis-table").replaceChildren();
   renderMoves();
   drawGraph();
   try {
